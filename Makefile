@@ -1,0 +1,83 @@
+# metatrace — the one entry point.  GNU make, out-of-tree into build/.
+#
+#   make            build everything (libmetatrace, mtemu, metatrace, firmware when its toolchain is there)
+#   make test       make deps, build, run every test; ends with "N passed, M failed"
+#   make SAN=1 test the same under AddressSanitizer + UndefinedBehaviorSanitizer (objects in build/san)
+#   make demo       the main job end to end on built-in defaults
+#   make bench      speed figures as ratios against references measured in the same run
+#   make deps       install missing Debian packages (root) or print the apt-get line
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Each component adds itself through its own module.mk (lib/, emu/, host/, tests/, firmware/,
+# rtl_model/), so the parts stay small and independent.
+
+SHELL       := /bin/bash
+.DEFAULT_GOAL := all
+ROOT        := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+ifeq ($(SAN),1)
+BUILD       ?= build/san
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT         ?= -O1
+else
+BUILD       ?= build
+SAN_FLAGS   :=
+OPT         ?= -O2
+endif
+# Cross-built guest code is never sanitized: one copy serves both builds.
+FWBUILD     := build/firmware
+BIN         := $(BUILD)/bin
+OBJ         := $(BUILD)/obj
+
+CC          := gcc
+CXX         := g++
+AR          := ar
+WARN        := -Wall -Wextra -Werror
+CFLAGS      := -std=c17 $(OPT) -g $(WARN) -D_GNU_SOURCE -MMD -MP $(SAN_FLAGS) -I$(ROOT) -I$(ROOT)/lib $(EXTRA_CFLAGS)
+CXXFLAGS    := -std=c++17 $(OPT) -g -Wall -Wextra -MMD -MP $(SAN_FLAGS)
+LDFLAGS     := $(SAN_FLAGS) $(EXTRA_LDFLAGS)
+LDLIBS      := -lzstd -lfdt -lm
+CMOCKA_LIBS := -lcmocka
+
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+
+# Filled in by the module.mk files.
+ALL_TARGETS :=
+TEST_BINS   :=
+TEST_SCRIPTS :=
+TEST_DEPS   :=
+INSTALL_BINS :=
+BENCH_STEPS :=
+CLEAN_EXTRA :=
+
+# Compile rule shared by every C module: build/obj/<path>.o from <path>.c
+$(OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+-include $(sort $(wildcard */module.mk) $(wildcard tests/*/module.mk))
+
+.PHONY: all test deps demo bench clean install fuzz
+all: $(ALL_TARGETS)
+
+deps:
+	@mk/deps.sh
+
+# `make test`: deps first (a no-op when all is there), then build and run everything.
+test: deps
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_DEPS)
+	@BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) SAN=$(SAN) mk/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@set -e; for step in $(BENCH_STEPS); do $(MAKE) --no-print-directory $$step; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	$(if $(INSTALL_BINS),install -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/)
+
+clean:
+	rm -rf build $(CLEAN_EXTRA)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

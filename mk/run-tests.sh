@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every test given on the command line and prints one summary line: "N passed, M failed".
+#
+#  * cmocka binaries (build/.../tests/test_*): their "[  PASSED  ] n test(s)" and
+#    "[  FAILED  ] m test(s)" lines are counted; a crash or timeout counts as one failure.
+#  * scripts (*.sh): each line "PASS <name>" or "FAIL <name>" it prints counts as one test;
+#    a script that prints none counts as one test, passed when it exits 0. Exit 77 = skipped.
+# Every test runs under a timeout so that nothing can hang CI. Output of failing tests is shown.
+set -u
+passed=0; failed=0; skipped=0
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+
+for t in "$@"; do
+  name=${t#"$BUILD"/}
+  start=$SECONDS
+  timeout --kill-after=10 "$TEST_TIMEOUT" "$t" >"$log" 2>&1
+  rc=$?
+  secs=$((SECONDS - start))
+  if [[ $t == *.sh ]]; then
+    p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
+    if [ "$rc" -eq 77 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+      skipped=$((skipped + 1)); echo "SKIP  $name ($(tail -n1 "$log"))"; continue
+    fi
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+      if [ "$rc" -eq 0 ]; then p=1; else f=1; fi
+    elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+      f=1   # the script failed outside any named test
+    fi
+  else
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed, timed out, or leaked
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  if [ "$f" -eq 0 ]; then
+    echo "ok    $name ($p, ${secs}s)"
+  else
+    echo "FAIL  $name ($f failed, $p passed, exit $rc, ${secs}s)"
+    sed 's/^/      | /' "$log" | tail -n 60
+  fi
+done
+[ "$skipped" -gt 0 ] && echo "($skipped skipped)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -56,7 +56,8 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
--include $(sort $(wildcard */module.mk) $(wildcard tests/*/module.mk))
+# Sorted, so tests/ (which links the component archives) comes after lib/, emu/ and host/.
+-include $(sort $(wildcard */module.mk) $(wildcard */*/module.mk))
 
 .PHONY: all test deps demo bench clean install fuzz
 all: $(ALL_TARGETS)

@@ -1,0 +1,27 @@
+# tests/isa: the project's own self-checking RV64 ISA tests (see tests/isa/README.md).
+# Each tests/isa/src/<t>.S is assembled once per environment it lists (ISA_ENVS_<t>, default
+# "m s u"): $(FWBUILD)/isa/<env>-<t>.elf.  run.sh runs them all on $(BIN)/mtemu.
+ISA_CC      := riscv64-unknown-elf-gcc
+ISA_CFLAGS  := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei -mcmodel=medany \
+               -nostdlib -nostartfiles -static -Itests/isa/include -T tests/isa/link.ld
+ISA_SRCS    := $(sort $(wildcard tests/isa/src/*.S))
+ISA_NAMES   := $(patsubst tests/isa/src/%.S,%,$(ISA_SRCS))
+# Tests that set up privilege modes or translation themselves only make sense in M-mode.
+ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed 's|.*/||; s|\.S$$||')
+ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
+                 $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf))
+
+$(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(ISA_CC) $(ISA_CFLAGS) -DENV_M $< -o $@
+$(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(ISA_CC) $(ISA_CFLAGS) -DENV_S $< -o $@
+$(FWBUILD)/isa/u-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(ISA_CC) $(ISA_CFLAGS) -DENV_U $< -o $@
+
+.PHONY: isa-tests
+isa-tests: $(ISA_ELFS)
+TEST_DEPS    += $(ISA_ELFS)
+TEST_SCRIPTS += tests/isa/run.sh

@@ -3,7 +3,7 @@
 # "m s u"): $(FWBUILD)/isa/<env>-<t>.elf.  run.sh runs them all on $(BIN)/mtemu.
 ISA_CC      := riscv64-unknown-elf-gcc
 ISA_CFLAGS  := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei -mcmodel=medany \
-               -nostdlib -nostartfiles -static -Itests/isa/include -T tests/isa/link.ld
+               -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -Itests/isa/include -T tests/isa/link.ld
 ISA_SRCS    := $(sort $(wildcard tests/isa/src/*.S))
 ISA_NAMES   := $(patsubst tests/isa/src/%.S,%,$(ISA_SRCS))
 # Tests that set up privilege modes or translation themselves only make sense in M-mode.

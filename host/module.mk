@@ -1,0 +1,21 @@
+# metatrace, the host-side analysis tool.  Every host/*.c except main.c goes into $(HOST_A) so the
+# unit tests (tests/unit/test_host_*.c) can link the analysis cores directly.
+HOST_SRCS := $(filter-out host/main.c,$(wildcard host/*.c))
+HOST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(HOST_SRCS))
+HOST_A    := $(BUILD)/host/libmthost.a
+METATRACE := $(BIN)/metatrace
+
+ALL_TARGETS  += $(HOST_A) $(METATRACE)
+INSTALL_BINS += $(METATRACE)
+
+$(HOST_A): $(HOST_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(METATRACE): $(OBJ)/host/main.o $(HOST_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# End-to-end checks of the command line (errors, round trips, hand-checked outputs).
+TEST_SCRIPTS += host/test_cli.sh
+TEST_DEPS    += $(METATRACE)

@@ -1,0 +1,174 @@
+/* The one-pass stack algorithms (LRU: Mattson/Fenwick, OPT: priority stack) must give exactly the
+ * faults and write-backs of a direct simulation, for every resident count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "host/simpolicy.h"
+#include "host/stackdist.h"
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* ranks[i] = pg_opt_rank(next use of pages[i], i) */
+static void opt_ranks(const uint64_t *pages, size_t n, uint64_t *ranks)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t next = PG_NEXT_NONE;
+        for (size_t j = i + 1; j < n; j++)
+            if (pages[j] == pages[i]) {
+                next = j;
+                break;
+            }
+        ranks[i] = pg_opt_rank(next, i);
+    }
+}
+
+static void check_against_brute_force(pg_policy p, const uint64_t *pages, const int *writes,
+                                      const uint64_t *ranks, size_t n, uint32_t K)
+{
+    stack_sim *st = stack_sim_new(p, K);
+    assert_non_null(st);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(stack_sim_access(st, pages[i], writes[i], ranks[i]), 0);
+    stack_sim_finish(st);
+    for (uint32_t c = 1; c <= K; c++) {
+        policy_sim *sim = policy_sim_new(p, c);
+        for (size_t i = 0; i < n; i++)
+            policy_sim_access(sim, pages[i], writes[i], ranks[i]);
+        pg_counts a, b;
+        policy_sim_counts(sim, &a);
+        stack_sim_counts(st, c, &b);
+        policy_sim_free(sim);
+        if (a.faults != b.faults || a.writebacks != b.writebacks)
+            fail_msg("%s C=%u: simulation %llu faults %llu wb, stack %llu faults %llu wb",
+                     pg_policy_name(p), c, (unsigned long long)a.faults,
+                     (unsigned long long)a.writebacks, (unsigned long long)b.faults,
+                     (unsigned long long)b.writebacks);
+        assert_int_equal(a.accesses, b.accesses);
+    }
+    stack_sim_free(st);
+}
+
+static void random_traces(pg_policy p)
+{
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    for (int round = 0; round < 24; round++) {
+        size_t n = 300 + (size_t)(xorshift(&seed) % 1500);
+        uint64_t universe = 2 + xorshift(&seed) % 60;
+        uint64_t *pages = malloc(n * sizeof *pages), *ranks = malloc(n * sizeof *ranks);
+        int *writes = malloc(n * sizeof *writes);
+        uint64_t hot = xorshift(&seed) % universe;
+        for (size_t i = 0; i < n; i++) {
+            /* a mix of locality (hot page and neighbours) and uniform picks */
+            uint64_t r = xorshift(&seed);
+            pages[i] = (r & 3) ? (hot + (r >> 8) % 5) % universe : (r >> 16) % universe;
+            if ((r >> 40) % 97 == 0)
+                hot = (r >> 20) % universe;
+            writes[i] = ((r >> 32) % 4) == 0;
+        }
+        opt_ranks(pages, n, ranks);
+        uint32_t K = 1 + (uint32_t)(xorshift(&seed) % (universe + 4));
+        check_against_brute_force(p, pages, writes, ranks, n, K);
+        free(pages);
+        free(ranks);
+        free(writes);
+    }
+}
+
+static void test_lru_equals_simulation(void **state)
+{
+    (void)state;
+    random_traces(PG_LRU);
+}
+
+static void test_opt_equals_simulation(void **state)
+{
+    (void)state;
+    random_traces(PG_OPT);
+}
+
+/* Long enough to force several compactions of LRU's time line (65536 stamps). */
+static void test_lru_time_line_compaction(void **state)
+{
+    (void)state;
+    size_t n = 200000;
+    uint64_t *pages = malloc(n * sizeof *pages), seed = 12345;
+    int *writes = malloc(n * sizeof *writes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = xorshift(&seed);
+        pages[i] = (i / 7) % 300 + ((r & 15) == 0 ? r % 5000 : 0);
+        writes[i] = (r >> 20) % 3 == 0;
+    }
+    stack_sim *st = stack_sim_new(PG_LRU, 400);
+    for (size_t i = 0; i < n; i++)
+        stack_sim_access(st, pages[i], writes[i], 0);
+    stack_sim_finish(st);
+    uint32_t sizes[] = {1, 17, 299, 300, 400};
+    for (size_t k = 0; k < 5; k++) {
+        policy_sim *sim = policy_sim_new(PG_LRU, sizes[k]);
+        for (size_t i = 0; i < n; i++)
+            policy_sim_access(sim, pages[i], writes[i], 0);
+        pg_counts a, b;
+        policy_sim_counts(sim, &a);
+        stack_sim_counts(st, sizes[k], &b);
+        assert_int_equal(a.faults, b.faults);
+        assert_int_equal(a.writebacks, b.writebacks);
+        policy_sim_free(sim);
+    }
+    stack_sim_free(st);
+    free(pages);
+    free(writes);
+}
+
+/* The hand-worked string of test_host_simpolicy.c: stack algorithm at C = 3 and 4. */
+static void test_hand_trace(void **state)
+{
+    (void)state;
+    const uint64_t pages[12] = {1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5};
+    const int writes[12] = {1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0};
+    uint64_t ranks[12];
+    opt_ranks(pages, 12, ranks);
+    stack_sim *lru = stack_sim_new(PG_LRU, 5), *opt = stack_sim_new(PG_OPT, 5);
+    for (int i = 0; i < 12; i++) {
+        stack_sim_access(lru, pages[i], writes[i], ranks[i]);
+        stack_sim_access(opt, pages[i], writes[i], ranks[i]);
+    }
+    stack_sim_finish(lru);
+    stack_sim_finish(opt);
+    pg_counts c;
+    stack_sim_counts(lru, 3, &c);
+    assert_int_equal(c.faults, 10);
+    assert_int_equal(c.writebacks, 2);
+    stack_sim_counts(lru, 4, &c);
+    assert_int_equal(c.faults, 8);
+    stack_sim_counts(lru, 5, &c); /* everything fits: only the 5 cold faults, nothing evicted */
+    assert_int_equal(c.faults, 5);
+    assert_int_equal(c.writebacks, 0);
+    stack_sim_counts(opt, 3, &c);
+    assert_int_equal(c.faults, 7);
+    assert_int_equal(c.writebacks, 2);
+    stack_sim_counts(opt, 4, &c);
+    assert_int_equal(c.faults, 6);
+    stack_sim_free(lru);
+    stack_sim_free(opt);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_trace),
+        cmocka_unit_test(test_lru_equals_simulation),
+        cmocka_unit_test(test_opt_equals_simulation),
+        cmocka_unit_test(test_lru_time_line_compaction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -190,3 +190,54 @@ for op in ['divw', 'divuw', 'remw', 'remuw']:
             g.rr(op, a, b)
     g.raw(f'  TEST_RR_ZERO_DEST({g.num()}, {op}, 7, 3)')
 g.write()
+
+# ---- AMOs ----
+AMO = {
+    'swap': lambda m, v: v, 'add': lambda m, v: m + v, 'and': lambda m, v: m & v,
+    'or': lambda m, v: m | v, 'xor': lambda m, v: m ^ v,
+}
+def amo_fn(op, w):
+    sx = s32 if w else s64
+    ux = (lambda x: x & M32) if w else u64
+    if op in AMO: return AMO[op]
+    return {'min': lambda m, v: m if sx(m) <= sx(v) else v,
+            'max': lambda m, v: m if sx(m) >= sx(v) else v,
+            'minu': lambda m, v: m if ux(m) <= ux(v) else v,
+            'maxu': lambda m, v: m if ux(m) >= ux(v) else v}[op]
+
+g = Gen('amo', 'RV64A AMOs amoswap amoadd amoand amoor amoxor amomin amomax amominu\n'
+        ' * amomaxu, .w and .d: rd gets the old memory value (.w sign-extended from bit 31), memory\n'
+        ' * gets op(old, rs2) (.w: only the addressed word; the neighbouring word is unchanged),\n'
+        ' * signed vs unsigned min/max, .w ops use only rs2[31:0], rd = rs2, rd = x0, aq/rl bits.')
+g.raw('#define TEST_AMO(n, inst, ldinst, stinst, init, operand, old, new) \\\n'
+      '  TEST_NUM(n); la a0, amodat; li a1, init; sd zero, 8(a0); li t2, -1; sd t2, -8(a0); \\\n'
+      '  stinst a1, 0(a0); li a2, operand; inst a3, a2, (a0); \\\n'
+      '  li t2, old; bne a3, t2, fail; ldinst a4, 0(a0); li t2, new; bne a4, t2, fail; \\\n'
+      '  ld a4, 8(a0); bnez a4, fail; ld a4, -8(a0); li t2, -1; bne a4, t2, fail')
+VALS = [(0x00000000, 0x00000001), (0x7fffffff, 0x80000000), (0xffffffff, 0x00000001),
+        (0x80000000, 0xffffffff), (0x12345678, 0xdeadbeef00000001)]
+DVALS = [(0x0, 0x1), (0x7fffffffffffffff, 0x8000000000000000), (0xffffffffffffffff, 0x1),
+         (0x8000000000000000, 0xffffffffffffffff), (0x123456789abcdef0, 0x0fedcba987654321)]
+for op in ['swap', 'add', 'and', 'or', 'xor', 'min', 'max', 'minu', 'maxu']:
+    f = amo_fn(op, True)
+    for m, v in VALS[:4] if op in ('swap', 'and', 'or', 'xor') else VALS:
+        new = sext32(f(m & M32, v & M32))
+        g.raw(f'  TEST_AMO({g.num()}, amo{op}.w, lw, sw, {h(m)}, {h(v)}, {h(sext32(m))}, {h(new)})')
+    f = amo_fn(op, False)
+    for m, v in DVALS[:3] if op in ('swap', 'and', 'or', 'xor') else DVALS:
+        new = u64(f(m, v))
+        g.raw(f'  TEST_AMO({g.num()}, amo{op}.d, ld, sd, {h(m)}, {h(v)}, {h(m)}, {h(new)})')
+g.raw(f'  TEST_AMO({g.num()}, amoadd.w.aq, lw, sw, 0x1, 0x2, 0x1, 0x3)')
+g.raw(f'  TEST_AMO({g.num()}, amoadd.d.rl, ld, sd, 0x1, 0x2, 0x1, 0x3)')
+g.raw(f'  TEST_AMO({g.num()}, amoswap.d.aqrl, ld, sd, 0x1, 0x2, 0x1, 0x2)')
+g.raw('  /* rd = rs2: the old value lands in rd, the operand was read first */')
+g.raw(f'  TEST_NUM({g.num()}); la a0, amodat; li a1, 40; sd a1, 0(a0); li a2, 2; amoadd.d a2, a2, (a0); '
+      'li t2, 40; bne a2, t2, fail; ld a4, 0(a0); li t2, 42; bne a4, t2, fail')
+g.raw('  /* rd = x0: memory still updated */')
+g.raw(f'  TEST_NUM({g.num()}); la a0, amodat; li a1, 40; sw a1, 0(a0); li a2, 2; amoadd.w x0, a2, (a0); '
+      'lw a4, 0(a0); li t2, 42; bne a4, t2, fail')
+g.raw('  /* .w on the upper word of a doubleword */')
+g.raw(f'  TEST_NUM({g.num()}); la a0, amodat; li a1, 0x00000005ffffffff; sd a1, 0(a0); li a2, 1; addi a5, a0, 4; '
+      'amoadd.w a3, a2, (a5); li t2, 5; bne a3, t2, fail; ld a4, 0(a0); li t2, 0x00000006ffffffff; bne a4, t2, fail')
+g.raw('  .data\n  .balign 16\n  .dword 0\namodat: .dword 0, 0\n  .text')
+g.write()

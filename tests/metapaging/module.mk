@@ -1,2 +1,24 @@
 # Meta-paging: the equality test script and the bench.  (The unit tests test_metapager and
 # test_mpsim are built by tests/unit/module.mk; emu/metapager.o and emu/mpsim.o are in $(EMU_A).)
+
+# Self-checking memory-bound workloads (bare metal, virt map): mp-small for the equality tests,
+# mp-bench (24 MiB working set) for the bench.  See memwork.c.
+MPW_CC     := riscv64-unknown-elf-gcc
+MPW_CFLAGS := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr -mcmodel=medany -O2 -Wall \
+              -nostdlib -nostartfiles -ffreestanding -static -Wl,--no-warn-rwx-segments \
+              -T tests/metapaging/link.ld
+MPW_DEPS   := tests/metapaging/start.S tests/metapaging/memwork.c tests/metapaging/link.ld
+MPW_ELFS   := $(FWBUILD)/metapaging/mp-small.elf $(FWBUILD)/metapaging/mp-bench.elf
+
+$(FWBUILD)/metapaging/mp-small.elf: $(MPW_DEPS)
+	@mkdir -p $(@D)
+	$(MPW_CC) $(MPW_CFLAGS) -DNAME='"mp-small"' -DWS_KIB=2048 -DOPS=50000 \
+	  tests/metapaging/start.S tests/metapaging/memwork.c -o $@
+$(FWBUILD)/metapaging/mp-bench.elf: $(MPW_DEPS)
+	@mkdir -p $(@D)
+	$(MPW_CC) $(MPW_CFLAGS) -DNAME='"mp-bench"' -DWS_KIB=24576 -DOPS=4000000 \
+	  tests/metapaging/start.S tests/metapaging/memwork.c -o $@
+
+.PHONY: metapaging-workloads
+metapaging-workloads: $(MPW_ELFS)
+TEST_DEPS += $(MPW_ELFS)

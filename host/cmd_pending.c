@@ -1,0 +1,21 @@
+/* Subcommands still being written: each says so and fails (never pretends to work). */
+#include <stdio.h>
+
+#include "host/commands.h"
+
+static int pending(const char *name)
+{
+    fprintf(stderr, "metatrace %s: not implemented yet\n", name);
+    return 1;
+}
+
+int cmd_info(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_decode(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_reconstruct(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_policy(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_rowbuf(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_import(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_export(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_compare(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_plot(int argc, char **argv) { (void)argc; return pending(argv[0]); }
+int cmd_gen(int argc, char **argv) { (void)argc; return pending(argv[0]); }

@@ -1,0 +1,305 @@
+/* Trace readers and writers by container (see header). */
+#include "host/traceio.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "host/mtrio.h"
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcasecmp(s + a - b, suf) == 0;
+}
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------------- CSV ---------------- */
+
+void csv_write_access(FILE *f, uint64_t cycle, uint64_t addr, int write)
+{
+    fprintf(f, "%" PRIu64 ",0x%" PRIx64 ",%c\n", cycle, addr, write ? 'W' : 'R');
+}
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static int parse_field_u64(const char **pp, uint64_t *out)
+{
+    const char *p = skip_ws(*pp);
+    int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (!(hex ? isxdigit((unsigned char)p[2]) : isdigit((unsigned char)p[0])))
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, hex ? 16 : 10);
+    if (errno)
+        return -1;
+    *out = v;
+    *pp = skip_ws(end);
+    return 0;
+}
+
+int csv_parse_access(const char *line, uint64_t *cycle, uint64_t *addr, int *write,
+                     const char **why)
+{
+    const char *p = line;
+    if (parse_field_u64(&p, cycle) != 0) {
+        *why = "cycle is not a decimal or 0x-hex number";
+        return -1;
+    }
+    if (*p++ != ',') {
+        *why = "expected 3 fields cycle,address,rw";
+        return -1;
+    }
+    if (parse_field_u64(&p, addr) != 0) {
+        *why = "address is not a decimal or 0x-hex number";
+        return -1;
+    }
+    if (*addr >> 56) {
+        *why = "address does not fit in 56 bits";
+        return -1;
+    }
+    if (*p++ != ',') {
+        *why = "expected 3 fields cycle,address,rw";
+        return -1;
+    }
+    p = skip_ws(p);
+    if (*p == 'R' || *p == 'r')
+        *write = 0;
+    else if (*p == 'W' || *p == 'w')
+        *write = 1;
+    else {
+        *why = "rw must be R or W";
+        return -1;
+    }
+    p = skip_ws(p + 1);
+    if (*p && *p != '\n' && *p != '\r') {
+        *why = "unexpected text after the rw field";
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    FILE *f;
+    uint64_t line, last_cycle;
+    char buf[512];
+} csv_state;
+
+static int csv_next(ht_source *s, ht_record *r)
+{
+    csv_state *c = s->state;
+    for (;;) {
+        if (!fgets(c->buf, sizeof c->buf, c->f)) {
+            if (ferror(c->f)) {
+                seterr(s->err, sizeof s->err, "%s: read error", s->name);
+                return -1;
+            }
+            return 0;
+        }
+        c->line++;
+        size_t len = strlen(c->buf);
+        if (len == sizeof c->buf - 1 && c->buf[len - 1] != '\n') {
+            seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": line too long", s->name, c->line);
+            return -1;
+        }
+        const char *p = skip_ws(c->buf);
+        if (*p == '\n' || *p == '\r' || *p == 0 || *p == '#')
+            continue; /* blank lines and comments */
+        if (c->line == 1) {
+            if (strncasecmp(p, "cycle,address,rw", 16) != 0) {
+                seterr(s->err, sizeof s->err,
+                       "%s:1: expected the header line 'cycle,address,rw'", s->name);
+                return -1;
+            }
+            continue;
+        }
+        uint64_t cyc, addr;
+        int w;
+        const char *why;
+        if (csv_parse_access(p, &cyc, &addr, &w, &why) != 0) {
+            seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": %s", s->name, c->line, why);
+            return -1;
+        }
+        if (cyc < c->last_cycle) {
+            seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": cycle %" PRIu64
+                   " goes backwards (previous %" PRIu64 ")", s->name, c->line, cyc, c->last_cycle);
+            return -1;
+        }
+        c->last_cycle = cyc;
+        *r = ht_full_sample(cyc, addr, w);
+        return 1;
+    }
+}
+
+static int csv_rewind(ht_source *s)
+{
+    csv_state *c = s->state;
+    if (fseek(c->f, 0, SEEK_SET) != 0) {
+        seterr(s->err, sizeof s->err, "%s: cannot rewind (a second pass needs a regular file)",
+               s->name);
+        return -1;
+    }
+    c->line = 0;
+    c->last_cycle = 0;
+    return 0;
+}
+
+static void csv_close(ht_source *s)
+{
+    csv_state *c = s->state;
+    if (c->f && c->f != stdin)
+        fclose(c->f);
+    free(c);
+    free(s);
+}
+
+ht_source *trace_open_csv(const char *path, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    ht_source *s = calloc(1, sizeof *s);
+    csv_state *c = calloc(1, sizeof *c);
+    if (!s || !c) {
+        free(s);
+        free(c);
+        if (f != stdin)
+            fclose(f);
+        seterr(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    c->f = f;
+    s->state = c;
+    s->next = csv_next;
+    s->rewind = csv_rewind;
+    s->close = csv_close;
+    snprintf(s->name, sizeof s->name, "%s", path);
+    return s;
+}
+
+ht_source *trace_open(const char *path, char *err, size_t errlen)
+{
+    if (has_suffix(path, ".csv") || !strcmp(path, "-"))
+        return trace_open_csv(path, err, errlen);
+    if (has_suffix(path, ".mtr") || has_suffix(path, ".mtp"))
+        return mtr_open(path, err, errlen);
+    /* Unknown name: look at the content. */
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char head[32] = {0};
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    if (n >= 16 && strncasecmp(head, "cycle,address,rw", 16) == 0)
+        return trace_open_csv(path, err, errlen);
+    return mtr_open(path, err, errlen);
+}
+
+/* ---------------- writers ---------------- */
+
+struct trace_writer {
+    char path[512];
+    FILE *csv;          /* CSV output */
+    mtr_writer *mtr;    /* container output */
+    char err[512];
+};
+
+trace_writer *trace_create(const char *path, const trace_writer_opts *o, char *err, size_t errlen)
+{
+    trace_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        seterr(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    snprintf(w->path, sizeof w->path, "%s", path);
+    if (has_suffix(path, ".csv") || !strcmp(path, "-")) {
+        w->csv = strcmp(path, "-") ? fopen(path, "w") : stdout;
+        if (!w->csv) {
+            seterr(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+            free(w);
+            return NULL;
+        }
+        fputs("cycle,address,rw\n", w->csv);
+        return w;
+    }
+    w->mtr = mtr_create(path, o, err, errlen);
+    if (!w->mtr) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int trace_write(trace_writer *w, const ht_record *r)
+{
+    if (w->csv) {
+        if (r->kind == HT_REC_SAMPLE)
+            csv_write_access(w->csv, r->cycle, r->addr, r->write);
+        return 0;
+    }
+    if (mtr_write(w->mtr, r) != 0) {
+        snprintf(w->err, sizeof w->err, "%s", mtr_writer_error(w->mtr));
+        return -1;
+    }
+    return 0;
+}
+
+const char *trace_writer_error(const trace_writer *w)
+{
+    return w->err;
+}
+
+int trace_finish(trace_writer *w)
+{
+    int rc = 0;
+    if (w->csv) {
+        if (fflush(w->csv) != 0 || ferror(w->csv))
+            rc = -1;
+        if (w->csv != stdout && fclose(w->csv) != 0)
+            rc = -1;
+        if (rc)
+            unlink(w->path);
+    } else {
+        rc = mtr_finish(w->mtr);
+    }
+    free(w);
+    return rc;
+}
+
+void trace_abort(trace_writer *w)
+{
+    if (!w)
+        return;
+    if (w->csv) {
+        if (w->csv != stdout) {
+            fclose(w->csv);
+            unlink(w->path);
+        }
+    } else {
+        mtr_abort(w->mtr);
+    }
+    free(w);
+}

@@ -53,6 +53,9 @@ if [ -z "$bb_src" ]; then
   dsc=$(ls "$out"/busybox-dl/*.dsc | head -1)
   rm -rf "$out/busybox-src.tmp" && mkdir -p "$out/busybox-src.tmp"
   (cd "$out/busybox-src.tmp" && dpkg-source -x "$dsc" busybox-debian >/dev/null) || die "dpkg-source -x $dsc failed"
+  # Not needed to build, and their directories named *.d would be picked up by the top-level
+  # Makefile's search for dependency files under build/.
+  rm -rf "$out/busybox-src.tmp/busybox-debian/debian/tree" "$out/busybox-src.tmp/busybox-debian/examples"
   rm -rf "$out/busybox-src" && mv "$out/busybox-src.tmp" "$out/busybox-src"
   bb_src="$out/busybox-src/busybox-debian/"
 fi
@@ -106,6 +109,7 @@ if ! stamp_ok "$out/kernel-src.stamp" "$tar_key" || [ ! -f "$ksrc/Makefile" ]; t
   note "unpacking $kernel_tar"
   rm -rf "$ksrc"
   $nice_cmd tar -xJf "$kernel_tar" -C "$out" || die "cannot unpack $kernel_tar"
+  rm -rf "$ksrc/tools/testing/selftests"   # unused; holds a directory named test.d (see below)
   echo "$tar_key" > "$out/kernel-src.stamp"
 fi
 
@@ -132,6 +136,9 @@ if ! stamp_ok "$out/kernel.stamp" "$k_key" || [ ! -f "$out/Image" ]; then
     esac
   done < "$frag"
   [ "$lost" = 0 ] || die "fix $here/kernel.fragment (options above were dropped by Kconfig)"
+  # The initramfs is regenerated from the list every time the key changes (its own dependency
+  # file is swept below, so the kernel's make alone would not notice a changed /init).
+  rm -f "$kobj/usr/initramfs_data.cpio"
   note "building Linux (-j$jobs, niced; 5-9 minutes from scratch)"
   $nice_cmd "${kmake[@]}" -j"$jobs" Image > "$out/kernel-build.log" 2>&1 \
     || { tail -30 "$out/kernel-build.log" >&2; die "kernel build failed (log: $out/kernel-build.log)"; }
@@ -139,4 +146,7 @@ if ! stamp_ok "$out/kernel.stamp" "$k_key" || [ ! -f "$out/Image" ]; then
   echo "$k_key" > "$out/kernel.stamp"
   note "Linux built in $(( $(date +%s) - t0 )) s: $out/Image, $(stat -c %s "$out/Image") bytes"
 fi
+# The top-level Makefile includes every *.d file it finds under build/ as a make dependency
+# file: leave none behind (the kernel's and busybox's are regenerated when they are needed).
+find "$out" -name '*.d' -type f -delete
 echo "$out/Image"

@@ -227,6 +227,8 @@ struct metapager {
     char *path;               /* for messages */
     mp_invalidate_fn invalidate;
     void *invalidate_ctx;
+    mp_fault_fn on_fault;
+    void *on_fault_ctx;
     struct mp_stats stats;
     bool broken;              /* a read failed mid-fault: every later access fails too */
     char error[320];
@@ -403,6 +405,12 @@ void mp_set_invalidate(struct metapager *mp, mp_invalidate_fn fn, void *ctx)
     mp->invalidate_ctx = ctx;
 }
 
+void mp_set_fault_hook(struct metapager *mp, mp_fault_fn fn, void *ctx)
+{
+    mp->on_fault = fn;
+    mp->on_fault_ctx = ctx;
+}
+
 static bool is_stored(const struct metapager *mp, uint64_t m)
 {
     return (mp->stored[m >> 3] >> (m & 7)) & 1;
@@ -503,6 +511,8 @@ static int fault_in(struct metapager *mp, uint64_t m, bool is_write, uint32_t *s
     mp->faults_per_mp[m]++;
     mp->stats.fault_ns += now_ns() - t0;
     *slot_out = slot;
+    if (mp->on_fault)
+        mp->on_fault(mp->on_fault_ctx);
     return 0;
 }
 

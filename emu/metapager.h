@@ -128,6 +128,10 @@ void mp_destroy(struct metapager *mp);
 
 void mp_set_invalidate(struct metapager *mp, mp_invalidate_fn fn, void *ctx);
 
+/* Called after every fault (e.g. to charge its cost to emulated time); NULL: none. */
+typedef void (*mp_fault_fn)(void *ctx);
+void mp_set_fault_hook(struct metapager *mp, mp_fault_fn fn, void *ctx);
+
 /* Host pointer to the 4 KiB guest page `page` (RAM offset / 4 KiB) for an access of the guest;
  * a write marks its metapage dirty.  Faults the metapage in when needed.  The pointer stays valid
  * until the invalidate callback names its range.  NULL on a backing-file error (mp_error()) or a

@@ -1,0 +1,79 @@
+/* metatrace policy's engine: every (metapage size, budget, policy) over one trace.
+ *
+ * Pass 1 reads the trace once and feeds, per metapage size, one LRU stack simulation (all
+ * budgets), one FIFO and one CLOCK simulation per budget, and OPT's next-use array.  Pass 2
+ * (only when OPT is asked for) rewinds the trace and runs one OPT stack simulation per size.
+ * Samples in the 32-bit format (which name only a gigabyte) cannot place an access in a metapage
+ * and are skipped and counted; reconstruct first to use them.
+ *
+ * Cost model, per configuration (seconds of storage time):
+ *   cost = faults * lat_in + bytes_in / bw_in + writebacks * lat_out + bytes_out / bw_out
+ * Defaults model a PCIe 3.0 x4 NVMe SSD at queue depth 1: 80 us read latency, 20 us write latency
+ * (writes land in the drive's cache), 3.0 GB/s read, 2.0 GB/s write. */
+#ifndef HOST_POLICY_H
+#define HOST_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/paging.h"
+#include "host/sample.h"
+
+#define POLICY_MAX_SIZES 32
+#define POLICY_MAX_BUDGETS 32
+
+typedef struct {
+    double lat_in, lat_out; /* seconds per fault / per write-back */
+    double bw_in, bw_out;   /* bytes per second */
+} cost_model;
+
+typedef struct {
+    uint64_t sizes[POLICY_MAX_SIZES];     /* metapage bytes, multiples of 4 KiB */
+    int nsizes;
+    uint64_t budgets[POLICY_MAX_BUDGETS]; /* resident memory budgets, bytes */
+    int nbudgets;
+    uint64_t primary_budget;              /* the budget the recommendation is for */
+    int enabled[PG_COUNT];
+    cost_model cost;
+    const char *tmpdir;                   /* where OPT's next-use arrays spill */
+} policy_config;
+
+typedef struct {
+    pg_policy policy;
+    uint64_t size, budget;
+    uint32_t resident;    /* budget / size */
+    pg_counts c;
+    double cost;          /* seconds */
+    int rank;             /* 1 = cheapest within its budget */
+} policy_row;
+
+typedef struct {
+    policy_row *rows;
+    size_t n;
+    uint64_t samples;      /* samples used */
+    uint64_t skipped32;    /* 32-bit samples skipped */
+    int recommended;       /* index into rows of the recommendation (-1 none) */
+    int opt_bound;         /* index of OPT at the recommended size and budget (-1 none) */
+} policy_result;
+
+void policy_defaults(policy_config *c);
+double cost_of(const cost_model *m, const pg_counts *c, uint64_t size);
+
+/* One-pass engine.  0 ok, -1 error (message naming the input in err). */
+int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
+               size_t errlen);
+/* The baseline: one direct simulation (one pass over the trace) per configuration.  Same
+ * results (tests check it), only slower. */
+int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
+                        size_t errlen);
+void policy_result_free(policy_result *r);
+
+/* Ranks rows within each budget and picks the recommendation: the cheapest configuration at the
+ * primary budget among the policies an emulator can implement (LRU, FIFO, CLOCK; OPT needs the
+ * future and only bounds what is possible). */
+void policy_rank(policy_result *r, const policy_config *cfg);
+
+/* Page number of a sample for a metapage size, or -1 when the sample's format cannot say. */
+int policy_page_of(const ht_record *r, uint64_t size, uint64_t *page);
+
+#endif

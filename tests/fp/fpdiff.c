@@ -395,6 +395,29 @@ static uint64_t cancelling_addend(rng_t *r, const op_t *op, uint64_t a, uint64_t
     return p + below(r, 5) - 2;
 }
 
+/* A second operand that puts a*b (or a/b) within a few ulps of the underflow or overflow
+ * threshold: where tininess-after-rounding and overflow-per-rounding-mode are decided. */
+static uint64_t near_threshold(rng_t *r, const op_t *op, uint64_t a)
+{
+    int single = op->sig[0] == 'S';
+    uint64_t t;
+    switch (below(r, 3)) {
+    case 0: t = single ? 0x00800000ull : 0x0010000000000000ull; break;       /* min normal */
+    case 1: t = single ? 0x7f7fffffull : 0x7fefffffffffffffull; break;       /* max finite */
+    default: t = single ? 0x00800000ull - below(r, 4) : 0x0010000000000000ull - below(r, 4);
+    }
+    t |= below(r, 2) ? (single ? 0x80000000ull : 0x8000000000000000ull) : 0;
+    int is_div = op->name[1] == 'd';
+    uint64_t b;
+    if (single) {
+        t |= 0xffffffff00000000ull;
+        b = is_div ? fdiv_s_1(a, t, 0) : fdiv_s_1(t, a, 0);
+        return 0xffffffff00000000ull | (uint32_t)(b + below(r, 9) - 4);
+    }
+    b = is_div ? fdiv_d_1(a, t, 0) : fdiv_d_1(t, a, 0);
+    return b + below(r, 9) - 4;
+}
+
 static long run_op(line_t *l, rng_t *r, const op_t *op, int rm_index)
 {
     int nargs = 0;
@@ -406,6 +429,9 @@ static long run_op(line_t *l, rng_t *r, const op_t *op, int rm_index)
         arg[i] = gen_operand(r, op->sig[1 + i], prev);
         prev = arg[i];
     }
+    int mul_or_div = op->name[1] == 'm' || op->name[1] == 'd' || op->name[1] == 'n'; /* fmul fdiv fma */
+    if (nargs >= 2 && mul_or_div && op->sig[1] != 'X' && below(r, 4) == 0)
+        arg[1] = near_threshold(r, op, arg[0]);
     if (nargs == 3 && below(r, 3) == 0)
         arg[2] = cancelling_addend(r, op, arg[0], arg[1]);
     int dynamic = op->has_rm && (below(r, 2) == 0);

@@ -4,9 +4,12 @@
 #include "emu/ram.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include "emu/metapager.h"
 
 struct mt_ram {
     uint64_t base, size;
@@ -15,7 +18,40 @@ struct mt_ram {
     uint64_t ndirty;
     ram_invalidate_fn invalidate;
     void *invalidate_ctx;
+    struct metapager *mp; /* meta-paged when set: `host` is then unused */
+    ram_host_write_observer host_write_obs;
+    void *host_write_ctx;
 };
+
+/* Meta-paged RAM: the pager's page, or a clear fatal error (never wrong memory). */
+static uint8_t *paged_page(mt_ram *ram, uint64_t paddr, bool write)
+{
+    uint8_t *p = mp_page(ram->mp, (paddr - ram->base) >> RAM_PAGE_SHIFT, write);
+    if (!p) {
+        fprintf(stderr, "mtemu: meta-pager: %s\n", mp_error(ram->mp));
+        exit(1);
+    }
+    return p;
+}
+
+static void paged_invalidate(void *ctx, uint64_t offset, uint64_t len)
+{
+    mt_ram *ram = ctx;
+    ram_invalidate(ram, ram->base + offset, len);
+}
+
+void ram_use_metapager(mt_ram *ram, struct metapager *mp)
+{
+    ram->mp = mp;
+    if (mp)
+        mp_set_invalidate(mp, paged_invalidate, ram);
+}
+
+void ram_set_host_write_observer(mt_ram *ram, ram_host_write_observer fn, void *ctx)
+{
+    ram->host_write_obs = fn;
+    ram->host_write_ctx = ctx;
+}
 
 mt_ram *ram_create(uint64_t base, uint64_t size)
 {
@@ -64,6 +100,8 @@ uint8_t *ram_page_for_read(mt_ram *ram, uint64_t paddr)
 {
     if (!ram_contains(ram, paddr, 1))
         return NULL;
+    if (ram->mp)
+        return paged_page(ram, paddr, false);
     return ram->host + ((paddr - ram->base) & ~(RAM_PAGE_SIZE - 1));
 }
 
@@ -77,6 +115,8 @@ uint8_t *ram_page_for_write(mt_ram *ram, uint64_t paddr)
         ram->dirty[page >> 6] |= bit;
         ram->ndirty++;
     }
+    if (ram->mp)
+        return paged_page(ram, paddr, true);
     return ram->host + (page << RAM_PAGE_SHIFT);
 }
 
@@ -96,6 +136,15 @@ bool ram_host_write(mt_ram *ram, uint64_t paddr, const void *src, uint64_t len)
 {
     if (!ram_contains(ram, paddr, len))
         return false;
+    if (ram->host_write_obs)
+        ram->host_write_obs(ram->host_write_ctx, paddr, len);
+    if (ram->mp) {
+        if (mp_host_write(ram->mp, paddr - ram->base, src, (size_t)len) != 0) {
+            fprintf(stderr, "mtemu: meta-pager: %s\n", mp_error(ram->mp));
+            exit(1);
+        }
+        return true;
+    }
     memcpy(ram->host + (paddr - ram->base), src, len);
     return true;
 }
@@ -104,6 +153,13 @@ bool ram_host_read(mt_ram *ram, uint64_t paddr, void *dst, uint64_t len)
 {
     if (!ram_contains(ram, paddr, len))
         return false;
+    if (ram->mp) {
+        if (mp_host_read(ram->mp, paddr - ram->base, dst, (size_t)len) != 0) {
+            fprintf(stderr, "mtemu: meta-pager: %s\n", mp_error(ram->mp));
+            exit(1);
+        }
+        return true;
+    }
     memcpy(dst, ram->host + (paddr - ram->base), len);
     return true;
 }

@@ -62,4 +62,15 @@ bool ram_host_read(mt_ram *ram, uint64_t paddr, void *dst, uint64_t len);
 /* Number of distinct pages ever requested for writing (flat RAM: the dirty count). */
 uint64_t ram_dirty_pages(const mt_ram *ram);
 
+/* Meta-paging (docs/metapaging.md): from now on the RAM's contents live in the meta-pager's
+ * resident frames and backing file (call before anything is loaded; NULL: flat again is not
+ * supported).  Page requests fault metapages in, the pager's evictions call the invalidator, and
+ * the emulator's own accesses go to the pager uncounted.  A backing-file error is fatal (one
+ * line on stderr, exit 1): the guest must never see wrong memory. */
+struct metapager;
+void ram_use_metapager(mt_ram *ram, struct metapager *mp);
+/* Told about every ram_host_write (the online simulations must know which metapages hold data). */
+typedef void (*ram_host_write_observer)(void *ctx, uint64_t paddr, uint64_t len);
+void ram_set_host_write_observer(mt_ram *ram, ram_host_write_observer fn, void *ctx);
+
 #endif

@@ -29,7 +29,8 @@ const char *mp_options_help(void)
            "separated,\n"
            "                            '/' alternatives, '*' = every policy)\n"
            "  --stats                   meta-paging statistics on stderr at exit\n"
-           "  --stats-json FILE         the same statistics as JSON\n";
+           "  --stats-json FILE         the same statistics as JSON\n"
+           "  --ram-hash                print a hash of all guest RAM at exit (stderr)\n";
 }
 
 /* "--name VALUE" or "--name=VALUE": 1 and *value set when argv[*i] is that option. */
@@ -161,6 +162,10 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->stats_json = v;
         return 1;
     }
+    if (match("--ram-hash", argc, argv, i, &v, false, err, errlen) == 1) {
+        o->ram_hash = true;
+        return 1;
+    }
     if (match("--stats", argc, argv, i, &v, false, err, errlen) == 1) {
         o->stats = true;
         return 1;
@@ -175,6 +180,7 @@ struct mp_session {
     struct mpsim *sim;
     uint64_t *cycle_counter;
     uint64_t observed; /* page-observer reports inside RAM */
+    mt_ram *ram;
 };
 
 static void charge_fault(void *ctx)
@@ -231,6 +237,43 @@ void mp_session_destroy(struct mp_session *s)
 struct metapager *mp_session_pager(struct mp_session *s)
 {
     return s->pager;
+}
+
+const struct mpsim *mp_session_sim(const struct mp_session *s)
+{
+    return s->sim;
+}
+
+static void host_write_seen(void *ctx, uint64_t paddr, uint64_t len)
+{
+    mp_session_host_write(ctx, paddr, len);
+}
+
+void mp_session_attach(struct mp_session *s, mt_ram *ram)
+{
+    s->ram = ram;
+    if (s->pager)
+        ram_use_metapager(ram, s->pager);
+    if (s->sim)
+        ram_set_host_write_observer(ram, host_write_seen, s);
+}
+
+uint64_t mp_ram_hash(mt_ram *ram)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    uint64_t page[RAM_PAGE_SIZE / 8];
+    for (uint64_t off = 0; off < ram_size(ram); off += RAM_PAGE_SIZE) {
+        ram_host_read(ram, ram_base(ram) + off, page, RAM_PAGE_SIZE);
+        uint64_t any = 0;
+        for (size_t i = 0; i < RAM_PAGE_SIZE / 8; i++)
+            any |= page[i];
+        if (!any)
+            continue;
+        h = (h ^ (off >> RAM_PAGE_SHIFT)) * UINT64_C(1099511628211);
+        for (size_t i = 0; i < RAM_PAGE_SIZE / 8; i++)
+            h = (h ^ page[i]) * UINT64_C(1099511628211);
+    }
+    return h;
 }
 
 bool mp_session_needs_observer(const struct mp_session *s)
@@ -362,6 +405,8 @@ int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen
 {
     if (s->opt.stats && text)
         print_text(s, text);
+    if (s->opt.ram_hash && text && s->ram)
+        fprintf(text, "ram-hash %016" PRIx64 "\n", mp_ram_hash(s->ram));
     if (!s->opt.stats_json)
         return 0;
     FILE *f = fopen(s->opt.stats_json, "w");

@@ -16,6 +16,7 @@
 
 #include "emu/metapager.h"
 #include "emu/mpsim.h"
+#include "emu/ram.h"
 
 struct mp_options {
     uint64_t metapage_bytes; /* --metapage-size (default 4K) */
@@ -27,6 +28,7 @@ struct mp_options {
     const char *sim_spec;    /* --metapage-sim SPEC: configurations evaluated online */
     bool stats;              /* --stats: report on stderr at exit */
     const char *stats_json;  /* --stats-json FILE */
+    bool ram_hash;           /* --ram-hash: a hash of all guest RAM at exit, on stderr */
 };
 
 void mp_options_default(struct mp_options *o);
@@ -50,6 +52,12 @@ void mp_session_destroy(struct mp_session *s);
 
 /* The meta-pager, or NULL with an unlimited budget (the RAM stays flat and as fast as ever). */
 struct metapager *mp_session_pager(struct mp_session *s);
+/* The online simulations, or NULL without --metapage-sim. */
+const struct mpsim *mp_session_sim(const struct mp_session *s);
+
+/* Puts the pager (if any) behind `ram` and has the simulations told of the emulator's own RAM
+ * writes.  Call before anything is loaded into RAM. */
+void mp_session_attach(struct mp_session *s, mt_ram *ram);
 
 /* True when the page observer must be registered: exact LRU and CLOCK need every page change
  * (TLB hits included), the simulations need the whole stream.  FIFO and RANDOM decide only at
@@ -66,7 +74,11 @@ void mp_session_charge_faults_to(struct mp_session *s, uint64_t *counter);
  * (the real pager learns it from mp_host_write). */
 void mp_session_host_write(struct mp_session *s, uint64_t paddr, uint64_t len);
 
-/* --stats (to `text`, when the option was given) and --stats-json.  0, or -1 with err (the JSON
+/* Hash of all guest RAM: FNV-1a style over (page index, contents) of every page that is not all
+ * zero, so a flat and a meta-paged RAM with the same contents hash alike. */
+uint64_t mp_ram_hash(mt_ram *ram);
+
+/* --stats (to `text`, when the option was given), --ram-hash (to `text`) and --stats-json.  0, or -1 with err (the JSON
  * file could not be written). */
 int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen);
 

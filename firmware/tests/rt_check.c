@@ -7,6 +7,8 @@
  *   trap=2    execute ebreak                  -> exit 64+3
  *   trap=3    load from an address with no device (0x0) -> exit 64+5 (load access fault)
  *   code=N    exit with code N after the checks (the finisher's FAIL path)
+ *   trace=1   also check the trace unit (must be present: mtemu only): configuration registers
+ *             read back, a session starts and stops, a marker is not lost, counters move
  * Prints "check NAME ok" or "check NAME FAILED: why", then "result rt-check failures=N". */
 #include <stdio.h>
 #include <string.h>
@@ -93,19 +95,65 @@ static void check_printf(struct tally *t)
 	check(t, strcmp(buf, "fedcba9876543210 -42 7") == 0, "printf", buf);
 }
 
+static int same_settings(const struct trace_settings *a, const struct trace_settings *b)
+{
+	return a->kinds == b->kinds && a->tap == b->tap && a->burst.format == b->burst.format &&
+	       a->span.format == b->span.format && a->burst.rate == b->burst.rate &&
+	       a->span.rate == b->span.rate && a->burst.length == b->burst.length &&
+	       a->span.length == b->span.length;
+}
+
+static void check_trace(struct tally *t, struct rt_boot *boot)
+{
+	const struct trace_unit *tu = &boot->trace;
+	check(t, tu->present, "trace-present", "no usable " TRACE_UNIT_COMPATIBLE " node/device");
+	if (!tu->present)
+		return;
+	struct trace_settings saved, want, got;
+	check(t, trace_get_config(tu, &saved), "trace-get-config", "reading the configuration failed");
+	want = (struct trace_settings){
+		.burst = { .length = 0x12345678ABull, .rate = 1, .format = TRACE_FMT_FULL },
+		.span = { .length = 1000000, .rate = 4096, .format = TRACE_FMT_LINE },
+		.kinds = TRACE_KIND_LOAD | TRACE_KIND_STORE,
+		.tap = TRACE_TAP_CORE,
+	};
+	check(t, trace_config(tu, &want) && trace_get_config(tu, &got) && same_settings(&want, &got),
+	      "trace-config-readback", "configuration registers do not read back what was written");
+	want.burst.length = 1ull << 40;
+	check(t, !trace_config(tu, &want), "trace-config-range", "a 41-bit length was accepted");
+	check(t, trace_config(tu, &saved), "trace-config-restore", "restoring the configuration failed");
+
+	bool was_active = trace_active(tu);
+	trace_start(tu);
+	check(t, trace_active(tu), "trace-start", "STATUS.ACTIVE is clear after trace_start");
+	trace_marker(tu, 0x52544b31u);  /* "RTK1" */
+	trace_marker(tu, 0x52544b32u);  /* back to back: the driver must wait for the first */
+	struct trace_counters c;
+	check(t, trace_counters(tu, &c) && !(c.status & MT_STATUS_MARKER_LOST), "trace-marker",
+	      "STATUS.MARKER_LOST is set: a marker was dropped");
+	if (!was_active) {
+		trace_stop(tu);
+		check(t, !trace_active(tu), "trace-stop", "STATUS.ACTIVE is still set after trace_stop");
+		check(t, trace_counters(tu, &c) && c.bytes > 0, "trace-counters", "no packet bytes counted");
+	}
+}
+
 int workload_main(struct rt_boot *boot)
 {
 	struct param p[] = {
 		{ "mem", 0, "expected RAM size in bytes (0: any)" },
 		{ "trap", 0, "1 illegal instruction, 2 ebreak, 3 load access fault" },
 		{ "code", 0, "exit code after the checks" },
+		{ "trace", 0, "1: check the trace unit too" },
 	};
-	wl_params(boot, "rt-check", p, 3);
+	wl_params(boot, "rt-check", p, 4);
 	struct tally t = { 0 };
 	check_params(&t);
 	check_device_tree(&t, boot, p[0].value);
 	check_arena(&t, boot);
 	check_printf(&t);
+	if (p[3].value)
+		check_trace(&t, boot);
 	printf("result rt-check failures=%u\n", t.failures);
 	switch (p[1].value) {
 	case 1: __asm__ volatile(".4byte 0"); break;          /* all-zero: illegal */

@@ -51,6 +51,12 @@ cases=(
   "rt-check-ebreak|rt-check|128M|mem=128M trap=2|67"
   "rt-check-access-fault|rt-check|128M|mem=128M trap=3|69"
 )
+# Cases for mtemu alone (QEMU has no trace unit): name | elf | memory | bootargs | exit code.
+# Run with --trace so the trace unit exists and records.
+mtemu_cases=(
+  "rt-check-trace-unit|rt-check|128M|mem=128M trace=1|0"
+  "seq-traced|seq|128M|size=64K|0"
+)
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -100,4 +106,23 @@ for c in "${cases[@]}"; do
     failures=$((failures + 1))
   fi
 done
+if [ $qemu_only = 0 ]; then
+  for c in "${mtemu_cases[@]}"; do
+    IFS='|' read -r name prog mem args want <<<"$c"
+    elf=$FWBUILD/$prog.elf
+    timeout "$RUN_TIMEOUT" "$MTEMU" -m "$mem" --trace "$tmp/$name.mtr" --append "$args" "$elf" \
+      < /dev/null > "$tmp/t.out" 2> "$tmp/t.err"
+    rc=$?
+    if [ $rc -ne "$want" ]; then
+      echo "FAIL $name: mtemu --trace exit $rc, expected $want"
+      grep -h 'FAILED\|trap:' "$tmp/t.out" | head -5 | sed 's/^/    /'
+      tail -3 "$tmp/t.err" | sed 's/^/    mtemu stderr: /'
+      failures=$((failures + 1))
+    elif [ ! -s "$tmp/$name.mtr" ]; then
+      echo "FAIL $name: mtemu --trace wrote no trace file"; failures=$((failures + 1))
+    else
+      echo "PASS $name"
+    fi
+  done
+fi
 [ $failures -eq 0 ]

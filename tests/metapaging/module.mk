@@ -22,3 +22,15 @@ $(FWBUILD)/metapaging/mp-bench.elf: $(MPW_DEPS)
 .PHONY: metapaging-workloads
 metapaging-workloads: $(MPW_ELFS)
 TEST_DEPS += $(MPW_ELFS)
+
+# The fault path alone (no emulator): faults per second and the share of backing-file I/O.
+$(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(EMU_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# make bench: the fault path alone, then mtemu on mp-bench (unlimited / working set resident /
+# thrashing) and faults vs metapage size under an 8 MiB budget.
+.PHONY: bench-metapaging
+bench-metapaging: $(BUILD)/tests/mpbench $(MPW_ELFS)
+	@BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) tests/metapaging/bench.sh
+BENCH_STEPS += bench-metapaging

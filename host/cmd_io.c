@@ -1,0 +1,304 @@
+/* metatrace import / export: HMTT records, CSV, DRAMSim2/3 and Ramulator traces. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host/cli.h"
+#include "host/commands.h"
+#include "host/exporters.h"
+#include "host/hmtt.h"
+#include "host/traceio.h"
+
+static void import_help(void)
+{
+    printf("usage: metatrace import --from hmtt|csv FILE -o OUT [--ticks-to-cycles N]\n"
+           "                        [--kernel-trace KT [--kernel-csv OUT.csv]]\n\n"
+           "Imports an external trace as an every-access, full-address trace (OUT.mtr, or OUT.csv).\n"
+           "csv:  header 'cycle,address,rw', address 0x-hex or decimal, rw R or W; cycles must not\n"
+           "      decrease.\n"
+           "hmtt: 6-byte HMTT records (SPEC2017-Trace): seq, duration, R/W (1 = read), 31-bit\n"
+           "      address << 6 (+2 GiB at and above 2 GiB); all-zero records are 256-tick fillers;\n"
+           "      sequence gaps are reported as lost records.  Cycles = ticks x --ticks-to-cycles\n"
+           "      (default 1) since the first record.  Addresses keep HMTT's 64-byte granularity.\n"
+           "--kernel-trace KT: checks and summarises HMTT's 13-byte kernel PTE records\n"
+           "      ([magic][pid][vpn][ppn], magic 0xec set, 0xfc/0x22/0x33 free); --kernel-csv\n"
+           "      writes them as 'magic,event,pid,vpn,ppn'.\n");
+}
+
+static int kernel_trace(const char *path, const char *csv_out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("import", "%s: cannot open: %s", path, strerror(errno));
+        return 1;
+    }
+    FILE *o = NULL;
+    if (csv_out && !(o = fopen(csv_out, "w"))) {
+        cli_error("import", "%s: cannot create: %s", csv_out, strerror(errno));
+        fclose(f);
+        return 1;
+    }
+    if (o)
+        fputs("magic,event,pid,vpn,ppn\n", o);
+    uint8_t buf[KPTE_RECORD_BYTES];
+    uint64_t n = 0, set = 0, freed = 0, bad = 0;
+    size_t got;
+    int rc = 0;
+    while ((got = fread(buf, 1, sizeof buf, f)) == sizeof buf) {
+        kpte_record r;
+        kpte_unpack(buf, &r);
+        n++;
+        const char *ev = kpte_is_set(r.magic) ? "set" : kpte_is_free(r.magic) ? "free" : NULL;
+        if (!ev) {
+            cli_error("import", "%s: record %" PRIu64 " (byte %" PRIu64 "): magic 0x%02x is not "
+                      "a PTE record (0xec, 0xfc, 0x22, 0x33)", path, n - 1, (n - 1) * 13, r.magic);
+            bad++;
+            rc = 1;
+            break;
+        }
+        set += ev[0] == 's';
+        freed += ev[0] == 'f';
+        if (o)
+            fprintf(o, "0x%02x,%s,%u,0x%x,0x%x\n", r.magic, ev, r.pid, r.vpn, r.ppn);
+    }
+    if (!rc && got != 0) {
+        cli_error("import", "%s: truncated: %zu trailing bytes (records are 13 bytes)", path, got);
+        rc = 1;
+    }
+    fclose(f);
+    if (o && (fclose(o) != 0 || rc)) {
+        unlink(csv_out);
+        rc = 1;
+    }
+    if (!rc)
+        fprintf(stderr, "kernel trace %s: %" PRIu64 " PTE records (%" PRIu64 " set, %" PRIu64
+                " freed)\n", path, n, set, freed);
+    (void)bad;
+    return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        import_help();
+        return 0;
+    }
+    const char *from = NULL, *out = NULL, *kt = NULL, *ktcsv = NULL;
+    uint64_t t2c = 1;
+    static const struct option opts[] = {
+        {"from", required_argument, 0, 'f'},         {"output", required_argument, 0, 'o'},
+        {"ticks-to-cycles", required_argument, 0, 't'}, {"kernel-trace", required_argument, 0, 'k'},
+        {"kernel-csv", required_argument, 0, 'K'},    {0, 0, 0, 0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': from = optarg; break;
+        case 'o': out = optarg; break;
+        case 'k': kt = optarg; break;
+        case 'K': ktcsv = optarg; break;
+        case 't':
+            if (cli_parse_u64(optarg, &t2c) || !t2c) {
+                cli_error("import", "--ticks-to-cycles: '%s' is not a positive integer", optarg);
+                return 2;
+            }
+            break;
+        default: return 2;
+        }
+    }
+    if (!from || (strcmp(from, "hmtt") && strcmp(from, "csv"))) {
+        cli_error("import", "--from must be hmtt or csv");
+        return 2;
+    }
+    if (optind != argc - 1 || !out) {
+        cli_error("import", "need one input FILE and -o OUT");
+        return 2;
+    }
+    const char *in = argv[optind];
+    char err[600];
+    ht_source *src = !strcmp(from, "hmtt") ? hmtt_open(in, t2c, err, sizeof err)
+                                           : trace_open_csv(in, err, sizeof err);
+    if (!src) {
+        cli_error("import", "%s", err);
+        return 1;
+    }
+    trace_writer_opts wo = {.producer = "metatrace import",
+                            .format = !strcmp(from, "hmtt") ? HT_FMT_LINE : HT_FMT_FULL,
+                            .rate = 1};
+    trace_writer *w = trace_create(out, &wo, err, sizeof err);
+    if (!w) {
+        cli_error("import", "%s", err);
+        ht_close(src);
+        return 1;
+    }
+    ht_record r;
+    int got;
+    uint64_t samples = 0, lost = 0, gaps = 0;
+    while ((got = ht_next(src, &r)) == 1) {
+        if (r.kind == HT_REC_LOSS) {
+            lost += r.value;
+            gaps++;
+        } else {
+            samples++;
+        }
+        if (trace_write(w, &r) != 0) {
+            cli_error("import", "%s: %s", out, trace_writer_error(w));
+            trace_abort(w);
+            ht_close(src);
+            return 1;
+        }
+    }
+    if (got < 0) {
+        cli_error("import", "%s", src->err);
+        trace_abort(w);
+        ht_close(src);
+        return 1;
+    }
+    ht_close(src);
+    if (trace_finish(w) != 0) {
+        cli_error("import", "%s: write failed", out);
+        return 1;
+    }
+    fprintf(stderr, "imported %" PRIu64 " accesses from %s into %s", samples, in, out);
+    if (gaps)
+        fprintf(stderr, "; %" PRIu64 " sequence gaps, %" PRIu64 " records lost (modulo 256 each)",
+                gaps, lost);
+    fputc('\n', stderr);
+    return kt ? kernel_trace(kt, ktcsv) : 0;
+}
+
+static void export_help(void)
+{
+    printf("usage: metatrace export FILE --to hmtt|csv|dramsim2|dramsim3|ramulator [-o OUT]\n"
+           "                        [--cycles-per-tick N] [--offset ADDR]\n\n"
+           "Writes every sample of FILE (stdout without -o; hmtt needs -o):\n"
+           "  csv        cycle,address,rw\n"
+           "  dramsim2   0xADDR P_MEM_RD|P_MEM_WR CYCLE   (DRAMSim2 k6 format: name it k6_*.trc)\n"
+           "  dramsim3   0xADDR READ|WRITE CYCLE          ('dramsim' is an alias)\n"
+           "  ramulator  0xADDR R|W                        (memory-trace mode)\n"
+           "  hmtt       6-byte HMTT records; duration in ticks of --cycles-per-tick cycles\n"
+           "             (default 1) since the previous record, 256-tick fillers for longer gaps,\n"
+           "             times relative to the first access; addresses in [2 GiB, 4 GiB) cannot be\n"
+           "             expressed: --offset subtracts a base first (e.g. 0x80000000 for RAM).\n"
+           "Samples coarser than a byte address (48/32-bit formats) are written with their low\n"
+           "bits zero and counted on stderr.\n");
+}
+
+int cmd_export(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        export_help();
+        return 0;
+    }
+    const char *to = NULL, *out = NULL;
+    uint64_t cpt = 1, offset = 0;
+    static const struct option opts[] = {
+        {"to", required_argument, 0, 't'},       {"output", required_argument, 0, 'o'},
+        {"cycles-per-tick", required_argument, 0, 'c'}, {"offset", required_argument, 0, 'O'},
+        {0, 0, 0, 0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': to = optarg; break;
+        case 'o': out = optarg; break;
+        case 'c':
+            if (cli_parse_u64(optarg, &cpt) || !cpt) {
+                cli_error("export", "--cycles-per-tick: '%s' is not a positive integer", optarg);
+                return 2;
+            }
+            break;
+        case 'O':
+            if (cli_parse_u64(optarg, &offset)) {
+                cli_error("export", "--offset: '%s' is not an address", optarg);
+                return 2;
+            }
+            break;
+        default: return 2;
+        }
+    }
+    export_kind kind;
+    if (!to || export_parse_kind(to, &kind)) {
+        cli_error("export", "--to must be hmtt, csv, dramsim2, dramsim3 (dramsim) or ramulator");
+        return 2;
+    }
+    if (optind != argc - 1) {
+        cli_error("export", optind >= argc ? "missing the trace FILE" : "more than one trace given");
+        return 2;
+    }
+    if (kind == EXP_HMTT && !out) {
+        cli_error("export", "--to hmtt writes binary records: give -o OUT");
+        return 2;
+    }
+    const char *in = argv[optind];
+    char err[600];
+    ht_source *src = trace_open(in, err, sizeof err);
+    if (!src) {
+        cli_error("export", "%s", err);
+        return 1;
+    }
+    FILE *f = out ? fopen(out, kind == EXP_HMTT ? "wb" : "w") : stdout;
+    if (!f) {
+        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
+        ht_close(src);
+        return 1;
+    }
+    hmtt_writer *hw = kind == EXP_HMTT ? hmtt_writer_new(f, cpt) : NULL;
+    export_header(f, kind);
+    ht_record r;
+    int got, rc = 0;
+    uint64_t n = 0, coarse = 0;
+    while ((got = ht_next_sample(src, &r)) == 1) {
+        if (r.format != HT_FMT_FULL && r.format != HT_FMT_LINE)
+            coarse++;
+        if (r.addr < offset) {
+            cli_error("export", "%s: sample %" PRIu64 " address 0x%" PRIx64 " is below --offset",
+                      in, n, r.addr);
+            rc = 1;
+            break;
+        }
+        uint64_t a = r.addr - offset;
+        if (hw) {
+            const char *why;
+            if (hmtt_writer_access(hw, r.cycle, a, r.write, &why)) {
+                cli_error("export", "%s: sample %" PRIu64 " (cycle %" PRIu64 ", address 0x%" PRIx64
+                          "): %s", in, n, r.cycle, a, why);
+                rc = 1;
+                break;
+            }
+        } else {
+            export_line(f, kind, r.cycle, a, r.write);
+        }
+        n++;
+    }
+    if (got < 0) {
+        cli_error("export", "%s", src->err);
+        rc = 1;
+    }
+    ht_close(src);
+    if (ferror(f))
+        rc = 1;
+    if (hw) {
+        hmtt_writer_stats st;
+        hmtt_writer_stats_get(hw, &st);
+        if (!rc)
+            fprintf(stderr, "wrote %" PRIu64 " HMTT access records and %" PRIu64 " fillers to %s%s\n",
+                    st.records, st.fillers, out,
+                    st.ambiguous ? " (some writes to line 0 look like fillers)" : "");
+        hmtt_writer_free(hw);
+    }
+    if (out && fclose(f) != 0)
+        rc = 1;
+    else if (!out && fflush(stdout) != 0)
+        rc = 1;
+    if (rc && out)
+        unlink(out); /* never leave a half-written file that looks complete */
+    if (!rc && coarse)
+        fprintf(stderr, "note: %" PRIu64 " samples carried only 48/32-bit addresses (low bits zero)\n",
+                coarse);
+    return rc;
+}

@@ -1,5 +1,13 @@
-# Meta-paging: the equality test script and the bench.  (The unit tests test_metapager and
-# test_mpsim are built by tests/unit/module.mk; emu/metapager.o and emu/mpsim.o are in $(EMU_A).)
+# Meta-paging: the equality test script and the bench.  (The unit tests test_metapager,
+# test_mpsim and test_mpctl are built by tests/unit/module.mk and link $(EMU_A).)
+MP_OBJS := $(OBJ)/emu/metapager.o $(OBJ)/emu/mpsim.o $(OBJ)/emu/mpctl.o $(OBJ)/emu/ram.o
+# Should emu/ have no archive (no emu/module.mk), link the meta-paging objects directly.
+ifeq ($(EMU_A),)
+$(BUILD)/tests/test_metapager $(BUILD)/tests/test_mpsim $(BUILD)/tests/test_mpctl: $(MP_OBJS)
+MP_LINK := $(MP_OBJS)
+else
+MP_LINK := $(EMU_A)
+endif
 
 # Self-checking memory-bound workloads (bare metal, virt map): mp-small for the equality tests,
 # mp-bench (24 MiB working set) for the bench.  See memwork.c.
@@ -24,7 +32,7 @@ metapaging-workloads: $(MPW_ELFS)
 TEST_DEPS += $(MPW_ELFS)
 
 # The fault path alone (no emulator): faults per second and the share of backing-file I/O.
-$(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(EMU_A) $(MT_A)
+$(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(MP_LINK) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -9,8 +9,6 @@ static int pending(const char *name)
     return 1;
 }
 
-int cmd_info(int argc, char **argv) { (void)argc; return pending(argv[0]); }
-int cmd_decode(int argc, char **argv) { (void)argc; return pending(argv[0]); }
 int cmd_reconstruct(int argc, char **argv) { (void)argc; return pending(argv[0]); }
 int cmd_compare(int argc, char **argv) { (void)argc; return pending(argv[0]); }
 int cmd_plot(int argc, char **argv) { (void)argc; return pending(argv[0]); }

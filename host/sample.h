@@ -45,6 +45,8 @@ struct ht_source {
     int (*next)(ht_source *src, ht_record *rec);
     int (*rewind)(ht_source *src);
     void (*close)(ht_source *src); /* frees the source itself */
+    /* Optional (may be NULL): prints the container's header/configuration, one item a line. */
+    void (*describe)(ht_source *src, FILE *out);
     void *state;
     char name[256];
     char err[512];

@@ -95,8 +95,9 @@
 #define TS_COUNT 40
 #define TS_RESUME 48 /* where to resume after an expected trap; 0 = trap unexpected */
 #define TS_PRV 56    /* privilege mode the trap came from (mstatus.MPP at trap time) */
-#define TS_TOM 64    /* non-zero: resume in M-mode instead of the trapping mode */
-#define TS_SIZE 72
+#define TS_TOM 64    /* non-zero: resume in M-mode (with MIE = 0) instead of the trapping mode */
+#define TS_STATUS 72 /* mstatus as the handler found it */
+#define TS_SIZE 80
 
 /* Refuse test numbers the 8-bit HTIF exit code cannot carry. */
 #define CHECK_NUM(n) .if ((n) < 1) || ((n) > 255); .error "test number must be 1..255"; .endif
@@ -125,7 +126,8 @@ _mtrap: csrrw t0, mscratch, t0;                                                 
         csrr t1, mepc; sd t1, TS_EPC(t0);                                                        \
         csrr t1, mtval; sd t1, TS_TVAL(t0);                                                      \
         ld t1, TS_COUNT(t0); addi t1, t1, 1; sd t1, TS_COUNT(t0);                                \
-        csrr t1, mstatus; srli t1, t1, 11; andi t1, t1, 3; sd t1, TS_PRV(t0);                    \
+        csrr t1, mstatus; sd t1, TS_STATUS(t0);                                                  \
+        srli t1, t1, 11; andi t1, t1, 3; sd t1, TS_PRV(t0);                                      \
         ld t1, TS_RESUME(t0);                                                                    \
         beqz t1, _unexpected_trap;                                                               \
         sd zero, TS_RESUME(t0);                                                                  \
@@ -134,6 +136,7 @@ _mtrap: csrrw t0, mscratch, t0;                                                 
         beqz t1, 1f;                                                                             \
         sd zero, TS_TOM(t0);                                                                     \
         li t1, MSTATUS_MPP; csrs mstatus, t1;                                                    \
+        li t1, MSTATUS_MPIE; csrc mstatus, t1;                                                   \
 1:      ld t1, TS_SAVE_T1(t0);                                                                   \
         ld t2, TS_SAVE_T2(t0);                                                                   \
         csrrw t0, mscratch, t0;                                                                  \

@@ -21,7 +21,7 @@
 enum op_id {
     FADD, FSUB, FMUL, FDIV, FSQRT, FMADD, FMSUB, FNMSUB, FNMADD,
     CVT_W, CVT_WU, CVT_L, CVT_LU, CVT_F_W, CVT_F_WU, CVT_F_L, CVT_F_LU, CVT_S_D, CVT_D_S,
-    SGNJ, SGNJN, SGNJX, FMIN, FMAX, FEQ, FLT, FLE, FCLASS, MV_X_F, MV_F_X, FLW, FSW, FLD,
+    SGNJ, SGNJN, SGNJX, FMIN, FMAX, FEQ, FLT, FLE, FCLASS, MV_X_F, MV_F_X, FLW, FSW, FLD, FSD,
 };
 
 typedef struct {
@@ -56,7 +56,9 @@ static op_desc op_table[] = {
     {"fmv.x.w", MV_X_F, "XS", false, 0, 0},       {"fmv.x.d", MV_X_F, "XD", false, 0, 0},
     {"fmv.w.x", MV_F_X, "SX", false, 0, 0},       {"fmv.d.x", MV_F_X, "DX", false, 0, 0},
     {"flw", FLW, "SX", false, 0, 0},              {"fsw", FSW, "XS", false, 0, 0},
-    {"fld", FLD, "DX", false, 0, 0},
+    {"fld", FLD, "DX", false, 0, 0},              {"fsd", FSD, "XD", false, 0, 0},
+    {"c.fld", FLD, "DX", false, 0, 0},            {"c.fsd", FSD, "XD", false, 0, 0},
+    {"c.fldsp", FLD, "DX", false, 0, 0},          {"c.fsdsp", FSD, "XD", false, 0, 0},
 };
 #define N_OPS (sizeof(op_table) / sizeof(op_table[0]))
 
@@ -115,7 +117,8 @@ static uint64_t compute(const op_desc *op, const uint64_t *arg, int rm, unsigned
     case MV_F_X: return dbl ? a : sf_box32((uint32_t)a);
     case FLW: return sf_box32((uint32_t)a);
     case FSW: return (UINT64_C(0x55555555) << 32) | (uint32_t)a; /* low word replaced, raw */
-    case FLD: return a;
+    case FLD:
+    case FSD: return a; /* 64-bit transfers are raw */
     }
     return 0;
 }

@@ -313,6 +313,49 @@ static uint64_t fld_op(uint64_t a, uint64_t b, uint64_t c)
     return res;
 }
 
+static uint64_t fsd_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    volatile uint64_t mem = 0x5555555555555555ull;
+    __asm__ volatile("fmv.d.x ft0,%1\n\tfsd ft0,0(%0)" : : "r"(&mem), "r"(a) : "ft0", "memory");
+    return mem;
+}
+/* The compressed forms, written explicitly: C.FLD/C.FSD need x8-x15 and f8-f15, and
+ * C.FLDSP/C.FSDSP address a slot the asm reserves below sp itself. */
+static uint64_t c_fld_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    volatile uint64_t mem[2] = {0, a};
+    register volatile uint64_t *p __asm__("a5") = mem;
+    uint64_t res;
+    __asm__ volatile("c.fld fa0,8(%1)\n\tfmv.x.d %0,fa0" : "=r"(res) : "r"(p) : "fa0", "memory");
+    return res;
+}
+static uint64_t c_fsd_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    volatile uint64_t mem[2] = {0, 0x5555555555555555ull};
+    register volatile uint64_t *p __asm__("a5") = mem;
+    __asm__ volatile("fmv.d.x fa0,%1\n\tc.fsd fa0,8(%0)" : : "r"(p), "r"(a) : "fa0", "memory");
+    return mem[1];
+}
+static uint64_t c_fldsp_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    uint64_t res;
+    __asm__ volatile("addi sp,sp,-16\n\tsd %1,8(sp)\n\tc.fldsp ft3,8(sp)\n\taddi sp,sp,16\n\tfmv.x.d %0,ft3"
+                     : "=r"(res) : "r"(a) : "ft3", "memory");
+    return res;
+}
+static uint64_t c_fsdsp_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    uint64_t res;
+    __asm__ volatile("fmv.d.x ft3,%1\n\taddi sp,sp,-16\n\tsd zero,8(sp)\n\tc.fsdsp ft3,8(sp)\n\tld %0,8(sp)\n\taddi sp,sp,16"
+                     : "=&r"(res) : "r"(a) : "ft3", "memory");
+    return res;
+}
+
 /* Signature letters: result then operands.  S = single in an f register, D = double,
  * X = integer register (printed as 64 bits), M = memory word (x register operand). */
 typedef struct {
@@ -353,7 +396,9 @@ static const op_t ops[] = {
     {"fmv.x.w", "XS", 0, {fmv_x_w}},         {"fmv.x.d", "XD", 0, {fmv_x_d}},
     {"fmv.w.x", "SX", 0, {fmv_w_x}},         {"fmv.d.x", "DX", 0, {fmv_d_x}},
     {"flw", "SX", 0, {flw_op}},              {"fsw", "XS", 0, {fsw_op}},
-    {"fld", "DX", 0, {fld_op}},
+    {"fld", "DX", 0, {fld_op}},              {"fsd", "XD", 0, {fsd_op}},
+    {"c.fld", "DX", 0, {c_fld_op}},          {"c.fsd", "XD", 0, {c_fsd_op}},
+    {"c.fldsp", "DX", 0, {c_fldsp_op}},      {"c.fsdsp", "XD", 0, {c_fsdsp_op}},
 };
 
 /* ---------------------------------------------------------------- CSR helpers */
@@ -439,7 +484,7 @@ static long run_op(line_t *l, rng_t *r, const op_t *op, int rm_index)
     if (dynamic)
         set_frm((uint64_t)rm_index);
     else
-        set_frm(below(r, 5)); /* static modes must ignore frm */
+        set_frm(below(r, 8)); /* static modes ignore frm, even an invalid one */
     clear_fflags();
     uint64_t res = fn(arg[0], arg[1], arg[2]);
     uint64_t flags = read_fflags();
@@ -492,6 +537,13 @@ PROBE(p_fld, 0x00013007)      /* fld f0, 0(sp) */
 PROBE(p_csrr_fcsr, 0x00302073) /* csrr x0, fcsr */
 PROBE(p_csrr_frm, 0x00202073)  /* csrr x0, frm */
 PROBE(p_csrr_fflags, 0x00102073) /* csrr x0, fflags */
+/* c.fldsp f0, 0(sp), then c.nop: the trap handler skips 4 bytes */
+static uint64_t p_c_fldsp(void)
+{
+    register uint64_t a0 __asm__("a0") = 0;
+    __asm__ volatile(".2byte 0x2002\n\t.2byte 0x0001" : "+r"(a0) : : "a1", "ft0", "memory");
+    return a0;
+}
 
 typedef struct {
     const char *name;
@@ -509,7 +561,7 @@ static const probe_t rm_probes[] = {
 
 static const probe_t fs_off_probes[] = {
     {"fadd.s", 0, p_fadd_s_rne}, {"fsgnj.d", -1, p_fsgnj_d},   {"fmv.x.d", -1, p_fmv_x_d},
-    {"fld", -1, p_fld},          {"csrr.fcsr", -1, p_csrr_fcsr}, {"csrr.frm", -1, p_csrr_frm},
+    {"fld", -1, p_fld},          {"c.fldsp", -1, p_c_fldsp},  {"csrr.fcsr", -1, p_csrr_fcsr}, {"csrr.frm", -1, p_csrr_frm},
     {"csrr.fflags", -1, p_csrr_fflags},
 };
 

@@ -1,0 +1,804 @@
+/* The hart: a threaded interpreter over decoded 4 KiB code pages, traps, interrupts, the
+ * software TLBs, the decoded-page cache and the bus-access hook.
+ *
+ * Execution model.  The outer loop takes interrupts, handles WFI and finds the decoded page of
+ * pc through the instruction TLB.  The inner loop then runs instruction after instruction of that
+ * page: each handler ends by dispatching the next slot directly (computed goto).  The inner loop
+ * is left only by control transfers out of the page, sentinels past the page end, instructions
+ * with system side effects (CSR writes, xRET, WFI, fences of the MMU) and traps.  Per instruction
+ * there is exactly one compare on the fast path, `cycle >= next_event`, which covers the access
+ * hook (fetch events), the timer, the instruction limit and device polling.  Data accesses hit
+ * the data TLB (one tag compare, host pointer) and cost one more compare for the hook. */
+#include "emu/cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/bus.h"
+#include "emu/csr.h"
+#include "emu/decode.h"
+#include "emu/mmu.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define DPAGE_MAX 2048 /* decoded pages kept (64 MiB); more: flush them all and start again */
+#define PAGE_MASK (~UINT64_C(0xfff))
+
+_Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");
+
+/* ---- timing model ------------------------------------------------------------------------ */
+
+/* Base cycles per instruction class (the fetch included; every data access and page-table
+ * access adds one more cycle as it is stamped on the shared bus port). */
+static void set_timing(mt_cpu *c, mt_timing_mode mode)
+{
+    static const uint8_t simple[CLS_COUNT] = {
+        [CLS_ALU] = 1, [CLS_BRANCH] = 1, [CLS_JUMP] = 2, [CLS_LOAD] = 2, [CLS_STORE] = 1,
+        [CLS_MUL] = 3, [CLS_DIV] = 20, [CLS_ATOMIC] = 4, [CLS_SYSTEM] = 4, [CLS_FP] = 3,
+    };
+    c->timing = mode;
+    for (int i = 0; i < CLS_COUNT; i++)
+        c->cost[i] = mode == TIMING_NONE ? 1 : simple[i];
+    c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
+}
+
+/* ---- life cycle -------------------------------------------------------------------------- */
+
+void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
+{
+    memset(c, 0, sizeof *c);
+    c->bus = bus;
+    set_timing(c, timing);
+    c->listener_due = UINT64_MAX;
+    c->insn_limit = UINT64_MAX;
+    c->timer_cycle = UINT64_MAX;
+    c->mtimecmp = UINT64_MAX;
+    c->obs_last_pfn = UINT64_MAX;
+    c->poll_cycle = BUS_POLL_CYCLES;
+    cpu_reset(c, 0x1000);
+}
+
+static void dpage_free_all(mt_cpu *c)
+{
+    for (unsigned h = 0; h < DPAGE_HASH; h++) {
+        mt_dpage *p = c->dpage_hash[h];
+        while (p) {
+            mt_dpage *n = p->hnext;
+            free(p);
+            p = n;
+        }
+        c->dpage_hash[h] = NULL;
+    }
+    c->dpage_count = 0;
+}
+
+void cpu_free(mt_cpu *c) { dpage_free_all(c); }
+
+void cpu_reset(mt_cpu *c, uint64_t pc)
+{
+    memset(c->x, 0, sizeof c->x);
+    c->pc = pc;
+    c->priv = PRV_M;
+    c->mstatus = 0;
+    c->misa = csr_misa();
+    c->mie = c->mip_sw = 0;
+    c->medeleg = c->mideleg = 0;
+    c->satp = 0;
+    c->mcause = 0;
+    c->resv_valid = false;
+    c->wfi = false;
+    c->frm = c->fflags = 0;
+    memset(c->pmpcfg, 0, sizeof c->pmpcfg);
+    memset(c->pmpaddr, 0, sizeof c->pmpaddr);
+    c->pmp_active = false;
+    cpu_flush_tlb(c);
+    cpu_update_priv_ctx(c);
+    cpu_update_next_event(c);
+}
+
+/* ---- translation caches ------------------------------------------------------------------ */
+
+void cpu_flush_tlb(mt_cpu *c)
+{
+    for (int m = 0; m < 4; m++)
+        for (unsigned i = 0; i < TLB_SIZE; i++) {
+            c->dtlb[m][i].tag_r = c->dtlb[m][i].tag_w = TLB_INVALID;
+            c->itlb[m][i].tag = TLB_INVALID;
+        }
+}
+
+void cpu_update_priv_ctx(mt_cpu *c)
+{
+    c->data_priv = c->priv;
+    if (c->priv == PRV_M && (c->mstatus & MSTATUS_MPRV))
+        c->data_priv = (int)((c->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
+    c->cur_dtlb = c->dtlb[c->data_priv];
+    c->cur_itlb = c->itlb[c->priv];
+}
+
+void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
+{
+    for (int m = 0; m < 4; m++)
+        for (unsigned i = 0; i < TLB_SIZE; i++) {
+            mt_dtlb_entry *d = &c->dtlb[m][i];
+            if (d->pa - base < len && (d->tag_r != TLB_INVALID || d->tag_w != TLB_INVALID))
+                d->tag_r = d->tag_w = TLB_INVALID;
+            mt_itlb_entry *t = &c->itlb[m][i];
+            if (t->pa - base < len)
+                t->tag = TLB_INVALID;
+        }
+}
+
+mt_dpage *cpu_dpage_lookup(mt_cpu *c, uint64_t pa)
+{
+    for (mt_dpage *p = c->dpage_hash[(pa >> 12) & (DPAGE_HASH - 1)]; p; p = p->hnext)
+        if (p->pa == pa)
+            return p;
+    return NULL;
+}
+
+/* Only called from the outer loop (never while a page is executing), so a full flush is safe. */
+mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
+{
+    if (c->dpage_count >= DPAGE_MAX) {
+        dpage_free_all(c);
+        for (int m = 0; m < 4; m++)
+            for (unsigned i = 0; i < TLB_SIZE; i++)
+                c->itlb[m][i].tag = TLB_INVALID;
+    }
+    mt_dpage *p = calloc(1, sizeof *p);
+    if (!p) {
+        fprintf(stderr, "mtemu: out of memory for decoded instructions\n");
+        exit(3);
+    }
+    p->pa = pa;
+    for (unsigned i = DPAGE_SLOTS; i < DPAGE_SLOTS + 4; i++)
+        p->slot[i].op = OP_PAGE_END;
+    unsigned h = (pa >> 12) & (DPAGE_HASH - 1);
+    p->hnext = c->dpage_hash[h];
+    c->dpage_hash[h] = p;
+    c->dpage_count++;
+    /* stores to a code page must come to the slow path, which keeps the slots coherent */
+    for (int m = 0; m < 4; m++)
+        for (unsigned i = 0; i < TLB_SIZE; i++)
+            if (c->dtlb[m][i].pa == pa)
+                c->dtlb[m][i].tag_w = TLB_INVALID;
+    return p;
+}
+
+void cpu_code_written(mt_cpu *c, uint64_t pa, uint64_t len)
+{
+    mt_dpage *p = cpu_dpage_lookup(c, pa & PAGE_MASK);
+    if (!p || len == 0)
+        return;
+    uint64_t off = pa & 0xfff;
+    uint64_t first = off >= 2 ? (off - 2) / 2 : 0; /* a 4-byte instruction may start 2 bytes before */
+    uint64_t last = (off + len - 1) / 2;
+    if (last >= DPAGE_SLOTS)
+        last = DPAGE_SLOTS - 1;
+    for (uint64_t i = first; i <= last; i++) {
+        p->slot[i].op = OP_DECODE;
+        p->slot[i].cost = 0;
+    }
+}
+
+static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
+{
+    unsigned idx = (unsigned)(d - dp->slot);
+    const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
+    uint16_t lo, hi = 0;
+    memcpy(&lo, page + idx * 2, 2);
+    if (insn_length(lo) == 4 && idx == DPAGE_SLOTS - 1) {
+        memset(d, 0, sizeof *d);
+        d->op = OP_CROSS;
+        d->len = 4;
+        d->rd = 32;
+        return;
+    }
+    if (insn_length(lo) == 4)
+        memcpy(&hi, page + idx * 2 + 2, 2);
+    decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
+    d->cost = c->cost[insn_class(d->op)];
+    c->dpage_decodes++;
+}
+
+/* ---- hooks and events -------------------------------------------------------------------- */
+
+void cpu_update_next_event(mt_cpu *c)
+{
+    c->next_due = c->observer ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
+    uint64_t e = c->next_due;
+    if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < e)
+        e = c->timer_cycle;
+    if (c->poll_cycle < e)
+        e = c->poll_cycle;
+    if (c->insn_limit != UINT64_MAX) {
+        uint64_t left = c->insn_limit > c->instret ? c->insn_limit - c->instret : 0;
+        uint64_t at = c->cycle + left < c->cycle ? UINT64_MAX : c->cycle + left;
+        if (at < e)
+            e = at;
+    }
+    if (c->stop || c->log_commits)
+        e = 0;
+    c->next_event = e;
+}
+
+void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t first_due)
+{
+    c->listener = fn;
+    c->listener_ctx = ctx;
+    c->listener_due = fn ? first_due : UINT64_MAX;
+    cpu_update_next_event(c);
+}
+
+void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx)
+{
+    c->observer = fn;
+    c->observer_ctx = ctx;
+    c->obs_last_pfn = UINT64_MAX;
+    cpu_update_next_event(c);
+}
+
+void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
+{
+    if (c->observer) {
+        uint64_t pfn = pa >> 12;
+        if (pfn != c->obs_last_pfn || (write && !c->obs_last_write)) {
+            c->obs_last_pfn = pfn;
+            c->obs_last_write = write != 0;
+            c->observer(c->observer_ctx, pfn, write != 0);
+        }
+    }
+    if (c->listener && c->cycle >= c->listener_due) {
+        mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
+                       .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
+        c->listener_due = c->listener(c->listener_ctx, &a);
+        c->next_due = c->observer ? 0 : c->listener_due;
+        if (c->next_due < c->next_event)
+            c->next_event = c->next_due;
+    }
+}
+
+void cpu_request_stop(mt_cpu *c)
+{
+    c->stop = true;
+    c->next_event = 0;
+}
+
+/* ---- timer and interrupts ---------------------------------------------------------------- */
+
+uint64_t cpu_mtime(const mt_cpu *c) { return c->cycle / CYCLES_PER_MTIME_TICK + c->mtime_offset; }
+
+static void timer_update(mt_cpu *c)
+{
+    uint64_t now = cpu_mtime(c);
+    if (c->mtimecmp <= now) {
+        c->mip_hw |= MIP_MTIP;
+        c->timer_cycle = UINT64_MAX;
+    } else {
+        c->mip_hw &= ~(uint64_t)MIP_MTIP;
+        uint64_t delta = c->mtimecmp - now, base = c->cycle / CYCLES_PER_MTIME_TICK;
+        if (delta > UINT64_MAX / CYCLES_PER_MTIME_TICK - base)
+            c->timer_cycle = UINT64_MAX;
+        else
+            c->timer_cycle = (base + delta) * CYCLES_PER_MTIME_TICK;
+    }
+    cpu_update_next_event(c);
+}
+
+void cpu_set_mtimecmp(mt_cpu *c, uint64_t val)
+{
+    c->mtimecmp = val;
+    timer_update(c);
+}
+
+void cpu_set_mtime(mt_cpu *c, uint64_t val)
+{
+    c->mtime_offset = val - c->cycle / CYCLES_PER_MTIME_TICK;
+    timer_update(c);
+}
+
+uint64_t cpu_mip(const mt_cpu *c) { return c->mip_sw | c->mip_hw; }
+
+/* The interrupt that would be taken now (its number), or -1. */
+static int pending_interrupt(const mt_cpu *c)
+{
+    uint64_t pend = cpu_mip(c) & c->mie;
+    if (!pend)
+        return -1;
+    uint64_t m = pend & ~c->mideleg, s = pend & c->mideleg;
+    bool m_on = c->priv < PRV_M || (c->mstatus & MSTATUS_MIE);
+    bool s_on = c->priv < PRV_S || (c->priv == PRV_S && (c->mstatus & MSTATUS_SIE));
+    uint64_t take = (m && m_on) ? m : (s && s_on) ? s : 0;
+    if (!take)
+        return -1;
+    static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI};
+    for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (take & (UINT64_C(1) << order[i]))
+            return order[i];
+    return -1;
+}
+
+void cpu_set_irq_line(mt_cpu *c, uint64_t bit, bool level)
+{
+    uint64_t old = c->mip_hw;
+    if (level)
+        c->mip_hw |= bit;
+    else
+        c->mip_hw &= ~bit;
+    if (old != c->mip_hw && level)
+        c->next_event = 0; /* look at it before the next instruction */
+}
+
+bool cpu_check_interrupts(mt_cpu *c)
+{
+    int irq = pending_interrupt(c);
+    if (irq < 0)
+        return false;
+    cpu_take_trap(c, CAUSE_INTERRUPT | (uint64_t)irq, 0);
+    return true;
+}
+
+static void log_flush(mt_cpu *c, bool committed)
+{
+    if (!c->log_pending)
+        return;
+    FILE *f = c->log_file ? (FILE *)c->log_file : stderr;
+    c->log_pending = false;
+    if (!committed)
+        return;
+    if (c->log_len == 2)
+        fprintf(f, "core   0: %d 0x%016llx (0x%04x)", c->log_priv, (unsigned long long)c->log_pc, (unsigned)c->log_raw);
+    else
+        fprintf(f, "core   0: %d 0x%016llx (0x%08x)", c->log_priv, (unsigned long long)c->log_pc, (unsigned)c->log_raw);
+    if (c->log_rd != 32)
+        fprintf(f, " x%-2d 0x%016llx", c->log_rd, (unsigned long long)c->x[c->log_rd]);
+    fputc('\n', f);
+}
+
+void cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
+{
+    bool irq = (cause & CAUSE_INTERRUPT) != 0;
+    uint64_t code = cause & ~CAUSE_INTERRUPT;
+    if (c->log_commits) {
+        log_flush(c, false);
+        fprintf(c->log_file ? (FILE *)c->log_file : stderr, "core   0: exception %s 0x%llx, epc 0x%016llx, tval 0x%llx\n",
+                irq ? "interrupt" : "cause", (unsigned long long)code, (unsigned long long)c->pc, (unsigned long long)tval);
+    }
+    bool to_s = c->priv <= PRV_S && (((irq ? c->mideleg : c->medeleg) >> code) & 1);
+    if (to_s) {
+        c->scause = cause;
+        c->sepc = c->pc;
+        c->stval = tval;
+        uint64_t s = c->mstatus & ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE);
+        if (c->priv == PRV_S)
+            s |= MSTATUS_SPP;
+        if (c->mstatus & MSTATUS_SIE)
+            s |= MSTATUS_SPIE;
+        c->mstatus = s;
+        c->priv = PRV_S;
+        c->pc = (c->stvec & ~UINT64_C(3)) + ((irq && (c->stvec & 3) == 1) ? 4 * code : 0);
+    } else {
+        c->mcause = cause;
+        c->mepc = c->pc;
+        c->mtval = tval;
+        uint64_t s = c->mstatus & ~(MSTATUS_MPP | MSTATUS_MPIE | MSTATUS_MIE);
+        s |= (uint64_t)c->priv << MSTATUS_MPP_SHIFT;
+        if (c->mstatus & MSTATUS_MIE)
+            s |= MSTATUS_MPIE;
+        c->mstatus = s;
+        c->priv = PRV_M;
+        c->pc = (c->mtvec & ~UINT64_C(3)) + ((irq && (c->mtvec & 3) == 1) ? 4 * code : 0);
+    }
+    c->wfi = false;
+    cpu_update_priv_ctx(c);
+}
+
+static void do_mret(mt_cpu *c)
+{
+    uint64_t s = c->mstatus;
+    int mpp = (int)((s & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
+    s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
+    s |= MSTATUS_MPIE;
+    s &= ~MSTATUS_MPP; /* U, the least-privileged mode */
+    if (mpp != PRV_M)
+        s &= ~MSTATUS_MPRV;
+    c->mstatus = s;
+    c->priv = mpp;
+    c->pc = c->mepc;
+    cpu_update_priv_ctx(c);
+}
+
+static void do_sret(mt_cpu *c)
+{
+    uint64_t s = c->mstatus;
+    int spp = (s & MSTATUS_SPP) ? PRV_S : PRV_U;
+    s = (s & ~MSTATUS_SIE) | ((s & MSTATUS_SPIE) ? MSTATUS_SIE : 0);
+    s |= MSTATUS_SPIE;
+    s &= ~(MSTATUS_SPP | MSTATUS_MPRV);
+    c->mstatus = s;
+    c->priv = spp;
+    c->pc = c->sepc;
+    cpu_update_priv_ctx(c);
+}
+
+/* Slow path of the per-instruction compare.  Returns true when the page loop must be left
+ * (before executing the instruction at pc). */
+static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_t vbase)
+{
+    if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
+        return true;
+    if (c->stop)
+        return true;
+    if (c->instret >= c->insn_limit) {
+        c->limit_hit = true;
+        cpu_request_stop(c);
+        return true;
+    }
+    if (c->cycle >= c->timer_cycle)
+        timer_update(c);
+    if (c->cycle >= c->poll_cycle) {
+        c->poll_cycle = c->cycle + BUS_POLL_CYCLES;
+        bus_poll(c->bus);
+        if (c->on_poll)
+            c->on_poll(c->poll_ctx);
+        if (c->stop)
+            return true;
+    }
+    if (pending_interrupt(c) >= 0)
+        return true;
+    if (d->op == OP_DECODE)
+        decode_slot(c, dp, d);
+    if (c->log_commits) {
+        log_flush(c, true);
+        c->log_pending = true;
+        c->log_pc = pc;
+        c->log_raw = d->raw;
+        c->log_rd = d->rd;
+        c->log_len = d->len;
+        c->log_priv = (uint8_t)c->priv;
+    }
+    if (c->cycle >= c->next_due)
+        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
+    cpu_update_next_event(c);
+    return false;
+}
+
+/* WFI: skip time to the next thing that can happen (deterministic), poll devices.
+ * False when nothing can ever wake the hart. */
+static bool wfi_wait(mt_cpu *c)
+{
+    if (cpu_mip(c) & c->mie) {
+        c->wfi = false;
+        return true;
+    }
+    if (c->cycle >= c->poll_cycle || !(c->mip_hw & MIP_MTIP)) {
+        uint64_t target = c->poll_cycle;
+        if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < target)
+            target = c->timer_cycle;
+        if (target > c->cycle)
+            c->cycle = target;
+    }
+    if (c->cycle >= c->timer_cycle)
+        timer_update(c);
+    if (c->cycle >= c->poll_cycle) {
+        c->poll_cycle = c->cycle + BUS_POLL_CYCLES;
+        bus_poll(c->bus);
+        if (c->on_poll)
+            c->on_poll(c->poll_ctx);
+        if (!(cpu_mip(c) & c->mie) && c->timer_cycle == UINT64_MAX && !(c->mip_hw & MIP_MTIP & c->mie)) {
+            if (!c->idle || !c->idle(c->idle_ctx))
+                return false;
+        }
+    }
+    cpu_update_next_event(c);
+    return true;
+}
+
+/* ---- the interpreter --------------------------------------------------------------------- */
+
+int cpu_load(mt_cpu *c, uint64_t va, unsigned size, uint64_t *val) { return mem_load_slow(c, va, size, val); }
+int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_store_slow(c, va, size, val); }
+
+static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v; }
+
+void cpu_run(mt_cpu *c)
+{
+    static void *const labels[OP_COUNT] = {
+#define MT_OP_LABEL(n) [OP_##n] = &&L_##n,
+        MT_OPS(MT_OP_LABEL)
+#undef MT_OP_LABEL
+    };
+    uint64_t *const x = c->x;
+    cpu_update_next_event(c);
+    while (!c->stop) {
+        if (cpu_check_interrupts(c))
+            continue;
+        if (c->wfi) {
+            if (!wfi_wait(c)) {
+                fprintf(stderr, "mtemu: the hart waits (WFI) for an interrupt that nothing can raise; stopping\n");
+                c->stop = true;
+                c->limit_hit = true;
+            }
+            continue;
+        }
+        uint64_t pc = c->pc;
+        mt_itlb_entry *t = &c->cur_itlb[(pc >> 12) & (TLB_SIZE - 1)];
+        mt_dpage *dp;
+        if (likely(t->tag == (pc & PAGE_MASK))) {
+            dp = t->dp;
+        } else {
+            int e = mmu_fetch_page(c, pc, &dp);
+            if (e != EXC_NONE) {
+                cpu_take_trap(c, (uint64_t)e, pc);
+                continue;
+            }
+        }
+        const uint64_t vbase = pc & PAGE_MASK;
+        mt_dtlb_entry *const dtlb = c->cur_dtlb;
+        mt_dinsn *d;
+        int exc = EXC_NONE;
+        uint64_t tval = 0;
+
+#define RD x[d->rd]
+#define RS1 x[d->rs1]
+#define RS2 x[d->rs2]
+#define IMM ((int64_t)d->imm)
+#define DISPATCH()                                                                    \
+    do {                                                                              \
+        d = dp->slot + ((pc - vbase) >> 1);                                           \
+        if (unlikely(c->cycle >= c->next_event) && cpu_event(c, dp, d, pc, vbase))    \
+            goto leave;                                                               \
+        c->cycle += d->cost;                                                          \
+        c->instret++;                                                                 \
+        goto *labels[d->op];                                                          \
+    } while (0)
+#define NEXT() do { pc += d->len; DISPATCH(); } while (0)
+#define JUMP_TO(target)                                                               \
+    do {                                                                              \
+        pc = (target);                                                                \
+        if (unlikely(pc - vbase >= 4096))                                             \
+            goto leave;                                                               \
+        DISPATCH();                                                                   \
+    } while (0)
+#define TRAP(cause, value) do { exc = (cause); tval = (value); goto trap; } while (0)
+#define ILLEGAL() TRAP(EXC_ILLEGAL, d->raw)
+#define BRANCH(cond)                                                                  \
+    do {                                                                              \
+        if (cond) {                                                                   \
+            c->cycle += c->taken_branch_penalty;                                      \
+            JUMP_TO(pc + IMM);                                                        \
+        }                                                                             \
+        NEXT();                                                                       \
+    } while (0)
+#define LOAD(ctype, sz)                                                               \
+    do {                                                                              \
+        uint64_t va = RS1 + IMM;                                                      \
+        mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
+        ctype v;                                                                      \
+        if (likely(e->tag_r == (va & (PAGE_MASK | (sz - 1))))) {                      \
+            memcpy(&v, (const void *)(e->addend + (uintptr_t)va), sz);                \
+            cpu_access(c, e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD);                 \
+        } else {                                                                      \
+            uint64_t tmp;                                                             \
+            c->pc = pc;                                                               \
+            int ex = mem_load_slow(c, va, sz, &tmp);                                  \
+            if (ex != EXC_NONE)                                                       \
+                TRAP(ex, va);                                                         \
+            v = (ctype)tmp;                                                           \
+        }                                                                             \
+        RD = (uint64_t)(int64_t)v;                                                    \
+        NEXT();                                                                       \
+    } while (0)
+#define STORE(ctype, sz)                                                              \
+    do {                                                                              \
+        uint64_t va = RS1 + IMM;                                                      \
+        mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
+        ctype v = (ctype)RS2;                                                         \
+        if (likely(e->tag_w == (va & (PAGE_MASK | (sz - 1))))) {                      \
+            memcpy((void *)(e->addend + (uintptr_t)va), &v, sz);                      \
+            cpu_access(c, e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE);                \
+        } else {                                                                      \
+            c->pc = pc;                                                               \
+            int ex = mem_store_slow(c, va, sz, RS2);                                  \
+            if (ex != EXC_NONE)                                                       \
+                TRAP(ex, va);                                                         \
+        }                                                                             \
+        NEXT();                                                                       \
+    } while (0)
+#define ATOMIC()                                                                      \
+    do {                                                                              \
+        uint64_t va = RS1, res;                                                       \
+        c->pc = pc;                                                                   \
+        int ex = mem_atomic(c, d->op, va, RS2, &res);                                 \
+        if (ex != EXC_NONE)                                                           \
+            TRAP(ex, va);                                                             \
+        RD = res;                                                                     \
+        NEXT();                                                                       \
+    } while (0)
+
+        DISPATCH();
+
+    L_DECODE:
+        decode_slot(c, dp, d);
+        c->cycle += d->cost;
+        goto *labels[d->op];
+    L_PAGE_END:
+        c->instret--;
+        goto leave;
+    L_CROSS: {
+        const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
+        uint16_t lo, hi;
+        uint64_t pa2;
+        memcpy(&lo, page + 0xffe, 2);
+        c->pc = pc;
+        int ex = mmu_fetch_parcel(c, pc + 2, &hi, &pa2);
+        if (ex != EXC_NONE)
+            TRAP(ex, pc + 2);
+        decode_insn((uint32_t)lo | (uint32_t)hi << 16, &c->cross_insn);
+        d = &c->cross_insn;
+        d->cost = c->cost[insn_class(d->op)];
+        c->cycle += d->cost;
+        goto *labels[d->op];
+    }
+    L_ILLEGAL:
+        ILLEGAL();
+    L_LUI: RD = (uint64_t)IMM; NEXT();
+    L_AUIPC: RD = pc + (uint64_t)IMM; NEXT();
+    L_JAL: RD = pc + d->len; JUMP_TO(pc + (uint64_t)IMM);
+    L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = pc + d->len; JUMP_TO(target); }
+    L_BEQ: BRANCH(RS1 == RS2);
+    L_BNE: BRANCH(RS1 != RS2);
+    L_BLT: BRANCH((int64_t)RS1 < (int64_t)RS2);
+    L_BGE: BRANCH((int64_t)RS1 >= (int64_t)RS2);
+    L_BLTU: BRANCH(RS1 < RS2);
+    L_BGEU: BRANCH(RS1 >= RS2);
+    L_LB: LOAD(int8_t, 1);
+    L_LH: LOAD(int16_t, 2);
+    L_LW: LOAD(int32_t, 4);
+    L_LD: LOAD(int64_t, 8);
+    L_LBU: LOAD(uint8_t, 1);
+    L_LHU: LOAD(uint16_t, 2);
+    L_LWU: LOAD(uint32_t, 4);
+    L_SB: STORE(uint8_t, 1);
+    L_SH: STORE(uint16_t, 2);
+    L_SW: STORE(uint32_t, 4);
+    L_SD: STORE(uint64_t, 8);
+    L_ADDI: RD = RS1 + (uint64_t)IMM; NEXT();
+    L_SLTI: RD = (int64_t)RS1 < IMM; NEXT();
+    L_SLTIU: RD = RS1 < (uint64_t)IMM; NEXT();
+    L_XORI: RD = RS1 ^ (uint64_t)IMM; NEXT();
+    L_ORI: RD = RS1 | (uint64_t)IMM; NEXT();
+    L_ANDI: RD = RS1 & (uint64_t)IMM; NEXT();
+    L_SLLI: RD = RS1 << (IMM & 63); NEXT();
+    L_SRLI: RD = RS1 >> (IMM & 63); NEXT();
+    L_SRAI: RD = (uint64_t)((int64_t)RS1 >> (IMM & 63)); NEXT();
+    L_ADD: RD = RS1 + RS2; NEXT();
+    L_SUB: RD = RS1 - RS2; NEXT();
+    L_SLL: RD = RS1 << (RS2 & 63); NEXT();
+    L_SLT: RD = (int64_t)RS1 < (int64_t)RS2; NEXT();
+    L_SLTU: RD = RS1 < RS2; NEXT();
+    L_XOR: RD = RS1 ^ RS2; NEXT();
+    L_SRL: RD = RS1 >> (RS2 & 63); NEXT();
+    L_SRA: RD = (uint64_t)((int64_t)RS1 >> (RS2 & 63)); NEXT();
+    L_OR: RD = RS1 | RS2; NEXT();
+    L_AND: RD = RS1 & RS2; NEXT();
+    L_ADDIW: RD = sext32(RS1 + (uint64_t)IMM); NEXT();
+    L_SLLIW: RD = sext32((uint32_t)RS1 << (IMM & 31)); NEXT();
+    L_SRLIW: RD = sext32((uint32_t)RS1 >> (IMM & 31)); NEXT();
+    L_SRAIW: RD = (uint64_t)(int64_t)((int32_t)RS1 >> (IMM & 31)); NEXT();
+    L_ADDW: RD = sext32(RS1 + RS2); NEXT();
+    L_SUBW: RD = sext32(RS1 - RS2); NEXT();
+    L_SLLW: RD = sext32((uint32_t)RS1 << (RS2 & 31)); NEXT();
+    L_SRLW: RD = sext32((uint32_t)RS1 >> (RS2 & 31)); NEXT();
+    L_SRAW: RD = (uint64_t)(int64_t)((int32_t)RS1 >> (RS2 & 31)); NEXT();
+    L_MUL: RD = RS1 * RS2; NEXT();
+    L_MULH: RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(int64_t)RS2) >> 64); NEXT();
+    L_MULHSU: RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(unsigned __int128)RS2) >> 64); NEXT();
+    L_MULHU: RD = (uint64_t)(((unsigned __int128)RS1 * (unsigned __int128)RS2) >> 64); NEXT();
+    L_DIV: {
+        int64_t a = (int64_t)RS1, b = (int64_t)RS2;
+        RD = b == 0 ? UINT64_MAX : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b);
+        NEXT();
+    }
+    L_DIVU: RD = RS2 == 0 ? UINT64_MAX : RS1 / RS2; NEXT();
+    L_REM: {
+        int64_t a = (int64_t)RS1, b = (int64_t)RS2;
+        RD = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b);
+        NEXT();
+    }
+    L_REMU: RD = RS2 == 0 ? RS1 : RS1 % RS2; NEXT();
+    L_MULW: RD = sext32((uint32_t)RS1 * (uint32_t)RS2); NEXT();
+    L_DIVW: {
+        int32_t a = (int32_t)RS1, b = (int32_t)RS2;
+        RD = (uint64_t)(int64_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b);
+        NEXT();
+    }
+    L_DIVUW: {
+        uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2;
+        RD = sext32(b == 0 ? UINT32_MAX : a / b);
+        NEXT();
+    }
+    L_REMW: {
+        int32_t a = (int32_t)RS1, b = (int32_t)RS2;
+        RD = (uint64_t)(int64_t)(b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b);
+        NEXT();
+    }
+    L_REMUW: {
+        uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2;
+        RD = sext32(b == 0 ? a : a % b);
+        NEXT();
+    }
+    L_LR_W: L_SC_W: L_LR_D: L_SC_D:
+    L_AMOSWAP_W: L_AMOADD_W: L_AMOXOR_W: L_AMOAND_W: L_AMOOR_W:
+    L_AMOMIN_W: L_AMOMAX_W: L_AMOMINU_W: L_AMOMAXU_W:
+    L_AMOSWAP_D: L_AMOADD_D: L_AMOXOR_D: L_AMOAND_D: L_AMOOR_D:
+    L_AMOMIN_D: L_AMOMAX_D: L_AMOMINU_D: L_AMOMAXU_D:
+        ATOMIC();
+    L_FENCE: NEXT();
+    L_FENCE_I: NEXT(); /* decoded pages follow every store, so nothing is stale */
+    L_ECALL: TRAP(EXC_ECALL_U + c->priv, 0);
+    L_EBREAK: TRAP(EXC_BREAKPOINT, pc);
+    L_MRET:
+        if (c->priv != PRV_M)
+            ILLEGAL();
+        do_mret(c);
+        goto left;
+    L_SRET:
+        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TSR)))
+            ILLEGAL();
+        do_sret(c);
+        goto left;
+    L_WFI:
+        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TW)))
+            ILLEGAL();
+        pc += d->len;
+        if (!(cpu_mip(c) & c->mie))
+            c->wfi = true;
+        goto leave;
+    L_SFENCE_VMA:
+        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TVM)))
+            ILLEGAL();
+        cpu_flush_tlb(c);
+        pc += d->len;
+        goto leave;
+    L_CSRRW: L_CSRRS: L_CSRRC: L_CSRRWI: L_CSRRSI: L_CSRRCI: {
+        unsigned op = d->op;
+        bool imm = op >= OP_CSRRWI;
+        int kind = (op == OP_CSRRW || op == OP_CSRRWI) ? CSR_OP_RW : (op == OP_CSRRS || op == OP_CSRRSI) ? CSR_OP_RS : CSR_OP_RC;
+        uint64_t src = imm ? d->rs1 : RS1;
+        bool write = kind == CSR_OP_RW || d->rs1 != 0;
+        uint64_t old;
+        c->pc = pc;
+        if (csr_access(c, (unsigned)d->imm, kind, src, write, &old) != EXC_NONE)
+            ILLEGAL();
+        RD = old;
+        if (!write)
+            NEXT();
+        pc += d->len;
+        goto leave; /* interrupts, translation or privilege may have changed */
+    }
+    L_FP: {
+        if (!c->fp_exec || !cpu_fp_enabled(c))
+            ILLEGAL();
+        c->pc = pc;
+        int ex = c->fp_exec(c, (uint32_t)d->imm);
+        if (ex != EXC_NONE)
+            TRAP(ex, ex == EXC_ILLEGAL ? d->raw : c->fp_tval);
+        NEXT();
+    }
+
+    trap:
+        c->instret--;
+        c->pc = pc;
+        cpu_take_trap(c, (uint64_t)exc, tval);
+        continue;
+    leave:
+        c->pc = pc;
+    left:
+        continue;
+    }
+    if (c->log_commits)
+        log_flush(c, true);
+}

@@ -1,0 +1,53 @@
+/* RV64IMAC + Zicsr + Zifencei decoder: 32-bit and compressed instructions into mt_dinsn.
+ * Compressed instructions become their 32-bit equivalents (len = 2).  F/D opcodes decode to
+ * OP_FP (the 32-bit form in `raw`), executed by cpu->fp_exec when the F/D extension is built. */
+#ifndef EMU_DECODE_H
+#define EMU_DECODE_H
+
+#include <stdint.h>
+
+#include "emu/cpu.h"
+
+#define MT_OPS(X) \
+    X(DECODE) X(PAGE_END) X(CROSS) X(ILLEGAL) \
+    X(LUI) X(AUIPC) X(JAL) X(JALR) \
+    X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(LB) X(LH) X(LW) X(LD) X(LBU) X(LHU) X(LWU) \
+    X(SB) X(SH) X(SW) X(SD) \
+    X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI) \
+    X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND) \
+    X(ADDIW) X(SLLIW) X(SRLIW) X(SRAIW) X(ADDW) X(SUBW) X(SLLW) X(SRLW) X(SRAW) \
+    X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU) \
+    X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW) \
+    X(LR_W) X(SC_W) X(LR_D) X(SC_D) \
+    X(AMOSWAP_W) X(AMOADD_W) X(AMOXOR_W) X(AMOAND_W) X(AMOOR_W) \
+    X(AMOMIN_W) X(AMOMAX_W) X(AMOMINU_W) X(AMOMAXU_W) \
+    X(AMOSWAP_D) X(AMOADD_D) X(AMOXOR_D) X(AMOAND_D) X(AMOOR_D) \
+    X(AMOMIN_D) X(AMOMAX_D) X(AMOMINU_D) X(AMOMAXU_D) \
+    X(FENCE) X(FENCE_I) X(ECALL) X(EBREAK) X(MRET) X(SRET) X(WFI) X(SFENCE_VMA) \
+    X(CSRRW) X(CSRRS) X(CSRRC) X(CSRRWI) X(CSRRSI) X(CSRRCI) \
+    X(FP)
+
+enum {
+#define MT_OP_ENUM(n) OP_##n,
+    MT_OPS(MT_OP_ENUM)
+#undef MT_OP_ENUM
+    OP_COUNT
+};
+
+/* Instruction classes of the timing model. */
+typedef enum { CLS_ALU, CLS_BRANCH, CLS_JUMP, CLS_LOAD, CLS_STORE, CLS_MUL, CLS_DIV, CLS_ATOMIC, CLS_SYSTEM, CLS_FP, CLS_COUNT } mt_insn_class;
+
+/* Length in bytes of the instruction whose first 16-bit parcel is `lo`: 2 or 4 (longer
+ * encodings are reserved and decode as illegal with length 4). */
+static inline unsigned insn_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; }
+
+/* Decodes one instruction (`bits`: 32-bit instruction, or a compressed one in the low 16 bits).
+ * Always fills *d (OP_ILLEGAL when the encoding is not valid for this hart). */
+void decode_insn(uint32_t bits, mt_dinsn *d);
+mt_insn_class insn_class(unsigned op);
+const char *op_name(unsigned op);
+/* Expands a compressed instruction to its 32-bit form; 0 when it is illegal/reserved. */
+uint32_t expand_compressed(uint16_t c);
+
+#endif

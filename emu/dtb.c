@@ -1,0 +1,147 @@
+/* Device tree: the nodes Linux and OpenSBI need on QEMU virt (memory, one hart with its
+ * interrupt controller and 10 MHz timebase, CLINT, PLIC, ns16550a, sifive,test0 with syscon
+ * poweroff/reboot, /chosen). Phandles: 1 = cpu0 intc, 2 = PLIC, 3 = test finisher. */
+#include "emu/dtb.h"
+
+#include <libfdt.h>
+#include <stdio.h>
+
+#include "emu/clint.h"
+#include "emu/finisher.h"
+#include "emu/plic.h"
+#include "emu/uart.h"
+
+#define TIMEBASE_HZ 10000000u
+
+static int reg2(void *fdt, uint64_t base, uint64_t size)
+{
+    fdt64_t r[2] = {cpu_to_fdt64(base), cpu_to_fdt64(size)};
+    return fdt_property(fdt, "reg", r, sizeof r);
+}
+
+#define CHECK(x) do { if ((x) < 0) return -1; } while (0)
+
+long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
+{
+    CHECK(fdt_create(fdt, (int)bufsize));
+    CHECK(fdt_finish_reservemap(fdt));
+    CHECK(fdt_begin_node(fdt, ""));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 2));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 2));
+    CHECK(fdt_property_string(fdt, "compatible", "riscv-virtio"));
+    CHECK(fdt_property_string(fdt, "model", "riscv-virtio,qemu"));
+
+    CHECK(fdt_begin_node(fdt, "chosen"));
+    CHECK(fdt_property_string(fdt, "stdout-path", "/soc/serial@10000000"));
+    if (p->bootargs)
+        CHECK(fdt_property_string(fdt, "bootargs", p->bootargs));
+    if (p->initrd_end > p->initrd_start) {
+        CHECK(fdt_property_u64(fdt, "linux,initrd-start", p->initrd_start));
+        CHECK(fdt_property_u64(fdt, "linux,initrd-end", p->initrd_end));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    char name[64];
+    snprintf(name, sizeof name, "memory@%llx", (unsigned long long)p->ram_base);
+    CHECK(fdt_begin_node(fdt, name));
+    CHECK(fdt_property_string(fdt, "device_type", "memory"));
+    CHECK(reg2(fdt, p->ram_base, p->ram_size));
+    CHECK(fdt_end_node(fdt));
+
+    CHECK(fdt_begin_node(fdt, "cpus"));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 1));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 0));
+    CHECK(fdt_property_u32(fdt, "timebase-frequency", TIMEBASE_HZ));
+    CHECK(fdt_begin_node(fdt, "cpu@0"));
+    CHECK(fdt_property_string(fdt, "device_type", "cpu"));
+    CHECK(fdt_property_u32(fdt, "reg", 0));
+    CHECK(fdt_property_string(fdt, "status", "okay"));
+    CHECK(fdt_property_string(fdt, "compatible", "riscv"));
+    CHECK(fdt_property_string(fdt, "riscv,isa", p->isa));
+    CHECK(fdt_property_string(fdt, "mmu-type", "riscv,sv48"));
+    CHECK(fdt_begin_node(fdt, "interrupt-controller"));
+    CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+    CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+    CHECK(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
+    CHECK(fdt_property_u32(fdt, "phandle", 1));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_begin_node(fdt, "cpu-map"));
+    CHECK(fdt_begin_node(fdt, "cluster0"));
+    CHECK(fdt_begin_node(fdt, "core0"));
+    CHECK(fdt_property_u32(fdt, "cpu", 4));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt)); /* cpus */
+
+    CHECK(fdt_begin_node(fdt, "soc"));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 2));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 2));
+    CHECK(fdt_property_string(fdt, "compatible", "simple-bus"));
+    CHECK(fdt_property(fdt, "ranges", NULL, 0));
+
+    snprintf(name, sizeof name, "clint@%llx", (unsigned long long)CLINT_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        static const char compat[] = "sifive,clint0\0riscv,clint0";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+        fdt32_t ext[4] = {cpu_to_fdt32(1), cpu_to_fdt32(3), cpu_to_fdt32(1), cpu_to_fdt32(7)};
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, sizeof ext));
+        CHECK(reg2(fdt, CLINT_BASE, CLINT_SIZE));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "plic@%llx", (unsigned long long)PLIC_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        CHECK(fdt_property_u32(fdt, "phandle", 2));
+        CHECK(fdt_property_u32(fdt, "riscv,ndev", PLIC_SOURCES - 1));
+        CHECK(reg2(fdt, PLIC_BASE, PLIC_SIZE));
+        fdt32_t ext[4] = {cpu_to_fdt32(1), cpu_to_fdt32(11), cpu_to_fdt32(1), cpu_to_fdt32(9)};
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, sizeof ext));
+        CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+        static const char compat[] = "sifive,plic-1.0.0\0riscv,plic0";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+        CHECK(fdt_property_u32(fdt, "#address-cells", 0));
+        CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "serial@%llx", (unsigned long long)UART_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    CHECK(fdt_property_u32(fdt, "interrupts", UART_IRQ));
+    CHECK(fdt_property_u32(fdt, "interrupt-parent", 2));
+    CHECK(fdt_property_u32(fdt, "clock-frequency", 3686400));
+    CHECK(reg2(fdt, UART_BASE, UART_SIZE));
+    CHECK(fdt_property_string(fdt, "compatible", "ns16550a"));
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "test@%llx", (unsigned long long)FINISHER_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        CHECK(fdt_property_u32(fdt, "phandle", 3));
+        CHECK(reg2(fdt, FINISHER_BASE, FINISHER_SIZE));
+        static const char compat[] = "sifive,test1\0sifive,test0\0syscon";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+    }
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt)); /* soc */
+
+    CHECK(fdt_begin_node(fdt, "poweroff"));
+    CHECK(fdt_property_u32(fdt, "value", 0x5555));
+    CHECK(fdt_property_u32(fdt, "offset", 0));
+    CHECK(fdt_property_u32(fdt, "regmap", 3));
+    CHECK(fdt_property_string(fdt, "compatible", "syscon-poweroff"));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_begin_node(fdt, "reboot"));
+    CHECK(fdt_property_u32(fdt, "value", 0x7777));
+    CHECK(fdt_property_u32(fdt, "offset", 0));
+    CHECK(fdt_property_u32(fdt, "regmap", 3));
+    CHECK(fdt_property_string(fdt, "compatible", "syscon-reboot"));
+    CHECK(fdt_end_node(fdt));
+
+    CHECK(fdt_end_node(fdt)); /* root */
+    CHECK(fdt_finish(fdt));
+    return (long)fdt_totalsize(fdt);
+}

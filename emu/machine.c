@@ -1,0 +1,290 @@
+#include "emu/machine.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu/dtb.h"
+#include "emu/loader.h"
+
+#define MiB (UINT64_C(1) << 20)
+#define FW_DYNAMIC_MAGIC 0x4942534fu
+
+double machine_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_poll(void *ctx)
+{
+    mt_machine *m = ctx;
+    if (!m->cfg.progress)
+        return;
+    double now = machine_wall_seconds();
+    if (now - m->wall_last < 10.0)
+        return;
+    m->wall_last = now;
+    double secs = now - m->wall_start;
+    fprintf(stderr, "mtemu: %.3f G instructions, %.3f s emulated, %.0f MIPS, %.1f s\n", m->cpu.instret * 1e-9,
+            m->cpu.cycle * 1e-9, secs > 0 ? m->cpu.instret / secs * 1e-6 : 0.0, secs);
+}
+
+/* WFI with no timer: wait a little for console input; false when none can ever come. */
+static bool on_idle(void *ctx)
+{
+    mt_machine *m = ctx;
+    if (m->uart.in_fd < 0 || m->uart.in_eof)
+        return false;
+    struct pollfd pfd = {.fd = m->uart.in_fd, .events = POLLIN};
+    poll(&pfd, 1, 10);
+    return true;
+}
+
+static void invalidate_cpu(void *ctx, uint64_t base, uint64_t len) { cpu_invalidate_phys(ctx, base, len); }
+
+static uint64_t hash_listener(void *ctx, const mt_access *a)
+{
+    mt_machine *m = ctx;
+    const uint64_t v[5] = {a->cycle, a->addr, a->write, a->size, a->kind};
+    uint64_t h = m->ev_hash;
+    for (int i = 0; i < 5; i++) {
+        for (int b = 0; b < 8; b++) {
+            h ^= (v[i] >> (8 * b)) & 0xff;
+            h *= UINT64_C(0x100000001b3);
+        }
+    }
+    m->ev_hash = h;
+    m->ev_count++;
+    return m->cfg.event_hash_period <= 1 ? 0 : a->cycle + m->cfg.event_hash_period;
+}
+
+static bool load_image(mt_machine *m, const char *path, uint64_t raw_addr, mt_load_info *info, char *err, size_t errlen)
+{
+    if (access(path, R_OK) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    if (loader_is_elf(path))
+        return loader_load_elf(m->ram, path, info, err, errlen);
+    return loader_load_raw(m->ram, path, raw_addr, info, err, errlen);
+}
+
+/* QEMU's reset vector (hw/riscv/boot.c): a0 = hart id, a1 = DTB, a2 = fw_dynamic info. */
+static void write_reset_rom(mt_machine *m, uint64_t start, uint64_t dtb, uint64_t next_addr)
+{
+    const uint32_t code[6] = {
+        0x00000297, /* auipc t0, 0 */
+        0x02828613, /* addi a2, t0, 40 */
+        0xf1402573, /* csrr a0, mhartid */
+        0x0202b583, /* ld a1, 32(t0) */
+        0x0182b283, /* ld t0, 24(t0) */
+        0x00028067, /* jr t0 */
+    };
+    uint8_t *rom = m->bus.rom;
+    memcpy(rom, code, sizeof code);
+    memcpy(rom + 24, &start, 8);
+    memcpy(rom + 32, &dtb, 8);
+    const uint64_t fw_dyn[6] = {FW_DYNAMIC_MAGIC, 2, next_addr, 1 /* S-mode */, 0, 0};
+    memcpy(rom + 40, fw_dyn, sizeof fw_dyn);
+}
+
+mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->ram_size < 2 * MiB || (cfg->ram_size & 0xfff)) {
+        snprintf(err, errlen, "-m: RAM size must be a multiple of 4 KiB and at least 2 MiB");
+        return NULL;
+    }
+    mt_machine *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->cfg = *cfg;
+    m->ram = ram_create(RAM_BASE, cfg->ram_size);
+    if (!m->ram) {
+        snprintf(err, errlen, "-m: cannot reserve %llu bytes of guest RAM", (unsigned long long)cfg->ram_size);
+        free(m);
+        return NULL;
+    }
+    bus_init(&m->bus, m->ram);
+    cpu_init(&m->cpu, &m->bus, cfg->timing);
+    ram_set_invalidator(m->ram, invalidate_cpu, &m->cpu);
+    mt_device d = clint_device(&m->clint, &m->cpu);
+    bus_add_device(&m->bus, &d);
+    d = plic_device(&m->plic, &m->cpu);
+    bus_add_device(&m->bus, &d);
+    d = uart_device(&m->uart, &m->plic, cfg->out, cfg->in_fd);
+    bus_add_device(&m->bus, &d);
+    d = finisher_device(&m->finisher, &m->cpu);
+    bus_add_device(&m->bus, &d);
+
+    /* images */
+    mt_load_info info;
+    uint64_t start = RAM_BASE, kernel_entry = 0, fw_end = RAM_BASE, tohost = 0, fromhost = 0;
+    const char *kernel = cfg->kernel ? cfg->kernel : NULL;
+    if (cfg->program) {
+        if (!load_image(m, cfg->program, RAM_BASE, &info, err, errlen))
+            goto fail;
+        start = info.entry;
+        tohost = info.tohost;
+        fromhost = info.fromhost;
+        fw_end = info.high;
+    } else if (cfg->bios) {
+        if (!load_image(m, cfg->bios, RAM_BASE, &info, err, errlen))
+            goto fail;
+        start = info.entry;
+        fw_end = info.high;
+    }
+    if (kernel) {
+        uint64_t kaddr = cfg->bios ? (fw_end + 2 * MiB - 1) & ~(2 * MiB - 1) : RAM_BASE;
+        if (!load_image(m, kernel, kaddr, &info, err, errlen))
+            goto fail;
+        kernel_entry = info.entry;
+        if (!cfg->bios && !cfg->program) {
+            start = info.entry;
+            tohost = info.tohost;
+            fromhost = info.fromhost;
+        }
+    }
+    uint64_t initrd_start = 0, initrd_end = 0;
+    if (cfg->initrd) {
+        if (!kernel) {
+            snprintf(err, errlen, "--initrd needs --kernel");
+            goto fail;
+        }
+        uint64_t half = cfg->ram_size / 2 < 128 * MiB ? cfg->ram_size / 2 : 128 * MiB;
+        initrd_start = kernel_entry + half;
+        if (!loader_load_raw(m->ram, cfg->initrd, initrd_start, &info, err, errlen))
+            goto fail;
+        initrd_end = info.high;
+    }
+
+    /* device tree */
+    size_t dtb_cap = 64 * 1024;
+    uint8_t *dtb = calloc(1, dtb_cap);
+    long dtb_size = -1;
+    if (!dtb) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    if (cfg->dtb_in) {
+        FILE *f = fopen(cfg->dtb_in, "rb");
+        if (!f) {
+            snprintf(err, errlen, "%s: %s", cfg->dtb_in, strerror(errno));
+            free(dtb);
+            goto fail;
+        }
+        dtb_size = (long)fread(dtb, 1, dtb_cap, f);
+        fclose(f);
+    } else {
+#ifdef MT_HAVE_FP
+        const char *isa = "rv64imafdc";
+#else
+        const char *isa = "rv64imac";
+#endif
+        mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
+                           .initrd_start = initrd_start, .initrd_end = initrd_end};
+        dtb_size = dtb_build(&p, dtb, dtb_cap);
+    }
+    if (dtb_size <= 0) {
+        snprintf(err, errlen, "cannot build the device tree");
+        free(dtb);
+        goto fail;
+    }
+    if (cfg->dtb_out) {
+        FILE *f = fopen(cfg->dtb_out, "wb");
+        if (!f || fwrite(dtb, 1, (size_t)dtb_size, f) != (size_t)dtb_size) {
+            snprintf(err, errlen, "%s: cannot write the device tree", cfg->dtb_out);
+            if (f)
+                fclose(f);
+            free(dtb);
+            goto fail;
+        }
+        fclose(f);
+    }
+    /* as QEMU: 2 MiB aligned, as high as possible below min(RAM end, 3 GiB) */
+    uint64_t ram_end = RAM_BASE + cfg->ram_size, top = ram_end < 3072 * MiB ? ram_end : 3072 * MiB;
+    uint64_t dtb_addr = (top - (uint64_t)dtb_size) & ~(2 * MiB - 1);
+    if (dtb_addr < fw_end || dtb_addr < RAM_BASE)
+        dtb_addr = (top - (uint64_t)dtb_size) & ~UINT64_C(7);
+    ram_host_write(m->ram, dtb_addr, dtb, (uint64_t)dtb_size);
+    free(dtb);
+    m->dtb_addr = dtb_addr;
+    m->entry = start;
+
+    write_reset_rom(m, start, dtb_addr, kernel_entry);
+    if (tohost) {
+        if (!htif_attach(&m->htif, &m->bus, &m->cpu, cfg->out, tohost, fromhost)) {
+            snprintf(err, errlen, "tohost symbol at 0x%llx is not in RAM", (unsigned long long)tohost);
+            goto fail;
+        }
+        m->has_htif = true;
+    }
+    cpu_reset(&m->cpu, ROM_BASE);
+    m->cpu.insn_limit = cfg->max_insns ? cfg->max_insns : UINT64_MAX;
+    m->cpu.log_commits = cfg->log_commits;
+    m->cpu.on_poll = on_poll;
+    m->cpu.poll_ctx = m;
+    m->cpu.idle = on_idle;
+    m->cpu.idle_ctx = m;
+    if (cfg->event_hash_period) {
+        m->ev_hash = UINT64_C(0xcbf29ce484222325);
+        cpu_set_listener(&m->cpu, hash_listener, m, 0);
+    }
+    cpu_update_next_event(&m->cpu);
+    return m;
+fail:
+    machine_destroy(m);
+    return NULL;
+}
+
+int machine_run(mt_machine *m)
+{
+    m->wall_start = m->wall_last = machine_wall_seconds();
+    cpu_run(&m->cpu);
+    fflush(m->cfg.out);
+    if (m->has_htif && m->htif.finished)
+        return m->htif.exit_code;
+    if (m->finisher.finished) {
+        if (m->finisher.reset_requested)
+            fprintf(stderr, "mtemu: the guest asked for a reset; stopping\n");
+        return m->finisher.exit_code;
+    }
+    if (m->cpu.limit_hit && m->cpu.insn_limit != UINT64_MAX && m->cpu.instret >= m->cpu.insn_limit) {
+        fprintf(stderr, "mtemu: instruction limit reached (%llu)\n", (unsigned long long)m->cpu.insn_limit);
+        return 0;
+    }
+    return 1; /* stopped for another reason (WFI with no wake-up source) */
+}
+
+void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
+{
+    const mt_cpu *c = &m->cpu;
+    fprintf(f, "instructions  %llu\n", (unsigned long long)c->instret);
+    fprintf(f, "cycles        %llu\n", (unsigned long long)c->cycle);
+    fprintf(f, "seconds       %.3f (host)\n", seconds);
+    fprintf(f, "MIPS          %.1f\n", seconds > 0 ? c->instret / seconds * 1e-6 : 0.0);
+    static const char *const kinds[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
+    for (int k = 0; k < MT_KIND_COUNT; k++)
+        fprintf(f, "access.%-6s %llu\n", kinds[k],
+                (unsigned long long)(k == MT_KIND_FETCH ? c->instret : c->access_count[k]));
+    fprintf(f, "tlb_fills     %llu\n", (unsigned long long)c->tlb_fills);
+    fprintf(f, "decoded       %llu\n", (unsigned long long)c->dpage_decodes);
+    fprintf(f, "dirty_pages   %llu\n", (unsigned long long)ram_dirty_pages(m->ram));
+    if (m->cfg.event_hash_period)
+        fprintf(f, "events        %llu hash %016llx\n", (unsigned long long)m->ev_count, (unsigned long long)m->ev_hash);
+}
+
+void machine_destroy(mt_machine *m)
+{
+    if (!m)
+        return;
+    cpu_free(&m->cpu);
+    ram_destroy(m->ram);
+    free(m);
+}

@@ -1,0 +1,59 @@
+/* The QEMU-virt-compatible machine: RAM, boot ROM with QEMU's reset vector, CLINT, PLIC, UART,
+ * test finisher, HTIF, device tree, loaders, and the run loop with its progress line. */
+#ifndef EMU_MACHINE_H
+#define EMU_MACHINE_H
+
+#include <stdio.h>
+
+#include "emu/bus.h"
+#include "emu/clint.h"
+#include "emu/cpu.h"
+#include "emu/finisher.h"
+#include "emu/htif.h"
+#include "emu/plic.h"
+#include "emu/uart.h"
+
+#define RAM_BASE UINT64_C(0x80000000)
+
+typedef struct {
+    uint64_t ram_size;
+    const char *program; /* bare-metal program: loaded like QEMU's -bios none -kernel */
+    const char *bios, *kernel, *append, *initrd;
+    const char *dtb_in;  /* use this DTB instead of the generated one */
+    const char *dtb_out; /* also write the generated DTB here */
+    uint64_t max_insns;  /* 0: no limit */
+    mt_timing_mode timing;
+    bool log_commits;
+    bool progress;       /* progress line on stderr for long runs */
+    uint64_t event_hash_period; /* 0: no listener; 1: every access; n: one access per n cycles */
+    FILE *out;           /* console (UART, HTIF) */
+    int in_fd;           /* console input, -1 for none */
+} mt_machine_config;
+
+typedef struct mt_machine {
+    mt_machine_config cfg;
+    mt_ram *ram;
+    mt_bus bus;
+    mt_cpu cpu;
+    mt_clint clint;
+    mt_plic plic;
+    mt_uart uart;
+    mt_finisher finisher;
+    mt_htif htif;
+    bool has_htif;
+    uint64_t dtb_addr, entry;
+    /* event-hash listener */
+    uint64_t ev_hash, ev_count;
+    /* progress line */
+    double wall_start, wall_last;
+} mt_machine;
+
+/* NULL with one line in err on bad input (file, format, size). */
+mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen);
+/* Runs to the end; returns the guest's exit code (HTIF or finisher; 0 on a reached limit). */
+int machine_run(mt_machine *m);
+void machine_print_stats(const mt_machine *m, FILE *f, double seconds);
+void machine_destroy(mt_machine *m);
+double machine_wall_seconds(void);
+
+#endif

@@ -1,0 +1,165 @@
+/* mtemu: the command line.  mtemu [options] program.elf */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu/machine.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: mtemu [options] [program.elf]\n"
+          "  A RISC-V RV64IMAC machine compatible with QEMU's virt board (RAM at 0x80000000).\n"
+          "  -m SIZE              guest RAM (MiB, or with K/M/G suffix; default 128M)\n"
+          "  --bios FILE          firmware at 0x80000000 (ELF or raw), entered in M-mode\n"
+          "  --kernel FILE        kernel (ELF or raw; raw at 0x80200000 after a 2 MiB aligned bios)\n"
+          "  --append ARGS        kernel command line (/chosen/bootargs)\n"
+          "  --initrd FILE        initial RAM disk (/chosen/linux,initrd-*)\n"
+          "  --dtb FILE           use this device tree instead of the generated one\n"
+          "  --dump-dtb FILE      write the generated device tree to FILE\n"
+          "  --max-insns N        stop after N instructions (exit code 0)\n"
+          "  --timing=MODE        none (1 cycle + 1 per bus access) | simple (per-class latencies)\n"
+          "  --stats              print instruction, cycle, MIPS and access counts on stderr\n"
+          "  --log-commits        Spike-style commit log on stderr\n"
+          "  --event-hash[=N]     hash every bus access (or one per N cycles) and print it with --stats\n"
+          "  -q, --quiet          no progress line\n"
+          "  -h, --help           this text\n"
+          "Exit code: the guest's (HTIF tohost, or the sifive,test0 finisher).\n",
+          f);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s)
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || s[0] == '-')
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || s[0] == '-')
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return false;
+    uint64_t mul = UINT64_C(1) << 20;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mul = UINT64_C(1) << 10; break;
+        case 'm': case 'M': mul = UINT64_C(1) << 20; break;
+        case 'g': case 'G': mul = UINT64_C(1) << 30; break;
+        default: return false;
+        }
+        if (end[1] && !(end[1] == 'i' && end[2] == 'B' && !end[3]) && !(end[1] == 'B' && !end[2]))
+            return false;
+    }
+    if (v > UINT64_MAX / mul)
+        return false;
+    *out = v * mul;
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    mt_machine_config cfg = {.ram_size = UINT64_C(128) << 20, .timing = TIMING_NONE, .progress = true,
+                             .out = stdout, .in_fd = STDIN_FILENO};
+    bool stats = false;
+    enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH };
+    static const struct option opts[] = {
+        {"bios", required_argument, 0, O_BIOS},       {"kernel", required_argument, 0, O_KERNEL},
+        {"append", required_argument, 0, O_APPEND},   {"initrd", required_argument, 0, O_INITRD},
+        {"dtb", required_argument, 0, O_DTB},         {"dump-dtb", required_argument, 0, O_DUMP_DTB},
+        {"max-insns", required_argument, 0, O_MAX},   {"timing", required_argument, 0, O_TIMING},
+        {"stats", no_argument, 0, O_STATS},           {"log-commits", no_argument, 0, O_LOG},
+        {"event-hash", optional_argument, 0, O_HASH}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
+    };
+    opterr = 0;
+    int o;
+    while ((o = getopt_long(argc, argv, ":m:qh", opts, NULL)) != -1) {
+        switch (o) {
+        case 'm':
+            if (!parse_size(optarg, &cfg.ram_size)) {
+                fprintf(stderr, "mtemu: -m %s: not a size (e.g. 256M, 4G)\n", optarg);
+                return 2;
+            }
+            break;
+        case O_BIOS: cfg.bios = strcmp(optarg, "none") == 0 ? NULL : optarg; break;
+        case O_KERNEL: cfg.kernel = optarg; break;
+        case O_APPEND: cfg.append = optarg; break;
+        case O_INITRD: cfg.initrd = optarg; break;
+        case O_DTB: cfg.dtb_in = optarg; break;
+        case O_DUMP_DTB: cfg.dtb_out = optarg; break;
+        case O_MAX:
+            if (!parse_u64(optarg, &cfg.max_insns)) {
+                fprintf(stderr, "mtemu: --max-insns %s: not a number\n", optarg);
+                return 2;
+            }
+            break;
+        case O_TIMING:
+            if (strcmp(optarg, "none") == 0)
+                cfg.timing = TIMING_NONE;
+            else if (strcmp(optarg, "simple") == 0)
+                cfg.timing = TIMING_SIMPLE;
+            else {
+                fprintf(stderr, "mtemu: --timing=%s: unknown timing model (none, simple)\n", optarg);
+                return 2;
+            }
+            break;
+        case O_STATS: stats = true; break;
+        case O_LOG: cfg.log_commits = true; break;
+        case O_HASH:
+            cfg.event_hash_period = 1;
+            if (optarg && (!parse_u64(optarg, &cfg.event_hash_period) || cfg.event_hash_period == 0)) {
+                fprintf(stderr, "mtemu: --event-hash=%s: not a positive number\n", optarg);
+                return 2;
+            }
+            break;
+        case 'q': cfg.progress = false; break;
+        case 'h': usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, "mtemu: option %s needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "mtemu: unknown option %s (see mtemu --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc)
+        cfg.program = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "mtemu: unexpected argument %s (one program only)\n", argv[optind]);
+        return 2;
+    }
+    if (!cfg.program && !cfg.kernel && !cfg.bios) {
+        fprintf(stderr, "mtemu: no program given (see mtemu --help)\n");
+        return 2;
+    }
+    if (cfg.program && (cfg.kernel || cfg.bios)) {
+        fprintf(stderr, "mtemu: give either a program or --bios/--kernel, not both\n");
+        return 2;
+    }
+    char err[512];
+    mt_machine *m = machine_create(&cfg, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        return 2;
+    }
+    double t0 = machine_wall_seconds();
+    int code = machine_run(m);
+    double secs = machine_wall_seconds() - t0;
+    if (stats)
+        machine_print_stats(m, stderr, secs);
+    machine_destroy(m);
+    return code;
+}

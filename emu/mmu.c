@@ -1,0 +1,318 @@
+/* Translation and the memory slow paths.
+ *
+ * Translation is written as two stages: stage 1 (satp: Sv39/Sv48) produces a guest-physical
+ * address and every address it touches (the PTEs and the result) goes through stage 2, which is
+ * the identity until the H extension adds the G-stage walk (hgatp: Sv39x4/Sv48x4) — the same
+ * walk() with a different root, level count and the U bit checked as for U-mode. */
+#include "emu/mmu.h"
+
+#include <string.h>
+
+#include "emu/bus.h"
+#include "emu/decode.h"
+#include "emu/pmp.h"
+
+static int page_fault(int acc) { return acc == ACC_X ? EXC_INSN_PAGE : acc == ACC_W ? EXC_STORE_PAGE : EXC_LOAD_PAGE; }
+static int access_fault(int acc) { return acc == ACC_X ? EXC_INSN_ACCESS : acc == ACC_W ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS; }
+
+/* Stage 2: guest-physical -> host-physical.  Without the H extension: the identity. */
+static int gstage(mt_cpu *cpu, uint64_t gpa, int acc, uint64_t *hpa)
+{
+    (void)cpu;
+    (void)acc;
+    *hpa = gpa;
+    return EXC_NONE;
+}
+
+/* One PTE read or write on the bus, PMP-checked as an S-mode implicit access. */
+static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int acc)
+{
+    if (!pmp_allows(cpu, pa, 8, write ? PMP_W : PMP_R, PRV_S))
+        return access_fault(acc);
+    uint8_t *page = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
+    if (!page)
+        return access_fault(acc);
+    if (write) { /* a PTE in a code page: keep decoded instructions coherent */
+        memcpy(page + (pa & 0xfff), pte, 8);
+        if (cpu_dpage_lookup(cpu, pa & ~UINT64_C(0xfff)))
+            cpu_code_written(cpu, pa, 8);
+    } else {
+        memcpy(pte, page + (pa & 0xfff), 8);
+    }
+    cpu_access(cpu, pa, 8, write, MT_KIND_PTW);
+    return EXC_NONE;
+}
+
+int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa)
+{
+    unsigned mode = (unsigned)(cpu->satp >> SATP_MODE_SHIFT);
+    if (priv == PRV_M || mode == SATP_MODE_BARE)
+        return gstage(cpu, va, acc, pa);
+    int levels = mode == SATP_MODE_SV48 ? 4 : 3;
+    int vabits = 12 + 9 * levels;
+    /* bits above the VA width must all equal its top bit */
+    int64_t top = (int64_t)va >> (vabits - 1);
+    if (top != 0 && top != -1)
+        return page_fault(acc);
+    uint64_t table = (cpu->satp & SATP_PPN_MASK) << 12;
+    bool sum = (cpu->mstatus & MSTATUS_SUM) != 0, mxr = (cpu->mstatus & MSTATUS_MXR) != 0;
+    for (int level = levels - 1; level >= 0; level--) {
+        uint64_t pte_gpa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8, pte_pa, pte;
+        int e = gstage(cpu, pte_gpa, ACC_R, &pte_pa);
+        if (e != EXC_NONE)
+            return e;
+        if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
+            return e;
+        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) || (pte >> 54) != 0)
+            return page_fault(acc);
+        uint64_t ppn = (pte >> 10) & ((UINT64_C(1) << 44) - 1);
+        if (!(pte & (PTE_R | PTE_X))) { /* pointer to the next level */
+            table = ppn << 12;
+            continue;
+        }
+        /* leaf */
+        if (pte & PTE_U) {
+            if (priv == PRV_S && (acc == ACC_X || !sum))
+                return page_fault(acc);
+        } else if (priv == PRV_U) {
+            return page_fault(acc);
+        }
+        bool ok = acc == ACC_X ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W) : ((pte & PTE_R) || (mxr && (pte & PTE_X)));
+        if (!ok)
+            return page_fault(acc);
+        uint64_t low_mask = (UINT64_C(1) << (9 * level)) - 1;
+        if (ppn & low_mask) /* misaligned superpage */
+            return page_fault(acc);
+        uint64_t want = PTE_A | (acc == ACC_W ? PTE_D : 0);
+        if ((pte & want) != want) { /* hardware A/D update, as QEMU and the spec allow */
+            pte |= want;
+            if ((e = pte_access(cpu, pte_pa, &pte, true, acc)) != EXC_NONE)
+                return e;
+        }
+        uint64_t gpa = ((ppn & ~low_mask) << 12) | (va & ((UINT64_C(1) << (12 + 9 * level)) - 1));
+        return gstage(cpu, gpa, acc, pa);
+    }
+    return page_fault(acc);
+}
+
+static unsigned perm_of(int acc) { return acc == ACC_X ? PMP_X : acc == ACC_W ? PMP_W : PMP_R; }
+
+int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
+{
+    uint64_t pa;
+    int e = mmu_translate(cpu, va, ACC_X, cpu->priv, &pa);
+    if (e != EXC_NONE)
+        return e;
+    uint64_t page = pa & ~UINT64_C(0xfff);
+    int perms = pmp_page_perms(cpu, page, cpu->priv);
+    bool cacheable = perms >= 0;
+    if (perms < 0 ? !pmp_allows(cpu, pa, 2, PMP_X, cpu->priv) : !(perms & PMP_X))
+        return EXC_INSN_ACCESS;
+    if (!bus_page_for_read(cpu->bus, pa))
+        return EXC_INSN_ACCESS;
+    mt_dpage *dp = cpu_dpage_lookup(cpu, page);
+    if (!dp)
+        dp = cpu_dpage_create(cpu, page);
+    if (cacheable) {
+        mt_itlb_entry *t = &cpu->cur_itlb[(va >> 12) & (TLB_SIZE - 1)];
+        t->tag = va & ~UINT64_C(0xfff);
+        t->pa = page;
+        t->dp = dp;
+        cpu->tlb_fills++;
+    }
+    *dp_out = dp;
+    return EXC_NONE;
+}
+
+int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa_out)
+{
+    uint64_t pa;
+    int e = mmu_translate(cpu, va, ACC_X, cpu->priv, &pa);
+    if (e != EXC_NONE)
+        return e;
+    if (!pmp_allows(cpu, pa, 2, PMP_X, cpu->priv))
+        return EXC_INSN_ACCESS;
+    uint8_t *page = bus_page_for_read(cpu->bus, pa);
+    if (!page)
+        return EXC_INSN_ACCESS;
+    memcpy(parcel, page + (pa & 0xfff), 2);
+    *pa_out = pa;
+    return EXC_NONE;
+}
+
+/* Translates and checks one piece that lies inside one page; fills the TLB when allowed.
+ * Returns the host pointer for memory, or NULL with *mmio = true for a device. */
+static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t *pa_out, uint8_t **host)
+{
+    uint64_t pa;
+    int priv = cpu->data_priv;
+    int e = mmu_translate(cpu, va, acc, priv, &pa);
+    if (e != EXC_NONE)
+        return e;
+    uint64_t page = pa & ~UINT64_C(0xfff);
+    int perms = pmp_page_perms(cpu, page, priv);
+    unsigned need = perm_of(acc);
+    if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
+        return access_fault(acc);
+    *pa_out = pa;
+    uint8_t *p = acc == ACC_W ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
+    *host = p ? p + (pa & 0xfff) : NULL;
+    if (!p || perms < 0)
+        return EXC_NONE;
+    if (acc == ACC_W && (page == cpu->bus->watch_page || cpu_dpage_lookup(cpu, page)))
+        return EXC_NONE; /* stores there must keep coming to the slow path */
+    mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
+    uint64_t tag = va & ~UINT64_C(0xfff);
+    if (t->tag_r != tag && t->tag_w != tag) {
+        t->tag_r = TLB_INVALID;
+        t->tag_w = TLB_INVALID;
+    } else if (t->pa != page) { /* remapped without SFENCE: drop the other permission too */
+        t->tag_r = TLB_INVALID;
+        t->tag_w = TLB_INVALID;
+    }
+    if (acc == ACC_W)
+        t->tag_w = tag;
+    else
+        t->tag_r = tag;
+    t->addend = (uintptr_t)p - (uintptr_t)tag;
+    t->pa = page;
+    cpu->tlb_fills++;
+    return EXC_NONE;
+}
+
+static int mmio_fault(int acc) { return access_fault(acc); }
+
+int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
+{
+    unsigned first = size;
+    if (((va & 0xfff) + size) > 0x1000)
+        first = (unsigned)(0x1000 - (va & 0xfff));
+    uint64_t result = 0;
+    for (unsigned done = 0; done < size;) {
+        unsigned n = done == 0 ? first : size - done;
+        uint64_t pa, part = 0;
+        uint8_t *host;
+        int e = data_piece(cpu, va + done, n, ACC_R, &pa, &host);
+        if (e != EXC_NONE)
+            return e;
+        if (host) {
+            memcpy(&part, host, n);
+        } else {
+            if ((pa & (n - 1)) || (n & (n - 1)) || !bus_mmio_read(cpu->bus, pa, n, &part))
+                return mmio_fault(ACC_R);
+        }
+        cpu_access(cpu, pa, n, 0, MT_KIND_LOAD);
+        result |= part << (8 * done);
+        done += n;
+    }
+    *val = result;
+    return EXC_NONE;
+}
+
+int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
+{
+    unsigned first = size;
+    if (((va & 0xfff) + size) > 0x1000)
+        first = (unsigned)(0x1000 - (va & 0xfff));
+    /* translate every piece before writing any, so a fault leaves memory untouched */
+    uint64_t pa[2];
+    uint8_t *host[2];
+    unsigned len[2] = {first, size - first};
+    int pieces = first == size ? 1 : 2;
+    for (int i = 0; i < pieces; i++) {
+        int e = data_piece(cpu, va + (i ? first : 0), len[i], ACC_W, &pa[i], &host[i]);
+        if (e != EXC_NONE)
+            return e;
+        if (!host[i] && ((pa[i] & (len[i] - 1)) || (len[i] & (len[i] - 1))))
+            return mmio_fault(ACC_W);
+    }
+    for (int i = 0; i < pieces; i++) {
+        uint64_t part = i ? val >> (8 * first) : val;
+        if (host[i]) {
+            memcpy(host[i], &part, len[i]);
+            uint64_t page = pa[i] & ~UINT64_C(0xfff);
+            if (cpu_dpage_lookup(cpu, page))
+                cpu_code_written(cpu, pa[i], len[i]);
+            cpu_access(cpu, pa[i], len[i], 1, MT_KIND_STORE);
+            if (page == cpu->bus->watch_page && cpu->bus->watch)
+                cpu->bus->watch(cpu->bus->watch_ctx, pa[i], len[i]);
+        } else {
+            if (!bus_mmio_write(cpu->bus, pa[i], len[i], part))
+                return mmio_fault(ACC_W);
+            cpu_access(cpu, pa[i], len[i], 1, MT_KIND_STORE);
+        }
+    }
+    return EXC_NONE;
+}
+
+static uint64_t amo_compute(unsigned op, uint64_t old, uint64_t src, bool word)
+{
+    if (word) {
+        old = (uint64_t)(int64_t)(int32_t)old;
+        src = (uint64_t)(int64_t)(int32_t)src;
+    }
+    switch (op) {
+    case OP_AMOSWAP_W: case OP_AMOSWAP_D: return src;
+    case OP_AMOADD_W: case OP_AMOADD_D: return old + src;
+    case OP_AMOXOR_W: case OP_AMOXOR_D: return old ^ src;
+    case OP_AMOAND_W: case OP_AMOAND_D: return old & src;
+    case OP_AMOOR_W: case OP_AMOOR_D: return old | src;
+    case OP_AMOMIN_W: case OP_AMOMIN_D: return (int64_t)old < (int64_t)src ? old : src;
+    case OP_AMOMAX_W: case OP_AMOMAX_D: return (int64_t)old > (int64_t)src ? old : src;
+    case OP_AMOMINU_W: return (uint32_t)old < (uint32_t)src ? old : src;
+    case OP_AMOMAXU_W: return (uint32_t)old > (uint32_t)src ? old : src;
+    case OP_AMOMINU_D: return old < src ? old : src;
+    default: /* OP_AMOMAXU_D */ return old > src ? old : src;
+    }
+}
+
+int mem_atomic(mt_cpu *cpu, unsigned op, uint64_t va, uint64_t src, uint64_t *result)
+{
+    bool word = op == OP_LR_W || op == OP_SC_W || (op >= OP_AMOSWAP_W && op <= OP_AMOMAXU_W);
+    unsigned size = word ? 4 : 8;
+    bool lr = op == OP_LR_W || op == OP_LR_D, sc = op == OP_SC_W || op == OP_SC_D;
+    if (va & (size - 1))
+        return lr ? EXC_LOAD_MISALIGNED : EXC_STORE_MISALIGNED;
+    if (sc && (!cpu->resv_valid || cpu->resv_addr != va)) {
+        cpu->resv_valid = false;
+        *result = 1;
+        return EXC_NONE;
+    }
+    int acc = lr ? ACC_R : ACC_W;
+    uint64_t pa;
+    int e = mmu_translate(cpu, va, acc, cpu->data_priv, &pa);
+    if (e != EXC_NONE)
+        return e;
+    if (!pmp_allows(cpu, pa, size, lr ? PMP_R : (sc ? PMP_W : PMP_R | PMP_W), cpu->data_priv))
+        return access_fault(acc);
+    uint8_t *page = lr ? bus_page_for_read(cpu->bus, pa) : bus_page_for_write(cpu->bus, pa);
+    if (!page || !ram_contains(cpu->bus->ram, pa, size))
+        return access_fault(acc); /* atomics on devices or ROM are not supported */
+    uint8_t *p = page + (pa & 0xfff);
+    uint64_t old = 0;
+    memcpy(&old, p, size);
+    if (word)
+        old = (uint64_t)(int64_t)(int32_t)old;
+    if (lr) {
+        cpu->resv_valid = true;
+        cpu->resv_addr = va;
+        *result = old;
+        cpu_access(cpu, pa, size, 0, MT_KIND_LOAD);
+        return EXC_NONE;
+    }
+    uint64_t nv = sc ? src : amo_compute(op, old, src, word);
+    memcpy(p, &nv, size);
+    if (cpu_dpage_lookup(cpu, pa & ~UINT64_C(0xfff)))
+        cpu_code_written(cpu, pa, size);
+    if (sc) {
+        cpu->resv_valid = false;
+        *result = 0;
+        cpu_access(cpu, pa, size, 1, MT_KIND_STORE);
+    } else {
+        *result = old;
+        cpu_access(cpu, pa, size, 1, MT_KIND_AMO);
+    }
+    if ((pa & ~UINT64_C(0xfff)) == cpu->bus->watch_page && cpu->bus->watch)
+        cpu->bus->watch(cpu->bus->watch_ctx, pa, size);
+    return EXC_NONE;
+}

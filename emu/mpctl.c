@@ -28,8 +28,7 @@ const char *mp_options_help(void)
            "                            4K/64K/2M:8M:lru/clock (SIZE:BUDGET[:POLICY], ',' "
            "separated,\n"
            "                            '/' alternatives, '*' = every policy)\n"
-           "  --stats                   meta-paging statistics on stderr at exit\n"
-           "  --stats-json FILE         the same statistics as JSON\n"
+           "  --stats-json FILE         meta-paging statistics as JSON (--stats prints them too)\n"
            "  --ram-hash                print a hash of all guest RAM at exit (stderr)\n";
 }
 
@@ -166,10 +165,26 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->ram_hash = true;
         return 1;
     }
-    if (match("--stats", argc, argv, i, &v, false, err, errlen) == 1) {
-        o->stats = true;
-        return 1;
+    return 0;
+}
+
+int mp_options_extract(struct mp_options *o, int *argc, char **argv, char *err, size_t errlen)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) { /* everything after is not an option */
+            while (i < *argc)
+                argv[kept++] = argv[i++];
+            break;
+        }
+        int rc = mp_options_parse(o, *argc, argv, &i, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            argv[kept++] = argv[i];
     }
+    *argc = kept;
+    argv[kept] = NULL;
     return 0;
 }
 

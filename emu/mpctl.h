@@ -26,7 +26,7 @@ struct mp_options {
     const char *backing;     /* --backing FILE (default: a temporary file removed at exit) */
     uint64_t fault_cycles;   /* --metapage-fault-cycles N (default 0: faults cost no time) */
     const char *sim_spec;    /* --metapage-sim SPEC: configurations evaluated online */
-    bool stats;              /* --stats: report on stderr at exit */
+    bool stats;              /* the emulator's --stats: report on stderr at exit */
     const char *stats_json;  /* --stats-json FILE */
     bool ram_hash;           /* --ram-hash: a hash of all guest RAM at exit, on stderr */
 };
@@ -35,9 +35,14 @@ void mp_options_default(struct mp_options *o);
 
 /* Looks at argv[*i]: when it is one of the options above (as "--opt VALUE" or "--opt=VALUE"),
  * consumes it (advancing *i past its value) and returns 1; returns 0 for any other argument;
- * -1 with one line in err for a bad value or a missing one. */
+ * -1 with one line in err for a bad value or a missing one.  --stats is the emulator's own option
+ * (it prints the meta-paging statistics too): set `stats` from it. */
 int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *err,
                      size_t errlen);
+
+/* Takes every meta-paging option out of argv (argc updated, the rest kept in order) so that the
+ * emulator's own parser never sees them.  0, or -1 with err. */
+int mp_options_extract(struct mp_options *o, int *argc, char **argv, char *err, size_t errlen);
 
 /* The options' help text (one option per line). */
 const char *mp_options_help(void);

@@ -34,19 +34,37 @@ static void test_options(void **state)
     assert_int_equal(o.budget_bytes, 0);
     char err[256];
     char *good[] = {"--metapage-size", "64K", "--metapage-budget=8M", "--metapage-policy",
-                    "clock", "--backing", "/tmp/x", "--metapage-fault-cycles=5000", "--stats",
+                    "clock", "--backing", "/tmp/x", "--metapage-fault-cycles=5000", "--ram-hash",
                     "--stats-json", "s.json", "--metapage-sim", "4K/2M:8M:*", "--metapage-seed",
                     "0x10"};
     assert_int_equal(parse_all(&o, 15, good, err, sizeof err), 0);
+    assert_true(o.ram_hash);
     assert_int_equal(o.metapage_bytes, 65536);
     assert_int_equal(o.budget_bytes, 8 << 20);
     assert_int_equal(o.policy, MP_CLOCK);
     assert_string_equal(o.backing, "/tmp/x");
     assert_int_equal(o.fault_cycles, 5000);
-    assert_true(o.stats);
+    assert_false(o.stats); /* the emulator's option */
     assert_string_equal(o.stats_json, "s.json");
     assert_string_equal(o.sim_spec, "4K/2M:8M:*");
     assert_int_equal(o.seed, 16);
+    /* Extraction leaves everything else, in order. */
+    char *argv[] = {"mtemu", "-m", "64M", "--metapage-budget", "1M", "--stats", "--metapage-sim=4K:8K",
+                    "prog.elf", "--", "--backing", NULL};
+    int argc = 10;
+    mp_options_default(&o);
+    assert_int_equal(mp_options_extract(&o, &argc, argv, err, sizeof err), 0);
+    assert_int_equal(argc, 7);
+    const char *want[] = {"mtemu", "-m", "64M", "--stats", "prog.elf", "--", "--backing"};
+    for (int k = 0; k < 7; k++)
+        assert_string_equal(argv[k], want[k]);
+    assert_null(argv[7]);
+    assert_int_equal(o.budget_bytes, 1 << 20);
+    assert_string_equal(o.sim_spec, "4K:8K");
+    char *bad_argv[] = {"mtemu", "--metapage-policy", "lfu", NULL};
+    argc = 3;
+    assert_int_equal(mp_options_extract(&o, &argc, bad_argv, err, sizeof err), -1);
+    assert_non_null(strstr(err, "lfu"));
     char *other[] = {"--stats-foo"};
     assert_int_equal(parse_all(&o, 1, other, err, sizeof err), 1000);
     char *bad[][2] = {{"--metapage-size", "12K"}, {"--metapage-size", "4M"},

@@ -229,6 +229,10 @@ int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
     for (int i = 0; i < pieces; i++) {
         uint64_t part = i ? val >> (8 * first) : val;
         if (host[i]) {
+            /* A meta-paged RAM may have evicted this page while the other piece was
+             * translated or written: take its pointer again (docs/metapaging.md). */
+            if (pieces == 2)
+                host[i] = bus_page_for_write(cpu->bus, pa[i]) + (pa[i] & 0xfff);
             memcpy(host[i], &part, len[i]);
             uint64_t page = pa[i] & ~UINT64_C(0xfff);
             if (cpu_dpage_lookup(cpu, page))

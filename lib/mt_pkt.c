@@ -1,0 +1,144 @@
+/* Packet layer: see mt_pkt.h and docs/trace-format.md. */
+#include "mt_pkt.h"
+
+size_t mt_leb_put(uint8_t *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+unsigned mt_leb_len(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+int mt_leb_get(const uint8_t *p, size_t n, unsigned max_bytes, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < max_bytes; i++) {
+        if (i >= n)
+            return 0;
+        uint8_t b = p[i];
+        if (i == 9 && (b & 0x7e))
+            return -1; /* beyond 64 bits */
+        x |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            if (b == 0 && i > 0)
+                return -1; /* non-minimal */
+            *v = x;
+            return (int)i + 1;
+        }
+    }
+    return -1; /* longer than the field allows */
+}
+
+static uint64_t mask_w(unsigned w)
+{
+    return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+
+uint64_t mt_zigzag(uint64_t d, unsigned w)
+{
+    d &= mask_w(w);
+    uint64_t sign = (d >> (w - 1)) & 1;
+    return ((d << 1) ^ (sign ? mask_w(w) : 0)) & mask_w(w);
+}
+
+uint64_t mt_unzigzag(uint64_t z, unsigned w)
+{
+    uint64_t d = (z >> 1) ^ ((z & 1) ? mask_w(w) : 0);
+    return d & mask_w(w);
+}
+
+unsigned mt_fmt_width(unsigned fmt)
+{
+    static const unsigned w[4] = {44, 26, 56, 50};
+    return w[fmt & 3];
+}
+
+static unsigned fmt_shift(unsigned fmt)
+{
+    static const unsigned s[4] = {12, 30, 0, 6};
+    return s[fmt & 3];
+}
+
+uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr)
+{
+    return (addr & ((UINT64_C(1) << 56) - 1)) >> fmt_shift(fmt);
+}
+
+uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw)
+{
+    static const unsigned rwbit[4] = {47, 31, 56, 50};
+    return ((uint64_t)(rw & 1) << rwbit[fmt & 3]) | (a & mask_w(mt_fmt_width(fmt)));
+}
+
+uint64_t mt_fmt_part_to_addr(unsigned fmt, uint64_t a)
+{
+    return a << fmt_shift(fmt);
+}
+
+const char *mt_fmt_name(unsigned fmt)
+{
+    static const char *n[4] = {"48", "32", "full", "line"};
+    return n[fmt & 3];
+}
+
+size_t mt_pkt_sync(uint8_t *out, uint8_t seq, uint32_t prev_bytes, uint64_t cycle)
+{
+    size_t n = 0;
+    for (int i = 0; i < MT_SYNC_ZEROS; i++)
+        out[n++] = 0;
+    out[n++] = 0x80;
+    out[n++] = seq;
+    n += mt_leb_put(out + n, prev_bytes > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev_bytes);
+    n += mt_leb_put(out + n, cycle & MT_CYCLE_MASK);
+    return n;
+}
+
+size_t mt_pkt_run(uint8_t *out, unsigned n)
+{
+    out[0] = MT_HDR_RUN;
+    return 1 + mt_leb_put(out + 1, n);
+}
+
+size_t mt_pkt_section(uint8_t *out, unsigned span, unsigned fmt, uint32_t r, uint64_t cycle)
+{
+    size_t n = 0;
+    out[n++] = MT_HDR_SECTION;
+    out[n++] = (uint8_t)(MT_SECTION_FLAG_ONE | ((fmt & 3) << 1) | (span & 1));
+    n += mt_leb_put(out + n, r ? r : 1);
+    n += mt_leb_put(out + n, cycle & MT_CYCLE_MASK);
+    return n;
+}
+
+size_t mt_pkt_overflow(uint8_t *out, uint32_t n)
+{
+    out[0] = MT_HDR_OVERFLOW;
+    return 1 + mt_leb_put(out + 1, n);
+}
+
+size_t mt_pkt_marker(uint8_t *out, uint32_t value)
+{
+    out[0] = MT_HDR_MARKER;
+    return 1 + mt_leb_put(out + 1, value);
+}
+
+size_t mt_pkt_end(uint8_t *out, uint64_t samples, uint32_t dropped)
+{
+    size_t n = 0;
+    out[n++] = MT_HDR_END;
+    n += mt_leb_put(out + n, samples & MT_CYCLE_MASK);
+    n += mt_leb_put(out + n, dropped);
+    return n;
+}

@@ -1,0 +1,65 @@
+/* Packet layer of the trace format (docs/trace-format.md section 3): header bytes, LEB128 and
+ * zigzag, the sample formats, and stateless builders for the non-sample packets.
+ * Builders write at most MT_PKT_MAX bytes and return the length. */
+#ifndef MT_PKT_H
+#define MT_PKT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mt_regs.h"
+
+#define MT_PKT_MAX MT_MAX_PACKET
+
+enum {
+    MT_HDR_SYNC = 0x00,
+    MT_HDR_RUN = 0x01,
+    MT_HDR_SECTION = 0x02,
+    MT_HDR_OVERFLOW = 0x03,
+    MT_HDR_MARKER = 0x04,
+    MT_HDR_END = 0x05,
+    MT_HDR_SAMPLE = 0x80, /* 1ooo wrk0 */
+};
+
+/* Sample ops (header bits 6:4). */
+enum { MT_OP_MATCH0 = 0, MT_OP_MATCH1 = 1, MT_OP_MATCH2 = 2, MT_OP_DELTA = 3, MT_OP_FULL = 4 };
+
+#define MT_SAMPLE_RW   0x08u
+#define MT_SAMPLE_RUN  0x04u
+#define MT_SAMPLE_SKIP 0x02u
+
+#define MT_SYNC_LEN_SIG 6    /* 00 00 00 00 00 80 */
+#define MT_SYNC_ZEROS 5
+#define MT_RUN_MAX 127u
+#define MT_SKIP_MAX ((UINT64_C(1) << 40) - 1)
+#define MT_PREV_BYTES_MAX 16383u
+#define MT_CYCLE_BITS 48
+#define MT_CYCLE_MASK ((UINT64_C(1) << MT_CYCLE_BITS) - 1)
+#define MT_SECTION_FLAG_ONE 0x80u
+
+/* LEB128 (unsigned, minimal). */
+size_t mt_leb_put(uint8_t *out, uint64_t v);
+unsigned mt_leb_len(uint64_t v);
+/* Reads a minimal LEB of at most max_bytes from p[0..n); returns bytes used, 0 if more input is
+ * needed (n too small), or -1 when malformed (non-minimal, too long). */
+int mt_leb_get(const uint8_t *p, size_t n, unsigned max_bytes, uint64_t *v);
+
+uint64_t mt_zigzag(uint64_t d, unsigned w);   /* d is a w-bit two's-complement value */
+uint64_t mt_unzigzag(uint64_t z, unsigned w); /* back to a w-bit two's-complement value */
+
+/* Formats (MT_FMT_*). */
+unsigned mt_fmt_width(unsigned fmt);                      /* bits of the address part */
+uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr);   /* addr: 56-bit physical address */
+uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw); /* the reported value */
+uint64_t mt_fmt_part_to_addr(unsigned fmt, uint64_t a);   /* lowest byte address of the part */
+const char *mt_fmt_name(unsigned fmt);
+
+/* Non-sample packets. */
+size_t mt_pkt_sync(uint8_t *out, uint8_t seq, uint32_t prev_bytes, uint64_t cycle);
+size_t mt_pkt_run(uint8_t *out, unsigned n);
+size_t mt_pkt_section(uint8_t *out, unsigned span, unsigned fmt, uint32_t r, uint64_t cycle);
+size_t mt_pkt_overflow(uint8_t *out, uint32_t n);
+size_t mt_pkt_marker(uint8_t *out, uint32_t value);
+size_t mt_pkt_end(uint8_t *out, uint64_t samples, uint32_t dropped);
+
+#endif

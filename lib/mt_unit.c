@@ -1,0 +1,437 @@
+/* The trace unit's reference model: one clock at a time, exactly as docs/trace-unit.md
+ * section 4 says, plus an arithmetic fast path over cycles in which nothing but the FIFO drain
+ * and the interval counter can change. */
+#include "mt_unit.h"
+
+#include <string.h>
+
+#define LEN_MASK ((UINT64_C(1) << 40) - 1)
+
+static void regs_reset(mt_unit_cfg *c)
+{
+    c->kind_mask = MT_RESET_KIND_MASK;
+    c->tap = MT_RESET_TAP;
+    c->fmt = MT_RESET_FMT;
+    c->sync_period = MT_RESET_SYNC_PERIOD;
+    c->rate_h = MT_RESET_RATE_H;
+    c->rate_l = MT_RESET_RATE_L;
+    c->len_h = ((uint64_t)MT_RESET_LEN_H_HI << 32) | MT_RESET_LEN_H_LO;
+    c->len_l = ((uint64_t)MT_RESET_LEN_L_HI << 32) | MT_RESET_LEN_L_LO;
+}
+
+int mt_unit_init(mt_unit *u, const mt_unit_params *params)
+{
+    memset(u, 0, sizeof *u);
+    if (params)
+        u->p = *params;
+    if (!u->p.depth)
+        u->p.depth = MT_UNIT_DEFAULT_DEPTH;
+    if (!u->p.drain)
+        u->p.drain = MT_UNIT_DEFAULT_DRAIN;
+    if (u->p.depth < 32 || u->p.depth > 65536 || u->p.drain > 16)
+        return -1;
+    regs_reset(&u->regs);
+    u->cfg = u->regs;
+    u->lazy = 1;
+    u->sec_r = 1;
+    return mt_fifo_init(&u->fifo, u->p.depth);
+}
+
+void mt_unit_free(mt_unit *u)
+{
+    mt_fifo_free(&u->fifo);
+}
+
+/* ---- one clock ---------------------------------------------------------------------- */
+
+static uint32_t sat_inc(uint32_t v)
+{
+    return v == UINT32_MAX ? v : v + 1;
+}
+
+static void drop_sample(mt_unit *u)
+{
+    u->drop_pending = sat_inc(u->drop_pending);
+    u->dropped = sat_inc(u->dropped);
+    u->overflowed = 1;
+}
+
+static uint64_t section_len(const mt_unit *u, unsigned span)
+{
+    return span ? u->cfg.len_l : u->cfg.len_h;
+}
+
+static void enter_section(mt_unit *u, unsigned span, uint64_t t)
+{
+    u->sec_span = (uint8_t)span;
+    u->sec_fmt = (uint8_t)((u->cfg.fmt >> (span ? MT_FMT_L_SHIFT : MT_FMT_H_SHIFT)) & 3);
+    u->sec_r = span ? u->cfg.rate_l : u->cfg.rate_h;
+    u->sec_start = t;
+    u->sec_end = t + section_len(u, span);
+    u->next_sp = t;
+    u->next_idx = 0;
+    u->int_open = 0;
+}
+
+static void section_switch(mt_unit *u, uint64_t t)
+{
+    unsigned next = !u->sec_span;
+    if (section_len(u, next) == 0)
+        next = u->sec_span;
+    enter_section(u, next, t);
+    u->sect_pending = u->sect_switch = 1;
+    if (u->hold.valid && u->hold.after) {
+        u->hold.valid = 0;
+        drop_sample(u);
+    }
+}
+
+static int passes(const mt_unit *u, const mt_access *a)
+{
+    return a->kind < 32 && ((u->cfg.kind_mask >> a->kind) & 1) && (a->tap & 1) == u->cfg.tap;
+}
+
+static void start_session(mt_unit *u, uint64_t t)
+{
+    u->cfg = u->regs;
+    if (u->cfg.len_h == 0 && u->cfg.len_l == 0)
+        u->cfg.len_h = LEN_MASK;
+    u->active = u->busy = 1;
+    u->sync_pending = 1;
+    u->sync_seq = 0;
+    u->sync_bytes = 0;
+    u->sect_pending = u->sect_switch = 0;
+    u->drop_pending = 0;
+    u->marker_pending = 0;
+    u->end_pending = 0;
+    u->hold.valid = 0;
+    u->dropped = 0;
+    u->samples = u->bytes = 0;
+    u->overflowed = u->marker_lost = u->err_order = 0;
+    enter_section(u, u->cfg.len_h == 0, t);
+    mt_enc_reset(&u->enc, u->sec_fmt);
+    u->rep_idx = 0;
+    u->rep_cycle = t;
+}
+
+static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
+{
+    mt_unit_cfg *r = &u->regs;
+    switch (off) {
+    case MT_REG_CTRL:
+        if (v & MT_CTRL_ENABLE) {
+            if (!u->busy)
+                start_session(u, t + 1);
+        } else if (u->active) {
+            u->active = 0;
+            u->end_pending = 1;
+            u->int_open = 0;
+        }
+        break;
+    case MT_REG_KIND_MASK: r->kind_mask = v & 0x1F; break;
+    case MT_REG_TAP: r->tap = v & 1; break;
+    case MT_REG_FMT: r->fmt = v & 0x33; break;
+    case MT_REG_SYNC_PERIOD:
+        v &= 0x3FFF;
+        r->sync_period = v < MT_SYNC_PERIOD_MIN ? MT_SYNC_PERIOD_MIN
+                         : v > MT_SYNC_PERIOD_MAX ? MT_SYNC_PERIOD_MAX : v;
+        break;
+    case MT_REG_RATE_H: r->rate_h = v ? v : 1; break;
+    case MT_REG_RATE_L: r->rate_l = v ? v : 1; break;
+    case MT_REG_LEN_H_LO: r->len_h = (r->len_h & ~UINT64_C(0xFFFFFFFF)) | v; break;
+    case MT_REG_LEN_H_HI: r->len_h = (r->len_h & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
+    case MT_REG_LEN_L_LO: r->len_l = (r->len_l & ~UINT64_C(0xFFFFFFFF)) | v; break;
+    case MT_REG_LEN_L_HI: r->len_l = (r->len_l & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
+    case MT_REG_MARKER:
+        if (u->active) {
+            if (u->marker_pending) {
+                u->marker_lost = 1;
+            } else {
+                u->marker_pending = 1;
+                u->marker_val = v;
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+static void reported(mt_unit *u, const mt_unit_sample *s)
+{
+    u->rep_idx = s->idx + 1;
+    u->rep_cycle = s->sp + u->sec_r;
+    u->samples++;
+}
+
+enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_CAPTURE, W_END };
+
+static void clock_one(mt_unit *u)
+{
+    const uint64_t t = u->now;
+    uint8_t pkt[MT_PKT_MAX];
+    uint32_t len = 0;
+
+    /* A. drain */
+    if (u->fifo.occ)
+        mt_fifo_pop(&u->fifo, u->p.drain, u->p.sink, u->p.sink_ctx);
+    const uint32_t space = u->p.depth - u->fifo.occ;
+
+    /* B. schedule */
+    if (u->active) {
+        if (t == u->sec_end)
+            section_switch(u, t);
+        if (t == u->next_sp) {
+            u->int_open = 1;
+            u->int_sp = t;
+            u->int_idx = u->next_idx++;
+            u->next_sp = t + u->sec_r;
+        }
+    }
+
+    /* C. capture */
+    mt_unit_sample cap = {0};
+    if (u->acc_valid && u->active && u->int_open && passes(u, &u->acc)) {
+        cap.valid = 1;
+        cap.a = mt_fmt_addr_part(u->sec_fmt, u->acc.addr);
+        cap.rw = u->acc.write ? 1 : 0;
+        cap.idx = u->int_idx;
+        cap.sp = u->int_sp;
+        u->int_open = 0;
+    }
+
+    /* D. arbitration */
+    const int barrier = u->sect_pending || u->sync_pending;
+    enum winner w = W_NONE;
+    if (u->hold.valid && !(u->hold.after && barrier))
+        w = W_HOLD;
+    else if (u->sect_pending)
+        w = W_SECTION;
+    else if (u->sync_pending)
+        w = W_SYNC;
+    else if (u->drop_pending)
+        w = W_OVERFLOW;
+    else if (u->marker_pending)
+        w = W_MARKER;
+    else if (cap.valid)
+        w = W_CAPTURE;
+    else if (u->end_pending)
+        w = W_END;
+
+    if (w == W_HOLD || w == W_CAPTURE) {
+        mt_unit_sample *s = w == W_HOLD ? &u->hold : &cap;
+        mt_enc_plan plan;
+        mt_enc_plan_sample(&u->enc, s->a, s->rw, s->idx - u->rep_idx, &plan);
+        if (plan.absorbed) {
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, s);
+        } else if (plan.len <= space) {
+            memcpy(pkt, plan.bytes, plan.len);
+            len = plan.len;
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, s);
+        } else {
+            drop_sample(u);
+        }
+        s->valid = 0;
+    } else if (w != W_NONE && u->enc.run_cnt) {
+        uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
+        if (n <= space) {
+            len = n;
+            u->enc.run_cnt = 0;
+        }
+    } else if (w != W_NONE) {
+        uint32_t n = 0;
+        switch (w) {
+        case W_SECTION:
+            if (u->sect_switch) {
+                n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->sec_start);
+            } else {
+                n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->rep_cycle);
+            }
+            break;
+        case W_SYNC: n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, u->sync_bytes, t); break;
+        case W_OVERFLOW: n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending); break;
+        case W_MARKER: n = (uint32_t)mt_pkt_marker(pkt, u->marker_val); break;
+        case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
+        default: break;
+        }
+        if (n <= space) {
+            len = n;
+            switch (w) {
+            case W_SECTION:
+                if (u->sect_switch) {
+                    u->rep_idx = 0;
+                    u->rep_cycle = u->sec_start;
+                }
+                mt_enc_reset(&u->enc, u->sec_fmt);
+                u->sect_pending = u->sect_switch = 0;
+                u->hold.after = 0;
+                break;
+            case W_SYNC:
+                u->sync_seq++;
+                u->sync_bytes = 0;
+                mt_enc_reset(&u->enc, u->enc.fmt);
+                u->sync_pending = 0;
+                u->sect_pending = 1;
+                break;
+            case W_OVERFLOW: u->drop_pending = 0; break;
+            case W_MARKER: u->marker_pending = 0; break;
+            case W_END: u->end_pending = u->busy = 0; break;
+            default: break;
+            }
+        }
+    }
+
+    /* the capture, when it did not win, waits in the hold or is dropped */
+    if (cap.valid && w != W_CAPTURE) {
+        if (!u->hold.valid) {
+            u->hold = cap;
+            u->hold.valid = 1;
+            u->hold.after = (u->sect_pending || u->sync_pending) ? 1 : 0;
+        } else {
+            drop_sample(u);
+        }
+    }
+
+    /* E. end of cycle */
+    if (len) {
+        mt_fifo_push(&u->fifo, pkt, len);
+        u->sync_bytes += len;
+        if (u->sync_bytes > MT_PREV_BYTES_MAX)
+            u->sync_bytes = MT_PREV_BYTES_MAX;
+        u->bytes += len;
+    }
+    if (u->active && u->sync_bytes >= u->cfg.sync_period)
+        u->sync_pending = 1;
+    for (unsigned i = 0; i < u->nwrites; i++)
+        apply_write(u, t, u->wr_off[i], u->wr_val[i]);
+    u->nwrites = 0;
+    u->acc_valid = 0;
+    u->now = t + 1;
+}
+
+/* ---- lazy time ------------------------------------------------------------------------ */
+
+static int quiet(const mt_unit *u)
+{
+    return !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending &&
+           !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending;
+}
+
+/* Cycles [now, j) with nothing but drain and interval openings (quiet, j <= sec_end). */
+static void skip_to(mt_unit *u, uint64_t j)
+{
+    uint64_t n = j - u->now;
+    if (u->fifo.occ) {
+        uint64_t bytes = n >= u->fifo.occ ? u->fifo.occ : n * u->p.drain;
+        mt_fifo_pop(&u->fifo, bytes, u->p.sink, u->p.sink_ctx);
+    }
+    if (u->active && u->next_sp < j) {
+        uint64_t m = (j - 1 - u->next_sp) / u->sec_r + 1;
+        u->int_open = 1;
+        u->int_sp = u->next_sp + (m - 1) * u->sec_r;
+        u->int_idx = u->next_idx + m - 1;
+        u->next_idx += m;
+        u->next_sp += m * u->sec_r;
+    }
+    u->now = j;
+}
+
+void mt_unit_advance(mt_unit *u, uint64_t cycle)
+{
+    while (u->now < cycle) {
+        if (u->lazy && quiet(u)) {
+            uint64_t j = cycle;
+            if (u->active && u->sec_end < j)
+                j = u->sec_end;
+            if (j > u->now) {
+                skip_to(u, j);
+                continue;
+            }
+        }
+        clock_one(u);
+    }
+}
+
+void mt_unit_access(mt_unit *u, const mt_access *a)
+{
+    if (a->cycle < u->now || (a->cycle == u->now && u->acc_valid)) {
+        u->err_order = 1;
+        u->order_errors++;
+        return;
+    }
+    mt_unit_advance(u, a->cycle);
+    u->acc = *a;
+    u->acc_valid = 1;
+}
+
+void mt_unit_mmio_write(mt_unit *u, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    if (cycle < u->now) {
+        u->err_order = 1;
+        u->order_errors++;
+        return;
+    }
+    mt_unit_advance(u, cycle);
+    if (u->nwrites >= MT_UNIT_MAX_WRITES) {
+        u->err_order = 1;
+        u->order_errors++;
+        return;
+    }
+    u->wr_off[u->nwrites] = off;
+    u->wr_val[u->nwrites] = val;
+    u->nwrites++;
+}
+
+uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off)
+{
+    if (cycle > u->now)
+        mt_unit_advance(u, cycle);
+    const mt_unit_cfg *r = &u->regs;
+    switch (off) {
+    case MT_REG_ID: return MT_ID_VALUE;
+    case MT_REG_VERSION: return MT_VERSION_VALUE;
+    case MT_REG_CTRL: return u->active ? MT_CTRL_ENABLE : 0;
+    case MT_REG_STATUS:
+        return (u->active ? MT_STATUS_ACTIVE : 0) | (u->busy ? MT_STATUS_BUSY : 0) |
+               (u->fifo.occ == 0 ? MT_STATUS_FIFO_EMPTY : 0) |
+               (u->overflowed ? MT_STATUS_OVERFLOWED : 0) |
+               (u->marker_pending ? MT_STATUS_MARKER_BUSY : 0) |
+               (u->marker_lost ? MT_STATUS_MARKER_LOST : 0) |
+               (u->err_order ? MT_STATUS_ERR_ORDER : 0) | (u->sec_span ? MT_STATUS_SPAN : 0);
+    case MT_REG_FIFO_LEVEL: return u->fifo.occ;
+    case MT_REG_FIFO_INFO:
+        return (u->p.depth & 0xFFFF) | (u->p.drain << 16) | ((uint32_t)MT_MAX_PACKET << 24);
+    case MT_REG_KIND_MASK: return r->kind_mask;
+    case MT_REG_TAP: return r->tap;
+    case MT_REG_FMT: return r->fmt;
+    case MT_REG_SYNC_PERIOD: return r->sync_period;
+    case MT_REG_RATE_H: return r->rate_h;
+    case MT_REG_RATE_L: return r->rate_l;
+    case MT_REG_LEN_H_LO: return (uint32_t)r->len_h;
+    case MT_REG_LEN_H_HI: return (uint32_t)(r->len_h >> 32);
+    case MT_REG_LEN_L_LO: return (uint32_t)r->len_l;
+    case MT_REG_LEN_L_HI: return (uint32_t)(r->len_l >> 32);
+    case MT_REG_DROPPED: return u->dropped;
+    case MT_REG_SAMPLES_LO: u->latch_samples_hi = (uint32_t)(u->samples >> 32) & 0xFFFF; return (uint32_t)u->samples;
+    case MT_REG_SAMPLES_HI: return u->latch_samples_hi;
+    case MT_REG_BYTES_LO: u->latch_bytes_hi = (uint32_t)(u->bytes >> 32) & 0xFFFF; return (uint32_t)u->bytes;
+    case MT_REG_BYTES_HI: return u->latch_bytes_hi;
+    case MT_REG_CYCLE_LO: u->latch_cycle_hi = (uint32_t)(u->now >> 32); return (uint32_t)u->now;
+    case MT_REG_CYCLE_HI: return u->latch_cycle_hi;
+    default: return 0;
+    }
+}
+
+uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
+{
+    mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
+    mt_unit_advance(u, u->now + 1);
+    while (u->busy || u->fifo.occ) {
+        if (quiet(u))
+            mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
+        else
+            mt_unit_advance(u, u->now + 1);
+    }
+    return u->now;
+}

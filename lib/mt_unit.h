@@ -1,0 +1,106 @@
+/* The trace unit's C reference model, cycle-exact with the RTL (docs/trace-unit.md).
+ *
+ * Layers: sampler (schedule, capture) -> packet encoder (mt_enc) -> FIFO (mt_fifo) -> sink.
+ * Time: the model has completed every cycle before u->now. Each call names a cycle >= now;
+ * the model first completes the cycles in between (lazily: O(events), with exactly the bytes,
+ * occupancy and counters of clocking every cycle), then records the access or register write
+ * for that cycle. Register writes take effect at the end of their cycle; reads see the state at
+ * the start of their cycle.
+ *
+ * The emulator's hook: `if (cycle >= mt_unit_next_due(u)) mt_unit_access(u, &ev);` is exactly
+ * equivalent to calling mt_unit_access for every access. */
+#ifndef MT_UNIT_H
+#define MT_UNIT_H
+
+#include <stdint.h>
+
+#include "mt_enc.h"
+#include "mt_event.h"
+#include "mt_fifo.h"
+#include "mt_regs.h"
+
+#define MT_UNIT_DEFAULT_DEPTH 4096u
+#define MT_UNIT_DEFAULT_DRAIN 8u
+#define MT_UNIT_MAX_WRITES 8 /* register writes recorded for one cycle */
+
+typedef struct {
+    uint32_t depth; /* FIFO bytes, 32..65536 */
+    uint32_t drain; /* bytes per cycle, 1..16 */
+    mt_sink_fn sink;
+    void *sink_ctx;
+} mt_unit_params;
+
+typedef struct {
+    uint32_t kind_mask, tap, fmt, sync_period, rate_h, rate_l;
+    uint64_t len_h, len_l;
+} mt_unit_cfg;
+
+typedef struct {
+    uint8_t valid, after, rw;
+    uint64_t a, idx, sp;
+} mt_unit_sample;
+
+typedef struct {
+    mt_unit_params p;
+    mt_unit_cfg regs; /* as written */
+    mt_unit_cfg cfg;  /* latched at enable */
+    uint64_t now;
+    int lazy; /* 1 (default): skip quiet cycles arithmetically; 0: clock every cycle */
+    /* inputs recorded for cycle `now` */
+    mt_access acc;
+    uint8_t acc_valid;
+    uint8_t nwrites;
+    uint32_t wr_off[MT_UNIT_MAX_WRITES], wr_val[MT_UNIT_MAX_WRITES];
+    /* session */
+    uint8_t active, busy;
+    /* schedule */
+    uint8_t sec_span, sec_fmt;
+    uint32_t sec_r;
+    uint64_t sec_start, sec_end, next_sp, next_idx;
+    uint8_t int_open;
+    uint64_t int_idx, int_sp;
+    /* arbitration */
+    mt_unit_sample hold;
+    uint8_t sect_pending, sect_switch, sync_pending, marker_pending, end_pending;
+    uint32_t drop_pending, marker_val;
+    uint64_t rep_idx, rep_cycle;
+    mt_enc enc;
+    uint32_t sync_bytes;
+    uint8_t sync_seq;
+    mt_fifo fifo;
+    /* counters and sticky bits */
+    uint32_t dropped;
+    uint64_t samples, bytes;
+    uint8_t overflowed, marker_lost, err_order;
+    uint32_t latch_samples_hi, latch_bytes_hi, latch_cycle_hi;
+    uint64_t order_errors; /* accesses ignored for breaking the contract */
+} mt_unit;
+
+/* params may be NULL for the defaults (no sink). Returns 0, or -1 with bad params/no memory. */
+int mt_unit_init(mt_unit *u, const mt_unit_params *params);
+void mt_unit_free(mt_unit *u);
+
+/* Complete every cycle before `cycle`. */
+void mt_unit_advance(mt_unit *u, uint64_t cycle);
+/* One bus access (cycle non-decreasing, at most one per cycle; otherwise ignored and
+ * STATUS.ERR_ORDER set). */
+void mt_unit_access(mt_unit *u, const mt_access *a);
+void mt_unit_mmio_write(mt_unit *u, uint64_t cycle, uint32_t off, uint32_t val);
+uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off);
+/* Disables the unit at `cycle` (if enabled) and runs until the session's END has been written
+ * and the FIFO is empty. Returns the first cycle at which the unit is idle. */
+uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle);
+
+/* Earliest cycle at which an access could be captured (UINT64_MAX when not sampling). */
+static inline uint64_t mt_unit_next_due(const mt_unit *u)
+{
+    if (u->nwrites)
+        return u->now; /* a register write of this cycle (maybe ENABLE) is not applied yet */
+    if (!u->active)
+        return UINT64_MAX;
+    if (u->int_open)
+        return u->now;
+    return u->next_sp < u->sec_end ? u->next_sp : u->sec_end;
+}
+
+#endif

@@ -1,0 +1,365 @@
+/* The trace unit model: reset values, sampling against the definition (reference sampler),
+ * lazy vs per-cycle clocking, the emulator's next_due shortcut, overflow accounting, markers,
+ * section switches, contract violations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "lib_testutil.h"
+#include "mt_regs.h"
+#include "mt_unit.h"
+
+typedef struct {
+    mt_unit_cfg cfg;
+    uint32_t depth, drain;
+    uint64_t en, dis;
+    int lazy;       /* model clocking */
+    int only_due;   /* emulator shortcut: call access only when cycle >= next_due */
+    int per_cycle;  /* advance one cycle at a time between accesses */
+    uint64_t checkpoint_every; /* read FIFO_LEVEL every so many cycles into levels[] */
+} run_opts;
+
+typedef struct {
+    tu_buf out;
+    uint32_t levels[4096];
+    size_t nlevels;
+    uint32_t dropped;
+    uint64_t samples;
+    uint64_t end_cycle;
+} run_result;
+
+static void program(mt_unit *u, uint64_t c, const mt_unit_cfg *cfg)
+{
+    mt_unit_mmio_write(u, c, MT_REG_KIND_MASK, cfg->kind_mask);
+    mt_unit_mmio_write(u, c, MT_REG_TAP, cfg->tap);
+    mt_unit_mmio_write(u, c, MT_REG_FMT, cfg->fmt);
+    mt_unit_mmio_write(u, c, MT_REG_SYNC_PERIOD, cfg->sync_period);
+    mt_unit_mmio_write(u, c, MT_REG_RATE_H, cfg->rate_h);
+    mt_unit_mmio_write(u, c, MT_REG_RATE_L, cfg->rate_l);
+    mt_unit_mmio_write(u, c, MT_REG_LEN_H_LO, (uint32_t)cfg->len_h);
+    mt_unit_mmio_write(u, c, MT_REG_LEN_H_HI, (uint32_t)(cfg->len_h >> 32));
+    mt_unit_mmio_write(u + 0, c + 1, MT_REG_LEN_L_LO, (uint32_t)cfg->len_l);
+    mt_unit_mmio_write(u, c + 1, MT_REG_LEN_L_HI, (uint32_t)(cfg->len_l >> 32));
+}
+
+static void run(const run_opts *o, const mt_access *a, size_t n, run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    mt_unit u;
+    mt_unit_params p = {.depth = o->depth, .drain = o->drain, .sink = tu_buf_put, .sink_ctx = &r->out};
+    assert_int_equal(mt_unit_init(&u, &p), 0);
+    u.lazy = o->lazy;
+    program(&u, o->en - 2, &o->cfg);
+    mt_unit_mmio_write(&u, o->en, MT_REG_CTRL, MT_CTRL_ENABLE);
+    uint64_t next_cp = o->checkpoint_every ? o->en + o->checkpoint_every : UINT64_MAX;
+    for (size_t i = 0; i < n && a[i].cycle <= o->dis; i++) {
+        while (next_cp <= a[i].cycle && r->nlevels < 4096) {
+            r->levels[r->nlevels++] = mt_unit_mmio_read(&u, next_cp, MT_REG_FIFO_LEVEL);
+            next_cp += o->checkpoint_every;
+        }
+        if (o->per_cycle)
+            while (u.now < a[i].cycle)
+                mt_unit_advance(&u, u.now + 1);
+        if (o->only_due && a[i].cycle < mt_unit_next_due(&u))
+            continue;
+        mt_unit_access(&u, &a[i]);
+    }
+    r->end_cycle = mt_unit_stop(&u, o->dis);
+    r->dropped = u.dropped;
+    r->samples = u.samples;
+    assert_int_equal(u.order_errors, 0);
+    mt_unit_free(&u);
+}
+
+static mt_unit_cfg cfg_default(void)
+{
+    mt_unit_cfg c = {.kind_mask = 0x1F, .tap = 0, .fmt = 0x10, .sync_period = 256,
+                     .rate_h = 8, .rate_l = 64, .len_h = 3000, .len_l = 7000};
+    return c;
+}
+
+static void test_reset_values(void **state)
+{
+    (void)state;
+    mt_unit u;
+    assert_int_equal(mt_unit_init(&u, NULL), 0);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_ID), MT_ID_VALUE);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_VERSION), MT_VERSION_VALUE);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_CTRL), 0);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_STATUS), MT_STATUS_FIFO_EMPTY);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_KIND_MASK), 0x1F);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_FMT), 0x10);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_SYNC_PERIOD), 4096);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_RATE_H), 24);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_RATE_L), 2048);
+    uint64_t lh = mt_unit_mmio_read(&u, 0, MT_REG_LEN_H_LO) |
+                  (uint64_t)mt_unit_mmio_read(&u, 0, MT_REG_LEN_H_HI) << 32;
+    uint64_t ll = mt_unit_mmio_read(&u, 0, MT_REG_LEN_L_LO) |
+                  (uint64_t)mt_unit_mmio_read(&u, 0, MT_REG_LEN_L_HI) << 32;
+    assert_true(lh == 1000000000ull);
+    assert_true(ll == 10000000000ull);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, MT_REG_FIFO_INFO), 4096u | 8u << 16 | 16u << 24);
+    assert_int_equal(mt_unit_mmio_read(&u, 0, 0x800), 0);
+    /* WARL clamps */
+    mt_unit_mmio_write(&u, 1, MT_REG_SYNC_PERIOD, 3);
+    mt_unit_mmio_write(&u, 1, MT_REG_RATE_H, 0);
+    assert_int_equal(mt_unit_mmio_read(&u, 1, MT_REG_SYNC_PERIOD), 4096); /* not yet: end of cycle */
+    assert_int_equal(mt_unit_mmio_read(&u, 2, MT_REG_SYNC_PERIOD), 64);
+    assert_int_equal(mt_unit_mmio_read(&u, 2, MT_REG_RATE_H), 1);
+    mt_unit_free(&u);
+}
+
+/* Decoded samples must equal the reference sampler's list exactly when nothing is dropped;
+ * with drops, decoded + dropped == reference and decoded is a subsequence of it. */
+static void check_against_reference(const run_opts *o, const mt_access *a, size_t n, const run_result *r)
+{
+    tu_ref *ref = calloc(n + 1, sizeof *ref);
+    size_t nref = tu_reference(&o->cfg, o->en, o->dis, a, n, ref);
+    tu_events ev = {0};
+    tu_decode(r->out.p, r->out.n, &ev);
+    assert_int_equal(ev.losses, 0);
+    assert_int_equal(ev.ends, 1);
+    assert_int_equal(ev.samples + r->dropped, nref);
+    assert_int_equal(ev.samples, r->samples);
+    size_t j = 0;
+    uint64_t ovf = 0;
+    for (size_t i = 0; i < ev.n; i++) {
+        const mt_dec_event *e = &ev.ev[i];
+        if (e->type == MT_DEV_OVERFLOW)
+            ovf += e->count;
+        if (e->type == MT_DEV_END) {
+            assert_int_equal(e->value, r->samples);
+            assert_int_equal(e->count, r->dropped);
+        }
+        if (e->type != MT_DEV_SAMPLE)
+            continue;
+        while (j < nref && ref[j].cycle != e->cycle)
+            j++; /* skipped reference samples are drops */
+        assert_true(j < nref);
+        assert_int_equal(e->value, ref[j].value);
+        assert_int_equal(e->span, ref[j].span);
+        assert_int_equal(e->fmt, ref[j].fmt);
+        j++;
+    }
+    assert_int_equal(ovf, r->dropped);
+    if (r->dropped == 0)
+        assert_int_equal(ev.samples, nref);
+    free(ev.ev);
+    free(ref);
+}
+
+static void test_sampling_matches_definition(void **state)
+{
+    (void)state;
+    for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+        for (int fmtsel = 0; fmtsel < 4; fmtsel++) {
+            size_t n = 20000;
+            mt_access *a = tu_stream(pat, n, 100, 1234 + pat * 7 + fmtsel);
+            run_opts o = {.cfg = cfg_default(), .depth = 4096, .drain = 16, .en = 50, .lazy = 1};
+            o.cfg.fmt = (uint32_t)(fmtsel | ((3 - fmtsel) << 4));
+            o.cfg.rate_h = pat == TU_DENSE ? 2 : 3 + fmtsel;
+            o.dis = a[n - 1].cycle + 10;
+            run_result r;
+            run(&o, a, n, &r);
+            check_against_reference(&o, a, n, &r);
+            assert_int_equal(r.dropped, 0); /* large FIFO, r >= 2: nothing may be lost */
+            free(r.out.p);
+            free(a);
+        }
+    }
+}
+
+/* Lazy clocking, per-cycle clocking, and the emulator's next_due shortcut must all give the
+ * same bytes, the same FIFO level at checkpoints and the same counters. */
+static void test_lazy_equals_per_cycle(void **state)
+{
+    (void)state;
+    for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+        for (int v = 0; v < 3; v++) {
+            size_t n = 6000;
+            mt_access *a = tu_stream(pat, n, 20, 99 + pat * 31 + v);
+            run_opts o = {.cfg = cfg_default(), .depth = v == 0 ? 64 : 512, .drain = v == 2 ? 1 : 2,
+                          .en = 10, .checkpoint_every = 97};
+            o.cfg.rate_h = v == 1 ? 1 : 3;
+            o.cfg.len_h = 1000 + 500 * v;
+            o.cfg.len_l = v == 2 ? 0 : 2500;
+            o.cfg.sync_period = 64;
+            o.cfg.kind_mask = v == 1 ? 0x1F : 0x0B;
+            o.dis = a[n - 1].cycle - 100;
+            run_result ref, lazy, due;
+            o.lazy = 0;
+            o.per_cycle = 1;
+            run(&o, a, n, &ref);
+            o.lazy = 1;
+            o.per_cycle = 0;
+            run(&o, a, n, &lazy);
+            o.only_due = 1;
+            run(&o, a, n, &due);
+            assert_int_equal(ref.out.n, lazy.out.n);
+            assert_memory_equal(ref.out.p, lazy.out.p, ref.out.n);
+            assert_int_equal(ref.out.n, due.out.n);
+            assert_memory_equal(ref.out.p, due.out.p, ref.out.n);
+            assert_int_equal(ref.nlevels, lazy.nlevels);
+            assert_memory_equal(ref.levels, lazy.levels, ref.nlevels * sizeof ref.levels[0]);
+            assert_memory_equal(ref.levels, due.levels, ref.nlevels * sizeof ref.levels[0]);
+            assert_int_equal(ref.dropped, lazy.dropped);
+            assert_int_equal(ref.end_cycle, lazy.end_cycle);
+            assert_int_equal(ref.end_cycle, due.end_cycle);
+            check_against_reference(&o, a, n, &ref);
+            free(ref.out.p);
+            free(lazy.out.p);
+            free(due.out.p);
+            free(a);
+        }
+    }
+}
+
+/* A tiny FIFO drained slowly must drop samples, and count every one of them. */
+static void test_overflow_exact(void **state)
+{
+    (void)state;
+    size_t n = 30000;
+    mt_access *a = tu_stream(TU_DENSE, n, 10, 5);
+    run_opts o = {.cfg = cfg_default(), .depth = 32, .drain = 1, .en = 5, .lazy = 1};
+    o.cfg.rate_h = 2;
+    o.cfg.fmt = 0x22; /* full addresses: long packets */
+    o.dis = a[n - 1].cycle;
+    run_result r;
+    run(&o, a, n, &r);
+    assert_true(r.dropped > 1000);
+    check_against_reference(&o, a, n, &r);
+    free(r.out.p);
+    free(a);
+}
+
+/* r = 1 with an access every cycle: SYNC+SECTION pairs cost samples, all of them counted. */
+static void test_every_cycle_r1(void **state)
+{
+    (void)state;
+    size_t n = 20000;
+    mt_access *a = tu_stream(TU_DENSE, n, 10, 77);
+    run_opts o = {.cfg = cfg_default(), .depth = 8192, .drain = 16, .en = 5, .lazy = 1};
+    o.cfg.rate_h = 1;
+    o.cfg.len_h = 0;
+    o.cfg.len_l = 0; /* one long burst */
+    o.cfg.fmt = 0x22;
+    o.dis = a[n - 1].cycle;
+    run_result r;
+    run(&o, a, n, &r);
+    check_against_reference(&o, a, n, &r);
+    /* each SYNC+SECTION pair costs at most three samples (docs/trace-unit.md section 5) */
+    tu_events ev = {0};
+    tu_decode(r.out.p, r.out.n, &ev);
+    size_t syncs = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        syncs += ev.ev[i].type == MT_DEV_SYNC;
+    assert_true(syncs > 100);
+    assert_true(r.dropped > 0);
+    assert_true(r.dropped <= 3 * syncs);
+    free(ev.ev);
+    free(r.out.p);
+    free(a);
+}
+
+static void test_marker_and_status(void **state)
+{
+    (void)state;
+    tu_buf out = {0};
+    mt_unit u;
+    mt_unit_params p = {.depth = 256, .drain = 4, .sink = tu_buf_put, .sink_ctx = &out};
+    assert_int_equal(mt_unit_init(&u, &p), 0);
+    mt_unit_mmio_write(&u, 10, MT_REG_MARKER, 7); /* not active: ignored */
+    mt_unit_mmio_write(&u, 10, MT_REG_CTRL, 1);
+    assert_int_equal(mt_unit_mmio_read(&u, 10, MT_REG_CTRL), 0);
+    assert_int_equal(mt_unit_mmio_read(&u, 11, MT_REG_CTRL), 1);
+    assert_true(mt_unit_mmio_read(&u, 11, MT_REG_STATUS) & MT_STATUS_BUSY);
+    mt_unit_mmio_write(&u, 20, MT_REG_MARKER, 0xdeadbeef);
+    mt_unit_mmio_write(&u, 20, MT_REG_MARKER, 0x1234); /* second in the same cycle: pending -> lost? */
+    mt_access acc = {.cycle = 30, .addr = 0x80001000, .kind = MT_KIND_LOAD};
+    mt_unit_access(&u, &acc);
+    mt_unit_access(&u, &acc); /* same cycle again: contract violation */
+    assert_true(mt_unit_mmio_read(&u, 31, MT_REG_STATUS) & MT_STATUS_ERR_ORDER);
+    assert_true(mt_unit_mmio_read(&u, 31, MT_REG_STATUS) & MT_STATUS_MARKER_LOST);
+    acc.cycle = 29;
+    mt_unit_access(&u, &acc); /* back in time */
+    assert_int_equal(u.order_errors, 2);
+    mt_unit_stop(&u, 40);
+    assert_int_equal(mt_unit_mmio_read(&u, u.now, MT_REG_STATUS) & (MT_STATUS_BUSY | MT_STATUS_ACTIVE), 0);
+    tu_events ev = {0};
+    tu_decode(out.p, out.n, &ev);
+    int markers = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        if (ev.ev[i].type == MT_DEV_MARKER) {
+            markers++;
+            assert_int_equal(ev.ev[i].value, 0xdeadbeef);
+        }
+    assert_int_equal(markers, 1);
+    assert_int_equal(ev.samples, 1);
+    assert_int_equal(ev.losses, 0);
+    /* a second session after the first ended */
+    size_t first = out.n;
+    mt_unit_mmio_write(&u, u.now + 5, MT_REG_CTRL, 1);
+    acc.cycle = u.now + 10;
+    mt_unit_access(&u, &acc);
+    mt_unit_stop(&u, acc.cycle + 3);
+    assert_true(out.n > first);
+    free(ev.ev);
+    memset(&ev, 0, sizeof ev);
+    tu_decode(out.p, out.n, &ev);
+    assert_int_equal(ev.ends, 2);
+    assert_int_equal(ev.samples, 2);
+    assert_int_equal(ev.losses, 0);
+    free(ev.ev);
+    free(out.p);
+    mt_unit_free(&u);
+}
+
+/* Long WFI-like idle periods: the lazy path must be cheap (this would take minutes clocked per
+ * cycle) and the sections must still switch on time. */
+static void test_long_idle(void **state)
+{
+    (void)state;
+    tu_buf out = {0};
+    mt_unit u;
+    mt_unit_params p = {.depth = 4096, .drain = 8, .sink = tu_buf_put, .sink_ctx = &out};
+    assert_int_equal(mt_unit_init(&u, &p), 0);
+    mt_unit_mmio_write(&u, 0, MT_REG_CTRL, 1); /* defaults: 1 s bursts, 10 s spans */
+    uint64_t t = 100;
+    for (int k = 0; k < 50; k++) {
+        mt_access acc = {.cycle = t, .addr = 0x80000000ull + (uint64_t)k * 4096, .kind = MT_KIND_LOAD};
+        if (acc.cycle >= mt_unit_next_due(&u))
+            mt_unit_access(&u, &acc);
+        t += 3000000000ull; /* 3 s */
+    }
+    mt_unit_stop(&u, t);
+    tu_events ev = {0};
+    tu_decode(out.p, out.n, &ev);
+    int sections = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        if (ev.ev[i].type == MT_DEV_SECTION)
+            sections++;
+    /* 150 s of 11 s periods: 28 switches + the one after the first SYNC */
+    assert_int_equal(sections, 28);
+    assert_int_equal(ev.samples, 50);
+    assert_int_equal(ev.losses, 0);
+    free(ev.ev);
+    free(out.p);
+    mt_unit_free(&u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reset_values),
+        cmocka_unit_test(test_sampling_matches_definition),
+        cmocka_unit_test(test_lazy_equals_per_cycle),
+        cmocka_unit_test(test_overflow_exact),
+        cmocka_unit_test(test_every_cycle_r1),
+        cmocka_unit_test(test_marker_and_status),
+        cmocka_unit_test(test_long_idle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -9,7 +9,4 @@ static int pending(const char *name)
     return 1;
 }
 
-int cmd_reconstruct(int argc, char **argv) { (void)argc; return pending(argv[0]); }
-int cmd_compare(int argc, char **argv) { (void)argc; return pending(argv[0]); }
 int cmd_plot(int argc, char **argv) { (void)argc; return pending(argv[0]); }
-int cmd_gen(int argc, char **argv) { (void)argc; return pending(argv[0]); }

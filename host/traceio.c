@@ -34,6 +34,18 @@ void csv_write_access(FILE *f, uint64_t cycle, uint64_t addr, int write)
     fprintf(f, "%" PRIu64 ",0x%" PRIx64 ",%c\n", cycle, addr, write ? 'W' : 'R');
 }
 
+void csv_write_record(FILE *f, const ht_record *r)
+{
+    if (r->kind == HT_REC_SAMPLE)
+        fprintf(f, "%" PRIu64 ",sample,%s,%s,%c,0x%" PRIx64 ",0x%" PRIx64 "\n", r->cycle,
+                ht_section_name((ht_section)r->section), ht_format_name((ht_format)r->format),
+                r->write ? 'W' : 'R', r->addr, ht_format_value(r));
+    else
+        fprintf(f, "%" PRIu64 ",%s,%s,%s,,,%" PRIu64 "\n", r->cycle,
+                ht_record_kind_name((ht_record_kind)r->kind), ht_section_name((ht_section)r->section),
+                r->kind == HT_REC_SECTION ? ht_format_name((ht_format)r->format) : "", r->value);
+}
+
 static const char *skip_ws(const char *p)
 {
     while (*p == ' ' || *p == '\t')
@@ -101,8 +113,66 @@ int csv_parse_access(const char *line, uint64_t *cycle, uint64_t *addr, int *wri
 typedef struct {
     FILE *f;
     uint64_t line, last_cycle;
+    int rich; /* the 7-column form of `decode --format csv` (keeps sections and formats) */
     char buf[512];
 } csv_state;
+
+#define RICH_HEADER "cycle,kind,section,format,rw,address,value"
+
+/* One row of the 7-column form.  0 ok, -1 with a reason. */
+static int parse_rich(const char *p, ht_record *r, const char **why)
+{
+    char f[7][64];
+    int nf = 0;
+    const char *start = p;
+    for (;; p++) {
+        if (*p == ',' || *p == '\n' || *p == '\r' || *p == 0) {
+            size_t len = (size_t)(p - start);
+            if (nf == 7 || len >= sizeof f[0]) {
+                *why = "expected 7 fields cycle,kind,section,format,rw,address,value";
+                return -1;
+            }
+            memcpy(f[nf], start, len);
+            f[nf++][len] = 0;
+            if (*p != ',')
+                break;
+            start = p + 1;
+        }
+    }
+    if (nf != 7) {
+        *why = "expected 7 fields cycle,kind,section,format,rw,address,value";
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    const char *q = f[0];
+    if (parse_field_u64(&q, &r->cycle) || *q) { *why = "cycle is not a number"; return -1; }
+    int kind = -1;
+    for (int k = 0; k < HT_REC_COUNT; k++)
+        if (!strcmp(f[1], ht_record_kind_name((ht_record_kind)k)))
+            kind = k;
+    if (kind < 0) { *why = "unknown record kind"; return -1; }
+    r->kind = (uint8_t)kind;
+    if (!strcmp(f[2], "burst")) r->section = HT_SEC_BURST;
+    else if (!strcmp(f[2], "span")) r->section = HT_SEC_SPAN;
+    else if (kind == HT_REC_SAMPLE || kind == HT_REC_SECTION) { *why = "section must be burst or span"; return -1; }
+    if (kind == HT_REC_SAMPLE || kind == HT_REC_SECTION) {
+        ht_format fm;
+        if (ht_parse_format(f[3], &fm)) { *why = "format must be full, line, 48 or 32"; return -1; }
+        r->format = (uint8_t)fm;
+    }
+    if (kind == HT_REC_SAMPLE) {
+        if (!strcmp(f[4], "R")) r->write = 0;
+        else if (!strcmp(f[4], "W")) r->write = 1;
+        else { *why = "rw must be R or W"; return -1; }
+        q = f[5];
+        if (parse_field_u64(&q, &r->addr) || *q || r->addr >> 56) { *why = "address is not a 56-bit number"; return -1; }
+        r->addr = ht_addr_for_format(r->addr, (ht_format)r->format);
+    } else {
+        q = f[6];
+        if (parse_field_u64(&q, &r->value) || *q) { *why = "value is not a number"; return -1; }
+    }
+    return 0;
+}
 
 static int csv_next(ht_source *s, ht_record *r)
 {
@@ -125,6 +195,10 @@ static int csv_next(ht_source *s, ht_record *r)
         if (*p == '\n' || *p == '\r' || *p == 0 || *p == '#')
             continue; /* blank lines and comments */
         if (c->line == 1) {
+            if (strncasecmp(p, RICH_HEADER, strlen(RICH_HEADER)) == 0) {
+                c->rich = 1;
+                continue;
+            }
             if (strncasecmp(p, "cycle,address,rw", 16) != 0) {
                 seterr(s->err, sizeof s->err,
                        "%s:1: expected the header line 'cycle,address,rw'", s->name);
@@ -135,6 +209,20 @@ static int csv_next(ht_source *s, ht_record *r)
         uint64_t cyc, addr;
         int w;
         const char *why;
+        if (c->rich) {
+            if (parse_rich(p, r, &why)) {
+                seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": %s", s->name, c->line, why);
+                return -1;
+            }
+            if (r->cycle < c->last_cycle && r->kind == HT_REC_SAMPLE) {
+                seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": cycle %" PRIu64
+                       " goes backwards (previous %" PRIu64 ")", s->name, c->line, r->cycle, c->last_cycle);
+                return -1;
+            }
+            if (r->kind == HT_REC_SAMPLE)
+                c->last_cycle = r->cycle;
+            return 1;
+        }
         if (csv_parse_access(p, &cyc, &addr, &w, &why) != 0) {
             seterr(s->err, sizeof s->err, "%s:%" PRIu64 ": %s", s->name, c->line, why);
             return -1;
@@ -213,7 +301,7 @@ ht_source *trace_open(const char *path, char *err, size_t errlen)
     char head[32] = {0};
     size_t n = fread(head, 1, sizeof head - 1, f);
     fclose(f);
-    if (n >= 16 && strncasecmp(head, "cycle,address,rw", 16) == 0)
+    if (n >= 16 && (strncasecmp(head, "cycle,address,rw", 16) == 0 || strncasecmp(head, "cycle,kind,", 11) == 0))
         return trace_open_csv(path, err, errlen);
     return mtr_open(path, err, errlen);
 }
@@ -222,6 +310,7 @@ ht_source *trace_open(const char *path, char *err, size_t errlen)
 
 struct trace_writer {
     char path[512];
+    int rich;           /* CSV in the 7-column form (sampled traces) */
     FILE *csv;          /* CSV output */
     mtr_writer *mtr;    /* container output */
     char err[512];
@@ -242,7 +331,8 @@ trace_writer *trace_create(const char *path, const trace_writer_opts *o, char *e
             free(w);
             return NULL;
         }
-        fputs("cycle,address,rw\n", w->csv);
+        w->rich = o->format != HT_FMT_FULL || o->rate != 1;
+        fputs(w->rich ? RICH_HEADER "\n" : "cycle,address,rw\n", w->csv);
         return w;
     }
     w->mtr = mtr_create(path, o, err, errlen);
@@ -256,7 +346,9 @@ trace_writer *trace_create(const char *path, const trace_writer_opts *o, char *e
 int trace_write(trace_writer *w, const ht_record *r)
 {
     if (w->csv) {
-        if (r->kind == HT_REC_SAMPLE)
+        if (w->rich)
+            csv_write_record(w->csv, r);
+        else if (r->kind == HT_REC_SAMPLE)
             csv_write_access(w->csv, r->cycle, r->addr, r->write);
         return 0;
     }

@@ -1,7 +1,9 @@
 /* Opening traces for reading and writing, whatever their container:
  *   *.mtr / *.mtp   the project's container / raw packet stream (lib/ decoder and encoder)
  *   *.csv           text, header "cycle,address,rw", one access a line (address hex 0x.. or
- *                   decimal, rw R or W): an every-access full-address trace
+ *                   decimal, rw R or W): an every-access full-address trace; or the 7-column
+ *                   form of `decode --format csv` (sections, formats, markers kept), which
+ *                   the writer uses for sampled traces
  * Readers stream; nothing holds a whole trace. */
 #ifndef HOST_TRACEIO_H
 #define HOST_TRACEIO_H
@@ -30,6 +32,9 @@ int trace_finish(trace_writer *w);
 void trace_abort(trace_writer *w); /* closes and removes the output */
 const char *trace_writer_error(const trace_writer *w);
 
+/* Writes one record in the 7-column form cycle,kind,section,format,rw,address,value (what
+ * `decode --format csv` prints and the CSV reader accepts besides "cycle,address,rw"). */
+void csv_write_record(FILE *f, const ht_record *r);
 /* Writes one "cycle,address,rw" line. */
 void csv_write_access(FILE *f, uint64_t cycle, uint64_t addr, int write);
 /* Parses one data line of that CSV (no header).  0 ok, -1 with a reason in why. */

@@ -1,0 +1,205 @@
+/* metatrace gen: synthetic traces with a known structure. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/cli.h"
+#include "host/commands.h"
+#include "host/gen.h"
+#include "host/sampler.h"
+#include "host/traceio.h"
+
+static void help(void)
+{
+    printf("usage: metatrace gen -o OUT [--truth FILE] [--full-rate FILE] [--every-access]\n"
+           "         [--pattern seq|random|stride|mixed] [--accesses N] [--seed N]\n"
+           "         [--base ADDR] [--size BYTES] [--elem BYTES] [--stride BYTES]\n"
+           "         [--ws BYTES] [--drift BYTES] [--phase N] [--write-frac F] [--gap CYCLES]\n"
+           "         [--idle-every N] [--idle-cycles CYCLES]\n"
+           "         [--r-h 24] [--r-l 2048] [--len-h CYCLES] [--len-l CYCLES] [--fmt-h 48] [--fmt-l 32]\n\n"
+           "Generates accesses (see docs/host.md for the patterns; default mixed: a drifting 4 MiB\n"
+           "working set in 64 MiB at 0x80000000, 30%% writes, 4 cycles apart on average) and writes\n"
+           "  OUT          the sampled trace: bursts of --len-h cycles (one sample per --r-h, format\n"
+           "               --fmt-h) alternating with spans (--len-l, --r-l, --fmt-l); defaults are the\n"
+           "               seed's rates and 1e6 / 1e7-cycle sections; --every-access: OUT is the\n"
+           "               every-access full-address trace instead\n"
+           "  --truth      the every-access full-address trace (ground truth)\n"
+           "  --full-rate  bursts only: every --r-h cycles in --fmt-h all along (what a\n"
+           "               reconstruction of OUT's spans should come close to)\n"
+           "Sampling is the trace unit's (first access of each interval, reported at the sample\n"
+           "point; idle intervals give nothing) without FIFO limits.  .mtr or .csv outputs.\n");
+}
+
+typedef struct {
+    trace_writer *w;
+    sampler smp;
+    int every;
+    const char *path;
+} gen_out;
+
+int cmd_gen(int argc, char **argv)
+{
+    if (cli_wants_help(argc, argv)) {
+        help();
+        return 0;
+    }
+    gen_params gp;
+    gen_defaults(&gp);
+    sampler_config sc;
+    sampler_defaults(&sc);
+    sc.len_h = 1000000;
+    sc.len_l = 10000000;
+    const char *out = NULL, *truth = NULL, *fullrate = NULL;
+    int every = 0;
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"truth", required_argument, 0, 'T'},
+        {"full-rate", required_argument, 0, 'F'}, {"every-access", no_argument, 0, 'E'},
+        {"pattern", required_argument, 0, 'p'}, {"accesses", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'}, {"base", required_argument, 0, 'b'},
+        {"size", required_argument, 0, 'S'}, {"elem", required_argument, 0, 'e'},
+        {"stride", required_argument, 0, 't'}, {"ws", required_argument, 0, 'w'},
+        {"drift", required_argument, 0, 'd'}, {"phase", required_argument, 0, 'P'},
+        {"write-frac", required_argument, 0, 'W'}, {"gap", required_argument, 0, 'g'},
+        {"idle-every", required_argument, 0, 'i'}, {"idle-cycles", required_argument, 0, 'I'},
+        {"r-h", required_argument, 0, 1}, {"r-l", required_argument, 0, 2},
+        {"len-h", required_argument, 0, 3}, {"len-l", required_argument, 0, 4},
+        {"fmt-h", required_argument, 0, 5}, {"fmt-l", required_argument, 0, 6},
+        {0, 0, 0, 0}};
+    optind = 0;
+    int c, idx = 0;
+    while ((c = getopt_long(argc, argv, "o:", opts, &idx)) != -1) {
+        uint64_t *u = NULL;
+        int bytes = 0;
+        switch (c) {
+        case 'o': out = optarg; continue;
+        case 'T': truth = optarg; continue;
+        case 'F': fullrate = optarg; continue;
+        case 'E': every = 1; continue;
+        case 'p':
+            if (gen_parse_pattern(optarg, &gp.pattern)) {
+                cli_error("gen", "--pattern: '%s' is not seq, random, stride or mixed", optarg);
+                return 2;
+            }
+            continue;
+        case 'W':
+            if (cli_parse_double(optarg, &gp.write_frac)) {
+                cli_error("gen", "--write-frac: '%s' is not a number", optarg);
+                return 2;
+            }
+            continue;
+        case 5: case 6: {
+            ht_format f;
+            if (ht_parse_format(optarg, &f)) {
+                cli_error("gen", "--%s: '%s' is not 48, 32, full or line", opts[idx].name, optarg);
+                return 2;
+            }
+            if (c == 5) sc.fmt_h = f; else sc.fmt_l = f;
+            continue;
+        }
+        case 'n': u = &gp.accesses; break;
+        case 's': u = &gp.seed; break;
+        case 'b': u = &gp.base; break;
+        case 'S': u = &gp.size; bytes = 1; break;
+        case 'e': u = &gp.elem; bytes = 1; break;
+        case 't': u = &gp.stride; bytes = 1; break;
+        case 'w': u = &gp.ws; bytes = 1; break;
+        case 'd': u = &gp.drift; bytes = 1; break;
+        case 'P': u = &gp.phase; break;
+        case 'g': u = &gp.gap; break;
+        case 'i': u = &gp.idle_every; break;
+        case 'I': u = &gp.idle_cycles; break;
+        case 1: u = &sc.r_h; break;
+        case 2: u = &sc.r_l; break;
+        case 3: u = &sc.len_h; break;
+        case 4: u = &sc.len_l; break;
+        default: return 2;
+        }
+        double d;
+        if (bytes ? cli_parse_bytes(optarg, u) : cli_parse_u64(optarg, u)) {
+            /* counts may also be written 1e6 */
+            if (bytes || cli_parse_double(optarg, &d) || d < 0 || d > 1.8e19 || d != (double)(uint64_t)d) {
+                cli_error("gen", "--%s: '%s' is not a %s", opts[idx].name, optarg,
+                          bytes ? "byte count like 64M" : "non-negative integer");
+                return 2;
+            }
+            *u = (uint64_t)d;
+        }
+    }
+    if (optind != argc) {
+        cli_error("gen", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!out) {
+        cli_error("gen", "give the output trace with -o OUT");
+        return 2;
+    }
+    const char *why;
+    if (gen_check(&gp, &why)) {
+        cli_error("gen", "%s", why);
+        return 2;
+    }
+    if (!sc.r_h || !sc.r_l) {
+        cli_error("gen", "--r-h and --r-l must be at least 1");
+        return 2;
+    }
+    sc.start = gp.start_cycle;
+    gen_out outs[3];
+    int nouts = 0;
+    char err[600];
+    const char *paths[3] = {out, truth, fullrate};
+    for (int k = 0; k < 3; k++) {
+        if (!paths[k])
+            continue;
+        gen_out *o = &outs[nouts];
+        o->path = paths[k];
+        o->every = (k == 0 && every) || k == 1;
+        sampler_config s2 = sc;
+        if (k == 2)
+            s2.len_l = 0; /* bursts only */
+        sampler_init(&o->smp, &s2);
+        trace_writer_opts wo = {.producer = "metatrace gen",
+                                .format = o->every ? HT_FMT_FULL : sc.fmt_h,
+                                .rate = o->every ? 1 : (unsigned)sc.r_h};
+        o->w = trace_create(paths[k], &wo, err, sizeof err);
+        if (!o->w) {
+            cli_error("gen", "%s", err);
+            for (int j = 0; j < nouts; j++)
+                trace_abort(outs[j].w);
+            return 1;
+        }
+        nouts++;
+    }
+    gen_state g;
+    gen_init(&g, &gp);
+    mt_access a;
+    int rc = 0;
+    while (!rc && gen_next(&g, &a)) {
+        for (int k = 0; k < nouts && !rc; k++) {
+            ht_record recs[3];
+            int n = 0;
+            if (outs[k].every)
+                recs[n++] = ht_full_sample(a.cycle, a.addr, a.write);
+            else
+                n = sampler_access(&outs[k].smp, &a, recs);
+            for (int j = 0; j < n && !rc; j++)
+                if (trace_write(outs[k].w, &recs[j])) {
+                    cli_error("gen", "%s: %s", outs[k].path, trace_writer_error(outs[k].w));
+                    rc = 1;
+                }
+        }
+    }
+    for (int k = 0; k < nouts; k++) {
+        if (rc) {
+            trace_abort(outs[k].w);
+        } else if (trace_finish(outs[k].w)) {
+            cli_error("gen", "%s: write failed", outs[k].path);
+            rc = 1;
+        }
+    }
+    if (!rc)
+        fprintf(stderr, "generated %" PRIu64 " %s accesses, cycles %" PRIu64 "..%" PRIu64 "\n",
+                gp.accesses, gen_pattern_name(gp.pattern), gp.start_cycle, g.cycle);
+    return rc;
+}

@@ -11,7 +11,7 @@ ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed '
 ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
                  $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf))
 
-$(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+$(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_M $< -o $@
 $(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld

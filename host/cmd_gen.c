@@ -10,6 +10,7 @@
 #include "host/gen.h"
 #include "host/sampler.h"
 #include "host/traceio.h"
+#include "host/unitdrv.h"
 
 static void help(void)
 {
@@ -28,16 +29,40 @@ static void help(void)
            "  --truth      the every-access full-address trace (ground truth)\n"
            "  --full-rate  bursts only: every --r-h cycles in --fmt-h all along (what a\n"
            "               reconstruction of OUT's spans should come close to)\n"
-           "Sampling is the trace unit's (first access of each interval, reported at the sample\n"
-           "point; idle intervals give nothing) without FIFO limits.  .mtr or .csv outputs.\n");
+           "--model unit (default): a sampled .mtp output comes from lib's cycle-exact trace-unit\n"
+           "model (4 KiB FIFO, 8 bytes/cycle); --model ideal, and .csv outputs, use the host's\n"
+           "functional sampler (first access of each interval, reported at the sample point; idle\n"
+           "intervals give nothing; no FIFO).\n");
 }
 
 typedef struct {
-    trace_writer *w;
+    trace_writer *w;       /* records (every-access traces, CSV, --model ideal) */
+    FILE *raw;             /* the trace unit's packet stream (--model unit) */
+    unit_driver drv;
     sampler smp;
     int every;
     const char *path;
 } gen_out;
+
+/* Removes every output opened so far (an error before anything was generated). */
+static void discard_outputs(gen_out *outs, int n)
+{
+    for (int j = 0; j < n; j++) {
+        if (outs[j].raw) {
+            unit_driver_stop(&outs[j].drv, 2);
+            fclose(outs[j].raw);
+            remove(outs[j].path);
+        } else {
+            trace_abort(outs[j].w);
+        }
+    }
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
 
 int cmd_gen(int argc, char **argv)
 {
@@ -66,7 +91,8 @@ int cmd_gen(int argc, char **argv)
         {"r-h", required_argument, 0, 1}, {"r-l", required_argument, 0, 2},
         {"len-h", required_argument, 0, 3}, {"len-l", required_argument, 0, 4},
         {"fmt-h", required_argument, 0, 5}, {"fmt-l", required_argument, 0, 6},
-        {0, 0, 0, 0}};
+        {"model", required_argument, 0, 'M'}, {0, 0, 0, 0}};
+    int use_unit = 1;
     optind = 0;
     int c, idx = 0;
     while ((c = getopt_long(argc, argv, "o:", opts, &idx)) != -1) {
@@ -77,6 +103,13 @@ int cmd_gen(int argc, char **argv)
         case 'T': truth = optarg; continue;
         case 'F': fullrate = optarg; continue;
         case 'E': every = 1; continue;
+        case 'M':
+            if (strcmp(optarg, "unit") && strcmp(optarg, "ideal")) {
+                cli_error("gen", "--model: '%s' is not unit or ideal", optarg);
+                return 2;
+            }
+            use_unit = !strcmp(optarg, "unit");
+            continue;
         case 'p':
             if (gen_parse_pattern(optarg, &gp.pattern)) {
                 cli_error("gen", "--pattern: '%s' is not seq, random, stride or mixed", optarg);
@@ -159,14 +192,27 @@ int cmd_gen(int argc, char **argv)
         if (k == 2)
             s2.len_l = 0; /* bursts only */
         sampler_init(&o->smp, &s2);
+        o->raw = NULL;
+        if (!o->every && use_unit && ends_with(paths[k], ".mtp")) {
+            o->raw = fopen(paths[k], "wb");
+            if (!o->raw || unit_driver_start(&o->drv, &s2, o->raw)) {
+                cli_error("gen", "%s: cannot create", paths[k]);
+                if (o->raw)
+                    fclose(o->raw);
+                discard_outputs(outs, nouts);
+                return 1;
+            }
+            o->w = NULL;
+            nouts++;
+            continue;
+        }
         trace_writer_opts wo = {.producer = "metatrace gen",
                                 .format = o->every ? HT_FMT_FULL : sc.fmt_h,
                                 .rate = o->every ? 1 : (unsigned)sc.r_h};
         o->w = trace_create(paths[k], &wo, err, sizeof err);
         if (!o->w) {
             cli_error("gen", "%s", err);
-            for (int j = 0; j < nouts; j++)
-                trace_abort(outs[j].w);
+            discard_outputs(outs, nouts);
             return 1;
         }
         nouts++;
@@ -179,6 +225,10 @@ int cmd_gen(int argc, char **argv)
         for (int k = 0; k < nouts && !rc; k++) {
             ht_record recs[3];
             int n = 0;
+            if (outs[k].raw) {
+                unit_driver_access(&outs[k].drv, &a);
+                continue;
+            }
             if (outs[k].every)
                 recs[n++] = ht_full_sample(a.cycle, a.addr, a.write);
             else
@@ -191,6 +241,22 @@ int cmd_gen(int argc, char **argv)
         }
     }
     for (int k = 0; k < nouts; k++) {
+        if (outs[k].raw) {
+            uint32_t dropped = 0;
+            int bad = unit_driver_stop(&outs[k].drv, g.cycle + 1);
+            dropped = unit_driver_dropped(&outs[k].drv);
+            bad |= fclose(outs[k].raw) != 0;
+            if (rc || bad) {
+                if (bad)
+                    cli_error("gen", "%s: write failed", outs[k].path);
+                remove(outs[k].path);
+                rc = 1;
+            } else if (dropped) {
+                fprintf(stderr, "note: the trace unit dropped %u samples (FIFO full) in %s\n",
+                        dropped, outs[k].path);
+            }
+            continue;
+        }
         if (rc) {
             trace_abort(outs[k].w);
         } else if (trace_finish(outs[k].w)) {

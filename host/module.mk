@@ -12,7 +12,8 @@ $(HOST_A): $(HOST_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(METATRACE): $(OBJ)/host/main.o $(HOST_A) $(MT_A)
+# lib/module.mk is read after this file (sorted), so name its archive by path, not $(MT_A).
+$(METATRACE): $(OBJ)/host/main.o $(HOST_A) $(BUILD)/lib/libmetatrace.a
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -35,7 +35,7 @@ run_machine qemu nice -n 10 qemu-system-riscv64 -M virt -bios none -kernel "$ELF
 
 # mtemu joins once it executes F/D (emu/exec_fp.c present and mtemu built).
 if [ -f emu/exec_fp.c ] && [ -x "$BIN/mtemu" ]; then
-  run_machine mtemu nice -n 10 "$BIN/mtemu" "$ELF"
+  run_machine mtemu nice -n 10 "$BIN/mtemu" -q "$ELF"
   if cmp -s "$work/qemu.txt" "$work/mtemu.txt"; then
     echo "PASS fp/qemu-vs-mtemu ($(wc -l <"$work/qemu.txt") identical lines)"
   else

@@ -1,0 +1,82 @@
+/* The .mtr container (docs/trace-format.md section 4): a zstd skippable frame with the header,
+ * zstd frames of the packet stream each starting at a SYNC, a skippable frame with the index,
+ * and a skippable footer that locates the index. `zstd -d file.mtr` prints the raw stream.
+ * The reader also accepts raw packet streams (.mtp) and plain zstd-compressed streams. */
+#ifndef MT_MTR_H
+#define MT_MTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "mt_swenc.h"
+#include "mt_unit.h"
+
+#define MT_MTR_MAGIC_HDR  0x184D2A50u
+#define MT_MTR_MAGIC_IDX  0x184D2A51u
+#define MT_MTR_MAGIC_FOOT 0x184D2A52u
+#define MT_MTR_INFO_MAX   8192
+
+typedef struct {
+    uint64_t ref_hz;
+    int has_unit_cfg; /* cfg/fifo_* describe the trace unit that produced the stream */
+    mt_unit_cfg cfg;
+    uint32_t fifo_depth, fifo_drain;
+    char info[MT_MTR_INFO_MAX]; /* "key=value" lines: producer, memory map, command line... */
+    /* filled in by the reader */
+    int raw;        /* 1: .mtp, 2: plain zstd stream, 0: .mtr */
+    int has_index;  /* 0 when the writer did not finish (killed) */
+} mt_file_header;
+
+typedef struct {
+    uint64_t file_offset, comp_size;   /* the zstd frame in the file */
+    uint64_t stream_offset, stream_bytes;
+    uint64_t first_cycle, last_cycle;  /* first SYNC's cycle, last sample's sample point */
+    uint64_t samples;
+} mt_frame_index;
+
+typedef struct {
+    const char *producer;     /* e.g. "mtemu 1.0 --trace-unit=model" */
+    const char *info;         /* extra key=value lines (may be NULL) */
+    uint64_t ref_hz;          /* 0: 1e9 */
+    uint32_t sync_period;     /* for the sample API; 0: 4096 */
+    int level;                /* zstd level; 0: 3 */
+    size_t frame_bytes;       /* uncompressed bytes per frame before cutting at a SYNC; 0: 1 MiB */
+    const mt_unit_cfg *unit_cfg; /* NULL unless the stream comes from the trace unit */
+    uint32_t fifo_depth, fifo_drain;
+} mt_writer_config;
+
+typedef struct mt_writer mt_writer;
+
+mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char *err, size_t errlen);
+/* Raw packet bytes (the trace unit's output), in order, in pieces of any size. */
+int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n);
+/* Explicit samples through an mt_swenc (do not mix with mt_writer_raw in one file). */
+int mt_writer_section(mt_writer *w, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle);
+int mt_writer_sample(mt_writer *w, uint64_t cycle, uint64_t addr, unsigned rw);
+int mt_writer_marker(mt_writer *w, uint32_t value);
+int mt_writer_overflow(mt_writer *w, uint32_t dropped);
+/* Ends the session (sample API), writes the last frame, the index and the footer; frees w.
+ * Returns 0, or -1 after any error (then the partial file is removed). */
+int mt_writer_close(mt_writer *w);
+void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
+const char *mt_writer_error(const mt_writer *w);
+/* A sink for mt_unit (ctx = the writer). */
+void mt_writer_sink(void *ctx, const uint8_t *p, size_t n);
+
+typedef struct mt_file mt_file;
+
+mt_file *mt_file_open(const char *path, char *err, size_t errlen);
+const mt_file_header *mt_file_header_get(const mt_file *f);
+/* Next decompressed bytes of the packet stream: >0 bytes, 0 at the end, -1 on an I/O error.
+ * A corrupt frame is skipped and counted; a truncated last frame ends the stream. */
+ssize_t mt_file_read(mt_file *f, uint8_t *buf, size_t cap);
+int mt_file_rewind(mt_file *f);
+/* Frame index: NULL with *n = 0 when the file has none. */
+const mt_frame_index *mt_file_index(const mt_file *f, size_t *n);
+int mt_file_truncated(const mt_file *f);     /* the last frame was cut short (writer killed) */
+uint64_t mt_file_bad_frames(const mt_file *f); /* corrupt frames skipped */
+const char *mt_file_error(const mt_file *f);
+void mt_file_close(mt_file *f);
+
+#endif

@@ -1,0 +1,124 @@
+/* Software stream encoder: see mt_swenc.h. */
+#include "mt_swenc.h"
+
+#include <string.h>
+
+#include "mt_pkt.h"
+
+void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx)
+{
+    memset(s, 0, sizeof *s);
+    s->sink = sink;
+    s->ctx = ctx;
+    if (sync_period < MT_SYNC_PERIOD_MIN)
+        sync_period = sync_period ? MT_SYNC_PERIOD_MIN : MT_RESET_SYNC_PERIOD;
+    if (sync_period > MT_SYNC_PERIOD_MAX)
+        sync_period = MT_SYNC_PERIOD_MAX;
+    s->sync_period = sync_period;
+    s->rate = 1;
+}
+
+static void put(mt_swenc *s, const uint8_t *p, size_t n)
+{
+    if (!n)
+        return;
+    s->sink(s->ctx, p, n);
+    s->bytes += n;
+    s->sync_bytes += (uint32_t)n;
+    if (s->sync_bytes > MT_PREV_BYTES_MAX)
+        s->sync_bytes = MT_PREV_BYTES_MAX;
+}
+
+static void flush_run(mt_swenc *s)
+{
+    uint8_t b[MT_PKT_MAX];
+    put(s, b, mt_enc_flush_run(&s->enc, b));
+}
+
+static void sync_pair(mt_swenc *s, uint64_t cycle)
+{
+    uint8_t b[MT_PKT_MAX];
+    flush_run(s);
+    size_t n = mt_pkt_sync(b, s->sync_seq++, s->sync_bytes, cycle);
+    s->sync_bytes = 0;
+    put(s, b, n);
+    put(s, b, mt_pkt_section(b, s->span, s->fmt, s->rate, s->ptr));
+    mt_enc_reset(&s->enc, s->fmt);
+}
+
+int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle)
+{
+    if (s->ended || span > 1 || fmt > 3 || rate == 0 || (s->have_section && cycle < s->ptr))
+        return -1;
+    uint8_t b[MT_PKT_MAX];
+    flush_run(s);
+    s->span = (uint8_t)span;
+    s->fmt = (uint8_t)fmt;
+    s->rate = rate;
+    s->ptr = cycle;
+    if (!s->have_section) {
+        s->have_section = 1;
+        sync_pair(s, cycle);
+        return 0;
+    }
+    put(s, b, mt_pkt_section(b, span, fmt, rate, cycle));
+    mt_enc_reset(&s->enc, fmt);
+    return 0;
+}
+
+int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    if (s->ended || !s->have_section || cycle < s->ptr || (cycle - s->ptr) % s->rate)
+        return -1;
+    uint64_t skip = (cycle - s->ptr) / s->rate;
+    if (skip > MT_SKIP_MAX)
+        return -1;
+    mt_enc_plan p;
+    mt_enc_plan_sample(&s->enc, mt_fmt_addr_part(s->fmt, addr), rw, skip, &p);
+    mt_enc_commit(&s->enc, &p);
+    put(s, p.bytes, p.len);
+    s->ptr = cycle + s->rate;
+    s->samples++;
+    if (s->sync_bytes >= s->sync_period)
+        sync_pair(s, s->ptr);
+    return 0;
+}
+
+static int meta(mt_swenc *s, uint8_t *b, size_t n)
+{
+    put(s, b, n);
+    return 0;
+}
+
+int mt_swenc_marker(mt_swenc *s, uint32_t value)
+{
+    uint8_t b[MT_PKT_MAX];
+    if (s->ended || !s->have_section)
+        return -1;
+    flush_run(s);
+    return meta(s, b, mt_pkt_marker(b, value));
+}
+
+int mt_swenc_overflow(mt_swenc *s, uint32_t dropped)
+{
+    uint8_t b[MT_PKT_MAX];
+    if (s->ended || !s->have_section || dropped == 0)
+        return -1;
+    flush_run(s);
+    s->dropped = s->dropped + dropped < s->dropped ? UINT32_MAX : s->dropped + dropped;
+    return meta(s, b, mt_pkt_overflow(b, dropped));
+}
+
+int mt_swenc_end(mt_swenc *s)
+{
+    uint8_t b[MT_PKT_MAX];
+    if (s->ended)
+        return -1;
+    if (!s->have_section) { /* an empty session still says so */
+        s->have_section = 1;
+        sync_pair(s, 0);
+    }
+    flush_run(s);
+    s->ended = 1;
+    return meta(s, b, mt_pkt_end(b, s->samples, s->dropped));
+}

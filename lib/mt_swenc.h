@@ -1,0 +1,41 @@
+/* Software stream encoder: writes a valid packet stream from samples the caller already has
+ * (host import, reconstructions, ground truth), with no FIFO and nothing dropped. It uses the
+ * same compressor and packet builders as the trace unit; SYNC+SECTION pairs are inserted every
+ * `sync_period` bytes, as the unit does. Bytes go to a sink callback. */
+#ifndef MT_SWENC_H
+#define MT_SWENC_H
+
+#include <stdint.h>
+
+#include "mt_enc.h"
+#include "mt_fifo.h"
+
+typedef struct {
+    mt_sink_fn sink;
+    void *ctx;
+    uint32_t sync_period;
+    /* state */
+    int have_section, ended;
+    uint8_t span, fmt;
+    uint32_t rate;
+    uint64_t ptr; /* sample point of the next interval */
+    mt_enc enc;
+    uint32_t sync_bytes;
+    uint8_t sync_seq;
+    uint64_t samples, bytes;
+    uint32_t dropped;
+} mt_swenc;
+
+void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
+/* Starts a section at `cycle` (the first one also writes the session's first SYNC). Cycles must
+ * not go backwards. Returns 0, or -1 with bad arguments. */
+int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle);
+/* One sample at its sample point: cycle = ptr + k * rate for k >= 0 (k intervals without a
+ * sample before it, k < 2^40). addr is a 56-bit byte address. Returns 0 or -1. */
+int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw);
+int mt_swenc_marker(mt_swenc *s, uint32_t value);
+int mt_swenc_overflow(mt_swenc *s, uint32_t dropped);
+/* Writes END; further calls fail. */
+int mt_swenc_end(mt_swenc *s);
+
+#endif

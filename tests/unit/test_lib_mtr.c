@@ -1,0 +1,308 @@
+/* The .mtr container and the software stream encoder: round trips (model -> container ->
+ * decoder gives back exactly the sampled values), a killed writer, the index, raw .mtp input,
+ * bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lib_testutil.h"
+#include "mt_mtr.h"
+#include "mt_swenc.h"
+
+typedef struct {
+    mt_writer *w;
+    tu_buf raw;
+} tee;
+
+static void tee_sink(void *ctx, const uint8_t *p, size_t n)
+{
+    tee *t = ctx;
+    tu_buf_put(&t->raw, p, n);
+    mt_writer_raw(t->w, p, n);
+}
+
+static char *tmpname(const char *tag)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "/tmp/test_lib_mtr_%d_%s.mtr", (int)getpid(), tag);
+    return buf;
+}
+
+static void read_all(const char *path, tu_buf *out, mt_file **keep)
+{
+    char err[256];
+    mt_file *f = mt_file_open(path, err, sizeof err);
+    assert_non_null(f);
+    uint8_t b[1000];
+    ssize_t k;
+    while ((k = mt_file_read(f, b, sizeof b)) > 0)
+        tu_buf_put(out, b, (size_t)k);
+    assert_int_equal(k, 0);
+    if (keep)
+        *keep = f;
+    else
+        mt_file_close(f);
+}
+
+static void test_unit_roundtrip(void **state)
+{
+    (void)state;
+    for (int pat = 0; pat < TU_NPATTERNS; pat++) {
+        size_t n = 40000;
+        mt_access *a = tu_stream(pat, n, 100, 4242 + pat);
+        mt_unit_cfg cfg = {.kind_mask = 0x1F, .tap = 0, .fmt = (uint32_t)(pat & 3) | 0x10,
+                           .sync_period = 512, .rate_h = 4, .rate_l = 256, .len_h = 20000, .len_l = 30000};
+        const char *path = tmpname("rt");
+        char err[256];
+        mt_writer_config wc = {.producer = "test_lib_mtr", .frame_bytes = 2048, .unit_cfg = &cfg,
+                               .fifo_depth = 4096, .fifo_drain = 16};
+        tee t = {.w = mt_writer_create(path, &wc, err, sizeof err)};
+        assert_non_null(t.w);
+        mt_unit u;
+        mt_unit_params p = {.depth = 4096, .drain = 16, .sink = tee_sink, .sink_ctx = &t};
+        assert_int_equal(mt_unit_init(&u, &p), 0);
+        mt_unit_mmio_write(&u, 1, MT_REG_FMT, cfg.fmt);
+        mt_unit_mmio_write(&u, 1, MT_REG_SYNC_PERIOD, cfg.sync_period);
+        mt_unit_mmio_write(&u, 1, MT_REG_RATE_H, cfg.rate_h);
+        mt_unit_mmio_write(&u, 1, MT_REG_RATE_L, cfg.rate_l);
+        mt_unit_mmio_write(&u, 1, MT_REG_LEN_H_LO, (uint32_t)cfg.len_h);
+        mt_unit_mmio_write(&u, 1, MT_REG_LEN_L_LO, (uint32_t)cfg.len_l);
+        mt_unit_mmio_write(&u, 2, MT_REG_LEN_L_HI, 0);
+        mt_unit_mmio_write(&u, 50, MT_REG_CTRL, 1);
+        uint64_t dis = a[n - 1].cycle;
+        for (size_t i = 0; i < n; i++)
+            if (a[i].cycle >= mt_unit_next_due(&u))
+                mt_unit_access(&u, &a[i]);
+        mt_unit_stop(&u, dis);
+        assert_int_equal(u.dropped, 0);
+        mt_unit_free(&u);
+        assert_int_equal(mt_writer_close(t.w), 0);
+
+        tu_buf back = {0};
+        mt_file *f;
+        read_all(path, &back, &f);
+        assert_int_equal(back.n, t.raw.n);
+        assert_memory_equal(back.p, t.raw.p, back.n);
+        const mt_file_header *h = mt_file_header_get(f);
+        assert_int_equal(h->raw, 0);
+        assert_int_equal(h->has_unit_cfg, 1);
+        assert_int_equal(h->cfg.rate_l, 256);
+        assert_int_equal(h->fifo_drain, 16);
+        assert_non_null(strstr(h->info, "producer=test_lib_mtr"));
+        /* the index covers the stream exactly, frames start at SYNCs */
+        size_t ni;
+        const mt_frame_index *ix = mt_file_index(f, &ni);
+        assert_true(ni >= back.n / (2048 + 1024));
+        uint64_t off = 0, samples = 0;
+        for (size_t i = 0; i < ni; i++) {
+            assert_int_equal(ix[i].stream_offset, off);
+            assert_int_equal(back.p[off], 0);
+            assert_int_equal(back.p[off + 5], 0x80);
+            off += ix[i].stream_bytes;
+            samples += ix[i].samples;
+            if (i)
+                assert_true(ix[i].first_cycle >= ix[i - 1].first_cycle);
+        }
+        assert_int_equal(off, back.n);
+
+        /* model -> container -> decoder == the definition's samples */
+        tu_ref *ref = calloc(n, sizeof *ref);
+        size_t nref = tu_reference(&cfg, 50, dis, a, n, ref);
+        tu_events ev = {0};
+        tu_decode(back.p, back.n, &ev);
+        assert_int_equal(ev.losses, 0);
+        assert_int_equal(ev.samples, nref);
+        assert_int_equal(samples, nref);
+        size_t j = 0;
+        for (size_t i = 0; i < ev.n; i++) {
+            if (ev.ev[i].type != MT_DEV_SAMPLE)
+                continue;
+            assert_int_equal(ev.ev[i].cycle, ref[j].cycle);
+            assert_int_equal(ev.ev[i].value, ref[j].value);
+            j++;
+        }
+        mt_file_close(f);
+        free(ev.ev);
+        free(ref);
+        free(back.p);
+        free(t.raw.p);
+        free(a);
+        unlink(path);
+    }
+}
+
+/* A writer killed at any point: the file still reads, up to its last complete frame. */
+static void test_killed_writer(void **state)
+{
+    (void)state;
+    const char *path = tmpname("full");
+    char err[256];
+    mt_writer_config wc = {.frame_bytes = 1024, .sync_period = 256};
+    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
+    assert_non_null(w);
+    uint64_t s = 1;
+    assert_int_equal(mt_writer_section(w, 0, MT_FMT_FULL, 1, 1000), 0);
+    uint64_t c = 1000;
+    for (int i = 0; i < 20000; i++) {
+        c += 1 + (tu_rand(&s) & 7);
+        assert_int_equal(mt_writer_sample(w, c, tu_rand(&s) & 0xffffff, i & 1), 0);
+    }
+    assert_int_equal(mt_writer_close(w), 0);
+    tu_buf whole = {0};
+    read_all(path, &whole, NULL);
+    FILE *f = fopen(path, "rb");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    uint8_t *file = malloc((size_t)size);
+    fseek(f, 0, SEEK_SET);
+    assert_int_equal(fread(file, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    const char *cut = tmpname("cut");
+    size_t prev = 0;
+    for (long len = 200; len < size; len += size / 37) {
+        FILE *o = fopen(cut, "wb");
+        fwrite(file, 1, (size_t)len, o);
+        fclose(o);
+        tu_buf part = {0};
+        mt_file *mf;
+        read_all(cut, &part, &mf);
+        assert_true(part.n <= whole.n);
+        assert_true(part.n >= prev);
+        prev = part.n;
+        if (part.n) {
+            assert_memory_equal(part.p, whole.p, part.n);
+            assert_int_equal(whole.p[part.n] == 0 || part.n == whole.n, 1); /* ends where a SYNC starts */
+        }
+        size_t ni;
+        mt_file_index(mf, &ni);
+        assert_int_equal(ni, 0);
+        tu_events ev = {0};
+        tu_decode(part.p, part.n, &ev);
+        assert_int_equal(ev.losses, 0);
+        mt_file_close(mf);
+        free(ev.ev);
+        free(part.p);
+    }
+    assert_true(prev > whole.n / 2);
+    free(file);
+    free(whole.p);
+    unlink(cut);
+    unlink(path);
+}
+
+/* The software writer: every sample, marker and overflow comes back. */
+static void test_swenc_roundtrip(void **state)
+{
+    (void)state;
+    tu_buf out = {0};
+    mt_swenc sw;
+    mt_swenc_init(&sw, 100, tu_buf_put, &out);
+    uint64_t s = 7, c = 0;
+    struct { uint64_t c, v; } exp[30000];
+    size_t ne = 0;
+    for (int sec = 0; sec < 6; sec++) {
+        unsigned fmt = (unsigned)sec & 3, span = (unsigned)sec & 1;
+        uint32_t r = span ? 100 : 3;
+        c += 17;
+        assert_int_equal(mt_swenc_section(&sw, span, fmt, r, c), 0);
+        uint64_t ptr = c, addr = 0x80000000;
+        for (int i = 0; i < 5000; i++) {
+            uint64_t x = tu_rand(&s);
+            uint64_t k = (x & 3) == 0 ? (x >> 8) % 50 : 0;
+            addr = (x & 0x30) ? addr : (x >> 10) & MT_PADDR_MASK;
+            unsigned rw = (x >> 6) & (x >> 7) & 1;
+            ptr += k * r;
+            assert_int_equal(mt_swenc_sample(&sw, ptr, addr, rw), 0);
+            exp[ne].c = ptr;
+            exp[ne].v = mt_fmt_value(fmt, mt_fmt_addr_part(fmt, addr), rw);
+            ne++;
+            ptr += r;
+            if (i == 100)
+                assert_int_equal(mt_swenc_marker(&sw, 0xabc), 0);
+        }
+        c = ptr;
+        assert_int_equal(mt_swenc_sample(&sw, ptr + 1, 0, 0), r == 1 ? 0 : -1); /* off the grid */
+        assert_int_equal(mt_swenc_sample(&sw, ptr - r, 0, 0), -1);                /* backwards */
+    }
+    assert_int_equal(mt_swenc_overflow(&sw, 5), 0);
+    assert_int_equal(mt_swenc_end(&sw), 0);
+    assert_int_equal(mt_swenc_end(&sw), -1);
+    tu_events ev = {0};
+    tu_decode(out.p, out.n, &ev);
+    assert_int_equal(ev.losses, 0);
+    assert_int_equal(ev.samples, ne);
+    size_t j = 0, markers = 0;
+    for (size_t i = 0; i < ev.n; i++) {
+        const mt_dec_event *e = &ev.ev[i];
+        if (e->type == MT_DEV_MARKER)
+            markers++;
+        if (e->type == MT_DEV_END) {
+            assert_int_equal(e->value, ne);
+            assert_int_equal(e->count, 5);
+        }
+        if (e->type != MT_DEV_SAMPLE)
+            continue;
+        assert_int_equal(e->cycle, exp[j].c);
+        assert_int_equal(e->value, exp[j].v);
+        j++;
+    }
+    assert_int_equal(markers, 6);
+    free(ev.ev);
+    free(out.p);
+}
+
+static void test_raw_and_bad_files(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *path = tmpname("raw");
+    tu_buf out = {0};
+    mt_swenc sw;
+    mt_swenc_init(&sw, 4096, tu_buf_put, &out);
+    mt_swenc_section(&sw, 0, 0, 24, 0);
+    mt_swenc_sample(&sw, 48, 0x80001000, 1);
+    mt_swenc_end(&sw);
+    FILE *f = fopen(path, "wb");
+    fwrite(out.p, 1, out.n, f);
+    fclose(f);
+    tu_buf back = {0};
+    mt_file *mf;
+    read_all(path, &back, &mf);
+    assert_int_equal(mt_file_header_get(mf)->raw, 1);
+    assert_int_equal(back.n, out.n);
+    assert_memory_equal(back.p, out.p, out.n);
+    assert_int_equal(mt_file_rewind(mf), 0);
+    uint8_t b[64];
+    assert_int_equal(mt_file_read(mf, b, sizeof b), (ssize_t)out.n);
+    mt_file_close(mf);
+    f = fopen(path, "wb");
+    fputs("hello, world\n", f);
+    fclose(f);
+    assert_null(mt_file_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "not a metatrace trace"));
+    f = fopen(path, "wb");
+    fclose(f);
+    assert_null(mt_file_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "empty"));
+    assert_null(mt_file_open("/nonexistent/x.mtr", err, sizeof err));
+    assert_non_null(strstr(err, "/nonexistent/x.mtr"));
+    assert_null(mt_writer_create("/nonexistent/x.mtr", NULL, err, sizeof err));
+    unlink(path);
+    free(out.p);
+    free(back.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unit_roundtrip),
+        cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_swenc_roundtrip),
+        cmocka_unit_test(test_raw_and_bad_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -43,6 +43,8 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
 }
 
+static const int32_t *cpu_handler_offsets(void);
+
 /* ---- life cycle -------------------------------------------------------------------------- */
 
 void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
@@ -56,6 +58,16 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->mtimecmp = UINT64_MAX;
     c->obs_last_pfn = UINT64_MAX;
     c->poll_cycle = BUS_POLL_CYCLES;
+    c->hoff_table = cpu_handler_offsets();
+    c->cross_page = calloc(1, sizeof *c->cross_page);
+    if (!c->cross_page) {
+        fprintf(stderr, "mtemu: out of memory\n");
+        exit(3);
+    }
+    for (unsigned i = 0; i < DPAGE_SLOTS + 4; i++) {
+        c->cross_page->slot[i].op = OP_PAGE_END;
+        c->cross_page->slot[i].hoff = c->hoff_table[OP_PAGE_END];
+    }
     cpu_reset(c, 0x1000);
 }
 
@@ -73,7 +85,12 @@ static void dpage_free_all(mt_cpu *c)
     c->dpage_count = 0;
 }
 
-void cpu_free(mt_cpu *c) { dpage_free_all(c); }
+void cpu_free(mt_cpu *c)
+{
+    dpage_free_all(c);
+    free(c->cross_page);
+    c->cross_page = NULL;
+}
 
 void cpu_reset(mt_cpu *c, uint64_t pc)
 {
@@ -153,8 +170,10 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
         exit(3);
     }
     p->pa = pa;
-    for (unsigned i = DPAGE_SLOTS; i < DPAGE_SLOTS + 4; i++)
+    for (unsigned i = DPAGE_SLOTS; i < DPAGE_SLOTS + 4; i++) {
         p->slot[i].op = OP_PAGE_END;
+        p->slot[i].hoff = c->hoff_table[OP_PAGE_END];
+    }
     unsigned h = (pa >> 12) & (DPAGE_HASH - 1);
     p->hnext = c->dpage_hash[h];
     c->dpage_hash[h] = p;
@@ -177,12 +196,12 @@ void cpu_code_written(mt_cpu *c, uint64_t pa, uint64_t len)
     uint64_t last = (off + len - 1) / 2;
     if (last >= DPAGE_SLOTS)
         last = DPAGE_SLOTS - 1;
-    for (uint64_t i = first; i <= last; i++) {
-        p->slot[i].op = OP_DECODE;
-        p->slot[i].cost = 0;
-    }
+    for (uint64_t i = first; i <= last; i++)
+        memset(&p->slot[i], 0, sizeof p->slot[i]); /* OP_DECODE, handler offset 0 */
 }
 
+/* Fills slot d of page dp from memory (the instruction may straddle into the next page: then
+ * the slot becomes OP_CROSS, decoded again at every execution). */
 static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
 {
     unsigned idx = (unsigned)(d - dp->slot);
@@ -194,13 +213,29 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
         d->op = OP_CROSS;
         d->len = 4;
         d->rd = 32;
-        return;
+    } else {
+        if (insn_length(lo) == 4)
+            memcpy(&hi, page + idx * 2 + 2, 2);
+        decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
+        d->cost = c->cost[insn_class(d->op)];
+        d->step = d->len / 2;
     }
-    if (insn_length(lo) == 4)
-        memcpy(&hi, page + idx * 2 + 2, 2);
-    decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
-    d->cost = c->cost[insn_class(d->op)];
+    d->hoff = c->hoff_table[d->op];
     c->dpage_decodes++;
+}
+
+/* The instruction bits at slot d (for logs). */
+static uint32_t slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
+{
+    unsigned idx = (unsigned)(d - dp->slot);
+    const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
+    uint16_t lo, hi = 0;
+    if (!page || idx >= DPAGE_SLOTS)
+        return 0;
+    memcpy(&lo, page + idx * 2, 2);
+    if (insn_length(lo) == 4 && idx < DPAGE_SLOTS - 1)
+        memcpy(&hi, page + idx * 2 + 2, 2);
+    return (uint32_t)lo | (uint32_t)hi << 16;
 }
 
 /* ---- hooks and events -------------------------------------------------------------------- */
@@ -454,7 +489,7 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
         log_flush(c, true);
         c->log_pending = true;
         c->log_pc = pc;
-        c->log_raw = d->raw;
+        c->log_raw = slot_bits(c, dp, d);
         c->log_rd = d->rd;
         c->log_len = d->len;
         c->log_priv = (uint8_t)c->priv;
@@ -503,23 +538,27 @@ int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_
 
 static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v; }
 
-void cpu_run(mt_cpu *c)
+/* The interpreter proper.  With c == NULL it only returns its handler-offset table (labels are
+ * local to this function, and decoded slots store offsets from L_DECODE, so a zeroed slot means
+ * "not decoded yet").  The hot state (cycle, instret, the event thresholds) lives in locals;
+ * SAVE() / RESTORE() move it around every call that can look at or change it. */
+__attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *interpreter(mt_cpu *c)
 {
-    static void *const labels[OP_COUNT] = {
-#define MT_OP_LABEL(n) [OP_##n] = &&L_##n,
-        MT_OPS(MT_OP_LABEL)
-#undef MT_OP_LABEL
-    };
+#define H(n) [OP_##n] = (int32_t)(&&L_##n - &&L_DECODE),
+    static const int32_t hoffs[OP_COUNT] = {MT_OPS(H)};
+#undef H
+    if (!c)
+        return hoffs;
     uint64_t *const x = c->x;
+    const uint8_t taken_penalty = c->taken_branch_penalty;
     cpu_update_next_event(c);
     while (!c->stop) {
-        if (cpu_check_interrupts(c))
+        if (unlikely(cpu_mip(c) & c->mie) && cpu_check_interrupts(c))
             continue;
-        if (c->wfi) {
+        if (unlikely(c->wfi)) {
             if (!wfi_wait(c)) {
                 fprintf(stderr, "mtemu: the hart waits (WFI) for an interrupt that nothing can raise; stopping\n");
                 c->stop = true;
-                c->limit_hit = true;
             }
             continue;
         }
@@ -537,53 +576,74 @@ void cpu_run(mt_cpu *c)
         }
         const uint64_t vbase = pc & PAGE_MASK;
         mt_dtlb_entry *const dtlb = c->cur_dtlb;
-        mt_dinsn *d;
+        mt_dinsn *d = dp->slot + ((pc - vbase) >> 1);
+        uint64_t cycle = c->cycle, instret = c->instret, next_event = c->next_event, next_due = c->next_due;
         int exc = EXC_NONE;
         uint64_t tval = 0;
 
+#define PC() (vbase + ((uint64_t)(d - dp->slot) << 1))
+#define SAVE() (c->cycle = cycle, c->instret = instret)
+#define RESTORE() (cycle = c->cycle, instret = c->instret, next_event = c->next_event, next_due = c->next_due)
 #define RD x[d->rd]
 #define RS1 x[d->rs1]
 #define RS2 x[d->rs2]
 #define IMM ((int64_t)d->imm)
 #define DISPATCH()                                                                    \
     do {                                                                              \
-        d = dp->slot + ((pc - vbase) >> 1);                                           \
-        if (unlikely(c->cycle >= c->next_event) && cpu_event(c, dp, d, pc, vbase))    \
-            goto leave;                                                               \
-        c->cycle += d->cost;                                                          \
-        c->instret++;                                                                 \
-        goto *labels[d->op];                                                          \
+        if (unlikely(cycle >= next_event)) {                                          \
+            SAVE();                                                                   \
+            bool out_ = cpu_event(c, dp, d, PC(), vbase);                             \
+            RESTORE();                                                                \
+            if (out_)                                                                 \
+                goto leave;                                                           \
+        }                                                                             \
+        cycle += d->cost;                                                             \
+        instret++;                                                                    \
+        goto *(&&L_DECODE + d->hoff);                                                 \
     } while (0)
-#define NEXT() do { pc += d->len; DISPATCH(); } while (0)
+#define NEXT() do { d += d->step; DISPATCH(); } while (0)
 #define JUMP_TO(target)                                                               \
     do {                                                                              \
-        pc = (target);                                                                \
-        if (unlikely(pc - vbase >= 4096))                                             \
-            goto leave;                                                               \
+        uint64_t t_ = (target);                                                       \
+        if (unlikely(t_ - vbase >= 4096)) {                                           \
+            pc = t_;                                                                  \
+            goto leave_at;                                                            \
+        }                                                                             \
+        d = dp->slot + ((t_ - vbase) >> 1);                                           \
         DISPATCH();                                                                   \
     } while (0)
 #define TRAP(cause, value) do { exc = (cause); tval = (value); goto trap; } while (0)
-#define ILLEGAL() TRAP(EXC_ILLEGAL, d->raw)
+#define ILLEGAL() TRAP(EXC_ILLEGAL, (uint64_t)(uint32_t)d->imm)
 #define BRANCH(cond)                                                                  \
     do {                                                                              \
         if (cond) {                                                                   \
-            c->cycle += c->taken_branch_penalty;                                      \
-            JUMP_TO(pc + IMM);                                                        \
+            cycle += taken_penalty;                                                   \
+            JUMP_TO(PC() + (uint64_t)IMM);                                            \
         }                                                                             \
         NEXT();                                                                       \
     } while (0)
+#define ACCESS(pa, sz, w, kind)                                                       \
+    do {                                                                              \
+        if (unlikely(cycle >= next_due)) {                                            \
+            SAVE();                                                                   \
+            cpu_access_due(c, (pa), (sz), (w), (kind));                               \
+            RESTORE();                                                                \
+        }                                                                             \
+        c->access_count[kind]++;                                                      \
+        cycle++;                                                                      \
+    } while (0)
+#define SLOW(call) ({ SAVE(); c->pc = PC(); int r_ = (call); RESTORE(); r_; })
 #define LOAD(ctype, sz)                                                               \
     do {                                                                              \
-        uint64_t va = RS1 + IMM;                                                      \
+        uint64_t va = RS1 + (uint64_t)IMM;                                            \
         mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
         ctype v;                                                                      \
         if (likely(e->tag_r == (va & (PAGE_MASK | (sz - 1))))) {                      \
             memcpy(&v, (const void *)(e->addend + (uintptr_t)va), sz);                \
-            cpu_access(c, e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD);                 \
+            ACCESS(e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD);                        \
         } else {                                                                      \
             uint64_t tmp;                                                             \
-            c->pc = pc;                                                               \
-            int ex = mem_load_slow(c, va, sz, &tmp);                                  \
+            int ex = SLOW(mem_load_slow(c, va, sz, &tmp));                            \
             if (ex != EXC_NONE)                                                       \
                 TRAP(ex, va);                                                         \
             v = (ctype)tmp;                                                           \
@@ -593,28 +653,17 @@ void cpu_run(mt_cpu *c)
     } while (0)
 #define STORE(ctype, sz)                                                              \
     do {                                                                              \
-        uint64_t va = RS1 + IMM;                                                      \
+        uint64_t va = RS1 + (uint64_t)IMM;                                            \
         mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
         ctype v = (ctype)RS2;                                                         \
         if (likely(e->tag_w == (va & (PAGE_MASK | (sz - 1))))) {                      \
             memcpy((void *)(e->addend + (uintptr_t)va), &v, sz);                      \
-            cpu_access(c, e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE);                \
+            ACCESS(e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE);                       \
         } else {                                                                      \
-            c->pc = pc;                                                               \
-            int ex = mem_store_slow(c, va, sz, RS2);                                  \
+            int ex = SLOW(mem_store_slow(c, va, sz, RS2));                            \
             if (ex != EXC_NONE)                                                       \
                 TRAP(ex, va);                                                         \
         }                                                                             \
-        NEXT();                                                                       \
-    } while (0)
-#define ATOMIC()                                                                      \
-    do {                                                                              \
-        uint64_t va = RS1, res;                                                       \
-        c->pc = pc;                                                                   \
-        int ex = mem_atomic(c, d->op, va, RS2, &res);                                 \
-        if (ex != EXC_NONE)                                                           \
-            TRAP(ex, va);                                                             \
-        RD = res;                                                                     \
         NEXT();                                                                       \
     } while (0)
 
@@ -622,32 +671,35 @@ void cpu_run(mt_cpu *c)
 
     L_DECODE:
         decode_slot(c, dp, d);
-        c->cycle += d->cost;
-        goto *labels[d->op];
+        cycle += d->cost;
+        goto *(&&L_DECODE + d->hoff);
     L_PAGE_END:
-        c->instret--;
+        instret--;
         goto leave;
     L_CROSS: {
         const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
         uint16_t lo, hi;
-        uint64_t pa2;
+        uint64_t pa2, pc0 = PC();
         memcpy(&lo, page + 0xffe, 2);
-        c->pc = pc;
-        int ex = mmu_fetch_parcel(c, pc + 2, &hi, &pa2);
+        int ex = SLOW(mmu_fetch_parcel(c, pc0 + 2, &hi, &pa2));
         if (ex != EXC_NONE)
-            TRAP(ex, pc + 2);
-        decode_insn((uint32_t)lo | (uint32_t)hi << 16, &c->cross_insn);
-        d = &c->cross_insn;
+            TRAP(ex, pc0 + 2);
+        /* run it from the cross page: same slot index, every other slot leaves the loop */
+        dp = c->cross_page;
+        d = &dp->slot[DPAGE_SLOTS - 1];
+        decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
-        c->cycle += d->cost;
-        goto *labels[d->op];
+        d->step = 2;
+        d->hoff = c->hoff_table[d->op];
+        cycle += d->cost;
+        goto *(&&L_DECODE + d->hoff);
     }
     L_ILLEGAL:
         ILLEGAL();
     L_LUI: RD = (uint64_t)IMM; NEXT();
-    L_AUIPC: RD = pc + (uint64_t)IMM; NEXT();
-    L_JAL: RD = pc + d->len; JUMP_TO(pc + (uint64_t)IMM);
-    L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = pc + d->len; JUMP_TO(target); }
+    L_AUIPC: RD = PC() + (uint64_t)IMM; NEXT();
+    L_JAL: { uint64_t here = PC(); RD = here + d->len; JUMP_TO(here + (uint64_t)IMM); }
+    L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + d->len; JUMP_TO(target); }
     L_BEQ: BRANCH(RS1 == RS2);
     L_BNE: BRANCH(RS1 != RS2);
     L_BLT: BRANCH((int64_t)RS1 < (int64_t)RS2);
@@ -734,34 +786,42 @@ void cpu_run(mt_cpu *c)
     L_AMOSWAP_W: L_AMOADD_W: L_AMOXOR_W: L_AMOAND_W: L_AMOOR_W:
     L_AMOMIN_W: L_AMOMAX_W: L_AMOMINU_W: L_AMOMAXU_W:
     L_AMOSWAP_D: L_AMOADD_D: L_AMOXOR_D: L_AMOAND_D: L_AMOOR_D:
-    L_AMOMIN_D: L_AMOMAX_D: L_AMOMINU_D: L_AMOMAXU_D:
-        ATOMIC();
+    L_AMOMIN_D: L_AMOMAX_D: L_AMOMINU_D: L_AMOMAXU_D: {
+        uint64_t va = RS1, res;
+        int ex = SLOW(mem_atomic(c, d->op, va, RS2, &res));
+        if (ex != EXC_NONE)
+            TRAP(ex, va);
+        RD = res;
+        NEXT();
+    }
     L_FENCE: NEXT();
     L_FENCE_I: NEXT(); /* decoded pages follow every store, so nothing is stale */
     L_ECALL: TRAP(EXC_ECALL_U + c->priv, 0);
-    L_EBREAK: TRAP(EXC_BREAKPOINT, pc);
+    L_EBREAK: TRAP(EXC_BREAKPOINT, PC());
     L_MRET:
         if (c->priv != PRV_M)
             ILLEGAL();
+        SAVE();
         do_mret(c);
-        goto left;
+        continue;
     L_SRET:
         if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TSR)))
             ILLEGAL();
+        SAVE();
         do_sret(c);
-        goto left;
+        continue;
     L_WFI:
         if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TW)))
             ILLEGAL();
-        pc += d->len;
         if (!(cpu_mip(c) & c->mie))
             c->wfi = true;
+        d += d->step;
         goto leave;
     L_SFENCE_VMA:
         if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TVM)))
             ILLEGAL();
         cpu_flush_tlb(c);
-        pc += d->len;
+        d += d->step;
         goto leave;
     L_CSRRW: L_CSRRS: L_CSRRC: L_CSRRWI: L_CSRRSI: L_CSRRCI: {
         unsigned op = d->op;
@@ -770,35 +830,42 @@ void cpu_run(mt_cpu *c)
         uint64_t src = imm ? d->rs1 : RS1;
         bool write = kind == CSR_OP_RW || d->rs1 != 0;
         uint64_t old;
-        c->pc = pc;
-        if (csr_access(c, (unsigned)d->imm, kind, src, write, &old) != EXC_NONE)
-            ILLEGAL();
+        if (SLOW(csr_access(c, (unsigned)d->imm & 0xfff, kind, src, write, &old)) != EXC_NONE) {
+            uint64_t bits = slot_bits(c, dp, d);
+            TRAP(EXC_ILLEGAL, dp == c->cross_page ? 0 : bits);
+        }
         RD = old;
         if (!write)
             NEXT();
-        pc += d->len;
+        d += d->step;
         goto leave; /* interrupts, translation or privilege may have changed */
     }
     L_FP: {
         if (!c->fp_exec || !cpu_fp_enabled(c))
-            ILLEGAL();
-        c->pc = pc;
-        int ex = c->fp_exec(c, (uint32_t)d->imm);
+            TRAP(EXC_ILLEGAL, (uint64_t)(uint32_t)d->imm);
+        int ex = SLOW(c->fp_exec(c, (uint32_t)d->imm));
         if (ex != EXC_NONE)
-            TRAP(ex, ex == EXC_ILLEGAL ? d->raw : c->fp_tval);
+            TRAP(ex, ex == EXC_ILLEGAL ? (uint64_t)(uint32_t)d->imm : c->fp_tval);
         NEXT();
     }
 
     trap:
-        c->instret--;
-        c->pc = pc;
+        instret--;
+        SAVE();
+        c->pc = PC();
         cpu_take_trap(c, (uint64_t)exc, tval);
         continue;
     leave:
+        pc = PC();
+    leave_at:
+        SAVE();
         c->pc = pc;
-    left:
-        continue;
     }
     if (c->log_commits)
         log_flush(c, true);
+    return hoffs;
 }
+
+static const int32_t *cpu_handler_offsets(void) { return interpreter(NULL); }
+
+void cpu_run(mt_cpu *c) { interpreter(c); }

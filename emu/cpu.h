@@ -54,13 +54,14 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
 
 /* A decoded instruction: 16 bytes, one per 2-byte slot of a code page.  rd == 32 is the sink
- * register, so writes to x0 need no test. `cost` is the base cycle cost of the timing model. */
+ * register, so writes to x0 need no test.  `cost` is the base cycle cost of the timing model,
+ * `step` the distance to the next slot (len / 2), `hoff` the interpreter's handler offset.
+ * For OP_ILLEGAL imm holds the instruction bits (mtval), for OP_FP the 32-bit form. */
 typedef struct {
-    uint16_t op;
-    uint8_t rd, rs1, rs2, len;
-    uint8_t cost, pad;
     int32_t imm;
-    uint32_t raw; /* the instruction bits (compressed: the 16-bit parcel) */
+    int32_t hoff;
+    uint16_t op;
+    uint8_t rd, rs1, rs2, len, step, cost;
 } mt_dinsn;
 
 /* Decoded instructions of one 4 KiB physical page, filled lazily; slots past the end are
@@ -137,7 +138,8 @@ typedef struct mt_cpu {
     mt_dpage *dpage_hash[DPAGE_HASH];
     unsigned dpage_count;
     bool dpage_flush_pending;
-    mt_dinsn cross_insn; /* an instruction straddling a page, decoded per execution */
+    mt_dpage *cross_page; /* holds an instruction straddling two pages, decoded per execution */
+    const int32_t *hoff_table; /* the interpreter's handler offsets by op */
 
     struct mt_bus *bus;
 

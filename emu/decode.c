@@ -164,6 +164,7 @@ static void set(mt_dinsn *d, unsigned op, uint32_t rd, uint32_t rs1, uint32_t rs
     d->rs1 = (uint8_t)rs1;
     d->rs2 = (uint8_t)rs2;
     d->imm = imm;
+    d->step = 0;
 }
 
 static void decode32(uint32_t w, mt_dinsn *d)
@@ -308,20 +309,22 @@ void decode_insn(uint32_t w, mt_dinsn *d)
     if ((w & 3) != 3) {
         uint32_t e = expand_compressed((uint16_t)w);
         if (e == 0) {
-            set(d, OP_ILLEGAL, 0, 0, 0, 0);
+            set(d, OP_ILLEGAL, 0, 0, 0, (int32_t)(w & 0xffff));
         } else {
             decode32(e, d);
             if (d->op == OP_FP)
                 d->imm = (int32_t)e; /* exec_fp gets the 32-bit form */
         }
+        if (d->op == OP_ILLEGAL)
+            d->imm = (int32_t)(w & 0xffff);
         d->len = 2;
-        d->raw = w & 0xffff;
     } else {
         decode32(w, d);
         if (d->op == OP_FP)
             d->imm = (int32_t)w;
+        if (d->op == OP_ILLEGAL)
+            d->imm = (int32_t)w;
         d->len = 4;
-        d->raw = w;
     }
 }
 

@@ -1,6 +1,6 @@
 /* RV64IMAC + Zicsr + Zifencei decoder: 32-bit and compressed instructions into mt_dinsn.
  * Compressed instructions become their 32-bit equivalents (len = 2).  F/D opcodes decode to
- * OP_FP (the 32-bit form in `raw`), executed by cpu->fp_exec when the F/D extension is built. */
+ * OP_FP (the 32-bit form in `imm`), executed by cpu->fp_exec when the F/D extension is built. */
 #ifndef EMU_DECODE_H
 #define EMU_DECODE_H
 

@@ -267,6 +267,7 @@ void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
     const mt_cpu *c = &m->cpu;
     fprintf(f, "instructions  %llu\n", (unsigned long long)c->instret);
     fprintf(f, "cycles        %llu\n", (unsigned long long)c->cycle);
+    fprintf(f, "pc            0x%llx (privilege %d)\n", (unsigned long long)c->pc, c->priv);
     fprintf(f, "seconds       %.3f (host)\n", seconds);
     fprintf(f, "MIPS          %.1f\n", seconds > 0 ? c->instret / seconds * 1e-6 : 0.0);
     static const char *const kinds[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};

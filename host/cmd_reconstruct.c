@@ -12,7 +12,7 @@
 
 static void help(void)
 {
-    printf("usage: metatrace reconstruct FILE -o OUT [--method seed|gigabyte|bracket]\n"
+    printf("usage: metatrace reconstruct FILE -o OUT [--method seed|gigabyte|bracket|drift]\n"
            "                             [--rate CYCLES] [--span-rate CYCLES] [--keep N] [--tmpdir DIR]\n\n"
            "Replaces every span sample by samples every --rate cycles (default: the burst's rate)\n"
            "up to the end of its interval; bursts are copied.  Methods:\n"
@@ -24,6 +24,8 @@ static void help(void)
            "            the gigabyte the span sample names, the replay continuing across the span\n"
            "  bracket   gigabyte, replaying the nearer burst: the one before for the first half of\n"
            "            a span, the one after for the second half\n"
+           "  drift     bracket, shifting the replayed pages along the working set's movement\n"
+           "            (the slope of the burst medians between the two bursts)\n"
            "Reads FILE twice; keeps the first --keep samples of each burst (default 1048576) in a\n"
            "temporary file.  OUT: .mtr or .csv.\n");
 }
@@ -54,7 +56,7 @@ int cmd_reconstruct(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'm':
             if (rc_parse_method(optarg, &cfg.method)) {
-                cli_error("reconstruct", "--method: '%s' is not seed, gigabyte or bracket", optarg);
+                cli_error("reconstruct", "--method: '%s' is not seed, gigabyte, bracket or drift", optarg);
                 return 2;
             }
             break;

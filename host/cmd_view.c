@@ -51,7 +51,7 @@ int cmd_info(int argc, char **argv)
     uint64_t n[HT_SEC_COUNT][HT_FMT_COUNT] = {{0}}, sections[HT_SEC_COUNT] = {0};
     uint64_t writes = 0, samples = 0, markers = 0, overflow = 0, loss_events = 0, lost = 0, idle = 0;
     uint64_t first = 0, last = 0, sec_first = 0;
-    int have_sec = 0;
+    int have_sec = 0, cur_sec = -1;
     ht_record r;
     int got;
     printf("trace %s (%" PRIu64 " bytes)\n", path, fsize);
@@ -60,6 +60,7 @@ int cmd_info(int argc, char **argv)
     while ((got = ht_next(src, &r)) == 1) {
         switch (r.kind) {
         case HT_REC_SAMPLE:
+            idle += r.value; /* intervals skipped before this sample */
             if (!samples)
                 first = r.cycle;
             last = r.cycle;
@@ -68,10 +69,13 @@ int cmd_info(int argc, char **argv)
             n[r.section % HT_SEC_COUNT][r.format % HT_FMT_COUNT]++;
             break;
         case HT_REC_SECTION:
+            /* SECTION packets repeat after every SYNC: count changes of section type */
+            if (!have_sec || r.section != cur_sec)
+                sections[r.section % HT_SEC_COUNT]++;
             if (!have_sec)
                 sec_first = r.cycle;
             have_sec = 1;
-            sections[r.section % HT_SEC_COUNT]++;
+            cur_sec = r.section;
             break;
         case HT_REC_IDLE: idle += r.value; break;
         case HT_REC_OVERFLOW: overflow += r.value; break;
@@ -93,14 +97,15 @@ int cmd_info(int argc, char **argv)
         return 1;
     }
     ht_close(src);
-    printf("sections: %" PRIu64 " bursts, %" PRIu64 " spans\n", sections[0], sections[1]);
+    printf("sections: %" PRIu64 " bursts, %" PRIu64 " spans (changes of section type)\n",
+           sections[0], sections[1]);
     printf("samples: %" PRIu64 " (%" PRIu64 " writes)\n", samples, writes);
     for (int s = 0; s < HT_SEC_COUNT; s++)
         for (int f = 0; f < HT_FMT_COUNT; f++)
             if (n[s][f])
                 printf("  %-5s %-4s %" PRIu64 "\n", ht_section_name((ht_section)s),
                        ht_format_name((ht_format)f), n[s][f]);
-    printf("idle intervals: %" PRIu64 "\n", idle);
+    printf("intervals without a sample: %" PRIu64 " (idle, or dropped as overflow says)\n", idle);
     printf("markers: %" PRIu64 "%s\n", markers, markers > show_markers ? " (first ones shown)" : "");
     printf("overflow: %" PRIu64 " samples dropped by the trace unit\n", overflow);
     printf("loss: %" PRIu64 " events, %" PRIu64 " bytes/records lost%s\n", loss_events, lost,

@@ -32,7 +32,7 @@ typedef struct {
 
 const char *rc_method_name(rc_method m)
 {
-    static const char *const names[RC_COUNT] = {"seed", "gigabyte", "bracket"};
+    static const char *const names[RC_COUNT] = {"seed", "gigabyte", "bracket", "drift"};
     return (unsigned)m < RC_COUNT ? names[m] : "?";
 }
 
@@ -66,12 +66,13 @@ static int summarise(ht_source *src, const rc_config *cfg, rc_summary *s, rc_sta
     int got, in_burst = 0;
     p2_median med;
     uint64_t last_burst_cycle = 0, last_span_cycle = 0, span_gap = UINT64_MAX;
-    int have_span_sample = 0, pending_section_burst = 0;
+    int have_span_sample = 0;
     uint64_t section_rate = 0;
     while ((got = ht_next(src, &r)) == 1) {
         if (r.kind == HT_REC_SECTION) {
+            /* A SECTION re-announces the current section after every SYNC: only a change from
+             * span to burst opens a new burst. */
             if (r.section == HT_SEC_BURST) {
-                pending_section_burst = 1; /* the next burst sample opens a new burst */
                 section_rate = r.value;
             } else {
                 in_burst = 0;
@@ -90,7 +91,7 @@ static int summarise(ht_source *src, const rc_config *cfg, rc_summary *s, rc_sta
             last_span_cycle = r.cycle;
             continue;
         }
-        if (!in_burst || pending_section_burst) {
+        if (!in_burst) {
             if (s->n) /* close the previous burst's median */
                 s->b[s->n - 1].median = (uint64_t)llround(p2_value(&med));
             if (s->n == s->cap) {
@@ -110,7 +111,6 @@ static int summarise(ht_source *src, const rc_config *cfg, rc_summary *s, rc_sta
             b->rate = section_rate;
             p2_init(&med);
             in_burst = 1;
-            pending_section_burst = 0;
             st->bursts++;
         } else {
             burst_info *b = &s->b[s->n - 1];
@@ -227,13 +227,11 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
     ht_record r;
     int got;
     size_t bursts_seen = 0; /* bursts started so far in pass 2 */
-    int in_burst = 0, pending_section_burst = 0, span_open = 0;
-    uint64_t span_start = 0;
+    int in_burst = 0, span_open = 0;
+    uint64_t span_start = 0, out_rate = 24;
     while ((got = ht_next(src, &r)) == 1) {
         if (r.kind == HT_REC_SECTION) {
-            if (r.section == HT_SEC_BURST)
-                pending_section_burst = 1;
-            else
+            if (r.section == HT_SEC_SPAN)
                 in_burst = 0;
             continue; /* sections are re-emitted below where they begin */
         }
@@ -243,10 +241,9 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
             continue;
         }
         if (r.section == HT_SEC_BURST) {
-            if (!in_burst || pending_section_burst) {
+            if (!in_burst) {
                 bursts_seen++;
                 in_burst = 1;
-                pending_section_burst = 0;
                 span_open = 0;
                 ht_record sec = {.cycle = r.cycle, .kind = HT_REC_SECTION, .section = HT_SEC_BURST,
                                  .format = r.format, .value = s.b[bursts_seen - 1].rate};
@@ -265,25 +262,26 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
         burst_info *prev = bursts_seen ? &s.b[bursts_seen - 1] : NULL;
         burst_info *next = bursts_seen < s.n ? &s.b[bursts_seen] : NULL;
         if (!span_open) {
+            /* one output grid for the whole span: span_start + m * out_rate */
             span_open = 1;
             span_start = r.cycle;
+            out_rate = cfg->rate ? cfg->rate : prev ? prev->rate : next ? next->rate : 24;
             st->spans++;
-        }
-        burst_info *src_b = prev;
-        if (cfg->method == RC_BRACKET && next && (!prev || r.cycle - span_start >= (next->start - span_start) / 2))
-            src_b = next;
-        if (!src_b)
-            src_b = next; /* a span before any burst: the only witness is the one after */
-        uint64_t rate = cfg->rate ? cfg->rate : (src_b ? src_b->rate : 24);
-        uint64_t end = r.cycle + s.span_rate;
-        if (next && next->start < end && next->start > r.cycle)
-            end = next->start;
-        if (st->span_samples == 1 || span_start == r.cycle) {
             ht_record sec = {.cycle = r.cycle, .kind = HT_REC_SECTION, .section = HT_SEC_SPAN,
-                             .format = HT_FMT_48, .value = rate};
+                             .format = HT_FMT_48, .value = out_rate};
             if (emit(ctx, &sec))
                 goto emitfail;
         }
+        burst_info *src_b = prev;
+        if ((cfg->method == RC_BRACKET || cfg->method == RC_DRIFT) && next && (!prev || r.cycle - span_start >= (next->start - span_start) / 2))
+            src_b = next;
+        if (!src_b)
+            src_b = next; /* a span before any burst: the only witness is the one after */
+        uint64_t rate = out_rate;
+        uint64_t first_slot = span_start + (r.cycle - span_start + rate - 1) / rate * rate;
+        uint64_t end = r.cycle + s.span_rate;
+        if (next && next->start < end && next->start > r.cycle)
+            end = next->start;
         if (!src_b || !src_b->n) {
             st->no_burst++;
             st->out_samples++;
@@ -309,8 +307,18 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
             if (*cur < lo || *cur >= hi)
                 *cur = lo;
         }
+        /* drift: the working set moves between the bursts; its median page moves by
+         * (next.median - prev.median) between their midpoints.  Shift the replayed pages by
+         * that slope times the distance in time from the replayed burst's midpoint. */
+        double slope = 0;
+        if (cfg->method == RC_DRIFT && prev && next && prev != next) {
+            double pm = (prev->start + prev->end) / 2.0, nm = (next->start + next->end) / 2.0;
+            if (nm > pm)
+                slope = ((double)next->median - (double)prev->median) / (nm - pm);
+        }
+        double src_mid = (src_b->start + src_b->end) / 2.0;
         uint64_t k = 0;
-        for (uint64_t t = r.cycle; t < end; t += rate, k++) {
+        for (uint64_t t = first_slot; t < end; t += rate, k++) {
             uint64_t packed, ppn;
             if (cfg->method == RC_SEED) {
                 packed = s.store.v[src_b->first + k % src_b->n];
@@ -322,6 +330,11 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
                 if (++*cur >= hi)
                     *cur = lo;
                 uint64_t within = (packed & PPN_MASK) & ((UINT64_C(1) << GB_SHIFT) - 1);
+                if (slope != 0) {
+                    double w = (double)within + slope * ((double)t - src_mid);
+                    double top = (double)((UINT64_C(1) << GB_SHIFT) - 1);
+                    within = w < 0 ? 0 : w > top ? (uint64_t)top : (uint64_t)llround(w);
+                }
                 ppn = (named_gb << GB_SHIFT) | within;
                 if (!coarse && k == 0)
                     ppn = page_of(&r); /* the sample itself is exact */

@@ -22,6 +22,10 @@
  *  bracket   as gigabyte, but a span sample in the first half of the span replays the burst
  *            before it and one in the second half the burst after it (spans sit between two
  *            bursts; the nearer one in time is the better witness of a drifting working set).
+ *  drift     as bracket, and the replayed pages are shifted along the working set's movement:
+ *            the median page moves by (next median - previous median) between the two bursts'
+ *            midpoints; a sample at time t replaying a burst with midpoint m is shifted by
+ *            slope * (t - m) pages (kept inside the named gigabyte).
  * Output samples are 48-bit (page numbers); span samples that are already finer than 32-bit are
  * kept as their interval's first sample. */
 #ifndef HOST_RECONSTRUCT_H
@@ -32,7 +36,7 @@
 
 #include "host/sample.h"
 
-typedef enum { RC_SEED = 0, RC_GIGABYTE = 1, RC_BRACKET = 2, RC_COUNT } rc_method;
+typedef enum { RC_SEED = 0, RC_GIGABYTE = 1, RC_BRACKET = 2, RC_DRIFT = 3, RC_COUNT } rc_method;
 
 typedef struct {
     rc_method method;

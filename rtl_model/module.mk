@@ -1,0 +1,88 @@
+# rtl_model: the trace unit in SystemVerilog, its Verilator build with a plain C API, the RTL
+# testbench and co-simulation, and the yosys/nextpnr flow for the iCE40 UP5K.
+#
+#   make rtl        Verilated model + C shim -> $(RTL_A)  (link C code with $(RTL_A) $(RTL_LIBS))
+#   make rtl-fst    the same with FST waveforms (--trace-fst) -> $(RTL_FST_A)
+#   make rtl-lint   verilator --lint-only -Wall
+#   make synth      yosys + nextpnr-ice40 (UP5K, sg48) -> build/synth/summary.txt
+#
+# The Verilated C++ is compiled without sanitizers even under SAN=1: it is generated code, its
+# build dominates the time, and ASan/UBSan in the C callers still see every byte they handle.
+
+# The package first: both tools want it defined before its users.
+RTL_SRCS    := rtl_model/rtl/mt_tu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl_model/rtl/*.sv)))
+RTL_TOP     := mt_tu
+RTL_OUT     := $(BUILD)/rtl
+RTL_A       := $(RTL_OUT)/libmtrtl.a
+RTL_FST_A   := $(RTL_OUT)/fst/libmtrtl.a
+RTL_LIBS    := -lstdc++ -lpthread
+RTL_FST_LIBS := $(RTL_LIBS) -lz
+VERILATOR   ?= verilator
+VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
+RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing
+RTL_OPT     := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
+RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+                -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -Irtl_model/sim -Ilib
+# A clean environment for Verilator's own make: the caller's command-line variables (SAN=1,
+# OPT=...) must not leak into the generated makefile.
+RTL_ENV     := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES
+
+# $(call rtl_build,outdir,extra verilator flags,extra shim defines)
+define rtl_build
+$(1)/obj/V$(RTL_TOP)__ALL.a: $(RTL_SRCS) rtl_model/module.mk
+	@mkdir -p $(1)/obj
+	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(2) -Mdir $(1)/obj $(RTL_SRCS) --build -j 2 \
+	  -MAKEFLAGS "$(RTL_OPT)" >$(1)/verilator.log 2>&1 || { cat $(1)/verilator.log; exit 1; }
+	$(RTL_ENV) make -s -C $(1)/obj -f V$(RTL_TOP).mk $(RTL_OPT) verilated.o verilated_threads.o \
+	  $(if $(findstring fst,$(2)),verilated_fst_c.o)
+
+$(1)/mt_rtl.o: rtl_model/sim/mt_rtl.cpp rtl_model/sim/mt_rtl.h $(1)/obj/V$(RTL_TOP)__ALL.a
+	g++ $(RTL_CXXFLAGS) $(3) -I$(1)/obj -c $$< -o $$@
+
+$(1)/libmtrtl.a: $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.a
+	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.o $(1)/obj/verilated.o \
+	  $(1)/obj/verilated_threads.o $(if $(findstring fst,$(2)),$(1)/obj/verilated_fst_c.o)
+endef
+
+$(eval $(call rtl_build,$(RTL_OUT),,))
+$(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 -DVM_TRACE_FST=1))
+# A small FIFO (not a power of two) with a slow drain: overflow within a few hundred cycles.
+RTL_SMALL_A := $(RTL_OUT)/small/libmtrtl.a
+$(eval $(call rtl_build,$(RTL_OUT)/small,-GDepth=48 -GDrain=3,))
+
+ALL_TARGETS += $(RTL_A)
+
+# Testbench and co-simulation tools (C, linked with the model and one RTL build each).
+RTL_TB_OBJS := $(OBJ)/rtl_model/tb/pktctx.o
+RTL_COSIM     := $(RTL_OUT)/mt_cosim
+RTL_COSIM_SMALL := $(RTL_OUT)/mt_cosim_small
+
+$(RTL_COSIM): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_A) $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+$(RTL_COSIM_SMALL): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_SMALL_A) $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+
+TEST_DEPS    += $(RTL_COSIM) $(RTL_COSIM_SMALL)
+TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_cosim.sh
+
+# The C API's unit test links the RTL library and the C++ runtime (overrides tests/unit's rule).
+$(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_LIBS) $(LDLIBS)
+
+BENCH_STEPS += bench-rtl
+.PHONY: bench-rtl
+bench-rtl: $(RTL_COSIM)
+	@$(RTL_COSIM) --bench 2000000
+
+.PHONY: rtl rtl-fst rtl-lint synth
+rtl: $(RTL_A)
+rtl-fst: $(RTL_FST_A)
+rtl-lint:
+	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)
+
+synth:
+	rtl_model/synth/run_synth.sh build/synth $(RTL_SRCS)
+
+# The generated C++ must exist before the shim and the C tools that include mt_rtl.h compile.
+$(OBJ)/rtl_model/tb/mt_cosim.o: rtl_model/sim/mt_rtl.h

@@ -1,0 +1,128 @@
+// mt_tu: the metatrace trace unit (docs/trace-unit.md), top level.
+//
+// One bus access per clock in (physical address, R/W, kind, tap); a byte stream out, up to
+// Drain bytes per clock from a Depth-byte FIFO; a 32-bit MMIO register port (one access per
+// clock) for firmware.  The output is a plain byte count + bytes each clock: in a system it
+// feeds a DMA engine or a debug port that is always ready, as the contract's drain rate assumes.
+//
+//   mt_tu_regs  MMIO registers and read mux
+//   mt_tu_ctrl  session, schedule, capture, arbitration, packets, compressor state, counters
+//   mt_tu_enc   the sample compressor's planning step (inside mt_tu_ctrl)
+//   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
+module mt_tu #(
+  parameter int unsigned Depth = 4096,  // FIFO bytes, 32..65536
+  parameter int unsigned Drain = 8      // bytes per clock, 1..16
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // Access port
+  input  logic               acc_valid_i,
+  input  logic [55:0]        acc_addr_i,
+  input  logic               acc_write_i,
+  input  logic [2:0]         acc_kind_i,
+  input  logic               acc_tap_i,
+  // MMIO port: word index within the 4 KiB window
+  input  logic               reg_rd_i,
+  input  logic               reg_wr_i,
+  input  logic [9:0]         reg_addr_i,
+  input  logic [31:0]        reg_wdata_i,
+  output logic [31:0]        reg_rdata_o,
+  // Output bytes of this clock
+  output logic [4:0]         out_cnt_o,
+  output logic [Drain*8-1:0] out_data_o,
+  // FIFO occupancy at the start of this clock (for a consumer's flow control and for
+  // co-simulation, which compares it with the C model every cycle)
+  output logic [16:0]        fifo_level_o
+);
+  localparam int unsigned OccW = $clog2(Depth + 1);
+
+  logic [4:0]  kind_mask;
+  logic        tap;
+  logic [1:0]  fmt_h, fmt_l;
+  logic [13:0] sync_period;
+  logic [31:0] rate_h, rate_l;
+  logic [39:0] len_h, len_l;
+  logic        ctrl_wr, marker_wr;
+  logic [7:0]  status;
+  logic [31:0] dropped;
+  logic [47:0] samples, bytes;
+  logic [63:0] cycle;
+
+  logic [OccW-1:0] occ, space;
+  logic            fifo_wr;
+  logic [4:0]      fifo_len;
+  logic [127:0]    fifo_data;
+
+  mt_tu_regs #(.Depth(Depth), .Drain(Drain)) u_regs (
+    .clk_i,
+    .rst_ni,
+    .reg_rd_i,
+    .reg_wr_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o,
+    .kind_mask_o   (kind_mask),
+    .tap_o         (tap),
+    .fmt_h_o       (fmt_h),
+    .fmt_l_o       (fmt_l),
+    .sync_period_o (sync_period),
+    .rate_h_o      (rate_h),
+    .rate_l_o      (rate_l),
+    .len_h_o       (len_h),
+    .len_l_o       (len_l),
+    .ctrl_wr_o     (ctrl_wr),
+    .marker_wr_o   (marker_wr),
+    .status_i      (status),
+    .fifo_level_i  (17'(occ)),
+    .dropped_i     (dropped),
+    .samples_i     (samples),
+    .bytes_i       (bytes),
+    .cycle_i       (cycle)
+  );
+
+  mt_tu_ctrl #(.Depth(Depth)) u_ctrl (
+    .clk_i,
+    .rst_ni,
+    .acc_valid_i,
+    .acc_addr_i,
+    .acc_write_i,
+    .acc_kind_i,
+    .acc_tap_i,
+    .kind_mask_i   (kind_mask),
+    .tap_i         (tap),
+    .fmt_h_i       (fmt_h),
+    .fmt_l_i       (fmt_l),
+    .sync_period_i (sync_period),
+    .rate_h_i      (rate_h),
+    .rate_l_i      (rate_l),
+    .len_h_i       (len_h),
+    .len_l_i       (len_l),
+    .ctrl_wr_i     (ctrl_wr),
+    .marker_wr_i   (marker_wr),
+    .wdata_i       (reg_wdata_i),
+    .fifo_occ_i    (occ),
+    .fifo_space_i  (space),
+    .fifo_wr_o     (fifo_wr),
+    .fifo_len_o    (fifo_len),
+    .fifo_data_o   (fifo_data),
+    .status_o      (status),
+    .dropped_o     (dropped),
+    .samples_o     (samples),
+    .bytes_o       (bytes),
+    .cycle_o       (cycle)
+  );
+
+  assign fifo_level_o = 17'(occ);
+
+  mt_tu_fifo #(.Depth(Depth), .Drain(Drain)) u_fifo (
+    .clk_i,
+    .rst_ni,
+    .wr_i       (fifo_wr),
+    .wr_len_i   (fifo_len),
+    .wr_data_i  (fifo_data),
+    .occ_o      (occ),
+    .space_o    (space),
+    .out_cnt_o,
+    .out_data_o
+  );
+endmodule

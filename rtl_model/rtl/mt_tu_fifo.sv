@@ -1,0 +1,114 @@
+// mt_tu_fifo: the trace unit's output FIFO (docs/trace-unit.md sections 1 and 4.A/E).
+//
+// Packets go in whole (up to 16 bytes per clock, one packet per clock); bytes come out at the
+// head, min(occupancy, Drain) of them every clock.  Occupancy is counted in bytes against the
+// build parameter Depth; the storage is 16 byte-wide banks (byte i of the stream lives in bank
+// i mod 16), so a packet of any alignment writes each bank at most once and a drain of up to 16
+// bytes reads each bank at most once.  Bank reads are registered (block RAM), so the read row
+// for cycle t is computed in cycle t-1 from the next head pointer, and bytes written in cycle t-1
+// reach the head in cycle t through a per-bank bypass.
+module mt_tu_fifo #(
+  parameter int unsigned Depth = 4096,  // capacity in bytes, 32..65536
+  parameter int unsigned Drain = 8,     // bytes leaving per clock, 1..16
+  localparam int unsigned PhysBytes = (Depth <= 32) ? 32 : (1 << $clog2(Depth)),
+  localparam int unsigned Rows = PhysBytes / 16,
+  localparam int unsigned RW = $clog2(Rows),
+  localparam int unsigned PW = $clog2(PhysBytes),
+  localparam int unsigned OccW = $clog2(Depth + 1)
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // Write port: a whole packet, byte 0 first.  The caller checks len_i <= space_o.
+  input  logic                wr_i,
+  input  logic [4:0]          wr_len_i,
+  input  logic [16*8-1:0]     wr_data_i,
+  // Occupancy at the start of this cycle, and the space for this cycle's packet
+  // (Depth minus what stays after this cycle's drain).
+  output logic [OccW-1:0]     occ_o,
+  output logic [OccW-1:0]     space_o,
+  // This cycle's output: out_cnt_o bytes, byte 0 in out_data_o[7:0].
+  output logic [4:0]          out_cnt_o,
+  output logic [Drain*8-1:0]  out_data_o
+);
+  logic [OccW-1:0] occ_q, occ_d;
+  logic [PW-1:0]   rp_q, rp_d, wp_q, wp_d;
+  logic [4:0]      out_cnt;
+
+  // A. Drain: min(occ, Drain) bytes leave.
+  always_comb begin
+    if (occ_q >= OccW'(Drain)) out_cnt = 5'(Drain);
+    else out_cnt = 5'(occ_q);
+  end
+  assign occ_o     = occ_q;
+  assign space_o   = OccW'(Depth) - (occ_q - OccW'(out_cnt));
+  assign out_cnt_o = out_cnt;
+
+  assign occ_d = occ_q - OccW'(out_cnt) + (wr_i ? OccW'(wr_len_i) : '0);
+  assign rp_d  = rp_q + PW'(out_cnt);
+  assign wp_d  = wp_q + (wr_i ? PW'(wr_len_i) : '0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      occ_q <= '0;
+      rp_q  <= '0;
+      wp_q  <= '0;
+    end else begin
+      occ_q <= occ_d;
+      rp_q  <= rp_d;
+      wp_q  <= wp_d;
+    end
+  end
+
+  // Banks.
+  logic [3:0]    wp_lo, rp_lo, rn_lo;
+  logic [RW-1:0] wp_row, rn_row;
+  assign wp_lo  = wp_q[3:0];
+  assign wp_row = wp_q[PW-1:4];
+  assign rp_lo  = rp_q[3:0];
+  assign rn_lo  = rp_d[3:0];
+  assign rn_row = rp_d[PW-1:4];
+
+  logic [7:0] bank_q [16];   // bank outputs (after bypass) for this cycle's head rows
+
+  for (genvar b = 0; b < 16; b++) begin : g_bank
+    logic [3:0]    k;        // which byte of the packet lands in this bank
+    logic          we;
+    logic [RW-1:0] waddr, raddr;
+    logic [7:0]    wdata, rdata;
+    logic          byp_q;
+    logic [7:0]    byp_data_q;
+
+    assign k     = 4'(b) - wp_lo;
+    assign we    = wr_i && ({1'b0, k} < wr_len_i);
+    assign waddr = wp_row + ((5'(b) < {1'b0, wp_lo}) ? RW'(1) : RW'(0));
+    assign wdata = wr_data_i[k*8 +: 8];
+    assign raddr = rn_row + ((5'(b) < {1'b0, rn_lo}) ? RW'(1) : RW'(0));
+
+    mt_tu_ram #(.Depth(Rows), .Width(8)) u_ram (
+      .clk_i,
+      .we_i    (we),
+      .waddr_i (waddr),
+      .wdata_i (wdata),
+      .raddr_i (raddr),
+      .rdata_o (rdata)
+    );
+
+    // Write-to-read bypass: the row read for cycle t+1 may be the one written in cycle t.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        byp_q      <= 1'b0;
+        byp_data_q <= '0;
+      end else begin
+        byp_q      <= we && (waddr == raddr);
+        byp_data_q <= wdata;
+      end
+    end
+    assign bank_q[b] = byp_q ? byp_data_q : rdata;
+  end
+
+  for (genvar j = 0; j < Drain; j++) begin : g_out
+    logic [3:0] bank;
+    assign bank = rp_lo + 4'(j);
+    assign out_data_o[j*8 +: 8] = bank_q[bank];
+  end
+endmodule

@@ -1,0 +1,65 @@
+// mt_tu_pkg: constants and small pure functions shared by the trace unit's modules:
+// packet headers, sample-format widths and shifts, LEB128 and zigzag (docs/trace-format.md).
+// Referenced as mt_tu_pkg::name (yosys 0.23 does not take `import pkg::*`).
+package mt_tu_pkg;
+  localparam logic [7:0] HdrSync     = 8'h00;
+  localparam logic [7:0] HdrRun      = 8'h01;
+  localparam logic [7:0] HdrSection  = 8'h02;
+  localparam logic [7:0] HdrOverflow = 8'h03;
+  localparam logic [7:0] HdrMarker   = 8'h04;
+  localparam logic [7:0] HdrEnd      = 8'h05;
+  localparam logic [7:0] HdrSample   = 8'h80;
+
+  localparam logic [2:0] OpDelta = 3'd3;
+  localparam logic [2:0] OpFull  = 3'd4;
+
+  localparam logic [6:0]  RunMax    = 7'd127;
+
+  // Address-part width w and the shift that takes it out of the 56-bit address, per format
+  // (0 = 48-bit: addr[55:12]; 1 = 32-bit: addr[55:30]; 2 = full: addr[55:0]; 3 = line: addr[55:6]).
+  function automatic logic [5:0] fmt_width(input logic [1:0] fmt);
+    case (fmt)
+      2'd0:    fmt_width = 6'd44;
+      2'd1:    fmt_width = 6'd26;
+      2'd2:    fmt_width = 6'd56;
+      default: fmt_width = 6'd50;
+    endcase
+  endfunction
+
+  function automatic logic [55:0] fmt_part(input logic [1:0] fmt, input logic [55:0] addr);
+    case (fmt)
+      2'd0:    fmt_part = {12'd0, addr[55:12]};
+      2'd1:    fmt_part = {30'd0, addr[55:30]};
+      2'd2:    fmt_part = addr;
+      default: fmt_part = {6'd0, addr[55:6]};
+    endcase
+  endfunction
+
+  // Mask of the low w bits of a 56-bit value.
+  function automatic logic [55:0] fmt_mask(input logic [1:0] fmt);
+    case (fmt)
+      2'd0:    fmt_mask = {12'd0, {44{1'b1}}};
+      2'd1:    fmt_mask = {30'd0, {26{1'b1}}};
+      2'd2:    fmt_mask = {56{1'b1}};
+      default: fmt_mask = {6'd0, {50{1'b1}}};
+    endcase
+  endfunction
+
+  // Minimal LEB128 length (1..10) of a 64-bit value.
+  function automatic logic [3:0] leb_len(input logic [63:0] v);
+    leb_len = 4'd1;
+    for (int i = 1; i < 10; i++) begin
+      if ((v >> (i * 7)) != 64'd0) leb_len = 4'(i + 1);
+    end
+  endfunction
+
+  // LEB128 bytes of v (byte 0 in [7:0]) for a known length n; bytes at and past n are 0.
+  function automatic logic [79:0] leb_bytes(input logic [63:0] v, input logic [3:0] n);
+    logic [69:0] g;
+    g = {6'd0, v};
+    leb_bytes = '0;
+    for (int i = 0; i < 10; i++) begin
+      if (4'(i) < n) leb_bytes[i*8 +: 8] = {(4'(i + 1) < n), g[i*7 +: 7]};
+    end
+  endfunction
+endpackage

@@ -1,0 +1,265 @@
+// The C API of the Verilated trace unit (mt_rtl.h): owns the Verilator context and model,
+// drives one clock per cycle and collects the bytes the FIFO drains.
+#include "mt_rtl.h"
+
+#ifndef VM_TRACE_FST
+#define VM_TRACE_FST 0   // the plain build; the FST build defines it to 1
+#endif
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "Vmt_tu.h"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
+
+struct mt_rtl {
+    VerilatedContext *ctx;
+    Vmt_tu *top;
+#if VM_TRACE_FST
+    VerilatedFstC *fst;
+#endif
+    uint64_t now;
+    bool acc_set, mmio_set;
+    uint8_t *out;           // drained bytes not yet popped: out[out_head .. out_len)
+    size_t out_len, out_head, out_cap;
+    uint64_t bytes_out;
+    unsigned depth, drain;
+};
+
+extern "C" int mt_rtl_has_fst(void)
+{
+    return VM_TRACE_FST ? 1 : 0;
+}
+
+static void dump(mt_rtl *r, uint64_t t)
+{
+#if VM_TRACE_FST
+    if (r->fst)
+        r->fst->dump(t);
+#else
+    (void)r;
+    (void)t;
+#endif
+}
+
+static void clear_inputs(Vmt_tu *top)
+{
+    top->acc_valid_i = 0;
+    top->acc_addr_i = 0;
+    top->acc_write_i = 0;
+    top->acc_kind_i = 0;
+    top->acc_tap_i = 0;
+    top->reg_rd_i = 0;
+    top->reg_wr_i = 0;
+    top->reg_addr_i = 0;
+    top->reg_wdata_i = 0;
+}
+
+static bool out_reserve(mt_rtl *r, size_t more)
+{
+    if (r->out_head && r->out_head == r->out_len)
+        r->out_head = r->out_len = 0;
+    if (r->out_len + more <= r->out_cap)
+        return true;
+    if (r->out_head) {   // compact before growing
+        std::memmove(r->out, r->out + r->out_head, r->out_len - r->out_head);
+        r->out_len -= r->out_head;
+        r->out_head = 0;
+        if (r->out_len + more <= r->out_cap)
+            return true;
+    }
+    size_t cap = r->out_cap ? r->out_cap * 2 : 4096;
+    while (cap < r->out_len + more)
+        cap *= 2;
+    uint8_t *p = static_cast<uint8_t *>(std::realloc(r->out, cap));
+    if (!p)
+        return false;
+    r->out = p;
+    r->out_cap = cap;
+    return true;
+}
+
+// Completes the current cycle: settle, collect this cycle's output, rising edge, next cycle.
+static void tick(mt_rtl *r)
+{
+    Vmt_tu *top = r->top;
+    top->eval();
+    unsigned n = top->out_cnt_o;
+    if (n) {
+        if (!out_reserve(r, n))
+            std::abort();   // out of memory: nothing sensible to return through a clock
+        uint64_t d = top->out_data_o;
+        for (unsigned i = 0; i < n; i++)
+            r->out[r->out_len++] = static_cast<uint8_t>(d >> (8 * i));
+        r->bytes_out += n;
+    }
+    dump(r, 2 * r->now);
+    top->clk_i = 1;
+    top->eval();
+    dump(r, 2 * r->now + 1);
+    top->clk_i = 0;
+    clear_inputs(top);
+    r->acc_set = r->mmio_set = false;
+    r->now++;
+}
+
+static uint32_t read_now(mt_rtl *r, uint32_t off)
+{
+    Vmt_tu *top = r->top;
+    top->reg_rd_i = 1;
+    top->reg_addr_i = (off >> 2) & 0x3FF;
+    top->eval();
+    return top->reg_rdata_o;
+}
+
+extern "C" void mt_rtl_reset(mt_rtl *r)
+{
+    Vmt_tu *top = r->top;
+    clear_inputs(top);
+    top->clk_i = 0;
+    top->rst_ni = 0;
+    top->eval();
+    top->clk_i = 1;
+    top->eval();
+    top->clk_i = 0;
+    top->rst_ni = 1;
+    top->eval();
+    r->now = 0;
+    r->acc_set = r->mmio_set = false;
+    r->out_len = r->out_head = 0;
+    r->bytes_out = 0;
+    uint32_t info = read_now(r, 0x014);   // FIFO_INFO
+    top->reg_rd_i = 0;
+    top->eval();
+    r->depth = (info & 0xFFFF) ? (info & 0xFFFF) : 65536;
+    r->drain = (info >> 16) & 0xFF;
+}
+
+extern "C" mt_rtl *mt_rtl_create(const char *fst_path)
+{
+    if (fst_path && !VM_TRACE_FST)
+        return nullptr;
+    mt_rtl *r = new (std::nothrow) mt_rtl();
+    if (!r)
+        return nullptr;
+    r->ctx = new (std::nothrow) VerilatedContext;
+    if (!r->ctx) {
+        delete r;
+        return nullptr;
+    }
+    r->ctx->randReset(0);   // deterministic: every register starts at 0 before reset
+    r->top = new (std::nothrow) Vmt_tu(r->ctx, "mt_tu");
+    if (!r->top) {
+        delete r->ctx;
+        delete r;
+        return nullptr;
+    }
+#if VM_TRACE_FST
+    r->fst = nullptr;
+    if (fst_path) {
+        r->ctx->traceEverOn(true);
+        r->fst = new VerilatedFstC;
+        r->top->trace(r->fst, 99);
+        r->fst->open(fst_path);
+    }
+#endif
+    mt_rtl_reset(r);
+    return r;
+}
+
+extern "C" void mt_rtl_destroy(mt_rtl *r)
+{
+    if (!r)
+        return;
+#if VM_TRACE_FST
+    if (r->fst) {
+        r->fst->close();
+        delete r->fst;
+    }
+#endif
+    r->top->final();
+    delete r->top;
+    delete r->ctx;
+    std::free(r->out);
+    delete r;
+}
+
+extern "C" uint64_t mt_rtl_now(const mt_rtl *r) { return r->now; }
+extern "C" unsigned mt_rtl_depth(const mt_rtl *r) { return r->depth; }
+extern "C" unsigned mt_rtl_drain(const mt_rtl *r) { return r->drain; }
+
+extern "C" void mt_rtl_advance(mt_rtl *r, uint64_t cycle)
+{
+    while (r->now < cycle)
+        tick(r);
+}
+
+extern "C" void mt_rtl_clock(mt_rtl *r, uint64_t n)
+{
+    mt_rtl_advance(r, r->now + n);
+}
+
+extern "C" int mt_rtl_access(mt_rtl *r, const mt_access *a)
+{
+    if (a->cycle < r->now || (a->cycle == r->now && r->acc_set))
+        return -1;
+    mt_rtl_advance(r, a->cycle);
+    Vmt_tu *top = r->top;
+    top->acc_valid_i = 1;
+    top->acc_addr_i = a->addr & MT_PADDR_MASK;
+    top->acc_write_i = a->write ? 1 : 0;
+    top->acc_kind_i = a->kind & 7;
+    top->acc_tap_i = a->tap & 1;
+    r->acc_set = true;
+    return 0;
+}
+
+extern "C" int mt_rtl_mmio_write(mt_rtl *r, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    if (cycle < r->now || (cycle == r->now && r->mmio_set))
+        return -1;
+    mt_rtl_advance(r, cycle);
+    r->mmio_set = true;
+    if ((off & 3) || off >= 0x1000)
+        return 0;   // not a register: ignored, like the hardware's byte-lane decode
+    Vmt_tu *top = r->top;
+    top->reg_wr_i = 1;
+    top->reg_addr_i = (off >> 2) & 0x3FF;
+    top->reg_wdata_i = val;
+    return 0;
+}
+
+extern "C" uint32_t mt_rtl_mmio_read(mt_rtl *r, uint64_t cycle, uint32_t off)
+{
+    if (cycle < r->now || (cycle == r->now && r->mmio_set))
+        return 0;
+    mt_rtl_advance(r, cycle);
+    r->mmio_set = true;
+    if ((off & 3) || off >= 0x1000)
+        return 0;
+    return read_now(r, off);
+}
+
+extern "C" size_t mt_rtl_pop(mt_rtl *r, uint8_t *buf, size_t cap)
+{
+    size_t n = r->out_len - r->out_head;
+    if (n > cap)
+        n = cap;
+    if (n)
+        std::memcpy(buf, r->out + r->out_head, n);
+    r->out_head += n;
+    return n;
+}
+
+extern "C" unsigned mt_rtl_fifo_level(mt_rtl *r)
+{
+    r->top->eval();
+    return r->top->fifo_level_o;
+}
+
+extern "C" size_t mt_rtl_pending(const mt_rtl *r) { return r->out_len - r->out_head; }
+extern "C" uint64_t mt_rtl_bytes_out(const mt_rtl *r) { return r->bytes_out; }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Synthesises the trace unit for the iCE40 UP5K (sg48) and writes the figures.
+#   run_synth.sh OUTDIR RTL.sv...
+# yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39 I/O pins
+# of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target.  The core alone
+# (mt_tu, out of context) is synthesised too, so that its own size is reported next to the total.
+# Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, fmax_mhz X (plus core_* lines and the device
+# fraction).  Exits non-zero when a tool fails; a missed timing target is reported, not an error.
+set -euo pipefail
+out=${1:?usage: run_synth.sh OUTDIR RTL.sv...}; shift
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+for t in yosys nextpnr-ice40; do
+  command -v $t >/dev/null || { echo "synth: $t not found (make deps installs it)" >&2; exit 1; }
+done
+srcs=("$@" "$here/mt_tu_sg48.sv")
+SEED=${SEED:-1}
+FREQ=${FREQ:-48}
+
+# Core out of context: LUT/FF/BRAM of the trace unit itself.
+yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv ${*}; synth_ice40 -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null
+# Package top: what is placed and routed.
+yosys -q -l "$out/yosys.log" -p "read_verilog -sv ${srcs[*]}; synth_ice40 -top mt_tu_sg48 -json $out/mt_tu_sg48.json; tee -o $out/stat.txt stat" >/dev/null
+nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
+  --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
+  --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1 \
+  || { tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 failed" >&2; exit 1; }
+
+cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types (last design block)
+  awk -v re="$2" '$1 ~ "^"re"$" && $2 ~ /^[0-9]+$/ { n[$1] = $2 } END { s = 0; for (k in n) s += n[k]; print s }' "$1"
+}
+lut=$(cells "$out/stat.txt" 'SB_LUT4'); ff=$(cells "$out/stat.txt" 'SB_DFF[A-Z]*')
+bram=$(cells "$out/stat.txt" 'SB_RAM40_4K'); carry=$(cells "$out/stat.txt" 'SB_CARRY')
+clut=$(cells "$out/core_stat.txt" 'SB_LUT4'); cff=$(cells "$out/core_stat.txt" 'SB_DFF[A-Z]*')
+cbram=$(cells "$out/core_stat.txt" 'SB_RAM40_4K')
+# nextpnr: "Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 52.31 MHz (PASS at 48.00 MHz)"
+fmax=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$out/nextpnr.log" | tail -n 1 | awk '{print $(NF-1)}')
+lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr.log" | tail -n 1 | tr -d ' ' | cut -d: -f2)
+[ -n "$fmax" ] || { echo "synth: no fmax in $out/nextpnr.log" >&2; exit 1; }
+{
+  echo "lut4 $lut"
+  echo "ff $ff"
+  echo "bram $bram"
+  echo "fmax_mhz $fmax"
+  echo "lut4_fraction $(awk -v l="$lut" 'BEGIN { printf "%.3f", l / 5280 }')"
+  echo "carry $carry"
+  echo "logic_cells_placed $lcs"
+  echo "core_lut4 $clut"
+  echo "core_ff $cff"
+  echo "core_bram $cbram"
+  echo "target_mhz $FREQ"
+  echo "seed $SEED"
+} >"$out/summary.txt"
+cat "$out/summary.txt"
+awk -v f="$fmax" -v t="$FREQ" 'BEGIN { if (f + 0 < t + 0) print "synth: fmax " f " MHz misses the " t " MHz target" }' >&2

@@ -1,0 +1,440 @@
+/* Constrained-random co-simulation of the trace unit: the C reference model (lib/mt_unit) and
+ * the Verilated RTL (rtl_model/sim/mt_rtl.h) get the same random register programs and access
+ * streams, and must produce the same bytes in the same cycles, the same FIFO occupancy every
+ * cycle and the same register values.  The first divergence stops the stream with the cycle, the
+ * packets around the first differing byte on both sides and the recent inputs.
+ *
+ *   mt_cosim [--seed S] [--streams N] [--cycles C] [--bench] [-v]
+ *
+ * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
+ * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
+ * which also checks the model's lazy fast path against the RTL clocked every cycle.
+ * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rtl_model/sim/mt_rtl.h"
+#include "mt_unit.h"
+#include "rtl_model/tb/pktctx.h"
+
+typedef struct {
+    uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *r)
+{
+    /* splitmix64: small, fast, good enough for test stimulus */
+    uint64_t z = (r->s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+static uint64_t below(rng_t *r, uint64_t n) { return n ? rnd(r) % n : 0; }
+static int chance(rng_t *r, unsigned permille) { return below(r, 1000) < permille; }
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+} buf_t;
+
+static void buf_add(buf_t *b, const uint8_t *p, size_t n)
+{
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->n + n)
+            cap *= 2;
+        uint8_t *q = realloc(b->p, cap);
+        if (!q) {
+            fprintf(stderr, "mt_cosim: out of memory\n");
+            exit(2);
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void model_sink(void *ctx, const uint8_t *p, size_t n) { buf_add(ctx, p, n); }
+
+/* Recent inputs, printed on a divergence. */
+enum { EV_ACC, EV_WR, EV_RD };
+typedef struct {
+    int type;
+    uint64_t cycle, addr;
+    uint32_t off, val, val2;
+    uint8_t write, kind, tap;
+} ev_t;
+#define RECENT 24
+typedef struct {
+    ev_t ev[RECENT];
+    unsigned n;
+} recent_t;
+static void remember(recent_t *h, const ev_t *e) { h->ev[h->n++ % RECENT] = *e; }
+
+static void print_recent(const recent_t *h)
+{
+    unsigned first = h->n > RECENT ? h->n - RECENT : 0;
+    fprintf(stderr, "  recent inputs (oldest first):\n");
+    for (unsigned i = first; i < h->n; i++) {
+        const ev_t *e = &h->ev[i % RECENT];
+        if (e->type == EV_ACC)
+            fprintf(stderr, "    cycle %" PRIu64 ": access addr=0x%014" PRIx64 " %s kind=%u tap=%u\n",
+                    e->cycle, e->addr, e->write ? "W" : "R", e->kind, e->tap);
+        else if (e->type == EV_WR)
+            fprintf(stderr, "    cycle %" PRIu64 ": mmio write 0x%03x = 0x%08x\n", e->cycle, e->off, e->val);
+        else
+            fprintf(stderr, "    cycle %" PRIu64 ": mmio read 0x%03x -> model 0x%08x rtl 0x%08x\n",
+                    e->cycle, e->off, e->val, e->val2);
+    }
+}
+
+typedef struct {
+    uint64_t streams, cycles, accesses, bytes, samples, dropped, overflow_streams, reads;
+} stats_t;
+
+typedef struct {
+    mt_unit u;
+    mt_rtl *r;
+    buf_t mb, rb; /* model and RTL output bytes */
+    recent_t rec;
+    uint64_t seed;
+    int failed;
+} cosim_t;
+
+static void diverged(cosim_t *c, uint64_t cycle, const char *what)
+{
+    size_t n = c->mb.n < c->rb.n ? c->mb.n : c->rb.n;
+    size_t at = 0;
+    while (at < n && c->mb.p[at] == c->rb.p[at])
+        at++;
+    fprintf(stderr, "mt_cosim: DIVERGENCE (seed %" PRIu64 ") at cycle %" PRIu64 ": %s\n", c->seed, cycle, what);
+    fprintf(stderr, "  output: model %zu bytes, rtl %zu bytes, first difference at byte %zu\n",
+            c->mb.n, c->rb.n, at);
+    pktctx_print(stderr, "model", c->mb.p, c->mb.n, at, 3);
+    pktctx_print(stderr, "rtl  ", c->rb.p, c->rb.n, at, 3);
+    print_recent(&c->rec);
+    c->failed = 1;
+}
+
+static void pull_rtl(cosim_t *c)
+{
+    uint8_t tmp[4096];
+    size_t k;
+    while ((k = mt_rtl_pop(c->r, tmp, sizeof tmp)) > 0)
+        buf_add(&c->rb, tmp, k);
+}
+
+/* Both sides complete every cycle before `cycle`; compare output (and level when exact). */
+static int sync_to(cosim_t *c, uint64_t cycle, int level_too)
+{
+    mt_unit_advance(&c->u, cycle);
+    mt_rtl_advance(c->r, cycle);
+    pull_rtl(c);
+    if (c->mb.n != c->rb.n || memcmp(c->mb.p, c->rb.p, c->mb.n)) {
+        diverged(c, cycle, "output bytes differ");
+        return -1;
+    }
+    if (level_too) {
+        unsigned lr = mt_rtl_fifo_level(c->r);
+        if (lr != c->u.fifo.occ) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "FIFO level: model %u, rtl %u", c->u.fifo.occ, lr);
+            diverged(c, cycle, msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void do_write(cosim_t *c, uint64_t t, uint32_t off, uint32_t v)
+{
+    ev_t e = {.type = EV_WR, .cycle = t, .off = off, .val = v};
+    remember(&c->rec, &e);
+    mt_unit_mmio_write(&c->u, t, off, v);
+    mt_rtl_mmio_write(c->r, t, off, v);
+}
+
+static int do_read(cosim_t *c, uint64_t t, uint32_t off, stats_t *st)
+{
+    uint32_t a = mt_unit_mmio_read(&c->u, t, off);
+    uint32_t b = mt_rtl_mmio_read(c->r, t, off);
+    ev_t e = {.type = EV_RD, .cycle = t, .off = off, .val = a, .val2 = b};
+    remember(&c->rec, &e);
+    st->reads++;
+    if (a != b) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "register 0x%03x: model 0x%08x, rtl 0x%08x", off, a, b);
+        diverged(c, t, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* A random register configuration, biased to short sections and small rates so that every
+ * mechanism (switches, runs, skips, SYNCs, overflow) happens within a few thousand cycles. */
+static void random_config(rng_t *g, uint32_t cfg[][2], unsigned *n)
+{
+    static const uint32_t rates[] = {1, 1, 2, 3, 5, 7, 24, 64, 2048};
+    static const uint32_t lens[] = {0, 1, 2, 7, 30, 100, 333, 1000, 5000};
+    unsigned k = 0;
+    cfg[k][0] = MT_REG_FMT; cfg[k++][1] = (uint32_t)(below(g, 4) | below(g, 4) << 4);
+    cfg[k][0] = MT_REG_RATE_H; cfg[k++][1] = chance(g, 200) ? (uint32_t)below(g, 40) : rates[below(g, 9)];
+    cfg[k][0] = MT_REG_RATE_L; cfg[k++][1] = chance(g, 200) ? (uint32_t)below(g, 300) : rates[below(g, 9)];
+    cfg[k][0] = MT_REG_LEN_H_LO; cfg[k++][1] = chance(g, 100) ? (uint32_t)below(g, 20000) : lens[below(g, 9)];
+    cfg[k][0] = MT_REG_LEN_H_HI; cfg[k++][1] = 0;
+    cfg[k][0] = MT_REG_LEN_L_LO; cfg[k++][1] = chance(g, 100) ? (uint32_t)below(g, 20000) : lens[below(g, 9)];
+    cfg[k][0] = MT_REG_LEN_L_HI; cfg[k++][1] = 0;
+    cfg[k][0] = MT_REG_SYNC_PERIOD;
+    cfg[k++][1] = chance(g, 500) ? (uint32_t)below(g, 600) : (chance(g, 500) ? 4096u : (uint32_t)rnd(g));
+    cfg[k][0] = MT_REG_KIND_MASK; cfg[k++][1] = chance(g, 700) ? 0x1Fu : (uint32_t)rnd(g);
+    cfg[k][0] = MT_REG_TAP; cfg[k++][1] = chance(g, 850) ? 0u : (uint32_t)below(g, 4);
+    *n = k;
+}
+
+typedef struct {
+    uint64_t hot[4];
+    unsigned acc_permille, write_permille;
+} agen_t;
+
+static uint64_t next_addr(rng_t *g, agen_t *a)
+{
+    unsigned i = (unsigned)below(g, 4);
+    uint64_t x;
+    switch (below(g, 8)) {
+    case 0: case 1: case 2: x = a->hot[i]; break;                               /* repeat */
+    case 3: x = a->hot[i] + ((rnd(g) & 0xFF) << (below(g, 4) * 6)); break;      /* near, above */
+    case 4: x = a->hot[i] - ((rnd(g) & 0xFF) << (below(g, 4) * 6)); break;      /* near, below */
+    case 5: x = a->hot[i] ^ (UINT64_C(1) << below(g, 56)); break;               /* one bit */
+    case 6: x = rnd(g) & (chance(g, 500) ? UINT64_C(0xFFFFFFFF) : ~UINT64_C(0)); break;
+    default: x = a->hot[i] + 64; break;                                          /* next line */
+    }
+    x &= MT_PADDR_MASK;
+    if (chance(g, 300))
+        a->hot[i] = x;
+    return x;
+}
+
+/* One random stream. Returns 0 when model and RTL agree throughout. */
+static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, stats_t *st)
+{
+    rng_t g = {seed};
+    c->seed = seed;
+    c->mb.n = c->rb.n = 0;
+    c->rec.n = 0;
+    mt_unit_params p = {.depth = mt_rtl_depth(c->r), .drain = mt_rtl_drain(c->r),
+                        .sink = model_sink, .sink_ctx = &c->mb};
+    if (mt_unit_init(&c->u, &p)) {
+        fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);
+        return -1;
+    }
+    mt_rtl_reset(c->r);
+
+    uint32_t cfg[16][2];
+    unsigned ncfg;
+    random_config(&g, cfg, &ncfg);
+    uint64_t t = below(&g, 5);
+    for (unsigned i = 0; i < ncfg; i++)
+        do_write(c, t++, cfg[i][0], cfg[i][1]);
+    do_write(c, t++, MT_REG_CTRL, MT_CTRL_ENABLE);
+
+    agen_t ag = {.acc_permille = (unsigned[]){1000, 1000, 700, 300, 50, 5}[below(&g, 6)],
+                 .write_permille = (unsigned)below(&g, 1000)};
+    for (int i = 0; i < 4; i++)
+        ag.hot[i] = rnd(&g) & MT_PADDR_MASK & (chance(&g, 500) ? UINT64_C(0xFFFFFFFFF) : ~UINT64_C(0));
+    static const uint32_t read_regs[] = {MT_REG_STATUS, MT_REG_FIFO_LEVEL, MT_REG_DROPPED, MT_REG_SAMPLES_LO,
+                                         MT_REG_SAMPLES_HI, MT_REG_BYTES_LO, MT_REG_BYTES_HI, MT_REG_CYCLE_LO,
+                                         MT_REG_CYCLE_HI, MT_REG_CTRL, MT_REG_FMT, MT_REG_RATE_H,
+                                         MT_REG_SYNC_PERIOD, MT_REG_ID, MT_REG_FIFO_INFO, MT_REG_LEN_L_HI,
+                                         0x060, 0x013};
+    unsigned mmio_permille = (unsigned)(below(&g, 3) == 0 ? 100 : 10);
+    uint64_t end = t + cycles;
+    int rc = 0;
+    for (; t < end && !rc; t++) {
+        if (chance(&g, mmio_permille)) {
+            unsigned k = (unsigned)below(&g, 100);
+            if (k < 55) {
+                rc = do_read(c, t, read_regs[below(&g, sizeof read_regs / sizeof read_regs[0])], st);
+            } else if (k < 80) {
+                do_write(c, t, MT_REG_MARKER, (uint32_t)(chance(&g, 300) ? below(&g, 200) : rnd(&g)));
+            } else if (k < 85) {
+                do_write(c, t, MT_REG_CTRL, 0);
+            } else if (k < 93) {
+                do_write(c, t, MT_REG_CTRL, MT_CTRL_ENABLE);
+            } else {
+                uint32_t cf[16][2];
+                unsigned ncf;
+                random_config(&g, cf, &ncf);
+                unsigned j = (unsigned)below(&g, ncf);
+                do_write(c, t, cf[j][0], cf[j][1]);
+            }
+        }
+        if (!rc && chance(&g, ag.acc_permille)) {
+            mt_access a = {.cycle = t, .addr = next_addr(&g, &ag), .write = chance(&g, ag.write_permille),
+                           .size = 8, .kind = (uint8_t)(chance(&g, 950) ? below(&g, 5) : below(&g, 8)),
+                           .tap = (uint8_t)(chance(&g, 900) ? 0 : 1)};
+            ev_t e = {.type = EV_ACC, .cycle = t, .addr = a.addr, .write = a.write, .kind = a.kind, .tap = a.tap};
+            remember(&c->rec, &e);
+            mt_unit_access(&c->u, &a);
+            if (mt_rtl_access(c->r, &a)) {
+                fprintf(stderr, "mt_cosim: mt_rtl_access refused cycle %" PRIu64 "\n", t);
+                rc = -1;
+            }
+            st->accesses++;
+        }
+        if (!rc && exact)
+            rc = sync_to(c, t + 1, 1);
+    }
+    if (!rc) {
+        /* Stop: disable, then run until the END is out and the FIFO is empty on both sides. */
+        uint64_t idle = mt_unit_stop(&c->u, t);
+        mt_rtl_mmio_write(c->r, t, MT_REG_CTRL, 0);
+        mt_rtl_advance(c->r, idle);
+        rc = sync_to(c, idle, 1);
+        if (!rc) {
+            uint32_t s = mt_rtl_mmio_read(c->r, idle, MT_REG_STATUS);
+            if (s & (MT_STATUS_BUSY | MT_STATUS_ACTIVE) || !(s & MT_STATUS_FIFO_EMPTY)) {
+                diverged(c, idle, "RTL not idle when the model is");
+                rc = -1;
+            }
+        }
+        if (!rc) {
+            uint64_t q = idle + 1;
+            static const uint32_t fin[] = {MT_REG_DROPPED, MT_REG_SAMPLES_LO, MT_REG_SAMPLES_HI,
+                                           MT_REG_BYTES_LO, MT_REG_BYTES_HI, MT_REG_STATUS};
+            for (unsigned i = 0; i < 6 && !rc; i++)
+                rc = do_read(c, q++, fin[i], st);
+        }
+    }
+    st->streams++;
+    st->cycles += t;
+    st->bytes += c->mb.n;
+    st->samples += c->u.samples;
+    st->dropped += c->u.dropped;
+    if (c->u.dropped)
+        st->overflow_streams++;
+    mt_unit_free(&c->u);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Speed: N accesses, one per clock, r_h = 1 full format (every access becomes a sample). */
+static int bench(uint64_t n)
+{
+    buf_t mb = {0};
+    rng_t g = {42};
+    agen_t ag = {.acc_permille = 1000, .write_permille = 300};
+    for (int i = 0; i < 4; i++)
+        ag.hot[i] = rnd(&g) & UINT64_C(0xFFFFFFFFF);
+    uint64_t *addr = malloc(n * sizeof *addr);
+    if (!addr)
+        return 2;
+    for (uint64_t i = 0; i < n; i++)
+        addr[i] = next_addr(&g, &ag);
+    static const uint32_t prog[][2] = {{MT_REG_FMT, 0x22}, {MT_REG_RATE_H, 4}, {MT_REG_LEN_L_LO, 0},
+                                       {MT_REG_LEN_L_HI, 0}, {MT_REG_CTRL, 1}};
+    double secs[2];
+    uint64_t out[2];
+    mt_rtl *r = mt_rtl_create(NULL);
+    for (int pass = 0; pass < 2; pass++) {
+        mt_unit u;
+        mt_unit_params p = {.depth = mt_rtl_depth(r), .drain = mt_rtl_drain(r), .sink = model_sink, .sink_ctx = &mb};
+        mb.n = 0;
+        mt_unit_init(&u, &p);
+        mt_rtl_reset(r);
+        double t0 = now_s();
+        for (uint64_t i = 0; i < 5; i++) {
+            mt_unit_mmio_write(&u, i, prog[i][0], prog[i][1]);
+            if (pass)
+                mt_rtl_mmio_write(r, i, prog[i][0], prog[i][1]);
+        }
+        uint8_t tmp[256];
+        for (uint64_t i = 0; i < n; i++) {
+            mt_access a = {.cycle = 10 + i, .addr = addr[i], .write = (uint8_t)(i & 1), .size = 8, .kind = 1};
+            if (a.cycle >= mt_unit_next_due(&u))
+                mt_unit_access(&u, &a);
+            if (pass) {
+                mt_rtl_access(r, &a);
+                while (mt_rtl_pop(r, tmp, sizeof tmp))
+                    ;
+            }
+        }
+        uint64_t idle = mt_unit_stop(&u, 10 + n);
+        if (pass) {
+            mt_rtl_mmio_write(r, 10 + n, MT_REG_CTRL, 0);
+            mt_rtl_advance(r, idle);
+        }
+        secs[pass] = now_s() - t0;
+        out[pass] = pass ? mt_rtl_bytes_out(r) : mb.n;
+        mt_unit_free(&u);
+    }
+    printf("bench: %" PRIu64 " accesses (one per clock, r=4, full format), %" PRIu64 " trace bytes\n", n, out[0]);
+    printf("bench: model alone      %8.2f M accesses/s\n", n / secs[0] / 1e6);
+    printf("bench: model + RTL      %8.2f M accesses/s  (%.1fx the model's time)\n", n / secs[1] / 1e6,
+           secs[1] / secs[0]);
+    int bad = out[0] != out[1];
+    if (bad)
+        printf("bench: byte counts differ (model %" PRIu64 ", rtl %" PRIu64 ")\n", out[0], out[1]);
+    mt_rtl_destroy(r);
+    free(addr);
+    free(mb.p);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0;
+    int verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--streams") && i + 1 < argc) streams = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--cycles") && i + 1 < argc) cycles = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--bench") && i + 1 < argc) bench_n = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "-v")) verbose = 1;
+        else {
+            fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
+                            "[--cycles C] [--bench N] [-v]\n", a);
+            return 2;
+        }
+    }
+    if (bench_n)
+        return bench(bench_n);
+    cosim_t c = {0};
+    c.r = mt_rtl_create(NULL);
+    if (!c.r) {
+        fprintf(stderr, "mt_cosim: cannot create the RTL model\n");
+        return 2;
+    }
+    stats_t st = {0};
+    int fails = 0;
+    for (uint64_t i = 0; i < streams; i++) {
+        uint64_t s = seed * 1000003u + i;
+        int exact = (int)(i & 1) == 0;
+        if (run_stream(&c, s, cycles, exact, &st)) {
+            fails++;
+            break;
+        }
+        if (verbose)
+            printf("stream %" PRIu64 " (seed %" PRIu64 ", %s): ok, %zu bytes, %u dropped\n", i, s,
+                   exact ? "per-cycle" : "sparse", c.mb.n, c.u.dropped);
+    }
+    printf("mt_cosim: depth %u drain %u: %" PRIu64 " streams, %" PRIu64 " cycles, %" PRIu64 " accesses, %"
+           PRIu64 " register reads compared; %" PRIu64 " samples, %" PRIu64 " bytes, %" PRIu64
+           " dropped (%" PRIu64 " streams overflowed): %s\n",
+           mt_rtl_depth(c.r), mt_rtl_drain(c.r), st.streams, st.cycles, st.accesses, st.reads, st.samples,
+           st.bytes, st.dropped, st.overflow_streams, fails ? "DIVERGED" : "identical");
+    mt_rtl_destroy(c.r);
+    free(c.mb.p);
+    free(c.rb.p);
+    return fails ? 1 : 0;
+}

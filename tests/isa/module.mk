@@ -1,6 +1,7 @@
 # tests/isa: the project's own self-checking RV64 ISA tests (see tests/isa/README.md).
-# Each tests/isa/src/<t>.S is assembled once per environment it lists (ISA_ENVS_<t>, default
-# "m s u"): $(FWBUILD)/isa/<env>-<t>.elf.  run.sh runs them all on $(BIN)/mtemu.
+# Each tests/isa/src/<t>.S is assembled once per environment: $(FWBUILD)/isa/m-<t>.elf (M-mode,
+# bare), s-<t>.elf (S-mode, Sv39 identity map) and u-<t>.elf (U-mode, same), or only m-<t>.elf
+# when the source says "ISA-ENV: m-only".  run.sh runs them all on $(BIN)/mtemu.
 ISA_CC      := riscv64-unknown-elf-gcc
 ISA_CFLAGS  := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei -mcmodel=medany \
                -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -Itests/isa/include -T tests/isa/link.ld
@@ -14,14 +15,22 @@ ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
 $(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_M $< -o $@
-$(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+$(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_S $< -o $@
-$(FWBUILD)/isa/u-%.elf: tests/isa/src/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+$(FWBUILD)/isa/u-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_U $< -o $@
 
+# Negative controls (tests/isa/neg/*.S): deliberately broken tests that must fail with the
+# exit code their source names ("NEGATIVE-CONTROL(exit N)"); run.sh checks that they do.
+ISA_NEG_SRCS := $(sort $(wildcard tests/isa/neg/*.S))
+ISA_NEG_ELFS := $(patsubst tests/isa/neg/%.S,$(FWBUILD)/isa-neg/%.elf,$(ISA_NEG_SRCS))
+$(FWBUILD)/isa-neg/%.elf: tests/isa/neg/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(ISA_CC) $(ISA_CFLAGS) -DENV_M $< -o $@
+
 .PHONY: isa-tests
-isa-tests: $(ISA_ELFS)
-TEST_DEPS    += $(ISA_ELFS)
+isa-tests: $(ISA_ELFS) $(ISA_NEG_ELFS)
+TEST_DEPS    += $(ISA_ELFS) $(ISA_NEG_ELFS)
 TEST_SCRIPTS += tests/isa/run.sh

@@ -6,13 +6,15 @@ set -u
 FWBUILD=${FWBUILD:-build/firmware}
 QEMU=${QEMU:-qemu-system-riscv64}
 shopt -s nullglob
-if [ $# -gt 0 ]; then elfs=("$@"); else elfs=("$FWBUILD"/isa/*.elf); fi
+if [ $# -gt 0 ]; then elfs=("$@"); else elfs=("$FWBUILD"/isa/*.elf "$FWBUILD"/isa-neg/*.elf); fi
 [ ${#elfs[@]} -eq 0 ] && { echo "no ISA test ELFs (run make isa-tests)" >&2; exit 1; }
 failed=0
 for elf in "${elfs[@]}"; do
   name=$(basename "$elf" .elf)
   [ -f "$elf" ] || { failed=$((failed + 1)); echo "FAIL isa/$name: no such ELF"; continue; }
   src=tests/isa/src/${name#*-}.S
+  neg=$(sed -n 's/.*NEGATIVE-CONTROL(exit \([0-9]*\)).*/\1/p' "tests/isa/neg/$name.S" 2>/dev/null | head -n1)
+  [ "$elf" -ef "$FWBUILD/isa-neg/$name.elf" ] || neg=
   machine=spike
   # QEMU's spike machine has no `time` CSR (its CLINT is built without rdtime, unlike Spike's);
   # tests that need it say "QEMU-MACHINE(virt)" and run there, rebuilt with -DFINISHER because
@@ -31,7 +33,10 @@ for elf in "${elfs[@]}"; do
   # A source may document a known QEMU deviation from the spec: "QEMU-DEVIATION(exit N)".  The
   # test must then fail on QEMU with exactly that code (XFAIL); anything else is a failure.
   xfail=$(sed -n 's/.*QEMU-DEVIATION(exit \([0-9]*\)).*/\1/p' "$src" 2>/dev/null | head -n1)
-  if [ -n "$xfail" ] && [ "$rc" -eq "$xfail" ]; then echo "XFAIL isa/$name: exit $rc (documented QEMU deviation)"
+  if [ -n "$neg" ]; then
+    if [ "$rc" -eq "$neg" ]; then echo "PASS isa-neg/$name (failed as it must, exit $rc)"
+    else failed=$((failed + 1)); echo "FAIL isa-neg/$name: exit $rc, the broken test must exit $neg"; fi
+  elif [ -n "$xfail" ] && [ "$rc" -eq "$xfail" ]; then echo "XFAIL isa/$name: exit $rc (documented QEMU deviation)"
   elif [ -z "$xfail" ] && [ "$rc" -eq 0 ]; then echo "PASS isa/$name"
   else failed=$((failed + 1)); echo "FAIL isa/$name: exit $rc${xfail:+ (expected QEMU deviation exit $xfail)}"; fi
 done

@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
 # Runs every ISA test ELF ($FWBUILD/isa/*.elf) on $BIN/mtemu and prints PASS/FAIL <name> lines.
 # A test passes when mtemu exits 0 (HTIF tohost = 1); tohost = (n << 1) | 1 exits n = the failing
-# case number, shown in the FAIL line.  Exit 77 (skip) only while $BIN/mtemu does not exist.
+# case number, shown in the FAIL line.  The negative controls ($FWBUILD/isa-neg/*.elf) must fail
+# with the code their source names, which shows that a broken test (or emulator) is caught.
+# Exit 77 (skip) only while $BIN/mtemu does not exist.
 set -u
 BIN=${BIN:-build/bin}
 FWBUILD=${FWBUILD:-build/firmware}
 EMU=${MTEMU:-$BIN/mtemu}
+here=$(dirname "$0")
 if [ ! -e "$EMU" ]; then
   echo "mtemu not built yet ($EMU missing)"; exit 77
 fi
 shopt -s nullglob
 elfs=("$FWBUILD"/isa/*.elf)
-if [ ${#elfs[@]} -eq 0 ]; then
-  echo "no ISA test ELFs in $FWBUILD/isa (run make isa-tests)" >&2; exit 1
+negs=("$FWBUILD"/isa-neg/*.elf)
+if [ ${#elfs[@]} -eq 0 ] || [ ${#negs[@]} -eq 0 ]; then
+  echo "no ISA test ELFs in $FWBUILD/isa or $FWBUILD/isa-neg (run make isa-tests)" >&2; exit 1
 fi
+run() {  # run ELF: sets rc and out
+  out=$(timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$EMU" "$1" 2>&1 </dev/null)
+  rc=$?
+}
 failed=0
 for elf in "${elfs[@]}"; do
   name=$(basename "$elf" .elf)
-  out=$(timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$EMU" "$elf" 2>&1 </dev/null)
-  rc=$?
+  run "$elf"
   if [ "$rc" -eq 0 ]; then
     echo "PASS isa/$name"
   else
     failed=$((failed + 1))
     case $rc in
       124|137) why="timeout" ;;
-      *) why="exit $rc (failed test case $rc if it came from tohost)" ;;
+      *) why="exit $rc (= the failing case number when it came from tohost)" ;;
     esac
     echo "FAIL isa/$name: $why"
     [ -n "$out" ] && printf '%s\n' "$out" | tail -n 3 | sed 's/^/    /'
+  fi
+done
+for elf in "${negs[@]}"; do
+  name=$(basename "$elf" .elf)
+  want=$(sed -n 's/.*NEGATIVE-CONTROL(exit \([0-9]*\)).*/\1/p' "$here/neg/$name.S" | head -n1)
+  run "$elf"
+  if [ -n "$want" ] && [ "$rc" -eq "$want" ]; then
+    echo "PASS isa-neg/$name (failed as it must, exit $rc)"
+  else
+    failed=$((failed + 1)); echo "FAIL isa-neg/$name: exit $rc, the broken test must exit ${want:-?}"
   fi
 done
 [ "$failed" -eq 0 ]

@@ -1,0 +1,132 @@
+/* The Verilated trace unit's C API (rtl_model/sim/mt_rtl.h), checked against the register map
+ * and packet format as documented (docs/trace-unit.md, docs/trace-format.md), not against the C
+ * model: reset values, register side effects, the session's first SYNC/SECTION and its END,
+ * one-input-per-port-per-cycle rules, output draining. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "mt_regs.h"
+#include "rtl_model/sim/mt_rtl.h"
+
+static int setup(void **state)
+{
+    mt_rtl *r = mt_rtl_create(NULL);
+    if (!r)
+        return -1;
+    *state = r;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    mt_rtl_destroy(*state);
+    return 0;
+}
+
+static void test_reset_values(void **state)
+{
+    mt_rtl *r = *state;
+    uint64_t t = mt_rtl_now(r);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_ID), MT_ID_VALUE);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_VERSION), MT_VERSION_VALUE);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_STATUS), MT_STATUS_FIFO_EMPTY);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_KIND_MASK), MT_RESET_KIND_MASK);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_FMT), MT_RESET_FMT);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_SYNC_PERIOD), MT_RESET_SYNC_PERIOD);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_RATE_H), MT_RESET_RATE_H);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_RATE_L), MT_RESET_RATE_L);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_LEN_H_LO), MT_RESET_LEN_H_LO);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_LEN_L_LO), MT_RESET_LEN_L_LO);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_LEN_L_HI), MT_RESET_LEN_L_HI);
+    uint32_t info = mt_rtl_mmio_read(r, t++, MT_REG_FIFO_INFO);
+    assert_int_equal(info >> 24, MT_MAX_PACKET);
+    assert_int_equal((info >> 16) & 0xFF, mt_rtl_drain(r));
+    assert_int_equal(info & 0xFFFF, mt_rtl_depth(r) & 0xFFFF);
+    assert_int_equal(mt_rtl_mmio_read(r, t++, 0x800), 0);  /* unmapped */
+    assert_int_equal(mt_rtl_mmio_read(r, t++, MT_REG_ID + 1), 0);  /* unaligned */
+    /* CYCLE_LO is the cycle of the read */
+    assert_int_equal(mt_rtl_mmio_read(r, 1000, MT_REG_CYCLE_LO), 1000);
+    assert_int_equal(mt_rtl_mmio_read(r, 1001, MT_REG_CYCLE_HI), 0);
+}
+
+static void test_register_writes(void **state)
+{
+    mt_rtl *r = *state;
+    uint64_t t = mt_rtl_now(r);
+    assert_int_equal(mt_rtl_mmio_write(r, t, MT_REG_RATE_H, 0), 0);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 1, MT_REG_RATE_H), 1);  /* 0 is stored as 1 */
+    mt_rtl_mmio_write(r, t + 2, MT_REG_SYNC_PERIOD, 3);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 3, MT_REG_SYNC_PERIOD), MT_SYNC_PERIOD_MIN);
+    mt_rtl_mmio_write(r, t + 4, MT_REG_SYNC_PERIOD, 9000);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 5, MT_REG_SYNC_PERIOD), MT_SYNC_PERIOD_MAX);
+    mt_rtl_mmio_write(r, t + 6, MT_REG_FMT, 0xFFFFFFFF);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 7, MT_REG_FMT), 0x33);
+    mt_rtl_mmio_write(r, t + 8, MT_REG_KIND_MASK, 0xFFFFFFFF);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 9, MT_REG_KIND_MASK), 0x1F);
+    /* a write lands at the end of its cycle: a read in the same cycle is refused (one port) */
+    assert_int_equal(mt_rtl_mmio_write(r, t + 10, MT_REG_TAP, 1), 0);
+    assert_int_equal(mt_rtl_mmio_write(r, t + 10, MT_REG_TAP, 0), -1);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 11, MT_REG_TAP), 1);
+    /* the past is refused */
+    assert_int_equal(mt_rtl_mmio_write(r, t, MT_REG_TAP, 0), -1);
+    mt_rtl_reset(r);
+    assert_int_equal(mt_rtl_now(r), 0);
+    assert_int_equal(mt_rtl_mmio_read(r, 0, MT_REG_TAP), 0);
+}
+
+/* Enable at cycle 10: the session starts at 11 with SYNC (seq 0, prev_bytes 0, cycle 11) and a
+ * SECTION (burst, 48-bit format, r = 24, cycle 11); the FIFO drains them from cycle 12 on. */
+static void test_session_start_and_end(void **state)
+{
+    mt_rtl *r = *state;
+    assert_int_equal(mt_rtl_mmio_write(r, 10, MT_REG_CTRL, MT_CTRL_ENABLE), 0);
+    assert_int_equal(mt_rtl_mmio_read(r, 11, MT_REG_STATUS), MT_STATUS_ACTIVE | MT_STATUS_BUSY | MT_STATUS_FIFO_EMPTY);
+    assert_int_equal(mt_rtl_fifo_level(r), 0);
+    mt_rtl_clock(r, 1);                       /* cycle 11 written: SYNC (9 bytes) */
+    assert_int_equal(mt_rtl_fifo_level(r), 9);
+    mt_rtl_advance(r, 20);
+    uint8_t b[64];
+    size_t n = mt_rtl_pop(r, b, sizeof b);
+    static const uint8_t expect[] = {0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 11,
+                                     0x02, 0x80, 24, 11};
+    assert_int_equal(n, sizeof expect);
+    assert_memory_equal(b, expect, sizeof expect);
+    assert_int_equal(mt_rtl_mmio_read(r, 20, MT_REG_BYTES_LO), sizeof expect);
+    /* an access at the sample point 11 + 24 = 35: FULL sample of addr[55:12] */
+    mt_access a = {.cycle = 35, .addr = 0x12345678, .write = 1, .size = 8, .kind = MT_KIND_STORE};
+    assert_int_equal(mt_rtl_access(r, &a), 0);
+    assert_int_equal(mt_rtl_access(r, &a), -1);   /* one access per cycle */
+    mt_rtl_mmio_write(r, 40, MT_REG_CTRL, 0);       /* stop: the END follows */
+    mt_rtl_advance(r, 60);
+    n = mt_rtl_pop(r, b, sizeof b);
+    /* sample: header 1 100 1 0 1 0 (FULL, write, skip 1: interval 0 at 11 had no access), skip 1,
+     * A = 0x12345 as LEB c5 c6 04; then END: 05, samples 1, dropped 0 */
+    static const uint8_t expect2[] = {0xCA, 0x01, 0xC5, 0xC6, 0x04, 0x05, 0x01, 0x00};
+    assert_int_equal(n, sizeof expect2);
+    assert_memory_equal(b, expect2, sizeof expect2);
+    assert_int_equal(mt_rtl_mmio_read(r, 60, MT_REG_STATUS), MT_STATUS_FIFO_EMPTY);
+    assert_int_equal(mt_rtl_mmio_read(r, 61, MT_REG_SAMPLES_LO), 1);
+    assert_int_equal(mt_rtl_bytes_out(r), sizeof expect + sizeof expect2);
+}
+
+static void test_no_waveform_without_fst_build(void **state)
+{
+    (void)state;
+    if (mt_rtl_has_fst())
+        skip();
+    assert_null(mt_rtl_create("/nonexistent/x.fst"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_register_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_session_start_and_end, setup, teardown),
+        cmocka_unit_test(test_no_waveform_without_fst_build),
+    };
+    return cmocka_run_group_tests_name("rtl_api", tests, NULL, NULL);
+}

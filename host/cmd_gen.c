@@ -11,6 +11,7 @@
 #include "host/sampler.h"
 #include "host/traceio.h"
 #include "host/unitdrv.h"
+#include "mt_mtr.h"
 
 static void help(void)
 {
@@ -29,7 +30,7 @@ static void help(void)
            "  --truth      the every-access full-address trace (ground truth)\n"
            "  --full-rate  bursts only: every --r-h cycles in --fmt-h all along (what a\n"
            "               reconstruction of OUT's spans should come close to)\n"
-           "--model unit (default): a sampled .mtp output comes from lib's cycle-exact trace-unit\n"
+           "--model unit (default): a sampled .mtr/.mtp output comes from lib's cycle-exact trace-unit\n"
            "model (4 KiB FIFO, 8 bytes/cycle); --model ideal, and .csv outputs, use the host's\n"
            "functional sampler (first access of each interval, reported at the sample point; idle\n"
            "intervals give nothing; no FIFO).\n");
@@ -37,7 +38,9 @@ static void help(void)
 
 typedef struct {
     trace_writer *w;       /* records (every-access traces, CSV, --model ideal) */
-    FILE *raw;             /* the trace unit's packet stream (--model unit) */
+    FILE *raw;             /* the trace unit's packet stream (--model unit), .mtp */
+    mt_writer *mtr;        /* ... or into a container, .mtr */
+    int unit;              /* this output comes from the trace unit */
     unit_driver drv;
     sampler smp;
     int every;
@@ -48,10 +51,14 @@ typedef struct {
 static void discard_outputs(gen_out *outs, int n)
 {
     for (int j = 0; j < n; j++) {
-        if (outs[j].raw) {
+        if (outs[j].unit) {
             unit_driver_stop(&outs[j].drv, 2);
-            fclose(outs[j].raw);
-            remove(outs[j].path);
+            if (outs[j].raw) {
+                fclose(outs[j].raw);
+                remove(outs[j].path);
+            } else {
+                mt_writer_abort(outs[j].mtr);
+            }
         } else {
             trace_abort(outs[j].w);
         }
@@ -193,12 +200,29 @@ int cmd_gen(int argc, char **argv)
             s2.len_l = 0; /* bursts only */
         sampler_init(&o->smp, &s2);
         o->raw = NULL;
-        if (!o->every && use_unit && ends_with(paths[k], ".mtp")) {
-            o->raw = fopen(paths[k], "wb");
-            if (!o->raw || unit_driver_start(&o->drv, &s2, o->raw)) {
+        o->mtr = NULL;
+        o->unit = !o->every && use_unit && (ends_with(paths[k], ".mtp") || ends_with(paths[k], ".mtr"));
+        if (o->unit) {
+            int bad;
+            if (ends_with(paths[k], ".mtp")) {
+                o->raw = fopen(paths[k], "wb");
+                bad = !o->raw || unit_driver_start(&o->drv, &s2, o->raw, NULL, NULL);
+            } else {
+                mt_unit_cfg ucfg;
+                unit_driver_cfg(&s2, &ucfg);
+                mt_writer_config wc = {.producer = "metatrace gen --model unit", .unit_cfg = &ucfg,
+                                       .fifo_depth = MT_UNIT_DEFAULT_DEPTH,
+                                       .fifo_drain = MT_UNIT_DEFAULT_DRAIN};
+                char e[400];
+                o->mtr = mt_writer_create(paths[k], &wc, e, sizeof e);
+                bad = !o->mtr || unit_driver_start(&o->drv, &s2, NULL, mt_writer_sink, o->mtr);
+            }
+            if (bad) {
                 cli_error("gen", "%s: cannot create", paths[k]);
                 if (o->raw)
                     fclose(o->raw);
+                if (o->mtr)
+                    mt_writer_abort(o->mtr);
                 discard_outputs(outs, nouts);
                 return 1;
             }
@@ -225,7 +249,7 @@ int cmd_gen(int argc, char **argv)
         for (int k = 0; k < nouts && !rc; k++) {
             ht_record recs[3];
             int n = 0;
-            if (outs[k].raw) {
+            if (outs[k].unit) {
                 unit_driver_access(&outs[k].drv, &a);
                 continue;
             }
@@ -241,15 +265,21 @@ int cmd_gen(int argc, char **argv)
         }
     }
     for (int k = 0; k < nouts; k++) {
-        if (outs[k].raw) {
-            uint32_t dropped = 0;
+        if (outs[k].unit) {
             int bad = unit_driver_stop(&outs[k].drv, g.cycle + 1);
-            dropped = unit_driver_dropped(&outs[k].drv);
-            bad |= fclose(outs[k].raw) != 0;
+            uint32_t dropped = unit_driver_dropped(&outs[k].drv);
+            if (outs[k].raw) {
+                bad |= fclose(outs[k].raw) != 0;
+                if (rc || bad)
+                    remove(outs[k].path);
+            } else if (rc || bad) {
+                mt_writer_abort(outs[k].mtr);
+            } else {
+                bad |= mt_writer_close(outs[k].mtr) != 0;
+            }
             if (rc || bad) {
                 if (bad)
                     cli_error("gen", "%s: write failed", outs[k].path);
-                remove(outs[k].path);
                 rc = 1;
             } else if (dropped) {
                 fprintf(stderr, "note: the trace unit dropped %u samples (FIFO full) in %s\n",

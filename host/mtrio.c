@@ -1,16 +1,17 @@
-/* Bridge between metatrace's records and lib/'s packet stream.
+/* Bridge between metatrace's records and lib/'s trace files.
  *
- * Reading (.mtp, a raw packet stream): the file is fed to lib's streaming decoder (mt_dec) in
- * 64 KiB pieces; its events become records in a small queue.  A sample's `value` carries the
- * number of intervals skipped just before it (idle, or dropped as an OVERFLOW says).
- * Writing (.mtp): a software packet writer built from lib's compressor (mt_enc) and packet
- * builders: SYNC + SECTION at the start and after every SYNC_PERIOD bytes, a SECTION whenever
- * the section, format or rate changes, samples with skip prefixes for the intervals without a
- * sample, MARKER/OVERFLOW for those records, END with the totals.  Nothing is dropped (no FIFO).
- * The .mtr container is lib's and not available yet: .mtr names are refused with a message. */
+ * Reading: lib's mt_file (a .mtr container, a raw .mtp packet stream or a zstd-compressed one)
+ * hands out the packet stream in 64 KiB pieces, which lib's streaming decoder (mt_dec) turns
+ * into events, queued here as records.  A sample's `value` carries the number of intervals
+ * skipped just before it (idle, or dropped as an OVERFLOW says).
+ * Writing: explicit records through lib's software stream encoder: mt_writer (.mtr container)
+ * or mt_swenc into a plain file (.mtp).  A SECTION opens whenever the section, format or rate
+ * changes; a sample whose cycle is not on its section's grid (or shares an interval with the
+ * previous one) moves to the next free sample point and is counted as shifted. */
 #include "host/mtrio.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,9 @@
 #include <unistd.h>
 
 #include "mt_dec.h"
-#include "mt_enc.h"
+#include "mt_mtr.h"
 #include "mt_pkt.h"
-
-#define SYNC_PERIOD 4096u
+#include "mt_swenc.h"
 
 static ht_format fmt_from_lib(unsigned f)
 {
@@ -43,15 +43,15 @@ static unsigned fmt_to_lib(ht_format f)
     }
 }
 
-static int is_mtr(const char *path)
+static int is_mtp(const char *path)
 {
     size_t n = strlen(path);
-    return n >= 4 && strcasecmp(path + n - 4, ".mtr") == 0;
+    return n >= 4 && strcasecmp(path + n - 4, ".mtp") == 0;
 }
 
 /* ---------------- reader ---------------- */
 typedef struct {
-    FILE *f;
+    mt_file *f;
     mt_dec dec;
     ht_record *q;
     size_t qhead, qlen, qcap;
@@ -113,16 +113,16 @@ static int mtp_next(ht_source *s, ht_record *r)
         }
         if (m->eof)
             return 0;
-        size_t n = fread(m->buf, 1, sizeof m->buf, m->f);
+        ssize_t n = mt_file_read(m->f, m->buf, sizeof m->buf);
+        if (n < 0) {
+            snprintf(s->err, sizeof s->err, "%s: %s", s->name, mt_file_error(m->f));
+            return -1;
+        }
         if (n == 0) {
-            if (ferror(m->f)) {
-                snprintf(s->err, sizeof s->err, "%s: read error", s->name);
-                return -1;
-            }
             m->eof = 1;
             mt_dec_finish(&m->dec);
         } else {
-            mt_dec_feed(&m->dec, m->buf, n);
+            mt_dec_feed(&m->dec, m->buf, (size_t)n);
         }
     }
     *r = m->q[m->qhead++];
@@ -135,8 +135,8 @@ static int mtp_next(ht_source *s, ht_record *r)
 static int mtp_rewind(ht_source *s)
 {
     mtp_state *m = s->state;
-    if (fseek(m->f, 0, SEEK_SET)) {
-        snprintf(s->err, sizeof s->err, "%s: cannot rewind", s->name);
+    if (mt_file_rewind(m->f)) {
+        snprintf(s->err, sizeof s->err, "%s: cannot rewind: %s", s->name, mt_file_error(m->f));
         return -1;
     }
     mt_dec_init(&m->dec, on_event, m);
@@ -148,22 +148,57 @@ static int mtp_rewind(ht_source *s)
 static void mtp_close(ht_source *s)
 {
     mtp_state *m = s->state;
-    fclose(m->f);
+    mt_file_close(m->f);
     free(m->q);
     free(m);
     free(s);
 }
 
+static void mtp_describe(ht_source *s, FILE *out)
+{
+    mtp_state *m = s->state;
+    const mt_file_header *h = mt_file_header_get(m->f);
+    size_t nidx = 0;
+    const mt_frame_index *idx = mt_file_index(m->f, &nidx);
+    fprintf(out, "container: %s\n", h->raw == 1 ? "raw packet stream (.mtp)"
+                                    : h->raw == 2 ? "zstd-compressed packet stream" : ".mtr");
+    if (h->raw)
+        return;
+    fprintf(out, "reference clock: %" PRIu64 " Hz\n", h->ref_hz);
+    if (h->has_unit_cfg) {
+        const mt_unit_cfg *c = &h->cfg;
+        fprintf(out, "trace unit: kind_mask 0x%x tap %u fmt burst %s span %s, rate_h %u rate_l %u, "
+                     "len_h %" PRIu64 " len_l %" PRIu64 ", sync period %u, fifo %u B drain %u B/cycle\n",
+                c->kind_mask, c->tap, mt_fmt_name(c->fmt & 3), mt_fmt_name((c->fmt >> 4) & 3),
+                c->rate_h, c->rate_l, c->len_h, c->len_l, c->sync_period, h->fifo_depth, h->fifo_drain);
+    }
+    const char *p = h->info;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        if (len)
+            fprintf(out, "  %.*s\n", len, p);
+        p += len + (nl != NULL);
+    }
+    if (h->has_index) {
+        uint64_t samples = 0;
+        for (size_t i = 0; i < nidx; i++)
+            samples += idx[i].samples;
+        fprintf(out, "index: %zu frames, %" PRIu64 " samples", nidx, samples);
+        if (nidx)
+            fprintf(out, ", cycles %" PRIu64 "..%" PRIu64, idx[0].first_cycle, idx[nidx - 1].last_cycle);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "index: none (the writer did not finish: reading up to the last complete frame)\n");
+    }
+}
+
 ht_source *mtr_open(const char *path, char *err, size_t errlen)
 {
-    if (is_mtr(path)) {
-        snprintf(err, errlen, "%s: the .mtr container is not implemented in lib/ yet "
-                 "(use a raw .mtp packet stream or a .csv)", path);
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
+    char e[400];
+    mt_file *f = mt_file_open(path, e, sizeof e);
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s", e);
         return NULL;
     }
     ht_source *s = calloc(1, sizeof *s);
@@ -171,7 +206,7 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
     if (!s || !m) {
         free(s);
         free(m);
-        fclose(f);
+        mt_file_close(f);
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
@@ -181,101 +216,90 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
     s->next = mtp_next;
     s->rewind = mtp_rewind;
     s->close = mtp_close;
+    s->describe = mtp_describe;
     snprintf(s->name, sizeof s->name, "%s", path);
     return s;
 }
 
 /* ---------------- writer ---------------- */
 struct mtr_writer {
-    FILE *f;
+    mt_writer *mtr;        /* .mtr */
+    FILE *f;               /* .mtp: mt_swenc into this file */
+    mt_swenc sw;
+    int sink_error;
     char path[512];
     trace_writer_opts o;
-    mt_enc enc;
-    int have_section, have_sync;
+    int have_section;
     unsigned span, fmt;
-    uint64_t rate, sec_start, rep_idx;
-    uint64_t since_sync, last_sync_bytes, samples, shifted;
-    uint8_t seq;
+    uint64_t rate, ptr;    /* section rate and the next free sample point */
+    uint64_t shifted;
     int failed;
     char err[700];
 };
 
-static int put(mtr_writer *w, const uint8_t *p, size_t n)
+static void file_sink(void *ctx, const uint8_t *p, size_t n)
 {
-    if (fwrite(p, 1, n, w->f) != n) {
-        snprintf(w->err, sizeof w->err, "%s: write error: %s", w->path, strerror(errno));
-        w->failed = 1;
-        return -1;
-    }
-    w->since_sync += n;
-    return 0;
+    mtr_writer *w = ctx;
+    if (fwrite(p, 1, n, w->f) != n)
+        w->sink_error = 1;
 }
 
-static int flush_run(mtr_writer *w)
+static int fail(mtr_writer *w, const char *what)
 {
-    uint8_t b[MT_PKT_MAX];
-    unsigned n = mt_enc_flush_run(&w->enc, b);
-    return n ? put(w, b, n) : 0;
+    if (!w->failed)
+        snprintf(w->err, sizeof w->err, "%s: %s", w->path,
+                 w->mtr ? mt_writer_error(w->mtr) : w->sink_error ? strerror(errno) : what);
+    w->failed = 1;
+    return -1;
 }
 
-static int write_section(mtr_writer *w, unsigned span, unsigned fmt, uint64_t rate, uint64_t cycle)
+static int w_section(mtr_writer *w, unsigned span, unsigned fmt, uint64_t rate, uint64_t cycle)
 {
-    if (flush_run(w))
-        return -1;
-    uint8_t b[MT_PKT_MAX];
-    size_t n = mt_pkt_section(b, span, fmt, (uint32_t)rate, cycle & MT_CYCLE_MASK);
-    if (put(w, b, n))
-        return -1;
+    if (rate == 0 || rate > UINT32_MAX)
+        rate = 1;
+    int rc = w->mtr ? mt_writer_section(w->mtr, span, fmt, (uint32_t)rate, cycle)
+                    : mt_swenc_section(&w->sw, span, fmt, (uint32_t)rate, cycle);
+    if (rc || w->sink_error)
+        return fail(w, "cannot start a section");
     w->have_section = 1;
     w->span = span;
     w->fmt = fmt;
     w->rate = rate;
-    w->sec_start = cycle;
-    w->rep_idx = 0;
-    mt_enc_reset(&w->enc, fmt);
-    return 0;
-}
-
-static int write_sync(mtr_writer *w, uint64_t cycle)
-{
-    if (flush_run(w))
-        return -1;
-    uint8_t b[MT_PKT_MAX];
-    uint32_t prev = !w->have_sync ? 0 : w->since_sync > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX
-                                                                          : (uint32_t)w->since_sync;
-    size_t n = mt_pkt_sync(b, w->seq++, prev, cycle & MT_CYCLE_MASK);
-    w->since_sync = 0;
-    w->have_sync = 1;
-    if (put(w, b, n))
-        return -1;
-    /* every SYNC is followed by a SECTION: the pair is the resynchronisation point */
-    if (w->have_section)
-        return write_section(w, w->span, w->fmt, w->rate, w->sec_start + w->rep_idx * w->rate);
+    w->ptr = cycle;
     return 0;
 }
 
 mtr_writer *mtr_create(const char *path, const trace_writer_opts *o, char *err, size_t errlen)
 {
-    if (is_mtr(path)) {
-        snprintf(err, errlen, "%s: the .mtr container is not implemented in lib/ yet "
-                 "(write a raw .mtp packet stream or a .csv)", path);
-        return NULL;
-    }
     mtr_writer *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    w->f = fopen(path, "wb");
-    if (!w->f) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-        free(w);
         return NULL;
     }
     snprintf(w->path, sizeof w->path, "%s", path);
     w->o = *o;
     if (!w->o.rate)
         w->o.rate = 1;
+    if (is_mtp(path)) {
+        w->f = fopen(path, "wb");
+        if (!w->f) {
+            snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+            free(w);
+            return NULL;
+        }
+        mt_swenc_init(&w->sw, 4096, file_sink, w);
+        return w;
+    }
+    mt_writer_config c;
+    memset(&c, 0, sizeof c);
+    c.producer = o->producer ? o->producer : "metatrace";
+    char e[400];
+    w->mtr = mt_writer_create(path, &c, e, sizeof e);
+    if (!w->mtr) {
+        snprintf(err, errlen, "%s", e);
+        free(w);
+        return NULL;
+    }
     return w;
 }
 
@@ -283,79 +307,70 @@ int mtr_write(mtr_writer *w, const ht_record *r)
 {
     if (w->failed)
         return -1;
-    uint8_t b[MT_PKT_MAX];
+    int rc = 0;
     switch (r->kind) {
     case HT_REC_SECTION:
-        if (!w->have_sync && write_sync(w, r->cycle))
-            return -1;
-        return write_section(w, r->section == HT_SEC_SPAN, fmt_to_lib((ht_format)r->format),
-                             r->value ? r->value : 1, r->cycle);
+        return w_section(w, r->section == HT_SEC_SPAN, fmt_to_lib((ht_format)r->format),
+                         r->value ? r->value : 1, r->cycle < w->ptr ? w->ptr : r->cycle);
     case HT_REC_MARKER:
-        if (!w->have_sync)
-            return 0; /* markers before the first sample have no place in a session */
-        if (flush_run(w))
-            return -1;
-        return put(w, b, mt_pkt_marker(b, (uint32_t)r->value));
+        if (!w->have_section)
+            return 0; /* nothing to attach it to before the session starts */
+        rc = w->mtr ? mt_writer_marker(w->mtr, (uint32_t)r->value) : mt_swenc_marker(&w->sw, (uint32_t)r->value);
+        return rc || w->sink_error ? fail(w, "cannot write a marker") : 0;
     case HT_REC_OVERFLOW:
-    case HT_REC_LOSS:
-        if (!w->have_sync || !r->value)
+    case HT_REC_LOSS: {
+        if (!w->have_section || !r->value)
             return 0;
-        if (flush_run(w))
-            return -1;
-        return put(w, b, mt_pkt_overflow(b, r->value > UINT32_MAX ? UINT32_MAX : (uint32_t)r->value));
+        uint32_t n = r->value > UINT32_MAX ? UINT32_MAX : (uint32_t)r->value;
+        rc = w->mtr ? mt_writer_overflow(w->mtr, n) : mt_swenc_overflow(&w->sw, n);
+        return rc || w->sink_error ? fail(w, "cannot write an overflow") : 0;
+    }
     case HT_REC_SAMPLE: break;
     default: return 0;
     }
     unsigned fmt = fmt_to_lib((ht_format)r->format);
     unsigned span = r->section == HT_SEC_SPAN;
-    if (!w->have_sync && write_sync(w, r->cycle))
-        return -1;
-    if (!w->have_section || fmt != w->fmt || span != w->span || r->cycle < w->sec_start) {
+    if (!w->have_section || fmt != w->fmt || span != w->span) {
         uint64_t rate = w->have_section && span == w->span ? w->rate : w->o.rate;
-        if (write_section(w, span, fmt, rate, r->cycle))
-            return -1;
-    } else if (w->since_sync >= SYNC_PERIOD) {
-        if (write_sync(w, r->cycle))
+        if (w_section(w, span, fmt, rate, r->cycle < w->ptr ? w->ptr : r->cycle))
             return -1;
     }
-    uint64_t idx = (r->cycle - w->sec_start) / w->rate;
-    if ((r->cycle - w->sec_start) % w->rate || idx < w->rep_idx) {
-        /* not on a sample point, or a second sample in one interval: the next free interval */
-        if (idx < w->rep_idx)
-            idx = w->rep_idx;
-        else
-            idx++;
+    uint64_t c = r->cycle;
+    if (c < w->ptr || (c - w->ptr) % w->rate) {
+        /* off the grid, or a second sample in one interval: the next free sample point */
+        c = c < w->ptr ? w->ptr : w->ptr + ((c - w->ptr + w->rate - 1) / w->rate) * w->rate;
         w->shifted++;
     }
-    uint64_t skip = idx - w->rep_idx;
-    if (skip > MT_SKIP_MAX) { /* a very long idle stretch: restart the section there */
-        if (write_section(w, span, fmt, w->rate, w->sec_start + idx * w->rate))
+    if ((c - w->ptr) / w->rate >= (UINT64_C(1) << 40)) { /* an idle stretch beyond a skip field */
+        if (w_section(w, span, fmt, w->rate, c))
             return -1;
-        idx = 0;
-        skip = 0;
     }
-    unsigned n = mt_enc_sample(&w->enc, mt_fmt_addr_part(fmt, r->addr), r->write, skip, b);
-    if (n && put(w, b, n))
-        return -1;
-    w->rep_idx = idx + 1;
-    w->samples++;
+    rc = w->mtr ? mt_writer_sample(w->mtr, c, r->addr, r->write) : mt_swenc_sample(&w->sw, c, r->addr, r->write);
+    if (rc || w->sink_error)
+        return fail(w, "cannot write a sample");
+    w->ptr = c + w->rate;
     return 0;
 }
 
 int mtr_finish(mtr_writer *w)
 {
-    int rc = 0;
-    if (!w->failed && w->have_sync) {
-        uint8_t b[MT_PKT_MAX];
-        if (flush_run(w) || put(w, b, mt_pkt_end(b, w->samples, 0)))
+    int rc = w->failed ? -1 : 0;
+    if (w->mtr) {
+        if (rc)
+            mt_writer_abort(w->mtr);
+        else if (mt_writer_close(w->mtr))
             rc = -1;
+    } else {
+        if (!rc && w->have_section && mt_swenc_end(&w->sw))
+            rc = -1;
+        if (w->sink_error || fclose(w->f) != 0)
+            rc = -1;
+        if (rc)
+            unlink(w->path);
     }
-    if (w->failed)
-        rc = -1;
-    if (fclose(w->f) != 0)
-        rc = -1;
-    if (rc)
-        unlink(w->path);
+    if (!rc && w->shifted)
+        fprintf(stderr, "note: %s: %" PRIu64 " samples moved to the next free sample point "
+                "(several in one interval, or off the section's grid)\n", w->path, w->shifted);
     free(w);
     return rc;
 }
@@ -364,8 +379,12 @@ void mtr_abort(mtr_writer *w)
 {
     if (!w)
         return;
-    fclose(w->f);
-    unlink(w->path);
+    if (w->mtr) {
+        mt_writer_abort(w->mtr);
+    } else {
+        fclose(w->f);
+        unlink(w->path);
+    }
     free(w);
 }
 

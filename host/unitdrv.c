@@ -17,15 +17,35 @@ static unsigned lib_fmt(ht_format f)
 static void sink(void *ctx, const uint8_t *p, size_t n)
 {
     unit_driver *d = ctx;
-    if (fwrite(p, 1, n, d->out) != n)
-        d->write_error = 1;
+    if (d->out) {
+        if (fwrite(p, 1, n, d->out) != n)
+            d->write_error = 1;
+    } else {
+        d->sink(d->sink_ctx, p, n);
+    }
     d->bytes += n;
 }
 
-int unit_driver_start(unit_driver *d, const sampler_config *c, FILE *out)
+void unit_driver_cfg(const sampler_config *c, mt_unit_cfg *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind_mask = MT_RESET_KIND_MASK;
+    out->tap = MT_RESET_TAP;
+    out->fmt = lib_fmt(c->fmt_h) << MT_FMT_H_SHIFT | lib_fmt(c->fmt_l) << MT_FMT_L_SHIFT;
+    out->sync_period = MT_RESET_SYNC_PERIOD;
+    out->rate_h = (uint32_t)c->r_h;
+    out->rate_l = (uint32_t)c->r_l;
+    out->len_h = c->len_h;
+    out->len_l = c->len_l;
+}
+
+int unit_driver_start(unit_driver *d, const sampler_config *c, FILE *out, mt_sink_fn snk,
+                      void *sink_ctx)
 {
     memset(d, 0, sizeof *d);
     d->out = out;
+    d->sink = snk;
+    d->sink_ctx = sink_ctx;
     mt_unit_params p = {.depth = MT_UNIT_DEFAULT_DEPTH, .drain = MT_UNIT_DEFAULT_DRAIN,
                         .sink = sink, .sink_ctx = d};
     if (c->start < 2 || mt_unit_init(&d->u, &p) != 0)

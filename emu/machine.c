@@ -1,4 +1,5 @@
 #include "emu/machine.h"
+#include "emu/mpctl.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -114,6 +115,12 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     bus_init(&m->bus, m->ram);
     cpu_init(&m->cpu, &m->bus, cfg->timing);
     ram_set_invalidator(m->ram, invalidate_cpu, &m->cpu);
+    if (cfg->metapaging) { /* before anything is loaded: see docs/metapaging.md */
+        mp_session_attach(cfg->metapaging, m->ram);
+        if (mp_session_needs_observer(cfg->metapaging))
+            cpu_set_page_observer(&m->cpu, mp_session_observe, cfg->metapaging);
+        mp_session_charge_faults_to(cfg->metapaging, &m->cpu.cycle);
+    }
     mt_device d = clint_device(&m->clint, &m->cpu);
     bus_add_device(&m->bus, &d);
     d = plic_device(&m->plic, &m->cpu);

@@ -27,6 +27,7 @@ typedef struct {
     bool progress;       /* progress line on stderr for long runs */
     uint64_t event_hash_period; /* 0: no listener; 1: every access; n: one access per n cycles */
     FILE *out;           /* console (UART, HTIF) */
+    struct mp_session *metapaging; /* meta-paging (emu/mpctl.h); NULL: flat RAM, no observer */
     int in_fd;           /* console input, -1 for none */
 } mt_machine_config;
 

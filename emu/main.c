@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "emu/machine.h"
+#include "emu/mpctl.h"
 
 static void usage(FILE *f)
 {
@@ -26,8 +27,10 @@ static void usage(FILE *f)
           "  --event-hash[=N]     hash every bus access (or one per N cycles) and print it with --stats\n"
           "  -q, --quiet          no progress line\n"
           "  -h, --help           this text\n"
-          "Exit code: the guest's (HTIF tohost, or the sifive,test0 finisher).\n",
+          "Meta-paging (docs/metapaging.md):\n",
           f);
+    fputs(mp_options_help(), f);
+    fputs("Exit code: the guest's (HTIF tohost, or the sifive,test0 finisher).\n", f);
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -74,6 +77,13 @@ int main(int argc, char **argv)
     mt_machine_config cfg = {.ram_size = UINT64_C(128) << 20, .timing = TIMING_NONE, .progress = true,
                              .out = stdout, .in_fd = STDIN_FILENO};
     bool stats = false;
+    char err[512];
+    struct mp_options mpo;
+    mp_options_default(&mpo);
+    if (mp_options_extract(&mpo, &argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        return 2;
+    }
     enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH };
     static const struct option opts[] = {
         {"bios", required_argument, 0, O_BIOS},       {"kernel", required_argument, 0, O_KERNEL},
@@ -149,10 +159,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "mtemu: give either a program or --bios/--kernel, not both\n");
         return 2;
     }
-    char err[512];
+    mpo.stats = stats;
+    struct mp_session *mps = mp_session_create(&mpo, RAM_BASE, cfg.ram_size, err, sizeof err);
+    if (!mps) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        return 2;
+    }
+    cfg.metapaging = mps;
     mt_machine *m = machine_create(&cfg, err, sizeof err);
     if (!m) {
         fprintf(stderr, "mtemu: %s\n", err);
+        mp_session_destroy(mps);
         return 2;
     }
     double t0 = machine_wall_seconds();
@@ -160,6 +177,11 @@ int main(int argc, char **argv)
     double secs = machine_wall_seconds() - t0;
     if (stats)
         machine_print_stats(m, stderr, secs);
+    if (mp_session_report(mps, stderr, err, sizeof err) != 0) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        code = code ? code : 2;
+    }
     machine_destroy(m);
+    mp_session_destroy(mps);
     return code;
 }

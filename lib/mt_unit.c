@@ -208,8 +208,8 @@ static void clock_one(mt_unit *u)
         w = W_SECTION;
     else if (u->sync_pending)
         w = W_SYNC;
-    else if (u->drop_pending)
-        w = W_OVERFLOW;
+    else if (u->drop_pending && u->fifo.occ <= u->p.depth / 2)
+        w = W_OVERFLOW; /* only once the FIFO has drained to half: drops must not feed more drops */
     else if (u->marker_pending)
         w = W_MARKER;
     else if (cap.valid)

@@ -293,7 +293,7 @@ uint64_t mp_ram_hash(mt_ram *ram)
 
 bool mp_session_needs_observer(const struct mp_session *s)
 {
-    return s->sim || (s->pager && (s->opt.policy == MP_LRU || s->opt.policy == MP_CLOCK));
+    return s->sim || s->pager;
 }
 
 void mp_session_observe(void *session, uint64_t pfn, bool is_write)
@@ -418,7 +418,7 @@ static void print_json(const struct mp_session *s, FILE *f)
 
 int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen)
 {
-    if (s->opt.stats && text)
+    if (s->opt.stats && text && (s->pager || s->sim))
         print_text(s, text);
     if (s->opt.ram_hash && text && s->ram)
         fprintf(text, "ram-hash %016" PRIx64 "\n", mp_ram_hash(s->ram));

@@ -64,9 +64,11 @@ const struct mpsim *mp_session_sim(const struct mp_session *s);
  * writes.  Call before anything is loaded into RAM. */
 void mp_session_attach(struct mp_session *s, mt_ram *ram);
 
-/* True when the page observer must be registered: exact LRU and CLOCK need every page change
- * (TLB hits included), the simulations need the whole stream.  FIFO and RANDOM decide only at
- * faults, which all reach the RAM's slow path, so without simulations they need no observer. */
+/* True when the page observer must be registered: with a pager (every policy) or simulations.
+ * Not only LRU's recency and CLOCK's reference bits need every page change: the CPU keeps
+ * executing decoded instructions of a page whose metapage a load or store just evicted, without
+ * asking the RAM again, so only the observer sees that those fetches fault the metapage back in.
+ * With an unlimited budget and no simulations: no observer, the fast path as it was. */
 bool mp_session_needs_observer(const struct mp_session *s);
 
 /* The page observer (ram_page_observer): pfn = physical address >> 12. */

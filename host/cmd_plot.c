@@ -234,7 +234,7 @@ int cmd_plot(int argc, char **argv)
     sbuf d = {0}, sc = {0};
     if (!strcmp(kind, "mrc")) {
         /* one gnuplot data block per metapage size (blank-line separated, plotted with index) */
-        sb_printf(&sc, "set title 'Miss-ratio curves (%s) of %s'\nset xlabel 'resident memory'\nset format x '%.0b %BB'\n"
+        sb_printf(&sc, "set title 'Miss-ratio curves (%s) of %s'\nset xlabel 'resident memory'\nset format x '%%.0b %%BB'\n"
                        "set ylabel 'faults per access'\nset logscale x 2\nset logscale y\nset grid\n"
                        "set key outside right\nplot ", pg_policy_name(mrc_policy), argv[optind]);
         for (int s = 0; s < cfg.nsizes; s++) {
@@ -275,7 +275,7 @@ int cmd_plot(int argc, char **argv)
         }
         char b[32];
         sb_printf(&sc, "set title 'Fault cost vs metapage size at a %s budget (%s)'\n"
-                       "set xlabel 'metapage size'\nset format x '%.0b %BB'\nset ylabel 'storage time (s)'\n"
+                       "set xlabel 'metapage size'\nset format x '%%.0b %%BB'\nset ylabel 'storage time (s)'\n"
                        "set logscale x 2\nset grid\nset key top left\nplot ",
                   cli_bytes_str(budget, b, sizeof b), argv[optind]);
         int col = 2;

@@ -19,7 +19,10 @@ RTL_LIBS    := -lstdc++ -lpthread
 RTL_FST_LIBS := $(RTL_LIBS) -lz
 VERILATOR   ?= verilator
 VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing
+# The simulation library is the largest unit (65536-byte FIFO storage, 16-byte output port),
+# strapped at run time to the depth and drain the caller asks for (mt_rtl_create).
+RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing \
+               -GDepth=65536 -GDrain=16
 RTL_OPT     := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -Irtl_model/sim -Ilib
@@ -46,23 +49,17 @@ endef
 
 $(eval $(call rtl_build,$(RTL_OUT),,))
 $(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 -DVM_TRACE_FST=1))
-# A small FIFO (not a power of two) with a slow drain: overflow within a few hundred cycles.
-RTL_SMALL_A := $(RTL_OUT)/small/libmtrtl.a
-$(eval $(call rtl_build,$(RTL_OUT)/small,-GDepth=48 -GDrain=3,))
 
 ALL_TARGETS += $(RTL_A)
 
 # Testbench and co-simulation tools (C, linked with the model and one RTL build each).
 RTL_TB_OBJS := $(OBJ)/rtl_model/tb/pktctx.o
-RTL_COSIM     := $(RTL_OUT)/mt_cosim
-RTL_COSIM_SMALL := $(RTL_OUT)/mt_cosim_small
+RTL_COSIM   := $(RTL_OUT)/mt_cosim
 
 $(RTL_COSIM): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
-$(RTL_COSIM_SMALL): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_SMALL_A) $(MT_A)
-	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
-TEST_DEPS    += $(RTL_COSIM) $(RTL_COSIM_SMALL)
+TEST_DEPS    += $(RTL_COSIM)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_cosim.sh
 
 # The C API's unit test links the RTL library and the C++ runtime (overrides tests/unit's rule).

@@ -10,11 +10,15 @@
 //   mt_tu_enc   the sample compressor's planning step (inside mt_tu_ctrl)
 //   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
-  parameter int unsigned Depth = 4096,  // FIFO bytes, 32..65536
-  parameter int unsigned Drain = 8      // bytes per clock, 1..16
+  parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
+  parameter int unsigned Drain = 8      // output port width in bytes, 1..16
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
+  // Straps (constants in a real top): FIFO capacity 32..Depth and drain 1..Drain bytes/clock,
+  // the build parameters D and N of docs/trace-unit.md.
+  input  logic [16:0]        depth_i,
+  input  logic [4:0]         drain_i,
   // Access port
   input  logic               acc_valid_i,
   input  logic [55:0]        acc_addr_i,
@@ -49,13 +53,16 @@ module mt_tu #(
   logic [63:0] cycle;
 
   logic [OccW-1:0] occ, space;
+  logic            half;
   logic            fifo_wr;
   logic [4:0]      fifo_len;
   logic [127:0]    fifo_data;
 
-  mt_tu_regs #(.Depth(Depth), .Drain(Drain)) u_regs (
+  mt_tu_regs u_regs (
     .clk_i,
     .rst_ni,
+    .depth_i       (depth_i[15:0]),
+    .drain_i,
     .reg_rd_i,
     .reg_wr_i,
     .reg_addr_i,
@@ -102,6 +109,7 @@ module mt_tu #(
     .wdata_i       (reg_wdata_i),
     .fifo_occ_i    (occ),
     .fifo_space_i  (space),
+    .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
     .fifo_len_o    (fifo_len),
     .fifo_data_o   (fifo_data),
@@ -114,14 +122,21 @@ module mt_tu #(
 
   assign fifo_level_o = 17'(occ);
 
+  // depth_i[16] only matters (through OccW'(depth_i)) when Depth = 65536.
+  logic unused_depth_msb;
+  assign unused_depth_msb = depth_i[16];
+
   mt_tu_fifo #(.Depth(Depth), .Drain(Drain)) u_fifo (
     .clk_i,
     .rst_ni,
+    .depth_i    (OccW'(depth_i)),
+    .drain_i,
     .wr_i       (fifo_wr),
     .wr_len_i   (fifo_len),
     .wr_data_i  (fifo_data),
     .occ_o      (occ),
     .space_o    (space),
+    .half_o     (half),
     .out_cnt_o,
     .out_data_o
   );

@@ -34,6 +34,7 @@ module mt_tu_ctrl #(
   // FIFO
   input  logic [OccW-1:0] fifo_occ_i,
   input  logic [OccW-1:0] fifo_space_i,
+  input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
   output logic [4:0]      fifo_len_o,
   output logic [127:0]    fifo_data_o,
@@ -183,7 +184,7 @@ module mt_tu_ctrl #(
     if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
     else if (b_sect_pending) win = WSection;
     else if (sync_pending_q) win = WSync;
-    else if (drop_pending_q != '0) win = WOverflow;
+    else if (drop_pending_q != '0 && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
     else if (cap) win = WCapture;
     else if (end_pending_q) win = WEnd;

@@ -7,9 +7,14 @@
 // bytes reads each bank at most once.  Bank reads are registered (block RAM), so the read row
 // for cycle t is computed in cycle t-1 from the next head pointer, and bytes written in cycle t-1
 // reach the head in cycle t through a per-bank bypass.
+//
+// depth_i and drain_i are strap inputs (constants in a real top, which synthesis folds): the
+// capacity counted against (<= Depth, the storage built) and the bytes drained per clock
+// (<= Drain, the width of the output port).  The simulation library builds the largest unit and
+// straps it at run time, so one Verilated model serves every (depth, drain) the C model accepts.
 module mt_tu_fifo #(
-  parameter int unsigned Depth = 4096,  // capacity in bytes, 32..65536
-  parameter int unsigned Drain = 8,     // bytes leaving per clock, 1..16
+  parameter int unsigned Depth = 4096,  // storage in bytes, 32..65536
+  parameter int unsigned Drain = 8,     // output port width in bytes, 1..16
   localparam int unsigned PhysBytes = (Depth <= 32) ? 32 : (1 << $clog2(Depth)),
   localparam int unsigned Rows = PhysBytes / 16,
   localparam int unsigned RW = $clog2(Rows),
@@ -18,6 +23,8 @@ module mt_tu_fifo #(
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
+  input  logic [OccW-1:0]     depth_i,   // capacity, 32..Depth
+  input  logic [4:0]          drain_i,   // bytes per clock, 1..Drain
   // Write port: a whole packet, byte 0 first.  The caller checks len_i <= space_o.
   input  logic                wr_i,
   input  logic [4:0]          wr_len_i,
@@ -26,6 +33,7 @@ module mt_tu_fifo #(
   // (Depth minus what stays after this cycle's drain).
   output logic [OccW-1:0]     occ_o,
   output logic [OccW-1:0]     space_o,
+  output logic                half_o,    // after this cycle's drain the FIFO is at most half full
   // This cycle's output: out_cnt_o bytes, byte 0 in out_data_o[7:0].
   output logic [4:0]          out_cnt_o,
   output logic [Drain*8-1:0]  out_data_o
@@ -36,12 +44,13 @@ module mt_tu_fifo #(
 
   // A. Drain: min(occ, Drain) bytes leave.
   always_comb begin
-    if (occ_q >= OccW'(Drain)) out_cnt = 5'(Drain);
+    if (occ_q >= OccW'(drain_i)) out_cnt = drain_i;
     else out_cnt = 5'(occ_q);
   end
   assign occ_o     = occ_q;
-  assign space_o   = OccW'(Depth) - (occ_q - OccW'(out_cnt));
+  assign space_o   = depth_i - (occ_q - OccW'(out_cnt));
   assign out_cnt_o = out_cnt;
+  assign half_o    = (occ_q - OccW'(out_cnt)) <= (depth_i >> 1);
 
   assign occ_d = occ_q - OccW'(out_cnt) + (wr_i ? OccW'(wr_len_i) : '0);
   assign rp_d  = rp_q + PW'(out_cnt);

@@ -3,12 +3,11 @@
 // block latches them when a session starts) and the read mux, which returns the state at the
 // start of the cycle of the read.  Reading a *_LO counter latches its HI half for a later read.
 // 32-bit word accesses only: reg_addr_i is the word index (byte offset >> 2) in the 4 KiB window.
-module mt_tu_regs #(
-  parameter int unsigned Depth = 4096,
-  parameter int unsigned Drain = 8
-) (
+module mt_tu_regs (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic [15:0] depth_i,   // FIFO capacity strap, low 16 bits (FIFO_INFO: 65536 reads as 0)
+  input  logic [4:0]  drain_i,   // drain strap (FIFO_INFO)
   input  logic        reg_rd_i,
   input  logic        reg_wr_i,
   input  logic [9:0]  reg_addr_i,
@@ -44,8 +43,6 @@ module mt_tu_regs #(
   localparam logic [9:0] RegSamplesLo = 10'h012, RegSamplesHi = 10'h013, RegBytesLo = 10'h014;
   localparam logic [9:0] RegBytesHi = 10'h015, RegCycleLo = 10'h016, RegCycleHi = 10'h017;
 
-  localparam logic [15:0] DepthField = 16'(Depth);  // 65536 reads as 0
-  localparam logic [31:0] FifoInfo = {8'd16, 8'(Drain), DepthField};
 
   logic [4:0]  kind_mask_q;
   logic        tap_q;
@@ -118,7 +115,7 @@ module mt_tu_regs #(
       RegCtrl:       reg_rdata_o = {31'd0, status_i[0]};
       RegStatus:     reg_rdata_o = {24'd0, status_i};
       RegFifoLevel:  reg_rdata_o = {15'd0, fifo_level_i};
-      RegFifoInfo:   reg_rdata_o = FifoInfo;
+      RegFifoInfo:   reg_rdata_o = {8'd16, 3'd0, drain_i, depth_i};
       RegKindMask:   reg_rdata_o = {27'd0, kind_mask_q};
       RegTap:        reg_rdata_o = {31'd0, tap_q};
       RegFmt:        reg_rdata_o = {26'd0, fmt_l_q, 2'd0, fmt_h_q};

@@ -48,6 +48,7 @@ static void dump(mt_rtl *r, uint64_t t)
 
 static void clear_inputs(Vmt_tu *top)
 {
+    // (the straps depth_i/drain_i are set once, at create, and never cleared)
     top->acc_valid_i = 0;
     top->acc_addr_i = 0;
     top->acc_write_i = 0;
@@ -92,9 +93,8 @@ static void tick(mt_rtl *r)
     if (n) {
         if (!out_reserve(r, n))
             std::abort();   // out of memory: nothing sensible to return through a clock
-        uint64_t d = top->out_data_o;
         for (unsigned i = 0; i < n; i++)
-            r->out[r->out_len++] = static_cast<uint8_t>(d >> (8 * i));
+            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o[i / 4] >> (8 * (i % 4)));
         r->bytes_out += n;
     }
     dump(r, 2 * r->now);
@@ -139,8 +139,14 @@ extern "C" void mt_rtl_reset(mt_rtl *r)
     r->drain = (info >> 16) & 0xFF;
 }
 
-extern "C" mt_rtl *mt_rtl_create(const char *fst_path)
+extern "C" mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst_path)
 {
+    if (!depth)
+        depth = MT_RTL_DEFAULT_DEPTH;
+    if (!drain)
+        drain = MT_RTL_DEFAULT_DRAIN;
+    if (depth < 32 || depth > MT_RTL_MAX_DEPTH || drain > MT_RTL_MAX_DRAIN)
+        return nullptr;
     if (fst_path && !VM_TRACE_FST)
         return nullptr;
     mt_rtl *r = new (std::nothrow) mt_rtl();
@@ -158,6 +164,8 @@ extern "C" mt_rtl *mt_rtl_create(const char *fst_path)
         delete r;
         return nullptr;
     }
+    r->top->depth_i = depth;
+    r->top->drain_i = drain;
 #if VM_TRACE_FST
     r->fst = nullptr;
     if (fst_path) {

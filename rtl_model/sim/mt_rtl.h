@@ -5,8 +5,8 @@
  * current cycle at most one access and at most one MMIO operation (read or write) can be given,
  * as on the hardware's two ports.  A read returns the state at the start of its cycle; a write
  * takes effect at the end of it.  Output bytes (what the FIFO drains each clock) accumulate until
- * mt_rtl_pop() takes them.  The FIFO depth and drain rate are build parameters of the library
- * (mt_rtl_depth(), mt_rtl_drain(); FIFO_INFO reads them too).
+ * mt_rtl_pop() takes them.  The FIFO depth and drain rate are given at creation (FIFO_INFO
+ * reads them back).
  *
  * Link: $(RTL_A) $(RTL_LIBS) (C++ runtime); the FST build ($(RTL_FST_A) $(RTL_FST_LIBS)) writes
  * waveforms when mt_rtl_create() is given a path. */
@@ -24,10 +24,17 @@ extern "C" {
 
 typedef struct mt_rtl mt_rtl;
 
-/* fst_path: NULL for no waveform.  Returns NULL when out of memory or when a waveform is asked
- * of a library built without FST support (mt_rtl_has_fst() says which). The unit comes out of
- * reset at cycle 0. */
-mt_rtl *mt_rtl_create(const char *fst_path);
+#define MT_RTL_DEFAULT_DEPTH 4096u
+#define MT_RTL_DEFAULT_DRAIN 8u
+#define MT_RTL_MAX_DEPTH 65536u
+#define MT_RTL_MAX_DRAIN 16u
+
+/* depth: FIFO bytes (32..65536, 0 = 4096); drain: bytes per clock (1..16, 0 = 8) -- the RTL's
+ * depth_i/drain_i straps, the same build parameters as lib/mt_unit's.  fst_path: NULL for no
+ * waveform.  Returns NULL for parameters out of range, when out of memory, or when a waveform is
+ * asked of a library built without FST support (mt_rtl_has_fst() says which).  The unit comes
+ * out of reset at cycle 0. */
+mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst_path);
 void mt_rtl_destroy(mt_rtl *r);
 int mt_rtl_has_fst(void);
 

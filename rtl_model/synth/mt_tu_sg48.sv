@@ -64,6 +64,8 @@ module mt_tu_sg48 (
   mt_tu #(.Depth(4096), .Drain(Drain)) u_tu (
     .clk_i,
     .rst_ni,
+    .depth_i      (17'd4096),
+    .drain_i      (5'(Drain)),
     .acc_valid_i  (acc_fire_q),
     .acc_addr_i   (acc_sr_q[55:0]),
     .acc_write_i  (acc_sr_q[56]),

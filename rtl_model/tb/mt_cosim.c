@@ -4,7 +4,7 @@
  * cycle and the same register values.  The first divergence stops the stream with the cycle, the
  * packets around the first differing byte on both sides and the recent inputs.
  *
- *   mt_cosim [--seed S] [--streams N] [--cycles C] [--bench] [-v]
+ *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--bench N] [-v]
  *
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
@@ -103,22 +103,8 @@ typedef struct {
     recent_t rec;
     uint64_t seed;
     int failed;
+    int trace; /* MT_COSIM_TRACE set: per-cycle levels on stderr */
 } cosim_t;
-
-static void diverged(cosim_t *c, uint64_t cycle, const char *what)
-{
-    size_t n = c->mb.n < c->rb.n ? c->mb.n : c->rb.n;
-    size_t at = 0;
-    while (at < n && c->mb.p[at] == c->rb.p[at])
-        at++;
-    fprintf(stderr, "mt_cosim: DIVERGENCE (seed %" PRIu64 ") at cycle %" PRIu64 ": %s\n", c->seed, cycle, what);
-    fprintf(stderr, "  output: model %zu bytes, rtl %zu bytes, first difference at byte %zu\n",
-            c->mb.n, c->rb.n, at);
-    pktctx_print(stderr, "model", c->mb.p, c->mb.n, at, 3);
-    pktctx_print(stderr, "rtl  ", c->rb.p, c->rb.n, at, 3);
-    print_recent(&c->rec);
-    c->failed = 1;
-}
 
 static void pull_rtl(cosim_t *c)
 {
@@ -126,6 +112,28 @@ static void pull_rtl(cosim_t *c)
     size_t k;
     while ((k = mt_rtl_pop(c->r, tmp, sizeof tmp)) > 0)
         buf_add(&c->rb, tmp, k);
+}
+
+static void diverged(cosim_t *c, uint64_t cycle, const char *what)
+{
+    fprintf(stderr, "mt_cosim: DIVERGENCE (seed %" PRIu64 ", depth %u, drain %u) at cycle %" PRIu64 ": %s\n",
+            c->seed, c->u.p.depth, c->u.p.drain, cycle, what);
+    fprintf(stderr, "  output so far: model %zu bytes, rtl %zu bytes\n", c->mb.n, c->rb.n);
+    /* Let both drain what their FIFOs hold (no new input), so the packets that differ show. */
+    uint64_t more = (c->u.fifo.occ + c->u.p.drain - 1) / c->u.p.drain + 1;
+    mt_unit_advance(&c->u, cycle + more);
+    mt_rtl_advance(c->r, cycle + more);
+    pull_rtl(c);
+    size_t n = c->mb.n < c->rb.n ? c->mb.n : c->rb.n;
+    size_t at = 0;
+    while (at < n && c->mb.p[at] == c->rb.p[at])
+        at++;
+    fprintf(stderr, "  after draining the FIFOs: model %zu bytes, rtl %zu bytes, first difference at byte %zu\n",
+            c->mb.n, c->rb.n, at);
+    pktctx_print(stderr, "model", c->mb.p, c->mb.n, at, 3);
+    pktctx_print(stderr, "rtl  ", c->rb.p, c->rb.n, at, 3);
+    print_recent(&c->rec);
+    c->failed = 1;
 }
 
 /* Both sides complete every cycle before `cycle`; compare output (and level when exact). */
@@ -138,6 +146,10 @@ static int sync_to(cosim_t *c, uint64_t cycle, int level_too)
         diverged(c, cycle, "output bytes differ");
         return -1;
     }
+    if (c->trace)
+        fprintf(stderr, "  [cycle %" PRIu64 "] model level %u out %zu hold %u/%u drop_pending %u run %u | rtl level %u out %zu\n",
+                cycle, c->u.fifo.occ, c->mb.n, c->u.hold.valid, c->u.hold.after, c->u.drop_pending,
+                c->u.enc.run_cnt, mt_rtl_fifo_level(c->r), c->rb.n);
     if (level_too) {
         unsigned lr = mt_rtl_fifo_level(c->r);
         if (lr != c->u.fifo.occ) {
@@ -225,13 +237,21 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     c->seed = seed;
     c->mb.n = c->rb.n = 0;
     c->rec.n = 0;
-    mt_unit_params p = {.depth = mt_rtl_depth(c->r), .drain = mt_rtl_drain(c->r),
-                        .sink = model_sink, .sink_ctx = &c->mb};
+    /* FIFO parameters: mostly the default, else small and odd (overflow, wrap-around). */
+    static const unsigned depths[] = {4096, 4096, 32, 33, 48, 100, 64, 257, 1000, 65536};
+    unsigned depth = depths[below(&g, 10)], drain = (unsigned)(chance(&g, 400) ? 8 : 1 + below(&g, 16));
+    mt_unit_params p = {.depth = depth, .drain = drain, .sink = model_sink, .sink_ctx = &c->mb};
     if (mt_unit_init(&c->u, &p)) {
         fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);
         return -1;
     }
-    mt_rtl_reset(c->r);
+    mt_rtl_destroy(c->r);
+    c->r = mt_rtl_create(depth, drain, NULL);
+    if (!c->r) {
+        fprintf(stderr, "mt_cosim: mt_rtl_create failed (depth %u drain %u)\n", depth, drain);
+        mt_unit_free(&c->u);
+        return -1;
+    }
 
     uint32_t cfg[16][2];
     unsigned ncfg;
@@ -344,7 +364,9 @@ static int bench(uint64_t n)
                                        {MT_REG_LEN_L_HI, 0}, {MT_REG_CTRL, 1}};
     double secs[2];
     uint64_t out[2];
-    mt_rtl *r = mt_rtl_create(NULL);
+    mt_rtl *r = mt_rtl_create(0, 0, NULL);
+    if (!r)
+        return 2;
     for (int pass = 0; pass < 2; pass++) {
         mt_unit u;
         mt_unit_params p = {.depth = mt_rtl_depth(r), .drain = mt_rtl_drain(r), .sink = model_sink, .sink_ctx = &mb};
@@ -392,7 +414,7 @@ static int bench(uint64_t n)
 
 int main(int argc, char **argv)
 {
-    uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0;
+    uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0, one = 0;
     int verbose = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -400,6 +422,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--streams") && i + 1 < argc) streams = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--cycles") && i + 1 < argc) cycles = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--bench") && i + 1 < argc) bench_n = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--one") && i + 1 < argc) one = strtoull(argv[++i], NULL, 0), streams = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else {
             fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
@@ -410,28 +433,30 @@ int main(int argc, char **argv)
     if (bench_n)
         return bench(bench_n);
     cosim_t c = {0};
-    c.r = mt_rtl_create(NULL);
+    c.r = mt_rtl_create(0, 0, NULL);
     if (!c.r) {
         fprintf(stderr, "mt_cosim: cannot create the RTL model\n");
         return 2;
     }
+    c.trace = getenv("MT_COSIM_TRACE") != NULL;
     stats_t st = {0};
     int fails = 0;
     for (uint64_t i = 0; i < streams; i++) {
-        uint64_t s = seed * 1000003u + i;
-        int exact = (int)(i & 1) == 0;
+        uint64_t s = one ? one : seed * 1000003u + i;
+        int exact = one ? 1 : (int)(i & 1) == 0;
         if (run_stream(&c, s, cycles, exact, &st)) {
             fails++;
             break;
         }
         if (verbose)
-            printf("stream %" PRIu64 " (seed %" PRIu64 ", %s): ok, %zu bytes, %u dropped\n", i, s,
-                   exact ? "per-cycle" : "sparse", c.mb.n, c.u.dropped);
+            printf("stream %" PRIu64 " (seed %" PRIu64 ", %s, depth %u drain %u): ok, %zu bytes, %u dropped\n",
+                   i, s, exact ? "per-cycle" : "sparse", mt_rtl_depth(c.r), mt_rtl_drain(c.r), c.mb.n,
+                   c.u.dropped);
     }
-    printf("mt_cosim: depth %u drain %u: %" PRIu64 " streams, %" PRIu64 " cycles, %" PRIu64 " accesses, %"
+    printf("mt_cosim: %" PRIu64 " streams, %" PRIu64 " cycles, %" PRIu64 " accesses, %"
            PRIu64 " register reads compared; %" PRIu64 " samples, %" PRIu64 " bytes, %" PRIu64
            " dropped (%" PRIu64 " streams overflowed): %s\n",
-           mt_rtl_depth(c.r), mt_rtl_drain(c.r), st.streams, st.cycles, st.accesses, st.reads, st.samples,
+           st.streams, st.cycles, st.accesses, st.reads, st.samples,
            st.bytes, st.dropped, st.overflow_streams, fails ? "DIVERGED" : "identical");
     mt_rtl_destroy(c.r);
     free(c.mb.p);

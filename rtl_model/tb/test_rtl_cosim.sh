@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Constrained-random co-simulation, C model vs RTL (rtl_model/tb/mt_cosim.c), on two RTL builds:
-# the default FIFO (4096 bytes, drain 8) and a small one (48 bytes, drain 3) that overflows often.
-# Fixed seeds: the same streams every run; a divergence prints its cycle, packets and inputs.
+# Constrained-random co-simulation, C model vs RTL (rtl_model/tb/mt_cosim.c): random register
+# programs, access streams and FIFO parameters (depth 32..65536, drain 1..16, small FIFOs to force
+# overflow).  Fixed seeds: the same streams every run; a divergence prints its cycle, the packets
+# around the first differing byte on both sides and the recent inputs.
 set -u
-dir="${BUILD:-build}/rtl"
-run() { # name binary args...
+cosim="${BUILD:-build}/rtl/mt_cosim"
+run() { # name args...
   local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
+  if "$cosim" "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
 }
-run rtl_cosim_default "$dir/mt_cosim" --seed 1 --streams 300 --cycles 3000
-run rtl_cosim_default_long "$dir/mt_cosim" --seed 2 --streams 6 --cycles 60000
-run rtl_cosim_small_fifo "$dir/mt_cosim_small" --seed 3 --streams 300 --cycles 3000
+run rtl_cosim_short "$@" --seed 1 --streams 400 --cycles 3000
+run rtl_cosim_long --seed 2 --streams 8 --cycles 60000

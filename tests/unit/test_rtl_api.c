@@ -13,7 +13,7 @@
 
 static int setup(void **state)
 {
-    mt_rtl *r = mt_rtl_create(NULL);
+    mt_rtl *r = mt_rtl_create(0, 0, NULL);
     if (!r)
         return -1;
     *state = r;
@@ -112,12 +112,29 @@ static void test_session_start_and_end(void **state)
     assert_int_equal(mt_rtl_bytes_out(r), sizeof expect + sizeof expect2);
 }
 
+static void test_create_params(void **state)
+{
+    (void)state;
+    assert_null(mt_rtl_create(31, 8, NULL));
+    assert_null(mt_rtl_create(65537, 8, NULL));
+    assert_null(mt_rtl_create(4096, 17, NULL));
+    mt_rtl *r = mt_rtl_create(65536, 16, NULL);
+    assert_non_null(r);
+    assert_int_equal(mt_rtl_mmio_read(r, 0, MT_REG_FIFO_INFO), (16u << 24) | (16u << 16) | 0u);
+    mt_rtl_destroy(r);
+    r = mt_rtl_create(100, 3, NULL);
+    assert_non_null(r);
+    assert_int_equal(mt_rtl_depth(r), 100);
+    assert_int_equal(mt_rtl_mmio_read(r, 0, MT_REG_FIFO_INFO), (16u << 24) | (3u << 16) | 100u);
+    mt_rtl_destroy(r);
+}
+
 static void test_no_waveform_without_fst_build(void **state)
 {
     (void)state;
     if (mt_rtl_has_fst())
         skip();
-    assert_null(mt_rtl_create("/nonexistent/x.fst"));
+    assert_null(mt_rtl_create(0, 0, "/nonexistent/x.fst"));
 }
 
 int main(void)
@@ -126,6 +143,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_register_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_start_and_end, setup, teardown),
+        cmocka_unit_test(test_create_params),
         cmocka_unit_test(test_no_waveform_without_fst_build),
     };
     return cmocka_run_group_tests_name("rtl_api", tests, NULL, NULL);

@@ -118,6 +118,10 @@ int compare_run(ht_source *truth, ht_source *other, const compare_config *cfg, c
                 char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    if (ht_rewind(truth)) {
+        snprintf(err, errlen, "%s", truth->err);
+        return -1;
+    }
     if (policy_run(truth, &cfg->policy, &r->truth, err, errlen))
         return -1;
     if (ht_rewind(other) || policy_run(other, &cfg->policy, &r->other, err, errlen)) {

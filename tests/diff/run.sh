@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Differential tests: every $FWBUILD/diff/*.elf runs on QEMU's virt machine (the reference:
+# qemu-system-riscv64 -M virt -bios none -kernel X -nographic, exit code from the SiFive test
+# finisher) and on mtemu ($BIN/mtemu X, the same machine model); console output (stdout) and
+# exit code must be identical.  Prints PASS/FAIL diff/<name>; on a difference, the first
+# differing lines.  Exit 77 (skip) only while mtemu or QEMU does not exist.
+set -u
+BIN=${BIN:-build/bin}
+FWBUILD=${FWBUILD:-build/firmware}
+EMU=${MTEMU:-$BIN/mtemu}
+QEMU=${QEMU:-qemu-system-riscv64}
+[ -e "$EMU" ] || { echo "mtemu not built yet ($EMU missing)"; exit 77; }
+command -v "$QEMU" >/dev/null || { echo "$QEMU not installed (make deps)"; exit 77; }
+shopt -s nullglob
+elfs=("$FWBUILD"/diff/*.elf)
+[ ${#elfs[@]} -gt 0 ] || { echo "no programs in $FWBUILD/diff (run make diff-tests)" >&2; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failed=0
+for elf in "${elfs[@]}"; do
+  name=$(basename "$elf" .elf)
+  timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$QEMU" -M virt -m 128M -bios none -kernel "$elf" \
+    -nographic -monitor none </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err"
+  qrc=$?
+  timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$EMU" -q -m 128M "$elf" </dev/null \
+    >"$tmp/emu.out" 2>"$tmp/emu.err"
+  erc=$?
+  if [ ! -s "$tmp/qemu.out" ] || [ "$qrc" -eq 124 ]; then
+    failed=$((failed + 1)); echo "FAIL diff/$name: the reference (QEMU) printed nothing or timed out (exit $qrc)"
+    sed 's/^/    qemu: /' "$tmp/qemu.err" | head -n 5
+  elif cmp -s "$tmp/qemu.out" "$tmp/emu.out" && [ "$qrc" -eq "$erc" ]; then
+    echo "PASS diff/$name (exit $erc, $(wc -l <"$tmp/emu.out") lines)"
+  else
+    failed=$((failed + 1))
+    echo "FAIL diff/$name: exit qemu $qrc / mtemu $erc"
+    diff "$tmp/qemu.out" "$tmp/emu.out" | head -n 12 | sed 's/^/    /'
+    sed 's/^/    mtemu stderr: /' "$tmp/emu.err" | tail -n 3
+  fi
+done
+[ "$failed" -eq 0 ]

@@ -243,7 +243,7 @@ static uint32_t slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
 void cpu_update_next_event(mt_cpu *c)
 {
     c->next_due = c->observer ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
-    uint64_t e = c->next_due;
+    uint64_t e = UINT64_MAX;
     if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < e)
         e = c->timer_cycle;
     if (c->poll_cycle < e)
@@ -256,7 +256,8 @@ void cpu_update_next_event(mt_cpu *c)
     }
     if (c->stop || c->log_commits)
         e = 0;
-    c->next_event = e;
+    c->other_event = e;
+    c->next_event = c->next_due < e ? c->next_due : e;
 }
 
 void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t first_due)
@@ -298,7 +299,7 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 void cpu_request_stop(mt_cpu *c)
 {
     c->stop = true;
-    c->next_event = 0;
+    c->next_event = c->other_event = 0;
 }
 
 /* ---- timer and interrupts ---------------------------------------------------------------- */
@@ -363,7 +364,7 @@ void cpu_set_irq_line(mt_cpu *c, uint64_t bit, bool level)
     else
         c->mip_hw &= ~bit;
     if (old != c->mip_hw && level)
-        c->next_event = 0; /* look at it before the next instruction */
+        c->next_event = c->other_event = 0; /* look at it before the next instruction */
 }
 
 bool cpu_check_interrupts(mt_cpu *c)
@@ -464,6 +465,13 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
 {
     if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
         return true;
+    if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
+        if (d->op == OP_DECODE)
+            decode_slot(c, dp, d);
+        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
+        c->next_event = c->next_due < c->other_event ? c->next_due : c->other_event;
+        return false;
+    }
     if (c->stop)
         return true;
     if (c->instret >= c->insn_limit) {

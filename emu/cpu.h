@@ -113,7 +113,8 @@ typedef struct mt_cpu {
     uint64_t cycle;   /* reference-clock cycles (1 GHz) */
     uint64_t instret; /* retired instructions */
     uint64_t next_due;   /* first cycle at which an access goes to cpu_access_due */
-    uint64_t next_event; /* min(next_due, timer, limit, poll): checked per instruction */
+    uint64_t next_event; /* min(next_due, other_event): checked per instruction */
+    uint64_t other_event; /* min(timer, limit, poll; 0 when an interrupt or stop may be due) */
 
     /* CSRs */
     uint64_t mstatus, misa, medeleg, mideleg, mie, mip_sw, mip_hw;

@@ -48,18 +48,13 @@ static bool on_idle(void *ctx)
 
 static void invalidate_cpu(void *ctx, uint64_t base, uint64_t len) { cpu_invalidate_phys(ctx, base, len); }
 
+/* A cheap, order-sensitive hash of every delivered access (determinism checks, hook cost). */
 static uint64_t hash_listener(void *ctx, const mt_access *a)
 {
     mt_machine *m = ctx;
-    const uint64_t v[5] = {a->cycle, a->addr, a->write, a->size, a->kind};
-    uint64_t h = m->ev_hash;
-    for (int i = 0; i < 5; i++) {
-        for (int b = 0; b < 8; b++) {
-            h ^= (v[i] >> (8 * b)) & 0xff;
-            h *= UINT64_C(0x100000001b3);
-        }
-    }
-    m->ev_hash = h;
+    uint64_t v = a->cycle * UINT64_C(0x9e3779b97f4a7c15) ^ a->addr * UINT64_C(0xc2b2ae3d27d4eb4f) ^
+                 ((uint64_t)a->write | (uint64_t)a->size << 8 | (uint64_t)a->kind << 16 | (uint64_t)a->tap << 24);
+    m->ev_hash = (m->ev_hash ^ v) * UINT64_C(0x100000001b3);
     m->ev_count++;
     return m->cfg.event_hash_period <= 1 ? 0 : a->cycle + m->cfg.event_hash_period;
 }

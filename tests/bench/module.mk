@@ -1,0 +1,19 @@
+# Benchmarks of mtemu against qemu-system-riscv64 (TCG) on the same bare-metal programs.
+# The programs are cross-built into $(FWBUILD)/bench/; `make bench` runs bench_emu.
+BENCH_CC     := riscv64-unknown-elf-gcc
+BENCH_FWFLAGS := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr -mcmodel=medany -O2 \
+                 -nostdlib -nostartfiles -static -ffreestanding -Itests/bench -T tests/bench/link.ld \
+                 -Wl,--no-warn-rwx-segments
+BENCH_EMU_ELFS := $(FWBUILD)/bench/bench_cpu.elf $(FWBUILD)/bench/bench_mem.elf
+
+$(FWBUILD)/bench/bench_cpu.elf: tests/bench/start.S tests/bench/bench_cpu.c tests/bench/bench_io.h tests/bench/link.ld
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_FWFLAGS) -DITERATIONS=30000 tests/bench/start.S tests/bench/bench_cpu.c -o $@
+$(FWBUILD)/bench/bench_mem.elf: tests/bench/start.S tests/bench/bench_mem.c tests/bench/bench_io.h tests/bench/link.ld
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_FWFLAGS) tests/bench/start.S tests/bench/bench_mem.c -o $@
+
+.PHONY: bench_emu
+bench_emu: $(BIN)/mtemu $(BENCH_EMU_ELFS)
+	@BIN=$(BIN) FWBUILD=$(FWBUILD) tests/bench/bench_emu.sh $(BENCH_EMU_ELFS)
+BENCH_STEPS += bench_emu

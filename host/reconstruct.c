@@ -262,12 +262,15 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
         burst_info *prev = bursts_seen ? &s.b[bursts_seen - 1] : NULL;
         burst_info *next = bursts_seen < s.n ? &s.b[bursts_seen] : NULL;
         if (!span_open) {
-            /* one output grid for the whole span: span_start + m * out_rate */
+            /* One output grid for the whole span, continuing the preceding burst's grid
+             * (origin = its first sample point): the span's first sample point is then never
+             * before the end of the burst's last interval. */
             span_open = 1;
-            span_start = r.cycle;
             out_rate = cfg->rate ? cfg->rate : prev ? prev->rate : next ? next->rate : 24;
+            uint64_t origin = prev && prev->start <= r.cycle ? prev->start : r.cycle;
+            span_start = origin + (r.cycle - origin + out_rate - 1) / out_rate * out_rate;
             st->spans++;
-            ht_record sec = {.cycle = r.cycle, .kind = HT_REC_SECTION, .section = HT_SEC_SPAN,
+            ht_record sec = {.cycle = span_start, .kind = HT_REC_SECTION, .section = HT_SEC_SPAN,
                              .format = HT_FMT_48, .value = out_rate};
             if (emit(ctx, &sec))
                 goto emitfail;
@@ -278,10 +281,13 @@ int reconstruct_run(ht_source *src, const rc_config *cfg, rc_emit emit, void *ct
         if (!src_b)
             src_b = next; /* a span before any burst: the only witness is the one after */
         uint64_t rate = out_rate;
-        uint64_t first_slot = span_start + (r.cycle - span_start + rate - 1) / rate * rate;
+        uint64_t first_slot = r.cycle <= span_start ? span_start
+                              : span_start + (r.cycle - span_start + rate - 1) / rate * rate;
+        /* up to the end of the span sample's interval, and every output interval ends before
+         * the next burst's first sample point */
         uint64_t end = r.cycle + s.span_rate;
-        if (next && next->start < end && next->start > r.cycle)
-            end = next->start;
+        if (next && next->start > r.cycle && next->start - rate + 1 < end)
+            end = next->start >= rate ? next->start - rate + 1 : 0;
         if (!src_b || !src_b->n) {
             st->no_burst++;
             st->out_samples++;

@@ -373,6 +373,7 @@ struct mt_file {
     size_t nidx;
     char err[256];
     int ioerr;
+    int zs_open; /* plain zstd: a frame is partly decoded */
 };
 
 static void ferr(mt_file *f, const char *fmt, ...)
@@ -495,7 +496,7 @@ static int next_frame(mt_file *f)
         unsigned long long content = ZSTD_getFrameContentSize(fr, csz);
         f->in_pos += csz;
         if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
-            content > ((uint64_t)1 << 32)) {
+            content > MT_MTR_FRAME_MAX) {
             f->bad_frames++;
             continue;
         }
@@ -581,7 +582,12 @@ mt_file *mt_file_open(const char *path, char *err, size_t errlen)
                 if (fseek(f->f, (long)io, SEEK_SET) == 0 && fread(ih, 1, 8, f->f) == 8 &&
                     get_u32(ih) == MT_MTR_MAGIC_IDX) {
                     size_t isz = get_u32(ih + 4);
-                    uint8_t *ib = malloc(isz ? isz : 1);
+                    long fsz = 0;
+                    if (fseek(f->f, 0, SEEK_END) == 0)
+                        fsz = ftell(f->f);
+                    if (io + 8 + isz + 24 > (uint64_t)fsz || fseek(f->f, (long)io + 8, SEEK_SET) != 0)
+                        isz = 0; /* an index that does not fit in the file is ignored */
+                    uint8_t *ib = isz ? malloc(isz) : NULL;
                     if (ib && fread(ib, 1, isz, f->f) == isz)
                         parse_index(f, ib, isz);
                     free(ib);
@@ -623,6 +629,33 @@ ssize_t mt_file_read(mt_file *f, uint8_t *buf, size_t cap)
         f->in_pos += k;
         return (ssize_t)k;
     }
+    if (f->h.raw == 2) { /* plain zstd stream: frames of any size, decoded as a stream */
+        for (;;) {
+            size_t avail = fill(f, 1);
+            if (f->ioerr)
+                return -1;
+            if (avail == 0) {
+                if (f->zs_open)
+                    f->truncated = 1;
+                return 0;
+            }
+            ZSTD_inBuffer in = {f->in + f->in_pos, avail, 0};
+            ZSTD_outBuffer out = {buf, cap, 0};
+            size_t r = ZSTD_decompressStream(f->dctx, &out, &in);
+            f->in_pos += in.pos;
+            if (ZSTD_isError(r)) {
+                f->bad_frames++;
+                ferr(f, "%s: corrupt zstd data (%s)", f->path, ZSTD_getErrorName(r));
+                f->in_pos = f->in_len;
+                f->eof = 1;
+                f->zs_open = 0;
+                return 0;
+            }
+            f->zs_open = r != 0;
+            if (out.pos)
+                return (ssize_t)out.pos;
+        }
+    }
     if (f->out_pos == f->out_len) {
         int r = next_frame(f);
         if (r <= 0)
@@ -642,6 +675,8 @@ int mt_file_rewind(mt_file *f)
         return -1;
     f->in_pos = f->in_len = 0;
     f->out_pos = f->out_len = 0;
+    f->zs_open = 0;
+    ZSTD_DCtx_reset(f->dctx, ZSTD_reset_session_only);
     f->eof = 0;
     f->truncated = 0;
     f->bad_frames = 0;

@@ -16,6 +16,7 @@
 #define MT_MTR_MAGIC_IDX  0x184D2A51u
 #define MT_MTR_MAGIC_FOOT 0x184D2A52u
 #define MT_MTR_INFO_MAX   8192
+#define MT_MTR_FRAME_MAX  ((uint64_t)256 << 20) /* largest data frame a reader accepts (bytes of stream) */
 
 typedef struct {
     uint64_t ref_hz;

@@ -1,8 +1,10 @@
-/* gen_golden VECTOR EXP DEC: runs a golden vector through the C model and writes the expected
- * output (EXP) and the decoder's listing of it (DEC). See tests/golden/README.md. */
+/* gen_golden VECTOR EXP DEC [MTR]: runs a golden vector through the C model and writes the
+ * expected output (EXP), the decoder's listing of it (DEC) and, optionally, the stream in a .mtr
+ * container with small frames (fuzzing seeds). See tests/golden/README.md. */
 #include <stdio.h>
 
 #include "golden_run.h"
+#include "mt_mtr.h"
 
 static int write_file(const char *path, const gr_text *t)
 {
@@ -16,8 +18,8 @@ static int write_file(const char *path, const gr_text *t)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: gen_golden VECTOR EXP DEC\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: gen_golden VECTOR EXP DEC [MTR]\n");
         return 2;
     }
     FILE *in = fopen(argv[1], "r");
@@ -40,6 +42,14 @@ int main(int argc, char **argv)
     mt_dec_feed(&d, bytes, n);
     mt_dec_finish(&d);
     rc = write_file(argv[2], &exp) || write_file(argv[3], &dec);
+    if (!rc && argc == 5) {
+        mt_writer_config wc = {.producer = "gen_golden", .frame_bytes = 256};
+        mt_writer *w = mt_writer_create(argv[4], &wc, err, sizeof err);
+        if (!w || mt_writer_raw(w, bytes, n) != 0 || mt_writer_close(w) != 0) {
+            fprintf(stderr, "gen_golden: %s\n", w ? mt_writer_error(w) : err);
+            rc = 1;
+        }
+    }
     free(bytes);
     free(exp.p);
     free(dec.p);

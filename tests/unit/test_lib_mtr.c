@@ -12,6 +12,7 @@
 #include "lib_testutil.h"
 #include "mt_mtr.h"
 #include "mt_swenc.h"
+#include <zstd.h>
 
 typedef struct {
     mt_writer *w;
@@ -279,6 +280,32 @@ static void test_raw_and_bad_files(void **state)
     uint8_t b[64];
     assert_int_equal(mt_file_read(mf, b, sizeof b), (ssize_t)out.n);
     mt_file_close(mf);
+    /* a plain zstd-compressed stream (what `zstd file.mtp` makes) reads the same */
+    {
+        uint8_t z[256];
+        size_t zn = ZSTD_compress(z, sizeof z, out.p, out.n, 3);
+        assert_false(ZSTD_isError(zn));
+        f = fopen(path, "wb");
+        fwrite(z, 1, zn, f);
+        fclose(f);
+        tu_buf zb = {0};
+        read_all(path, &zb, &mf);
+        assert_int_equal(mt_file_header_get(mf)->raw, 2);
+        assert_int_equal(zb.n, out.n);
+        assert_memory_equal(zb.p, out.p, out.n);
+        assert_int_equal(mt_file_truncated(mf), 0);
+        mt_file_close(mf);
+        free(zb.p);
+        f = fopen(path, "wb"); /* cut short */
+        fwrite(z, 1, zn - 3, f);
+        fclose(f);
+        zb.p = NULL;
+        zb.n = zb.cap = 0;
+        read_all(path, &zb, &mf);
+        assert_int_equal(mt_file_truncated(mf), 1);
+        mt_file_close(mf);
+        free(zb.p);
+    }
     f = fopen(path, "wb");
     fputs("hello, world\n", f);
     fclose(f);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for FUZZ_SECONDS (default 8) with a seed corpus built from the
+# golden vectors (their streams, and the same streams in .mtr containers). Prints PASS/FAIL
+# per target; a crash leaves its input in $BUILD/fuzz/ and fails the test.
+set -u
+BUILD=${BUILD:-build}
+secs=${FUZZ_SECONDS:-8}
+mkdir -p "$BUILD/fuzz"
+fz=$(cd "$BUILD/fuzz" && pwd)
+corpus=$fz/corpus
+gen=$BUILD/tests/gen_golden
+mkdir -p "$corpus/dec" "$corpus/mtr" "$corpus/unit"
+for v in tests/golden/*.vec; do
+  b=$(basename "$v" .vec)
+  # stream bytes from the .exp file, prefixed with a piece-size byte for fuzz_dec
+  { printf '\x07'; grep '^s ' "tests/golden/$b.exp" | cut -c3- | tr -d '\n' | xxd -r -p; } > "$corpus/dec/$b"
+  "$gen" "$v" /dev/null /dev/null "$corpus/mtr/$b.mtr" || { echo "FAIL fuzz-corpus ($b)"; exit 1; }
+  head -c 4000 "$v" > "$corpus/unit/$b"
+done
+status=0
+for t in dec mtr unit; do
+  bin=$fz/fuzz_$t
+  [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
+  work=$(mktemp -d)
+  cp "$corpus/$t"/* "$work"/
+  if (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=10 \
+        -print_final_stats=1 "$work" >"$fz/fuzz_$t.log" 2>&1); then
+    echo "PASS fuzz_$t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
+  else
+    echo "FAIL fuzz_$t"; tail -n 30 "$fz/fuzz_$t.log"; status=1
+  fi
+  rm -rf "$work"
+done
+exit $status

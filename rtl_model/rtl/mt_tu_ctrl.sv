@@ -206,10 +206,10 @@ module mt_tu_ctrl #(
   assign s_sp   = (win == WHold) ? hold_sp_q : b_int_sp;
   assign s_skip = s_idx - rep_idx_q;
 
-  logic         e_absorbed, e_push;
+  logic         e_absorbed, e_push, e_has_run, e_has_skip, e_pay_en;
   logic [1:0]   e_midx;
-  logic [4:0]   e_len;
-  logic [127:0] e_bytes;
+  logic [7:0]   e_hdr;
+  logic [55:0]  e_pay;
 
   mt_tu_enc u_enc (
     .fmt_i        (enc_fmt_q),
@@ -225,71 +225,93 @@ module mt_tu_ctrl #(
     .absorbed_o   (e_absorbed),
     .push_o       (e_push),
     .match_idx_o  (e_midx),
-    .len_o        (e_len),
-    .bytes_o      (e_bytes)
+    .hdr_o        (e_hdr),
+    .has_run_o    (e_has_run),
+    .has_skip_o   (e_has_skip),
+    .pay_en_o     (e_pay_en),
+    .pay_o        (e_pay)
   );
 
-  // Non-sample packets, built from start-of-cycle state.
+  // The packet of the winner (or the RUN that flushes before it): select its prefix and fields,
+  // then one assembler builds it.
   logic [47:0]  sect_cycle;
-  assign sect_cycle = sect_switch_q || sw ? (sw ? t_q[47:0] : sec_start_q) : rep_cycle_q;
+  assign sect_cycle = (sect_switch_q || sw) ? (sw ? t_q[47:0] : sec_start_q) : rep_cycle_q;
 
-  logic [127:0] p_run, p_section, p_sync, p_overflow, p_marker, p_end;
-  logic [4:0]   l_run, l_section, l_sync, l_overflow, l_marker, l_end;
+  logic [55:0]  k_pre;
+  logic [2:0]   k_pre_len;
+  logic         k_fa_en, k_fb_en;
+  logic [47:0]  k_fa;
+  logic [55:0]  k_fb;
   always_comb begin
-    logic [3:0] n1, n2;
-    // RUN: 01, n (1..127, one LEB byte)
-    p_run = {112'd0, 1'b0, run_cnt_q, mt_tu_pkg::HdrRun};
-    l_run = 5'd2;
-    // SECTION: 02, flags, r LEB, cycle LEB
-    n1 = mt_tu_pkg::leb_len({32'd0, b_r});
-    n2 = mt_tu_pkg::leb_len({16'd0, sect_cycle});
-    p_section = {48'd0, mt_tu_pkg::leb_bytes({32'd0, b_r}, n1)} << 16;
-    p_section = p_section | (128'(mt_tu_pkg::leb_bytes({16'd0, sect_cycle}, n2)) << {n1 + 4'd2, 3'b000});
-    p_section[15:0] = {1'b1, 4'd0, b_fmt, b_span, mt_tu_pkg::HdrSection};
-    l_section = 5'd2 + {1'b0, n1} + {1'b0, n2};
-    // SYNC: 00 00 00 00 00 80, seq, prev_bytes LEB, cycle LEB
-    n1 = mt_tu_pkg::leb_len({50'd0, sync_bytes_q});
-    n2 = mt_tu_pkg::leb_len({16'd0, t_q[47:0]});
-    p_sync = {48'd0, mt_tu_pkg::leb_bytes({50'd0, sync_bytes_q}, n1)} << 56;
-    p_sync = p_sync | (128'(mt_tu_pkg::leb_bytes({16'd0, t_q[47:0]}, n2)) << {n1 + 4'd7, 3'b000});
-    p_sync[55:0] = {sync_seq_q, 8'h80, {5{mt_tu_pkg::HdrSync}}};
-    l_sync = 5'd7 + {1'b0, n1} + {1'b0, n2};
-    // OVERFLOW: 03, n LEB
-    n1 = mt_tu_pkg::leb_len({32'd0, drop_pending_q});
-    p_overflow = {40'd0, mt_tu_pkg::leb_bytes({32'd0, drop_pending_q}, n1), mt_tu_pkg::HdrOverflow};
-    l_overflow = 5'd1 + {1'b0, n1};
-    // MARKER: 04, value LEB
-    n1 = mt_tu_pkg::leb_len({32'd0, marker_val_q});
-    p_marker = {40'd0, mt_tu_pkg::leb_bytes({32'd0, marker_val_q}, n1), mt_tu_pkg::HdrMarker};
-    l_marker = 5'd1 + {1'b0, n1};
-    // END: 05, samples LEB (48 bits), dropped LEB
-    n1 = mt_tu_pkg::leb_len({16'd0, samples_q});
-    n2 = mt_tu_pkg::leb_len({32'd0, dropped_q});
-    p_end = {40'd0, mt_tu_pkg::leb_bytes({16'd0, samples_q}, n1), mt_tu_pkg::HdrEnd};
-    p_end = p_end | (128'(mt_tu_pkg::leb_bytes({32'd0, dropped_q}, n2)) << {n1 + 4'd1, 3'b000});
-    l_end = 5'd1 + {1'b0, n1} + {1'b0, n2};
-  end
-
-  // The packet of the winner (or the RUN that flushes before it).
-  logic [127:0] w_bytes;
-  logic [4:0]   w_len;
-  always_comb begin
-    w_bytes = '0;
-    w_len   = '0;
+    k_pre = '0;
+    k_pre_len = 3'd1;
+    k_fa_en = 1'b0;
+    k_fa = '0;
+    k_fb_en = 1'b0;
+    k_fb = '0;
     if (run_flush) begin
-      w_bytes = p_run;     w_len = l_run;
+      k_pre = {40'd0, 1'b0, run_cnt_q, mt_tu_pkg::HdrRun};
+      k_pre_len = 3'd2;
     end else begin
       case (win)
-        WHold, WCapture: begin w_bytes = e_bytes;    w_len = e_len;      end
-        WSection:        begin w_bytes = p_section;  w_len = l_section;  end
-        WSync:           begin w_bytes = p_sync;     w_len = l_sync;     end
-        WOverflow:       begin w_bytes = p_overflow; w_len = l_overflow; end
-        WMarker:         begin w_bytes = p_marker;   w_len = l_marker;   end
-        WEnd:            begin w_bytes = p_end;      w_len = l_end;      end
+        WHold, WCapture: begin
+          k_pre = e_has_run ? {40'd0, 1'b0, run_cnt_q, e_hdr} : {48'd0, e_hdr};
+          k_pre_len = e_has_run ? 3'd2 : 3'd1;
+          k_fa_en = e_has_skip;
+          k_fa = {8'd0, s_skip};
+          k_fb_en = e_pay_en;
+          k_fb = e_pay;
+        end
+        WSection: begin
+          k_pre = {40'd0, 1'b1, 4'd0, b_fmt, b_span, mt_tu_pkg::HdrSection};
+          k_pre_len = 3'd2;
+          k_fa_en = 1'b1;
+          k_fa = {16'd0, b_r};
+          k_fb_en = 1'b1;
+          k_fb = {8'd0, sect_cycle};
+        end
+        WSync: begin
+          k_pre = {sync_seq_q, 8'h80, {5{mt_tu_pkg::HdrSync}}};
+          k_pre_len = 3'd7;
+          k_fa_en = 1'b1;
+          k_fa = {34'd0, sync_bytes_q};
+          k_fb_en = 1'b1;
+          k_fb = {8'd0, t_q[47:0]};
+        end
+        WOverflow: begin
+          k_pre = {48'd0, mt_tu_pkg::HdrOverflow};
+          k_fa_en = 1'b1;
+          k_fa = {16'd0, drop_pending_q};
+        end
+        WMarker: begin
+          k_pre = {48'd0, mt_tu_pkg::HdrMarker};
+          k_fa_en = 1'b1;
+          k_fa = {16'd0, marker_val_q};
+        end
+        WEnd: begin
+          k_pre = {48'd0, mt_tu_pkg::HdrEnd};
+          k_fa_en = 1'b1;
+          k_fa = samples_q;
+          k_fb_en = 1'b1;
+          k_fb = {24'd0, dropped_q};
+        end
         default: ;
       endcase
     end
   end
+
+  logic [127:0] w_bytes;
+  logic [4:0]   w_len;
+  mt_tu_pack u_pack (
+    .pre_i     (k_pre),
+    .pre_len_i (k_pre_len),
+    .fa_en_i   (k_fa_en),
+    .fa_i      (k_fa),
+    .fb_en_i   (k_fb_en),
+    .fb_i      (k_fb),
+    .bytes_o   (w_bytes),
+    .len_o     (w_len)
+  );
 
   logic fits, write;
   assign fits  = {{(OccW > 5 ? OccW - 5 : 0){1'b0}}, w_len} <= fifo_space_i;

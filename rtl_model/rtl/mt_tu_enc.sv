@@ -4,7 +4,8 @@
 // MATCH i when the address part equals a valid history entry (lowest index first), DELTA when
 // hist[0] is valid and the LEB of the zigzag delta is strictly shorter than the LEB of the value,
 // FULL otherwise; with the run prefix (run_cnt > 0) and the skip prefix (skip > 0).
-// The caller commits (history push, run counter) only if the packet fits in the FIFO.
+// The caller assembles the packet (mt_tu_pack) and commits (history push, run counter) only if
+// it fits in the FIFO.
 module mt_tu_enc (
   input  logic [1:0]      fmt_i,         // the encoder's format (set at SYNC/SECTION)
   input  logic [167:0]    hist_i,        // entry i at [i*56 +: 56], newest first
@@ -19,8 +20,11 @@ module mt_tu_enc (
   output logic            absorbed_o,
   output logic            push_o,        // DELTA or FULL: the value enters the history
   output logic [1:0]      match_idx_o,   // MATCH index (valid when !push_o)
-  output logic [4:0]      len_o,         // packet length (0 when absorbed)
-  output logic [127:0]    bytes_o
+  output logic [7:0]      hdr_o,         // sample header byte
+  output logic            has_run_o,     // run prefix (the run byte follows the header)
+  output logic            has_skip_o,    // skip prefix (LEB of skip_i)
+  output logic            pay_en_o,      // DELTA/FULL payload present
+  output logic [55:0]     pay_o          // payload value (zigzag delta or the address part)
 );
   logic [55:0] mask;
   logic [55:0] a;
@@ -59,34 +63,12 @@ module mt_tu_enc (
   assign push_o = !any_match;
   assign match_idx_o = midx;
 
-  // Packet: header, [run LEB], [skip LEB], [payload LEB].
-  logic [2:0]   op;
-  logic         has_run, has_skip;
-  logic [3:0]   len_skip, len_pay;
-  logic [55:0]  pay;
-  logic [79:0]  skip_bytes, pay_bytes;
-  logic [4:0]   off_skip, off_pay;
-  logic [127:0] pkt;
-
-  assign op       = any_match ? {1'b0, midx} : (use_delta ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull);
-  assign has_run  = (run_cnt_i != '0);
-  assign has_skip = (skip_i != '0);
-  assign len_skip = mt_tu_pkg::leb_len({24'd0, skip_i});
-  assign pay      = use_delta ? z : a;
-  assign len_pay  = any_match ? 4'd0 : (use_delta ? len_z : len_a);
-  assign skip_bytes = mt_tu_pkg::leb_bytes({24'd0, skip_i}, len_skip);
-  assign pay_bytes  = mt_tu_pkg::leb_bytes({8'd0, pay}, len_pay);
-  assign off_skip = has_run ? 5'd2 : 5'd1;
-  assign off_pay  = off_skip + (has_skip ? {1'b0, len_skip} : 5'd0);
-
-  always_comb begin
-    pkt = '0;
-    pkt[7:0] = mt_tu_pkg::HdrSample | {1'b0, op, rw_i, has_run, has_skip, 1'b0};
-    if (has_run) pkt[15:8] = {1'b0, run_cnt_i};
-    if (has_skip) pkt = pkt | (128'(skip_bytes) << {off_skip, 3'b000});
-    pkt = pkt | (128'(pay_bytes) << {off_pay, 3'b000});
-  end
-
-  assign bytes_o = pkt;
-  assign len_o   = absorbed_o ? 5'd0 : (off_pay + {1'b0, len_pay});
+  // The packet's parts, assembled by mt_tu_pack: header, [run byte], [skip LEB], [payload LEB].
+  logic [2:0] op;
+  assign op         = any_match ? {1'b0, midx} : (use_delta ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull);
+  assign has_run_o  = (run_cnt_i != '0);
+  assign has_skip_o = (skip_i != '0);
+  assign hdr_o      = mt_tu_pkg::HdrSample | {1'b0, op, rw_i, has_run_o, has_skip_o, 1'b0};
+  assign pay_en_o   = !any_match;
+  assign pay_o      = use_delta ? z : a;
 endmodule

@@ -77,21 +77,39 @@ module mt_tu_fifo #(
   assign rn_lo  = rp_d[3:0];
   assign rn_row = rp_d[PW-1:4];
 
-  logic [7:0] bank_q [16];   // bank outputs (after bypass) for this cycle's head rows
+  // Lane b of a packet written at wp is byte (b - wp) mod 16 of the packet: rotate the packet and
+  // its byte mask left by wp_lo once (explicit byte stages), rather than select per bank.
+  logic [127:0]  wrot;
+  logic [15:0]   wmask;
+  logic [RW-1:0] wp_row1, rn_row1;
+  always_comb begin
+    logic [127:0] d;
+    logic [15:0]  m;
+    d = wr_data_i;
+    for (int k = 0; k < 16; k++) m[k] = wr_i && (5'(k) < wr_len_i);
+    if (wp_lo[0]) begin d = {d[119:0], d[127:120]}; m = {m[14:0], m[15]};     end
+    if (wp_lo[1]) begin d = {d[111:0], d[127:112]}; m = {m[13:0], m[15:14]};  end
+    if (wp_lo[2]) begin d = {d[95:0], d[127:96]};   m = {m[11:0], m[15:12]};  end
+    if (wp_lo[3]) begin d = {d[63:0], d[127:64]};   m = {m[7:0], m[15:8]};    end
+    wrot = d;
+    wmask = m;
+  end
+  assign wp_row1 = wp_row + RW'(1);
+  assign rn_row1 = rn_row + RW'(1);
+
+  logic [127:0] lanes;   // bank outputs (after bypass) for this cycle's head rows, lane b = bank b
 
   for (genvar b = 0; b < 16; b++) begin : g_bank
-    logic [3:0]    k;        // which byte of the packet lands in this bank
     logic          we;
     logic [RW-1:0] waddr, raddr;
     logic [7:0]    wdata, rdata;
     logic          byp_q;
     logic [7:0]    byp_data_q;
 
-    assign k     = 4'(b) - wp_lo;
-    assign we    = wr_i && ({1'b0, k} < wr_len_i);
-    assign waddr = wp_row + ((5'(b) < {1'b0, wp_lo}) ? RW'(1) : RW'(0));
-    assign wdata = wr_data_i[k*8 +: 8];
-    assign raddr = rn_row + ((5'(b) < {1'b0, rn_lo}) ? RW'(1) : RW'(0));
+    assign we    = wmask[b];
+    assign waddr = (5'(b) < {1'b0, wp_lo}) ? wp_row1 : wp_row;
+    assign wdata = wrot[b*8 +: 8];
+    assign raddr = (5'(b) < {1'b0, rn_lo}) ? rn_row1 : rn_row;
 
     mt_tu_ram #(.Depth(Rows), .Width(8)) u_ram (
       .clk_i,
@@ -112,12 +130,17 @@ module mt_tu_fifo #(
         byp_data_q <= wdata;
       end
     end
-    assign bank_q[b] = byp_q ? byp_data_q : rdata;
+    assign lanes[b*8 +: 8] = byp_q ? byp_data_q : rdata;
   end
 
-  for (genvar j = 0; j < Drain; j++) begin : g_out
-    logic [3:0] bank;
-    assign bank = rp_lo + 4'(j);
-    assign out_data_o[j*8 +: 8] = bank_q[bank];
+  // Output byte j is lane (rp_lo + j) mod 16: rotate the lanes right by rp_lo.
+  always_comb begin
+    logic [127:0] d;
+    d = lanes;
+    if (rp_lo[0]) d = {d[7:0], d[127:8]};
+    if (rp_lo[1]) d = {d[15:0], d[127:16]};
+    if (rp_lo[2]) d = {d[31:0], d[127:32]};
+    if (rp_lo[3]) d = {d[63:0], d[127:64]};
+    out_data_o = d[Drain*8-1:0];
   end
 endmodule

@@ -1,0 +1,52 @@
+// mt_tu_pack: the one packet assembler of the trace unit.  Every packet of docs/trace-format.md
+// has the same shape: a fixed prefix of 1..7 bytes (header, and for SYNC its signature and seq,
+// for SECTION its flags, for a sample its run byte) followed by at most two LEB128 fields
+// (SYNC: prev_bytes, cycle; SECTION: r, cycle; OVERFLOW/MARKER: the value; END: samples, dropped;
+// sample: skip, payload).  Sharing one assembler (two LEB encoders, two byte shifters) among all
+// packet types keeps the unit small: the arbiter selects values, not finished packets.
+module mt_tu_pack (
+  input  logic [55:0]  pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
+  input  logic [2:0]   pre_len_i,  // 1..7
+  input  logic         fa_en_i,
+  input  logic [47:0]  fa_i,       // first LEB field (up to 7 bytes)
+  input  logic         fb_en_i,
+  input  logic [55:0]  fb_i,       // second LEB field (up to 8 bytes)
+  output logic [127:0] bytes_o,
+  output logic [4:0]   len_o
+);
+  logic [3:0]  la, lb;
+  logic [55:0] fa_bytes;
+  logic [63:0] fb_bytes;
+  logic [3:0]  na, nb;
+  logic [3:0]  off_b;
+
+  assign la = fa_en_i ? mt_tu_pkg::leb_len({16'd0, fa_i}) : 4'd0;
+  assign lb = fb_en_i ? mt_tu_pkg::leb_len({8'd0, fb_i}) : 4'd0;
+  assign na = la;
+  assign nb = lb;
+  assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, na));
+  assign fb_bytes = 64'(mt_tu_pkg::leb_bytes({8'd0, fb_i}, nb));
+  assign off_b = {1'b0, pre_len_i} + la;
+
+  // Byte shifters as explicit stages (shift amounts in bytes).
+  logic [111:0] a_sh;    // prefix + field A: at most 14 bytes
+  logic [127:0] b_sh;
+  always_comb begin
+    logic [111:0] x;
+    logic [127:0] y;
+    x = {56'd0, fa_bytes};
+    if (pre_len_i[0]) x = {x[103:0], 8'd0};
+    if (pre_len_i[1]) x = {x[95:0], 16'd0};
+    if (pre_len_i[2]) x = {x[79:0], 32'd0};
+    a_sh = x | {56'd0, pre_i};
+    y = {64'd0, fb_bytes};
+    if (off_b[0]) y = {y[119:0], 8'd0};
+    if (off_b[1]) y = {y[111:0], 16'd0};
+    if (off_b[2]) y = {y[95:0], 32'd0};
+    if (off_b[3]) y = {y[63:0], 64'd0};
+    b_sh = y;
+  end
+
+  assign bytes_o = {16'd0, a_sh} | b_sh;
+  assign len_o   = {2'd0, pre_len_i} + {1'b0, la} + {1'b0, lb};
+endmodule

@@ -11,8 +11,8 @@ $(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(MT_SRCS) -o $@ -lzstd
 
-fuzz: $(FUZZ_TARGETS) $(GEN_GOLDEN)
+fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden
 	@BUILD=$(BUILD) FUZZ_SECONDS=$${FUZZ_SECONDS:-60} tests/fuzz/run.sh
 
 TEST_SCRIPTS += tests/fuzz/run.sh
-TEST_DEPS += $(FUZZ_TARGETS) $(GEN_GOLDEN)
+TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden

@@ -59,8 +59,15 @@ RTL_COSIM   := $(RTL_OUT)/mt_cosim
 $(RTL_COSIM): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
-TEST_DEPS    += $(RTL_COSIM)
-TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_cosim.sh
+RTL_TB      := $(RTL_OUT)/mt_rtl_tb
+$(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_TB_OBJS) $(RTL_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+# The same testbench with FST waveforms: mt_rtl_tb_fst VECTOR [EXPECTED] --fst out.fst
+$(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_TB_OBJS) $(RTL_FST_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
+
+TEST_DEPS    += $(RTL_COSIM) $(RTL_TB)
+TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh
 
 # The C API's unit test links the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)
@@ -74,7 +81,7 @@ bench-rtl: $(RTL_COSIM)
 
 .PHONY: rtl rtl-fst rtl-lint synth
 rtl: $(RTL_A)
-rtl-fst: $(RTL_FST_A)
+rtl-fst: $(RTL_FST_A) $(RTL_OUT)/mt_rtl_tb_fst
 rtl-lint:
 	$(VERILATOR) --lint-only -Wall --top-module $(RTL_TOP) $(RTL_SRCS)
 
@@ -82,4 +89,4 @@ synth:
 	rtl_model/synth/run_synth.sh build/synth $(RTL_SRCS)
 
 # The generated C++ must exist before the shim and the C tools that include mt_rtl.h compile.
-$(OBJ)/rtl_model/tb/mt_cosim.o: rtl_model/sim/mt_rtl.h
+$(OBJ)/rtl_model/tb/mt_cosim.o $(OBJ)/rtl_model/tb/mt_rtl_tb.o: rtl_model/sim/mt_rtl.h

@@ -139,11 +139,15 @@ void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
     for (int m = 0; m < 4; m++)
         for (unsigned i = 0; i < TLB_SIZE; i++) {
             mt_dtlb_entry *d = &c->dtlb[m][i];
-            if (d->pa - base < len && (d->tag_r != TLB_INVALID || d->tag_w != TLB_INVALID))
-                d->tag_r = d->tag_w = TLB_INVALID;
+            if (d->pa - base < len) {
+                if (d->tag_r != TLB_INVALID)
+                    d->tag_r |= TLB_STALE;
+                if (d->tag_w != TLB_INVALID)
+                    d->tag_w |= TLB_STALE;
+            }
             mt_itlb_entry *t = &c->itlb[m][i];
-            if (t->pa - base < len)
-                t->tag = TLB_INVALID;
+            if (t->pa - base < len && t->tag != TLB_INVALID)
+                t->tag |= TLB_STALE;
         }
 }
 

@@ -79,6 +79,10 @@ typedef struct mt_dpage {
 #define TLB_BITS 9
 #define TLB_SIZE (1u << TLB_BITS)
 #define TLB_INVALID UINT64_C(1)
+/* A tag bit no lookup key has: the entry's translation is valid but the RAM side dropped its host
+ * pointer (cpu_invalidate_phys).  The fast paths miss; the slow paths fetch the pointer again
+ * without a page-table walk, so a meta-pager's evictions change no access, cycle or trace. */
+#define TLB_STALE UINT64_C(0x800)
 typedef struct {
     uint64_t tag_r, tag_w;
     uintptr_t addend;
@@ -227,7 +231,8 @@ uint64_t cpu_mtime(const mt_cpu *cpu);
 /* Translation caches: must be called whenever satp, privilege, MPRV/MPP/SUM/MXR or PMP change. */
 void cpu_flush_tlb(mt_cpu *cpu);
 void cpu_update_priv_ctx(mt_cpu *cpu);
-/* Drops TLB entries whose physical page lies in [base, base+len) (the RAM side's invalidator). */
+/* The RAM side's invalidator: drops the host pointers of TLB entries whose physical page lies in
+ * [base, base+len), keeping their translations (marked TLB_STALE; see docs/metapaging.md). */
 void cpu_invalidate_phys(mt_cpu *cpu, uint64_t base, uint64_t len);
 /* Marks the decoded instructions covering [pa, pa+len) stale (a write to a code page). */
 void cpu_code_written(mt_cpu *cpu, uint64_t pa, uint64_t len);

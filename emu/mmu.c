@@ -99,6 +99,15 @@ static unsigned perm_of(int acc) { return acc == ACC_X ? PMP_X : acc == ACC_W ? 
 
 int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
 {
+    mt_itlb_entry *st = &cpu->cur_itlb[(va >> 12) & (TLB_SIZE - 1)];
+    if (st->tag == ((va & ~UINT64_C(0xfff)) | TLB_STALE)) {
+        /* a hit but for the dropped host pointer: no walk, just the page again */
+        if (!bus_page_for_read(cpu->bus, st->pa))
+            return EXC_INSN_ACCESS;
+        st->tag &= ~TLB_STALE;
+        *dp_out = st->dp;
+        return EXC_NONE;
+    }
     uint64_t pa;
     int e = mmu_translate(cpu, va, ACC_X, cpu->priv, &pa);
     if (e != EXC_NONE)
@@ -163,7 +172,7 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
         return EXC_NONE; /* stores there must keep coming to the slow path */
     mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
     uint64_t tag = va & ~UINT64_C(0xfff);
-    if (t->tag_r != tag && t->tag_w != tag) {
+    if ((t->tag_r & ~TLB_STALE) != tag && (t->tag_w & ~TLB_STALE) != tag) {
         t->tag_r = TLB_INVALID;
         t->tag_w = TLB_INVALID;
     } else if (t->pa != page) { /* remapped without SFENCE: drop the other permission too */
@@ -182,8 +191,35 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
 
 static int mmio_fault(int acc) { return access_fault(acc); }
 
+/* The fast paths' hit condition, on an entry whose host pointer was dropped: refetch the pointer
+ * and do what the fast path does (no walk, no fill), so that eviction is invisible. */
+static uint8_t *stale_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write, uint64_t *pa)
+{
+    mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
+    uint64_t key = (va & (~UINT64_C(0xfff) | (size - 1))) | TLB_STALE;
+    uint64_t *tag = write ? &t->tag_w : &t->tag_r;
+    if (*tag != key)
+        return NULL;
+    uint8_t *p = write ? bus_page_for_write(cpu->bus, t->pa) : bus_page_for_read(cpu->bus, t->pa);
+    if (!p)
+        return NULL;
+    *tag &= ~TLB_STALE;
+    t->addend = (uintptr_t)p - (uintptr_t)(va & ~UINT64_C(0xfff));
+    *pa = t->pa | (va & 0xfff);
+    return p + (va & 0xfff);
+}
+
 int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
 {
+    uint64_t spa;
+    const uint8_t *sp = stale_hit(cpu, va, size, false, &spa);
+    if (sp) {
+        uint64_t v = 0;
+        memcpy(&v, sp, size);
+        cpu_access(cpu, spa, size, 0, MT_KIND_LOAD);
+        *val = v;
+        return EXC_NONE;
+    }
     unsigned first = size;
     if (((va & 0xfff) + size) > 0x1000)
         first = (unsigned)(0x1000 - (va & 0xfff));
@@ -211,6 +247,13 @@ int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
 
 int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
 {
+    uint64_t spa;
+    uint8_t *sp = stale_hit(cpu, va, size, true, &spa);
+    if (sp) {
+        memcpy(sp, &val, size);
+        cpu_access(cpu, spa, size, 1, MT_KIND_STORE);
+        return EXC_NONE;
+    }
     unsigned first = size;
     if (((va & 0xfff) + size) > 0x1000)
         first = (unsigned)(0x1000 - (va & 0xfff));

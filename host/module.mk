@@ -20,3 +20,9 @@ $(METATRACE): $(OBJ)/host/main.o $(HOST_A) $(BUILD)/lib/libmetatrace.a
 # End-to-end checks of the command line (errors, round trips, hand-checked outputs).
 TEST_SCRIPTS += host/test_cli.sh
 TEST_DEPS    += $(METATRACE)
+
+# make bench: policy engine vs one simulation per configuration, decode vs zstd -d.
+BENCH_STEPS += bench-host
+.PHONY: bench-host
+bench-host: $(METATRACE)
+	@BIN=$(BIN) nice -n 10 tests/bench/bench_host.sh

@@ -27,8 +27,6 @@ struct stack_sim {
     uint32_t *stk;        /* stk[i] = id at level i (1-based) */
     uint64_t *rk;         /* rk[i] = its rank (smaller = used sooner = more worth keeping) */
     uint32_t depth;       /* levels in use */
-    uint64_t *seg;        /* max-segment tree over rk[1..K], leaves at seg[P + i - 1] */
-    size_t P;
 };
 
 static int grow_ids(stack_sim *s)
@@ -70,13 +68,9 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
         s->owner = calloc(s->bitcap + 1, sizeof *s->owner);
         ok = s->bit && s->owner;
     } else if (ok) {
-        s->P = 1;
-        while (s->P < s->K)
-            s->P <<= 1;
         s->stk = calloc((size_t)s->K + 2, sizeof *s->stk);
         s->rk = calloc((size_t)s->K + 2, sizeof *s->rk);
-        s->seg = calloc(2 * s->P, sizeof *s->seg);
-        ok = s->stk && s->rk && s->seg;
+        ok = s->stk && s->rk;
     }
     if (!ok) {
         stack_sim_free(s);
@@ -100,7 +94,6 @@ void stack_sim_free(stack_sim *s)
     free(s->owner);
     free(s->stk);
     free(s->rk);
-    free(s->seg);
     free(s);
 }
 
@@ -156,35 +149,11 @@ static int compact_time(stack_sim *s)
 }
 
 /* ---- OPT priority stack ---- */
-static void seg_set(stack_sim *s, uint32_t level, uint64_t v)
-{
-    size_t i = s->P + level - 1;
-    s->seg[i] = v;
-    for (i >>= 1; i >= 1; i >>= 1) {
-        uint64_t a = s->seg[2 * i], b = s->seg[2 * i + 1];
-        s->seg[i] = a > b ? a : b;
-    }
-}
-
-/* First level in [lo, hi] whose rank exceeds x, or 0. */
-static uint32_t seg_first_above(const stack_sim *s, size_t node, size_t nl, size_t nr,
-                                uint32_t lo, uint32_t hi, uint64_t x)
-{
-    if (nr < lo || nl > hi || s->seg[node] <= x)
-        return 0;
-    if (nl == nr)
-        return (uint32_t)nl;
-    size_t mid = (nl + nr) / 2;
-    uint32_t r = seg_first_above(s, 2 * node, nl, mid, lo, hi, x);
-    return r ? r : seg_first_above(s, 2 * node + 1, mid + 1, nr, lo, hi, x);
-}
-
 static void put_level(stack_sim *s, uint32_t level, uint32_t id, uint64_t rank)
 {
     s->stk[level] = id;
     s->rk[level] = rank;
     s->pos[id] = level;
-    seg_set(s, level, rank);
 }
 
 /* Moves id (now at level `old`, 0 = deeper than K) to the top with its new rank. */
@@ -205,17 +174,19 @@ static void opt_move_to_top(stack_sim *s, uint32_t id, uint32_t old, uint64_t ra
     uint32_t carry = s->stk[1];
     uint64_t carry_rk = s->rk[1];
     put_level(s, 1, id, rank);
-    uint32_t cur = 1;
-    while (cur + 1 <= end - 1) {
-        uint32_t i = seg_first_above(s, 1, 1, s->P, cur + 1, end - 1, carry_rk);
-        if (!i)
-            break;
-        uint32_t down = s->stk[i];
-        uint64_t down_rk = s->rk[i];
-        put_level(s, i, carry, carry_rk);
-        carry = down;
-        carry_rk = down_rk;
-        cur = i;
+    /* Levels 2 .. end-1: the more urgent of (carried, resident) stays.  A plain scan over the
+     * contiguous rank array: OPT stacks are nearly sorted by rank, so nearly every level swaps,
+     * and a search structure would only add work per level. */
+    for (uint32_t i = 2; i < end; i++) {
+        if (s->rk[i] > carry_rk) {
+            uint32_t down = s->stk[i];
+            uint64_t down_rk = s->rk[i];
+            s->stk[i] = carry;
+            s->rk[i] = carry_rk;
+            s->pos[carry] = i;
+            carry = down;
+            carry_rk = down_rk;
+        }
     }
     if (end <= s->K) {
         put_level(s, end, carry, carry_rk);

@@ -7,8 +7,9 @@
  *    time stamps (O(log n)); the time line is compacted when it fills, so memory is O(pages).
  *  - OPT: Mattson's priority stack with priority = time of next use (pg_opt_rank).  An access at
  *    depth d moves the page to the top and pushes the displaced entries down: at each level the
- *    more urgent of (carried entry, resident entry) stays.  Only entries less urgent than the
- *    carried one move, so a segment tree of ranks finds them in O(log K) each.
+ *    more urgent of (carried entry, resident entry) stays, O(d) per access over a contiguous
+ *    rank array.  (OPT stacks are nearly sorted by next use, so almost every level moves: a
+ *    segment tree that finds the moving levels in O(log K) each was 3x slower; measured.)
  * Both keep only the top K = max_resident levels: the contents of caches of size <= K depend only
  * on those levels, so deeper entries are all just "deeper than K".
  *

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every ISA test ELF ($FWBUILD/isa/*.elf) on $BIN/mtemu and prints PASS/FAIL <name> lines.
 # A test passes when mtemu exits 0 (HTIF tohost = 1); tohost = (n << 1) | 1 exits n = the failing
-# case number, shown in the FAIL line.  The negative controls ($FWBUILD/isa-neg/*.elf) must fail
+# case number, shown in the FAIL line.  Every test runs twice: plain (isa/<name>) and with guest
+# RAM meta-paged through a tiny resident budget (isa-mp/<name>).  The negative controls ($FWBUILD/isa-neg/*.elf) must fail
 # with the code their source names, which shows that a broken test (or emulator) is caught.
 # Exit 77 (skip) only while $BIN/mtemu does not exist.
 set -u
@@ -18,25 +19,31 @@ negs=("$FWBUILD"/isa-neg/*.elf)
 if [ ${#elfs[@]} -eq 0 ] || [ ${#negs[@]} -eq 0 ]; then
   echo "no ISA test ELFs in $FWBUILD/isa or $FWBUILD/isa-neg (run make isa-tests)" >&2; exit 1
 fi
-run() {  # run ELF: sets rc and out
-  out=$(timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$EMU" "$1" 2>&1 </dev/null)
+run() {  # run [mtemu options] ELF: sets rc and out
+  out=$(timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$EMU" -q "$@" 2>&1 </dev/null)
   rc=$?
 }
+# A second pass runs every test with guest RAM meta-paged through a 4-page resident budget, so
+# evictions happen all the time (page tables, code and data of one test rarely fit): the
+# emulator's caches of translations and decoded code must survive them.
+MP_OPTS=(--metapage-size 4K --metapage-budget 16K)
 failed=0
-for elf in "${elfs[@]}"; do
-  name=$(basename "$elf" .elf)
-  run "$elf"
-  if [ "$rc" -eq 0 ]; then
-    echo "PASS isa/$name"
-  else
-    failed=$((failed + 1))
-    case $rc in
-      124|137) why="timeout" ;;
-      *) why="exit $rc (= the failing case number when it came from tohost)" ;;
-    esac
-    echo "FAIL isa/$name: $why"
-    [ -n "$out" ] && printf '%s\n' "$out" | tail -n 3 | sed 's/^/    /'
-  fi
+for pass in isa isa-mp; do
+  for elf in "${elfs[@]}"; do
+    name=$(basename "$elf" .elf)
+    if [ $pass = isa ]; then run "$elf"; else run "${MP_OPTS[@]}" "$elf"; fi
+    if [ "$rc" -eq 0 ]; then
+      echo "PASS $pass/$name"
+    else
+      failed=$((failed + 1))
+      case $rc in
+        124|137) why="timeout" ;;
+        *) why="exit $rc (= the failing case number when it came from tohost)" ;;
+      esac
+      echo "FAIL $pass/$name: $why"
+      [ -n "$out" ] && printf '%s\n' "$out" | tail -n 3 | sed 's/^/    /'
+    fi
+  done
 done
 for elf in "${negs[@]}"; do
   name=$(basename "$elf" .elf)

@@ -2,7 +2,8 @@
 # Differential tests: every $FWBUILD/diff/*.elf runs on QEMU's virt machine (the reference:
 # qemu-system-riscv64 -M virt -bios none -kernel X -nographic, exit code from the SiFive test
 # finisher) and on mtemu ($BIN/mtemu X, the same machine model); console output (stdout) and
-# exit code must be identical.  Prints PASS/FAIL diff/<name>; on a difference, the first
+# exit code must be identical (also with mtemu's RAM meta-paged: diff-mp/<name>).  Prints
+# PASS/FAIL diff/<name>; on a difference, the first
 # differing lines.  Exit 77 (skip) only while mtemu or QEMU does not exist.
 set -u
 BIN=${BIN:-build/bin}
@@ -21,19 +22,26 @@ for elf in "${elfs[@]}"; do
   timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$QEMU" -M virt -m 128M -bios none -kernel "$elf" \
     -nographic -monitor none </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err"
   qrc=$?
-  timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$EMU" -q -m 128M "$elf" </dev/null \
-    >"$tmp/emu.out" 2>"$tmp/emu.err"
-  erc=$?
   if [ ! -s "$tmp/qemu.out" ] || [ "$qrc" -eq 124 ]; then
     failed=$((failed + 1)); echo "FAIL diff/$name: the reference (QEMU) printed nothing or timed out (exit $qrc)"
     sed 's/^/    qemu: /' "$tmp/qemu.err" | head -n 5
-  elif cmp -s "$tmp/qemu.out" "$tmp/emu.out" && [ "$qrc" -eq "$erc" ]; then
-    echo "PASS diff/$name (exit $erc, $(wc -l <"$tmp/emu.out") lines)"
-  else
-    failed=$((failed + 1))
-    echo "FAIL diff/$name: exit qemu $qrc / mtemu $erc"
-    diff "$tmp/qemu.out" "$tmp/emu.out" | head -n 12 | sed 's/^/    /'
-    sed 's/^/    mtemu stderr: /' "$tmp/emu.err" | tail -n 3
+    continue
   fi
+  # mtemu twice: flat RAM (diff/<name>) and RAM meta-paged through 16 resident 4 KiB pages
+  # (diff-mp/<name>), which must not change anything the guest sees.
+  for variant in diff diff-mp; do
+    opts=(); [ $variant = diff-mp ] && opts=(--metapage-size 4K --metapage-budget 64K)
+    timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$EMU" -q -m 128M "${opts[@]}" "$elf" </dev/null \
+      >"$tmp/emu.out" 2>"$tmp/emu.err"
+    erc=$?
+    if cmp -s "$tmp/qemu.out" "$tmp/emu.out" && [ "$qrc" -eq "$erc" ]; then
+      echo "PASS $variant/$name (exit $erc, $(wc -l <"$tmp/emu.out") lines)"
+    else
+      failed=$((failed + 1))
+      echo "FAIL $variant/$name: exit qemu $qrc / mtemu $erc"
+      diff "$tmp/qemu.out" "$tmp/emu.out" | head -n 12 | sed 's/^/    /'
+      sed 's/^/    mtemu stderr: /' "$tmp/emu.err" | tail -n 3
+    fi
+  done
 done
 [ "$failed" -eq 0 ]

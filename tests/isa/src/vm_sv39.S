@@ -4,6 +4,7 @@
  * permissions, the reserved W-without-R encoding, MXR, SUM, U pages vs S and U; A/D updates
  * (or faults, as the spec allows); misaligned superpages, a pointer at the last level, reserved
  * PTE bits; non-canonical addresses; SFENCE.VMA; satp WARL (an unsupported MODE leaves satp
- * unchanged); MPRV; a page fault delegated to S.  See include/vm_body.inc for the layout. */
+ * unchanged); MPRV (with SUM and MXR); a page fault delegated to S; fetches from a 2 MiB page;
+ * SFENCE.VMA of one address inside a superpage flushing all of it.  See include/vm_body.inc. */
 #include "isa_test.h"
 #include "vm_body.inc"

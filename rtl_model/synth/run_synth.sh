@@ -5,11 +5,12 @@
 # of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target.  The core alone
 # (mt_tu, out of context) is synthesised too, so that its own size is reported next to the total.
 # Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, fmax_mhz X (plus core_* lines and the device
-# fraction).  Exits non-zero when a tool fails; a missed timing target is reported, not an error.
+# fraction, and fmax_device: the device that was placed, hx8k-ct256 when the UP5K is too small).
+# Exits non-zero when a tool fails; a missed timing target or a misfit is reported, not an error.
 set -euo pipefail
 out=${1:?usage: run_synth.sh OUTDIR RTL.sv...}; shift
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out"
+mkdir -p "$out"; rm -f "$out/nextpnr-up5k.log" "$out/summary.txt"
 for t in yosys nextpnr-ice40; do
   command -v $t >/dev/null || { echo "synth: $t not found (make deps installs it)" >&2; exit 1; }
 done
@@ -21,10 +22,24 @@ FREQ=${FREQ:-48}
 yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv ${*}; synth_ice40 -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null
 # Package top: what is placed and routed.
 yosys -q -l "$out/yosys.log" -p "read_verilog -sv ${srcs[*]}; synth_ice40 -top mt_tu_sg48 -json $out/mt_tu_sg48.json; tee -o $out/stat.txt stat" >/dev/null
-nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
+# Place and route on the UP5K (sg48).  If the design does not fit there, say so and place it on
+# the next larger iCE40 (HX8K, ct256) so that timing is still measured, on a named device.
+device=up5k-sg48
+if ! nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
   --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
-  --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1 \
-  || { tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 failed" >&2; exit 1; }
+  --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1; then
+  if grep -q "Unable to place cell" "$out/nextpnr.log"; then
+    cp "$out/nextpnr.log" "$out/nextpnr-up5k.log"
+    echo "synth: does not fit the UP5K: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$out/nextpnr-up5k.log" | tail -n 1)" >&2
+    device=hx8k-ct256
+    nextpnr-ice40 --hx8k --package ct256 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
+      --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
+      --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1 \
+      || { tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 (hx8k) failed" >&2; exit 1; }
+  else
+    tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 failed" >&2; exit 1
+  fi
+fi
 
 cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types (last design block)
   awk -v re="$2" '$1 ~ "^"re"$" && $2 ~ /^[0-9]+$/ { n[$1] = $2 } END { s = 0; for (k in n) s += n[k]; print s }' "$1"
@@ -36,6 +51,8 @@ cbram=$(cells "$out/core_stat.txt" 'SB_RAM40_4K')
 # nextpnr: "Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 52.31 MHz (PASS at 48.00 MHz)"
 fmax=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$out/nextpnr.log" | tail -n 1 | awk '{print $(NF-1)}')
 lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr.log" | tail -n 1 | tr -d ' ' | cut -d: -f2)
+up5k_lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>/dev/null | tail -n 1 | tr -d ' ' | cut -d: -f2)
+[ -n "$up5k_lcs" ] || up5k_lcs=$lcs
 [ -n "$fmax" ] || { echo "synth: no fmax in $out/nextpnr.log" >&2; exit 1; }
 {
   echo "lut4 $lut"
@@ -43,6 +60,8 @@ lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr.log" | tail -n 1 | t
   echo "bram $bram"
   echo "fmax_mhz $fmax"
   echo "lut4_fraction $(awk -v l="$lut" 'BEGIN { printf "%.3f", l / 5280 }')"
+  echo "up5k_lc_demand $up5k_lcs"
+  echo "fmax_device $device"
   echo "carry $carry"
   echo "logic_cells_placed $lcs"
   echo "core_lut4 $clut"

@@ -240,6 +240,11 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     /* FIFO parameters: mostly the default, else small and odd (overflow, wrap-around). */
     static const unsigned depths[] = {4096, 4096, 32, 33, 48, 100, 64, 257, 1000, 65536};
     unsigned depth = depths[below(&g, 10)], drain = (unsigned)(chance(&g, 400) ? 8 : 1 + below(&g, 16));
+    int flood = chance(&g, 250); /* FIFO pressure: every access sampled, slow drain, small FIFO */
+    if (flood) {
+        depth = (unsigned)(32 + below(&g, 200));
+        drain = (unsigned)(1 + below(&g, 3));
+    }
     mt_unit_params p = {.depth = depth, .drain = drain, .sink = model_sink, .sink_ctx = &c->mb};
     if (mt_unit_init(&c->u, &p)) {
         fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);
@@ -256,12 +261,17 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     uint32_t cfg[16][2];
     unsigned ncfg;
     random_config(&g, cfg, &ncfg);
+    if (flood) { /* r = 1 or 2 in both section types, full or line format (long packets) */
+        cfg[1][1] = (uint32_t)(1 + below(&g, 2));
+        cfg[2][1] = (uint32_t)(1 + below(&g, 2));
+        cfg[0][1] = (uint32_t)((2 + below(&g, 2)) | (2 + below(&g, 2)) << 4);
+    }
     uint64_t t = below(&g, 5);
     for (unsigned i = 0; i < ncfg; i++)
         do_write(c, t++, cfg[i][0], cfg[i][1]);
     do_write(c, t++, MT_REG_CTRL, MT_CTRL_ENABLE);
 
-    agen_t ag = {.acc_permille = (unsigned[]){1000, 1000, 700, 300, 50, 5}[below(&g, 6)],
+    agen_t ag = {.acc_permille = flood ? 1000 : (unsigned[]){1000, 1000, 700, 300, 50, 5}[below(&g, 6)],
                  .write_permille = (unsigned)below(&g, 1000)};
     for (int i = 0; i < 4; i++)
         ag.hot[i] = rnd(&g) & MT_PADDR_MASK & (chance(&g, 500) ? UINT64_C(0xFFFFFFFFF) : ~UINT64_C(0));

@@ -1,6 +1,7 @@
 # tests/isa: the project's own self-checking RV64 ISA tests (see tests/isa/README.md).
 # Each tests/isa/src/<t>.S is assembled once per environment: $(FWBUILD)/isa/m-<t>.elf (M-mode,
-# bare), s-<t>.elf (S-mode, Sv39 identity map) and u-<t>.elf (U-mode, same), or only m-<t>.elf
+# bare), s-<t>.elf (S-mode, Sv39 identity map), s48-<t>.elf (S-mode, Sv48) and u-<t>.elf (U-mode,
+# Sv39), or only m-<t>.elf
 # when the source says "ISA-ENV: m-only".  run.sh runs them all on $(BIN)/mtemu.
 ISA_CC      := riscv64-unknown-elf-gcc
 ISA_CFLAGS  := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei -mcmodel=medany \
@@ -10,7 +11,8 @@ ISA_NAMES   := $(patsubst tests/isa/src/%.S,%,$(ISA_SRCS))
 # Tests that set up privilege modes or translation themselves only make sense in M-mode.
 ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed 's|.*/||; s|\.S$$||')
 ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
-                 $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf))
+                 $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf \
+                 $(FWBUILD)/isa/s48-$(t).elf))
 
 $(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
@@ -18,6 +20,9 @@ $(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/
 $(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_S $< -o $@
+$(FWBUILD)/isa/s48-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(ISA_CC) $(ISA_CFLAGS) -DENV_S48 $< -o $@
 $(FWBUILD)/isa/u-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
 	$(ISA_CC) $(ISA_CFLAGS) -DENV_U $< -o $@

@@ -8,6 +8,7 @@
  *   ENV_M  the test body runs in M-mode, satp = Bare (physical addresses).
  *   ENV_S  the body runs in S-mode under Sv39 with an identity map of 1 GiB pages (not U).
  *   ENV_U  the body runs in U-mode under Sv39 with the same identity map, pages marked U.
+ *   ENV_S48 (file prefix s48-) as ENV_S, under Sv48.
  * In all three every trap goes to the M-mode handler below (medeleg = mideleg = 0).  A test can
  * expect a trap (TEST_TRAP): the handler records cause/epc/tval/previous mode in `trap_state`
  * and resumes at the address the test stored there; any other trap fails the running case.
@@ -22,6 +23,10 @@
 
 #define TESTNUM gp
 
+/* ENV_S48: ENV_S, but under Sv48 (a level-3 root whose entry 0 points at the same table). */
+#ifdef ENV_S48
+#define ENV_S 1
+#endif
 #if !defined(ENV_M) && !defined(ENV_S) && !defined(ENV_U)
 #define ENV_M 1
 #endif
@@ -171,8 +176,22 @@ _test_start:
 #define ENV_DATA
 #else
 /* Sv39 root table: VA 0..1G and 2G..3G map to themselves with gigapages (devices and RAM). */
+#ifdef ENV_S48
+#define ENV_ROOT _env_pt4
+#define ENV_SATP_MODE SATP_SV48
+#define ENV_ROOT4 .balign 4096; _env_pt4: .fill 512, 8, 0;
+/* root[0] -> the Sv39 table, which then serves as the level-2 table */
+#define ENV_PREP la t0, _env_pt; srli t0, t0, 12; slli t0, t0, 10; ori t0, t0, PTE_V;             \
+        la t1, _env_pt4; sd t0, 0(t1)
+#else
+#define ENV_ROOT _env_pt
+#define ENV_SATP_MODE SATP_SV39
+#define ENV_ROOT4
+#define ENV_PREP
+#endif
 #define ENV_ENTER                                                                                \
-        la t0, _env_pt; srli t0, t0, 12; li t1, SATP_SV39; or t0, t0, t1;                        \
+        ENV_PREP;                                                                                \
+        la t0, ENV_ROOT; srli t0, t0, 12; li t1, ENV_SATP_MODE; or t0, t0, t1;                   \
         csrw satp, t0; sfence.vma;                                                               \
         li t0, ENV_MPP; csrs mstatus, t0;                                                        \
         la t0, _test_start; csrw mepc, t0;                                                       \
@@ -182,7 +201,8 @@ _test_start:
 _env_pt: .dword (0 << 10) | ENV_LEAF_FLAGS;                                                      \
         .dword 0;                                                                                \
         .dword (0x80000 << 10) | ENV_LEAF_FLAGS;                                                 \
-        .fill 509, 8, 0;
+        .fill 509, 8, 0;                                                                         \
+        ENV_ROOT4
 #endif
 
 /* -DFINISHER (only for running a test on QEMU's virt machine, which has no HTIF): also report

@@ -1,6 +1,7 @@
 /* env: the test environment really is the privilege mode and translation it claims (M bare,
  * S or U under Sv39), so the other tests' s-/u- variants mean something: mode-specific CSR
- * accesses trap or not, ecall reports the cause of the current mode, and (S) satp holds Sv39.
+ * accesses trap or not, ecall reports the cause of the current mode, and (S) satp holds Sv39
+ * (Sv48 in the s48- variant).
  * Also ebreak from every mode is cause 3 with mepc at the ebreak. */
 #include "isa_test.h"
 TEST_BEGIN
@@ -13,7 +14,11 @@ TEST_BEGIN
 #elif defined(ENV_S)
   TEST_TRAP(1, CAUSE_ILLEGAL_INSTRUCTION, csrr a0, mstatus)
   TEST_CASE(2, a0, 0, csrr a0, sstatus; andi a0, a0, MSTATUS_SPP | MSTATUS_SIE)
+#ifdef ENV_S48
+  TEST_CASE(3, a0, 9, csrr a0, satp; srli a0, a0, 60)
+#else
   TEST_CASE(3, a0, 8, csrr a0, satp; srli a0, a0, 60)
+#endif
   TEST_TRAP(4, CAUSE_SUPERVISOR_ECALL, 1: ecall)
   TRAP_CHECK(TS_PRV, PRV_S)
   TRAP_CHECK_EPC(1b)

@@ -2,7 +2,8 @@
  * fails whatever the permissions (here an 8-byte load half inside a 4-byte NA4 region);
  * a TOR entry 0 covers [0, pmpaddr0); page-table walks are checked by PMP as S-mode reads, and
  * a walk that hits a denied page raises the access fault of the original access type (load 5,
- * store 7, fetch 1), not a page fault. */
+ * store 7, fetch 1), not a page fault; a NAPOT entry with pmpaddr = 2^53 - 1 covers all of the
+ * 56-bit physical address space. */
 #include "isa_test.h"
 #define A_TOR (1 << 3)
 #define A_NA4 (2 << 3)
@@ -56,6 +57,12 @@ TEST_BEGIN
 1: li t0, MSTATUS_MPRV; csrc mstatus, t0
   TRAP_CHECK(TS_CAUSE, CAUSE_STORE_ACCESS)
   TEST_NUM(15); csrw satp, x0; li t0, 0xff; csrc pmpcfg0, t0
+  /* a NAPOT entry with pmpaddr = 2^53 - 1 covers the whole 56-bit physical address space (as
+   * riscv-tests' virtual-memory environment programs it): the only entry, and U may run */
+  TEST_NUM(16)
+  li t0, (1 << 53) - 1; csrw pmpaddr0, t0
+  li t0, A_NAPOT | RWX; csrw pmpcfg0, t0
+  RUN_IN_MODE(17, PRV_U, la a0, pword; ld a1, 0(a0); sd a1, 0(a0))
   .data
   .balign 4096
 ptab:  .fill 512, 8, 0

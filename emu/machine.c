@@ -130,6 +130,10 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     uint64_t start = RAM_BASE, kernel_entry = 0, fw_end = RAM_BASE, tohost = 0, fromhost = 0;
     const char *kernel = cfg->kernel ? cfg->kernel : NULL;
     if (cfg->program) {
+        if (access(cfg->program, R_OK) == 0 && !loader_is_elf(cfg->program)) {
+            snprintf(err, errlen, "%s: not an ELF file (raw images go with --bios or --kernel)", cfg->program);
+            goto fail;
+        }
         if (!load_image(m, cfg->program, RAM_BASE, &info, err, errlen))
             goto fail;
         start = info.entry;

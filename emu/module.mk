@@ -17,3 +17,14 @@ $(EMU_A): $(EMU_OBJS)
 $(BIN)/mtemu: $(OBJ)/emu/main.o $(EMU_A) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# Command-line tests (bad input, exit codes, HTIF, determinism) and their small guest programs.
+EMU_TEST_CC := riscv64-unknown-elf-gcc
+EMU_TEST_FLAGS := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr -mcmodel=medany -nostdlib \
+                  -nostartfiles -static -T tests/emu/link.ld -Wl,--no-warn-rwx-segments
+EMU_TEST_ELFS := $(FWBUILD)/emu/hello.elf $(FWBUILD)/emu/htif.elf
+$(FWBUILD)/emu/%.elf: tests/emu/%.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+TEST_SCRIPTS += tests/emu/test_cli.sh
+TEST_DEPS += $(EMU_TEST_ELFS) $(FWBUILD)/bench/bench_cpu.elf $(FWBUILD)/bench/bench_mem.elf

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# mtemu's command line: bad input gives one clear line and a non-zero exit; exit codes and
+# console output of UART/finisher and HTIF programs (and the same on QEMU when it is there);
+# determinism: two runs give the same instruction count, cycles and access-event hash.
+set -u
+BIN=${BIN:-build/bin}
+FWBUILD=${FWBUILD:-build/firmware}
+EMU=$BIN/mtemu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS emu-cli/$1"; }
+fail() { echo "FAIL emu-cli/$1: $2"; fails=$((fails + 1)); }
+
+# expect_error NAME PATTERN ARGS...: non-zero exit, exactly one line on stderr matching PATTERN
+expect_error() {
+  local name=$1 pat=$2; shift 2
+  local out rc
+  out=$("$EMU" "$@" 2>&1 >/dev/null </dev/null); rc=$?
+  if [ "$rc" -ne 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && grep -q -- "$pat" <<<"$out"; then
+    pass "$name"
+  else
+    fail "$name" "exit $rc, stderr: $out"
+  fi
+}
+
+hello=$FWBUILD/emu/hello.elf
+htif=$FWBUILD/emu/htif.elf
+printf 'not an elf\n' >"$tmp/text.bin"
+cp "$hello" "$tmp/elf32.elf" && printf '\001' | dd of="$tmp/elf32.elf" bs=1 seek=4 conv=notrunc 2>/dev/null
+
+expect_error missing-file "nosuch.elf" "$tmp/nosuch.elf"
+expect_error not-elf "not an ELF" "$tmp/text.bin"
+expect_error x86-elf "not a little-endian RISC-V" /bin/true
+expect_error elf32 "not a 64-bit" "$tmp/elf32.elf"
+expect_error outside-ram "outside RAM" -m 2M "$FWBUILD/bench/bench_mem.elf"
+expect_error unknown-option "unknown option --frobnicate" --frobnicate "$hello"
+expect_error bad-size "not a size" -m lots "$hello"
+expect_error bad-timing "unknown timing model" --timing=quantum "$hello"
+expect_error no-program "no program" -m 64M
+expect_error kernel-missing "nosuch-kernel" --kernel "$tmp/nosuch-kernel"
+
+# finisher exit code and UART output
+out=$("$EMU" -q "$hello" </dev/null 2>"$tmp/err"); rc=$?
+if [ "$rc" -eq 3 ] && [ "$out" = "hello from mtemu" ]; then pass finisher-exit-code; else fail finisher-exit-code "exit $rc, out '$out'"; fi
+# HTIF: write syscall, console, exit code
+out=$("$EMU" -q "$htif" </dev/null 2>"$tmp/err"); rc=$?
+if [ "$rc" -eq 5 ] && [ "$out" = "htif ok"$'\n''!' ]; then
+  pass htif-exit-code
+else
+  fail htif-exit-code "exit $rc, out '$out'"
+fi
+# the same program on QEMU's virt machine (a reference only)
+if command -v qemu-system-riscv64 >/dev/null; then
+  qout=$(timeout 20 qemu-system-riscv64 -M virt -bios none -kernel "$hello" -nographic -monitor none </dev/null 2>/dev/null); qrc=$?
+  eout=$("$EMU" -q "$hello" </dev/null 2>/dev/null); erc=$?
+  if [ "$qrc" = "$erc" ] && [ "$(tr -d '\r' <<<"$qout")" = "$eout" ]; then pass qemu-same-output; else fail qemu-same-output "qemu $qrc '$qout' vs mtemu $erc '$eout'"; fi
+fi
+# -m 64G reserves without touching (MAP_NORESERVE)
+if "$EMU" -q -m 64G "$hello" >/dev/null 2>&1 </dev/null; [ $? -eq 3 ]; then pass big-ram; else fail big-ram "-m 64G failed"; fi
+# --max-insns stops a long program with exit code 0
+if "$EMU" -q --max-insns 100000 "$FWBUILD/bench/bench_cpu.elf" >/dev/null 2>&1 </dev/null; then pass max-insns; else fail max-insns "exit $?"; fi
+
+# determinism: counts and event hashes of two runs, for both timing models
+for timing in none simple; do
+  for i in 1 2; do
+    "$EMU" -q --stats --event-hash --timing=$timing --max-insns 2000000 "$FWBUILD/bench/bench_cpu.elf" \
+      </dev/null >/dev/null 2>"$tmp/run$i"
+    grep -E '^(instructions|cycles|events|access)' "$tmp/run$i" >"$tmp/key$i"
+  done
+  if [ -s "$tmp/key1" ] && grep -q '^events' "$tmp/key1" && cmp -s "$tmp/key1" "$tmp/key2"; then
+    pass "determinism-$timing"
+  else
+    fail "determinism-$timing" "$(diff "$tmp/key1" "$tmp/key2" | head -3)"
+  fi
+done
+# the simple model costs more cycles than none for the same instructions
+c0=$("$EMU" -q --stats --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')
+c1=$("$EMU" -q --stats --timing=simple --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')
+if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -gt "$c0" ]; then pass timing-simple-slower; else fail timing-simple-slower "none $c0 simple $c1"; fi
+[ "$fails" -eq 0 ]

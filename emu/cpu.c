@@ -68,6 +68,8 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
         c->cross_page->slot[i].op = OP_PAGE_END;
         c->cross_page->slot[i].hoff = c->hoff_table[OP_PAGE_END];
     }
+    c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
+    c->itlb_used = 0xf;
     cpu_reset(c, 0x1000);
 }
 
@@ -118,11 +120,15 @@ void cpu_reset(mt_cpu *c, uint64_t pc)
 
 void cpu_flush_tlb(mt_cpu *c)
 {
+    for (int m = 0; m < DTLB_SETS; m++)
+        if (c->dtlb_used & (1u << m))
+            for (unsigned i = 0; i < TLB_SIZE; i++)
+                c->dtlb[m][i].tag_r = c->dtlb[m][i].tag_w = TLB_INVALID;
     for (int m = 0; m < 4; m++)
-        for (unsigned i = 0; i < TLB_SIZE; i++) {
-            c->dtlb[m][i].tag_r = c->dtlb[m][i].tag_w = TLB_INVALID;
-            c->itlb[m][i].tag = TLB_INVALID;
-        }
+        if (c->itlb_used & (1u << m))
+            for (unsigned i = 0; i < TLB_SIZE; i++)
+                c->itlb[m][i].tag = TLB_INVALID;
+    c->dtlb_used = c->itlb_used = 0;
 }
 
 void cpu_update_priv_ctx(mt_cpu *c)
@@ -130,13 +136,15 @@ void cpu_update_priv_ctx(mt_cpu *c)
     c->data_priv = c->priv;
     if (c->priv == PRV_M && (c->mstatus & MSTATUS_MPRV))
         c->data_priv = (int)((c->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
-    c->cur_dtlb = c->dtlb[c->data_priv];
+    int mxr = (c->mstatus & MSTATUS_MXR) != 0, sum = (c->mstatus & MSTATUS_SUM) != 0;
+    c->dset = c->data_priv == PRV_M ? 6 : c->data_priv == PRV_S ? 2 + sum + 2 * mxr : mxr;
+    c->cur_dtlb = c->dtlb[c->dset];
     c->cur_itlb = c->itlb[c->priv];
 }
 
 void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
 {
-    for (int m = 0; m < 4; m++)
+    for (int m = 0; m < DTLB_SETS; m++)
         for (unsigned i = 0; i < TLB_SIZE; i++) {
             mt_dtlb_entry *d = &c->dtlb[m][i];
             if (d->pa - base < len) {
@@ -145,6 +153,9 @@ void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
                 if (d->tag_w != TLB_INVALID)
                     d->tag_w |= TLB_STALE;
             }
+        }
+    for (int m = 0; m < 4; m++)
+        for (unsigned i = 0; i < TLB_SIZE; i++) {
             mt_itlb_entry *t = &c->itlb[m][i];
             if (t->pa - base < len && t->tag != TLB_INVALID)
                 t->tag |= TLB_STALE;
@@ -183,7 +194,7 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
     c->dpage_hash[h] = p;
     c->dpage_count++;
     /* stores to a code page must come to the slow path, which keeps the slots coherent */
-    for (int m = 0; m < 4; m++)
+    for (int m = 0; m < DTLB_SETS; m++)
         for (unsigned i = 0; i < TLB_SIZE; i++)
             if (c->dtlb[m][i].pa == pa)
                 c->dtlb[m][i].tag_w = TLB_INVALID;

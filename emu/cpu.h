@@ -95,6 +95,7 @@ typedef struct {
 } mt_itlb_entry;
 
 #define DPAGE_HASH 4096
+#define DTLB_SETS 7
 #define PMP_COUNT 16
 
 /* Bus-access listener: gets every due access and returns the next cycle at which it wants one
@@ -135,8 +136,12 @@ typedef struct mt_cpu {
     bool wfi;
 
     /* translation caches */
-    mt_dtlb_entry dtlb[4][TLB_SIZE]; /* by effective data privilege (index 2 unused) */
-    mt_itlb_entry itlb[4][TLB_SIZE];
+    /* data TLB sets by what a cached translation depends on besides satp: U, U+MXR, S with the
+     * four SUM/MXR combinations, M; so MPRV/MPP/SUM/MXR changes switch sets instead of flushing */
+    mt_dtlb_entry dtlb[DTLB_SETS][TLB_SIZE];
+    mt_itlb_entry itlb[4][TLB_SIZE]; /* by privilege (index 2 unused) */
+    unsigned dtlb_used, itlb_used;   /* sets filled since their last flush */
+    int dset;                        /* the current data TLB set */
     mt_dtlb_entry *cur_dtlb;
     mt_itlb_entry *cur_itlb;
     int data_priv; /* effective privilege of loads/stores (MPRV) */
@@ -228,7 +233,8 @@ void cpu_request_stop(mt_cpu *cpu);
 #define CYCLES_PER_MTIME_TICK 100
 uint64_t cpu_mtime(const mt_cpu *cpu);
 
-/* Translation caches: must be called whenever satp, privilege, MPRV/MPP/SUM/MXR or PMP change. */
+/* Translation caches: cpu_flush_tlb whenever satp or PMP change or on SFENCE.VMA;
+ * cpu_update_priv_ctx whenever the privilege or MPRV/MPP/SUM/MXR change. */
 void cpu_flush_tlb(mt_cpu *cpu);
 void cpu_update_priv_ctx(mt_cpu *cpu);
 /* The RAM side's invalidator: drops the host pointers of TLB entries whose physical page lies in

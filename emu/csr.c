@@ -44,11 +44,9 @@ static void mstatus_write(mt_cpu *cpu, uint64_t val, uint64_t writable)
     if ((writable & MSTATUS_MPP) && ((val & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == 2)
         val = (val & ~MSTATUS_MPP) | (old & MSTATUS_MPP); /* reserved encoding: keep */
     cpu->mstatus = (old & ~writable) | (val & writable);
-    uint64_t vm_bits = MSTATUS_MPRV | MSTATUS_MPP | MSTATUS_SUM | MSTATUS_MXR;
-    if ((old ^ cpu->mstatus) & vm_bits) {
-        cpu_flush_tlb(cpu);
+    /* MPRV, MPP, SUM and MXR pick which data TLB set loads and stores use: no flush needed */
+    if ((old ^ cpu->mstatus) & (MSTATUS_MPRV | MSTATUS_MPP | MSTATUS_SUM | MSTATUS_MXR))
         cpu_update_priv_ctx(cpu);
-    }
 }
 
 /* cycle/time/instret and hpmcounters: visible below M only when the enables allow. */
@@ -86,7 +84,10 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
 #endif
     case 0xc00: case 0xb00: v = cpu->cycle + cpu->mcycle_off; break;
     case 0xc01: v = cpu_mtime(cpu); break;
-    case 0xc02: case 0xb02: v = cpu->instret + cpu->minstret_off; break;
+    /* the reading instruction itself is already counted in cpu->instret: minstret is the
+     * number retired before it (so a written value is what the next instruction reads) */
+    case 0xc02: case 0xb02: v = cpu->instret - 1 + cpu->minstret_off; break;
+    case 0x7a0: case 0x7a1: case 0x7a2: case 0x7a3: v = 0; break; /* no debug triggers (Sdtrig) */
     case 0x100: v = csr_mstatus_read(cpu) & SSTATUS_MASK; break;
     case 0x104: v = cpu->mie & cpu->mideleg; break;
     case 0x105: v = cpu->stvec; break;
@@ -147,6 +148,7 @@ bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
 #endif
     case 0xb00: cpu->mcycle_off = v - cpu->cycle; break;
     case 0xb02: cpu->minstret_off = v - cpu->instret; break;
+    case 0x7a0: case 0x7a1: case 0x7a2: case 0x7a3: break; /* tselect reads 0: no triggers */
     case 0x100: mstatus_write(cpu, v, SSTATUS_WRITABLE); break;
     case 0x104: cpu->mie = (cpu->mie & ~cpu->mideleg) | (v & cpu->mideleg & MIE_WRITABLE); break;
     case 0x105: if ((v & 3) < 2) cpu->stvec = v; break;

@@ -127,6 +127,7 @@ int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
         t->tag = va & ~UINT64_C(0xfff);
         t->pa = page;
         t->dp = dp;
+        cpu->itlb_used |= 1u << cpu->priv;
         cpu->tlb_fills++;
     }
     *dp_out = dp;
@@ -185,6 +186,7 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
         t->tag_r = tag;
     t->addend = (uintptr_t)p - (uintptr_t)tag;
     t->pa = page;
+    cpu->dtlb_used |= 1u << cpu->dset;
     cpu->tlb_fills++;
     return EXC_NONE;
 }

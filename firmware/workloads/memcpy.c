@@ -8,9 +8,9 @@
 int workload_main(struct rt_boot *boot)
 {
 	struct param p[] = {
-		{ "size", 1u << 20, "bytes per buffer" },
+		{ "size", 512u << 10, "bytes per buffer" },
 		{ "stride", 0, "bytes per memset/memcpy call; 0 = whole buffer" },
-		{ "iters", 4, "memset + memcpy rounds" },
+		{ "iters", 2, "memset + memcpy rounds" },
 		{ "seed", 1, "source contents" },
 	};
 	wl_params(boot, "memcpy", p, 4);

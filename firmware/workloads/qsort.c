@@ -13,7 +13,7 @@ static int compare_u32(const void *x, const void *y)
 int workload_main(struct rt_boot *boot)
 {
 	struct param p[] = {
-		{ "size", 256u << 10, "array size in bytes (4-byte elements)" },
+		{ "size", 128u << 10, "array size in bytes (4-byte elements)" },
 		{ "iters", 1, "sorts" },
 		{ "seed", 1, "array contents" },
 	};

@@ -24,7 +24,7 @@ $(FWBUILD)/metapaging/mp-small.elf: $(MPW_DEPS)
 	  tests/metapaging/start.S tests/metapaging/memwork.c -o $@
 $(FWBUILD)/metapaging/mp-bench.elf: $(MPW_DEPS)
 	@mkdir -p $(@D)
-	$(MPW_CC) $(MPW_CFLAGS) -DNAME='"mp-bench"' -DWS_KIB=24576 -DOPS=4000000 \
+	$(MPW_CC) $(MPW_CFLAGS) -DNAME='"mp-bench"' -DWS_KIB=24576 -DOPS=1000000 \
 	  tests/metapaging/start.S tests/metapaging/memwork.c -o $@
 
 .PHONY: metapaging-workloads

@@ -3,13 +3,13 @@
 #include <string.h>
 
 enum {
-	FDT_MAGIC = 0xd00dfeed,
-	FDT_BEGIN_NODE = 1,
-	FDT_END_NODE = 2,
-	FDT_PROP = 3,
-	FDT_NOP = 4,
-	FDT_END = 9,
-	MAX_DEPTH = 16,
+	DT_MAGIC = 0xd00dfeed,
+	DT_TOK_BEGIN_NODE = 1,
+	DT_TOK_END_NODE = 2,
+	DT_TOK_PROP = 3,
+	DT_TOK_NOP = 4,
+	DT_TOK_END = 9,
+	DT_MAX_DEPTH = 16,
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -22,7 +22,7 @@ const char *dt_open(struct dt *dt, const void *blob)
 	const uint8_t *b = blob;
 	if (b == NULL)
 		return "no device tree address";
-	if (be32(b) != FDT_MAGIC)
+	if (be32(b) != DT_MAGIC)
 		return "bad device-tree magic";
 	uint32_t total = be32(b + 4);
 	uint32_t off_struct = be32(b + 8), off_strings = be32(b + 12), version = be32(b + 20);
@@ -54,9 +54,9 @@ static bool next_token(const struct dt *dt, uint32_t *off, struct token *t)
 			return false;
 		t->kind = be32(s + *off);
 		*off += 4;
-		if (t->kind == FDT_NOP)
+		if (t->kind == DT_TOK_NOP)
 			continue;
-		if (t->kind == FDT_BEGIN_NODE) {
+		if (t->kind == DT_TOK_BEGIN_NODE) {
 			t->name = (const char *)s + *off;
 			uint32_t n = (uint32_t)strnlen(t->name, end - *off);
 			if (n == end - *off)
@@ -64,7 +64,7 @@ static bool next_token(const struct dt *dt, uint32_t *off, struct token *t)
 			*off = (*off + n + 1 + 3) & ~3u;
 			return true;
 		}
-		if (t->kind == FDT_PROP) {
+		if (t->kind == DT_TOK_PROP) {
 			if (*off > end - 8)
 				return false;
 			t->len = be32(s + *off);
@@ -77,7 +77,7 @@ static bool next_token(const struct dt *dt, uint32_t *off, struct token *t)
 			*off = (*off + t->len + 3) & ~3u;
 			return true;
 		}
-		return t->kind == FDT_END_NODE;  /* FDT_END or garbage: stop */
+		return t->kind == DT_TOK_END_NODE;  /* DT_TOK_END or garbage: stop */
 	}
 }
 
@@ -93,8 +93,8 @@ const void *dt_getprop(const struct dt *dt, const char *path, const char *name, 
 {
 	/* Split the path into components as we go: matched = how many leading components the
 	 * current node stack matches. */
-	const char *comp[MAX_DEPTH];
-	size_t comp_len[MAX_DEPTH];
+	const char *comp[DT_MAX_DEPTH];
+	size_t comp_len[DT_MAX_DEPTH];
 	int ncomp = 0;
 	for (const char *p = path; *p;) {
 		while (*p == '/')
@@ -103,7 +103,7 @@ const void *dt_getprop(const struct dt *dt, const char *path, const char *name, 
 			break;
 		const char *e = strchr(p, '/');
 		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (ncomp == MAX_DEPTH)
+		if (ncomp == DT_MAX_DEPTH)
 			return NULL;
 		comp[ncomp] = p;
 		comp_len[ncomp++] = n;
@@ -113,18 +113,18 @@ const void *dt_getprop(const struct dt *dt, const char *path, const char *name, 
 	int depth = 0, matched = 0;
 	struct token t;
 	while (next_token(dt, &off, &t)) {
-		if (t.kind == FDT_BEGIN_NODE) {
+		if (t.kind == DT_TOK_BEGIN_NODE) {
 			depth++;
 			/* depth 1 is the root node (empty name); its children are at depth 2. */
 			if (depth >= 2 && matched == depth - 2 && matched < ncomp &&
 			    component_matches(comp[matched], comp_len[matched], t.name))
 				matched++;
-		} else if (t.kind == FDT_END_NODE) {
+		} else if (t.kind == DT_TOK_END_NODE) {
 			if (depth >= 2 && matched == depth - 1)
 				matched--;
 			if (--depth <= 0)
 				return NULL;
-		} else if (t.kind == FDT_PROP && matched == ncomp && depth == ncomp + 1 &&
+		} else if (t.kind == DT_TOK_PROP && matched == ncomp && depth == ncomp + 1 &&
 			   strcmp(t.name, name) == 0) {
 			if (len)
 				*len = t.len;
@@ -167,17 +167,17 @@ bool dt_find_reg(const struct dt *dt, const char *prop, const char *value, struc
 		bool match;
 		const uint8_t *reg;
 		uint32_t reg_len;
-	} lv[MAX_DEPTH + 1];
+	} lv[DT_MAX_DEPTH + 1];
 	uint32_t off = 0;
 	int depth = 0;
 	struct token t;
 	lv[0] = (struct level){ 2, 1, false, NULL, 0 };  /* the root's parent: spec defaults */
 	while (next_token(dt, &off, &t)) {
-		if (t.kind == FDT_BEGIN_NODE) {
-			if (++depth > MAX_DEPTH)
+		if (t.kind == DT_TOK_BEGIN_NODE) {
+			if (++depth > DT_MAX_DEPTH)
 				return false;
 			lv[depth] = (struct level){ 2, 1, false, NULL, 0 };
-		} else if (t.kind == FDT_PROP && depth >= 1) {
+		} else if (t.kind == DT_TOK_PROP && depth >= 1) {
 			struct level *l = &lv[depth];
 			if (strcmp(t.name, "#address-cells") == 0 && t.len == 4)
 				l->addr_cells = be32(t.value);
@@ -189,7 +189,7 @@ bool dt_find_reg(const struct dt *dt, const char *prop, const char *value, struc
 			}
 			if (strcmp(t.name, prop) == 0 && stringlist_contains(t.value, t.len, value))
 				l->match = true;
-		} else if (t.kind == FDT_END_NODE) {
+		} else if (t.kind == DT_TOK_END_NODE) {
 			if (depth < 1)
 				return false;
 			struct level *l = &lv[depth], *parent = &lv[depth - 1];

@@ -73,7 +73,9 @@ run() {
     timeout "$RUN_TIMEOUT" "$MTEMU" -m "$mem" "${append[@]}" "$elf" < /dev/null > "$out.raw" 2> "$out.err"
   fi
   rc=$?
-  tr -d '\r' < "$out.raw" | grep -v '^info ' > "$out"
+  # mtval on a breakpoint or illegal instruction is "zero or the address/instruction" (privileged
+  # spec 3.1.16): either is right, so trap lines are compared without it.
+  tr -d '\r' < "$out.raw" | grep -v '^info ' | sed 's/^\(trap: .*\) mtval=0x[0-9a-f]*/\1/' > "$out"
   return $rc
 }
 
@@ -106,7 +108,10 @@ for c in "${cases[@]}"; do
     failures=$((failures + 1))
   fi
 done
-if [ $qemu_only = 0 ]; then
+if [ $qemu_only = 0 ] && ! "$MTEMU" --help 2>&1 | grep -q -- '--trace'; then
+  # The trace unit is being integrated into mtemu in parallel: say so, count nothing.
+  for c in "${mtemu_cases[@]}"; do echo "SKIP ${c%%|*}: $MTEMU has no --trace option yet"; done
+elif [ $qemu_only = 0 ]; then
   for c in "${mtemu_cases[@]}"; do
     IFS='|' read -r name prog mem args want <<<"$c"
     elf=$FWBUILD/$prog.elf

@@ -1,4 +1,4 @@
-/* SiFive test finisher ("sifive,test0", QEMU virt: 0x10_0000): a 32-bit write of 0x5555 ends
+/* SiFive test finisher ("sifive,test0", QEMU virt: 0x10_0000): a 16- or 32-bit write of 0x5555 ends
  * the run with exit code 0, 0x3333 | code << 16 with `code`, 0x7777 asks for a reset (mtemu
  * ends the run with exit code 0 and says so). */
 #ifndef EMU_FINISHER_H

@@ -56,6 +56,17 @@ if command -v qemu-system-riscv64 >/dev/null; then
   eout=$("$EMU" -q "$hello" </dev/null 2>/dev/null); erc=$?
   if [ "$qrc" = "$erc" ] && [ "$(tr -d '\r' <<<"$qout")" = "$eout" ]; then pass qemu-same-output; else fail qemu-same-output "qemu $qrc '$qout' vs mtemu $erc '$eout'"; fi
 fi
+# Debian's OpenSBI (fw_jump) boots, hands over to an S-mode payload with the DTB in a1, serves
+# its SBI console calls and powers off through the finisher
+fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+if [ -e "$fw" ]; then
+  out=$(timeout 60 "$EMU" -q --bios "$fw" --kernel "$FWBUILD/emu/sbi_payload.elf" </dev/null 2>"$tmp/err"); rc=$?
+  if [ "$rc" -eq 0 ] && grep -q '^OpenSBI v' <<<"$out" && grep -q '^sbi ok$' <<<"$out"; then
+    pass opensbi-boot
+  else
+    fail opensbi-boot "exit $rc, last output: $(tail -n 2 <<<"$out")"
+  fi
+fi
 # -m 64G reserves without touching (MAP_NORESERVE)
 if "$EMU" -q -m 64G "$hello" >/dev/null 2>&1 </dev/null; [ $? -eq 3 ]; then pass big-ram; else fail big-ram "-m 64G failed"; fi
 # --max-insns stops a long program with exit code 0

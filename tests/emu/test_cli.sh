@@ -61,7 +61,7 @@ fi
 fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
 if [ -e "$fw" ]; then
   out=$(timeout 60 "$EMU" -q --bios "$fw" --kernel "$FWBUILD/emu/sbi_payload.elf" </dev/null 2>"$tmp/err"); rc=$?
-  if [ "$rc" -eq 0 ] && grep -q '^OpenSBI v' <<<"$out" && grep -q '^sbi ok$' <<<"$out"; then
+  if [ "$rc" -eq 0 ] && grep -q '^OpenSBI v' <<<"$out" && grep -q '^sbi ok' <<<"$out"; then
     pass opensbi-boot
   else
     fail opensbi-boot "exit $rc, last output: $(tail -n 2 <<<"$out")"

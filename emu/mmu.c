@@ -150,9 +150,9 @@ int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa_ou
     return EXC_NONE;
 }
 
-/* Translates and checks one piece that lies inside one page; fills the TLB when allowed.
- * Returns the host pointer for memory, or NULL with *mmio = true for a device. */
-static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t *pa_out, uint8_t **host)
+/* Translates and checks one piece that lies inside one page (no host pointer yet: with a
+ * meta-paged RAM, asking for one is an access that may fault a metapage in). */
+static int piece_translate(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t *pa_out, int *perms_out)
 {
     uint64_t pa;
     int priv = cpu->data_priv;
@@ -165,12 +165,20 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
     if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
         return access_fault(acc);
     *pa_out = pa;
+    *perms_out = perms;
+    return EXC_NONE;
+}
+
+/* The host pointer for a translated piece (NULL: not memory, i.e. a device); fills the TLB when
+ * allowed. */
+static uint8_t *piece_host(mt_cpu *cpu, uint64_t va, int acc, uint64_t pa, int perms)
+{
+    uint64_t page = pa & ~UINT64_C(0xfff);
     uint8_t *p = acc == ACC_W ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
-    *host = p ? p + (pa & 0xfff) : NULL;
     if (!p || perms < 0)
-        return EXC_NONE;
+        return p ? p + (pa & 0xfff) : NULL;
     if (acc == ACC_W && (page == cpu->bus->watch_page || cpu_dpage_lookup(cpu, page)))
-        return EXC_NONE; /* stores there must keep coming to the slow path */
+        return p + (pa & 0xfff); /* stores there must keep coming to the slow path */
     mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
     uint64_t tag = va & ~UINT64_C(0xfff);
     if ((t->tag_r & ~TLB_STALE) != tag && (t->tag_w & ~TLB_STALE) != tag) {
@@ -188,6 +196,18 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
     t->pa = page;
     cpu->dtlb_used |= 1u << cpu->dset;
     cpu->tlb_fills++;
+    return p + (pa & 0xfff);
+}
+
+/* Translates and checks one piece that lies inside one page; fills the TLB when allowed.
+ * *host is the host pointer for memory, or NULL for a device. */
+static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t *pa_out, uint8_t **host)
+{
+    int perms;
+    int e = piece_translate(cpu, va, size, acc, pa_out, &perms);
+    if (e != EXC_NONE)
+        return e;
+    *host = piece_host(cpu, va, acc, *pa_out, perms);
     return EXC_NONE;
 }
 
@@ -259,26 +279,25 @@ int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
     unsigned first = size;
     if (((va & 0xfff) + size) > 0x1000)
         first = (unsigned)(0x1000 - (va & 0xfff));
-    /* translate every piece before writing any, so a fault leaves memory untouched */
+    /* translate every piece before writing any, so a fault leaves memory untouched; take the
+     * host pointers only when writing (a meta-paged RAM counts that as the access) */
     uint64_t pa[2];
-    uint8_t *host[2];
+    int perms[2];
     unsigned len[2] = {first, size - first};
     int pieces = first == size ? 1 : 2;
     for (int i = 0; i < pieces; i++) {
-        int e = data_piece(cpu, va + (i ? first : 0), len[i], ACC_W, &pa[i], &host[i]);
+        int e = piece_translate(cpu, va + (i ? first : 0), len[i], ACC_W, &pa[i], &perms[i]);
         if (e != EXC_NONE)
             return e;
-        if (!host[i] && ((pa[i] & (len[i] - 1)) || (len[i] & (len[i] - 1))))
+        bool memory = ram_contains(cpu->bus->ram, pa[i], 1);
+        if (!memory && ((pa[i] & (len[i] - 1)) || (len[i] & (len[i] - 1))))
             return mmio_fault(ACC_W);
     }
     for (int i = 0; i < pieces; i++) {
         uint64_t part = i ? val >> (8 * first) : val;
-        if (host[i]) {
-            /* A meta-paged RAM may have evicted this page while the other piece was
-             * translated or written: take its pointer again (docs/metapaging.md). */
-            if (pieces == 2)
-                host[i] = bus_page_for_write(cpu->bus, pa[i]) + (pa[i] & 0xfff);
-            memcpy(host[i], &part, len[i]);
+        uint8_t *host = piece_host(cpu, va + (i ? first : 0), ACC_W, pa[i], perms[i]);
+        if (host) {
+            memcpy(host, &part, len[i]);
             uint64_t page = pa[i] & ~UINT64_C(0xfff);
             if (cpu_dpage_lookup(cpu, page))
                 cpu_code_written(cpu, pa[i], len[i]);

@@ -214,8 +214,8 @@ static void clock_one(mt_unit *u)
         w = W_MARKER;
     else if (cap.valid)
         w = W_CAPTURE;
-    else if (u->end_pending)
-        w = W_END;
+    else if (u->end_pending && !u->drop_pending && !u->hold.valid)
+        w = W_END; /* after everything else, including an OVERFLOW waiting for half-full */
 
     if (w == W_HOLD || w == W_CAPTURE) {
         mt_unit_sample *s = w == W_HOLD ? &u->hold : &cap;

@@ -120,6 +120,18 @@ def overflow():
     return v
 
 
+def overflow_at_end():
+    v = Vec("overflow_at_end", "disabled in the middle of a flood: the OVERFLOW (waiting for half-full) comes before END", depth=48, drain=1)
+    c0 = v.config(0, rate_h=1, len_h=0, rate_l=1, len_l=0, fmt=0x22, sync=64)
+    v.w(c0, CTRL, 1)
+    r = Rng(6)
+    for c in range(c0 + 1, 400):
+        x = r.next()
+        v.a(c, ((x << 12) ^ x) & 0xFFFFFFFFFFFFF8, 0, LOAD)
+    v.stop(399)
+    return v
+
+
 def dense_r1():
     v = Vec("dense_r1", "r = 1, an access every cycle: hold register, SYNC+SECTION cost, RUN before SYNC", depth=1024, drain=16)
     c0 = v.config(0, rate_h=1, len_h=0, rate_l=1, len_l=0, fmt=0x22, sync=64)
@@ -176,7 +188,7 @@ def no_spans():
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    for v in [worked_example(), every_packet(), formats(), overflow(), dense_r1(), filters(), no_spans()]:
+    for v in [worked_example(), every_packet(), formats(), overflow(), overflow_at_end(), dense_r1(), filters(), no_spans()]:
         v.save(d)
 
 

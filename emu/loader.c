@@ -94,6 +94,10 @@ static void find_symbols(const uint8_t *data, size_t len, const Elf64_Ehdr *eh, 
                 info->tohost = sym[s].st_value;
             else if (strcmp(nm, "fromhost") == 0)
                 info->fromhost = sym[s].st_value;
+            else if (strcmp(nm, "begin_signature") == 0)
+                info->sig_begin = sym[s].st_value;
+            else if (strcmp(nm, "end_signature") == 0)
+                info->sig_end = sym[s].st_value;
         }
     }
 }

@@ -14,6 +14,7 @@ typedef struct {
     uint64_t entry;
     uint64_t low, high; /* lowest and highest+1 physical address written */
     uint64_t tohost, fromhost; /* 0 when the symbol is absent */
+    uint64_t sig_begin, sig_end; /* begin_signature / end_signature (riscv-arch-test), 0 when absent */
 } mt_load_info;
 
 /* True when the file starts with the ELF magic. */

@@ -140,6 +140,8 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         tohost = info.tohost;
         fromhost = info.fromhost;
         fw_end = info.high;
+        m->sig_begin = info.sig_begin;
+        m->sig_end = info.sig_end;
     } else if (cfg->bios) {
         if (!load_image(m, cfg->bios, RAM_BASE, &info, err, errlen))
             goto fail;
@@ -266,6 +268,34 @@ int machine_run(mt_machine *m)
         return 0;
     }
     return 1; /* stopped for another reason (WFI with no wake-up source) */
+}
+
+bool machine_write_signature(mt_machine *m, char *err, size_t errlen)
+{
+    const char *path = m->cfg.signature;
+    unsigned g = m->cfg.signature_granularity ? m->cfg.signature_granularity : 4;
+    if (!m->sig_begin || m->sig_end < m->sig_begin) {
+        snprintf(err, errlen, "--signature: the program has no begin_signature/end_signature symbols");
+        return false;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    for (uint64_t a = m->sig_begin; a < m->sig_end && ok; a += g) {
+        uint8_t b[16] = {0};
+        ok = ram_host_read(m->ram, a, b, g);
+        for (unsigned i = g; ok && i-- > 0;) /* little-endian words, most significant digit first */
+            fprintf(f, "%02x", b[i]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0 || !ok) {
+        snprintf(err, errlen, "%s: %s", path, ok ? "write error" : "signature region outside RAM");
+        return false;
+    }
+    return true;
 }
 
 void machine_print_stats(const mt_machine *m, FILE *f, double seconds)

@@ -26,6 +26,8 @@ typedef struct {
     bool log_commits;
     bool progress;       /* progress line on stderr for long runs */
     uint64_t event_hash_period; /* 0: no listener; 1: every access; n: one access per n cycles */
+    const char *signature;      /* write [begin_signature, end_signature) here at exit */
+    unsigned signature_granularity; /* bytes per line (1, 2, 4, 8, 16); 0 = 4 */
     FILE *out;           /* console (UART, HTIF) */
     struct mp_session *metapaging; /* meta-paging (emu/mpctl.h); NULL: flat RAM, no observer */
     int in_fd;           /* console input, -1 for none */
@@ -43,6 +45,7 @@ typedef struct mt_machine {
     mt_htif htif;
     bool has_htif;
     uint64_t dtb_addr, entry;
+    uint64_t sig_begin, sig_end;
     /* event-hash listener */
     uint64_t ev_hash, ev_count;
     /* progress line */
@@ -53,6 +56,8 @@ typedef struct mt_machine {
 mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen);
 /* Runs to the end; returns the guest's exit code (HTIF or finisher; 0 on a reached limit). */
 int machine_run(mt_machine *m);
+/* Writes the signature region (riscv-arch-test, as Spike's +signature); false with err set. */
+bool machine_write_signature(mt_machine *m, char *err, size_t errlen);
 void machine_print_stats(const mt_machine *m, FILE *f, double seconds);
 void machine_destroy(mt_machine *m);
 double machine_wall_seconds(void);

@@ -25,6 +25,8 @@ static void usage(FILE *f)
           "  --stats              print instruction, cycle, MIPS and access counts on stderr\n"
           "  --log-commits        Spike-style commit log on stderr\n"
           "  --event-hash[=N]     hash every bus access (or one per N cycles) and print it with --stats\n"
+          "  --signature FILE     at exit, write memory [begin_signature, end_signature) as hex lines\n"
+          "  --signature-granularity N  bytes per line (default 4), as Spike's +signature\n"
           "  -q, --quiet          no progress line\n"
           "  -h, --help           this text\n"
           "Meta-paging (docs/metapaging.md):\n",
@@ -84,7 +86,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mtemu: %s\n", err);
         return 2;
     }
-    enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH };
+    enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH, O_SIG, O_SIGG };
     static const struct option opts[] = {
         {"bios", required_argument, 0, O_BIOS},       {"kernel", required_argument, 0, O_KERNEL},
         {"append", required_argument, 0, O_APPEND},   {"initrd", required_argument, 0, O_INITRD},
@@ -92,6 +94,7 @@ int main(int argc, char **argv)
         {"max-insns", required_argument, 0, O_MAX},   {"timing", required_argument, 0, O_TIMING},
         {"stats", no_argument, 0, O_STATS},           {"log-commits", no_argument, 0, O_LOG},
         {"event-hash", optional_argument, 0, O_HASH}, {"quiet", no_argument, 0, 'q'},
+        {"signature", required_argument, 0, O_SIG},   {"signature-granularity", required_argument, 0, O_SIGG},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
     };
     opterr = 0;
@@ -135,6 +138,16 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case O_SIG: cfg.signature = optarg; break;
+        case O_SIGG: {
+            uint64_t g;
+            if (!parse_u64(optarg, &g) || (g != 1 && g != 2 && g != 4 && g != 8 && g != 16)) {
+                fprintf(stderr, "mtemu: --signature-granularity=%s: not 1, 2, 4, 8 or 16\n", optarg);
+                return 2;
+            }
+            cfg.signature_granularity = (unsigned)g;
+            break;
+        }
         case 'q': cfg.progress = false; break;
         case 'h': usage(stdout); return 0;
         case ':':
@@ -175,6 +188,10 @@ int main(int argc, char **argv)
     double t0 = machine_wall_seconds();
     int code = machine_run(m);
     double secs = machine_wall_seconds() - t0;
+    if (cfg.signature && !machine_write_signature(m, err, sizeof err)) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        code = code ? code : 2;
+    }
     if (stats)
         machine_print_stats(m, stderr, secs);
     if (mp_session_report(mps, stderr, err, sizeof err) != 0) {

@@ -1,5 +1,6 @@
 /* HTIF as Spike serves riscv-tests benchmarks: a write system call through tohost/fromhost,
- * a console character, then exit code 5 through tohost = (5 << 1) | 1. */
+ * a console character, then exit code 5 through tohost = (5 << 1) | 1.  Also carries a
+ * riscv-arch-test style signature region for --signature. */
   .section .text.init
   .globl _start
 _start:
@@ -36,6 +37,10 @@ fail:
   .section .rodata
 msg: .ascii "htif ok\n"
   .data
+  .align 4
+  .globl begin_signature, end_signature
+begin_signature: .word 0x11223344, 0xdeadbeef, 0x00000001, 0x80000000
+end_signature:
   .align 3
 magic: .dword 0, 0, 0, 0, 0, 0, 0, 0
   .section .tohost, "aw", @progbits

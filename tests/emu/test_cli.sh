@@ -50,6 +50,16 @@ if [ "$rc" -eq 5 ] && [ "$out" = "htif ok"$'\n''!' ]; then
 else
   fail htif-exit-code "exit $rc, out '$out'"
 fi
+# riscv-arch-test signature dump, as Spike's +signature (+signature-granularity)
+"$EMU" -q --signature "$tmp/sig4" "$htif" </dev/null >/dev/null 2>&1
+"$EMU" -q --signature "$tmp/sig8" --signature-granularity 8 "$htif" </dev/null >/dev/null 2>&1
+if [ "$(cat "$tmp/sig4" 2>/dev/null)" = $'11223344\ndeadbeef\n00000001\n80000000' ] &&
+   [ "$(cat "$tmp/sig8" 2>/dev/null)" = $'deadbeef11223344\n8000000000000001' ]; then
+  pass signature
+else
+  fail signature "got: $(tr '\n' ' ' <"$tmp/sig4" 2>/dev/null) / $(tr '\n' ' ' <"$tmp/sig8" 2>/dev/null)"
+fi
+expect_error signature-missing "no begin_signature" --signature "$tmp/nosig" "$hello"
 # the same program on QEMU's virt machine (a reference only)
 if command -v qemu-system-riscv64 >/dev/null; then
   qout=$(timeout 20 qemu-system-riscv64 -M virt -bios none -kernel "$hello" -nographic -monitor none </dev/null 2>/dev/null); qrc=$?

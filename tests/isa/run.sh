@@ -2,7 +2,7 @@
 # Runs every ISA test ELF ($FWBUILD/isa/*.elf) on $BIN/mtemu and prints PASS/FAIL <name> lines.
 # A test passes when mtemu exits 0 (HTIF tohost = 1); tohost = (n << 1) | 1 exits n = the failing
 # case number, shown in the FAIL line.  Every test runs twice: plain (isa/<name>) and with guest
-# RAM meta-paged through a tiny resident budget (isa-mp/<name>).  The negative controls ($FWBUILD/isa-neg/*.elf) must fail
+# RAM meta-paged through a tiny resident budget and --timing=simple (isa-mp/<name>).  The negative controls ($FWBUILD/isa-neg/*.elf) must fail
 # with the code their source names, which shows that a broken test (or emulator) is caught.
 # Exit 77 (skip) only while $BIN/mtemu does not exist.
 set -u
@@ -25,8 +25,9 @@ run() {  # run [mtemu options] ELF: sets rc and out
 }
 # A second pass runs every test with guest RAM meta-paged through a 4-page resident budget, so
 # evictions happen all the time (page tables, code and data of one test rarely fit): the
-# emulator's caches of translations and decoded code must survive them.
-MP_OPTS=(--metapage-size 4K --metapage-budget 16K)
+# emulator's caches of translations and decoded code must survive them.  It also uses the
+# simple timing model, which changes how fast mtime (and so the timer interrupts) advances.
+MP_OPTS=(--metapage-size 4K --metapage-budget 16K --timing=simple)
 failed=0
 for pass in isa isa-mp; do
   for elf in "${elfs[@]}"; do

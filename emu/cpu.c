@@ -154,12 +154,7 @@ void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
                     d->tag_w |= TLB_STALE;
             }
         }
-    for (int m = 0; m < 4; m++)
-        for (unsigned i = 0; i < TLB_SIZE; i++) {
-            mt_itlb_entry *t = &c->itlb[m][i];
-            if (t->pa - base < len && t->tag != TLB_INVALID)
-                t->tag |= TLB_STALE;
-        }
+    /* ITLB entries hold no host pointer (decoding asks the RAM each time): nothing to drop */
 }
 
 mt_dpage *cpu_dpage_lookup(mt_cpu *c, uint64_t pa)
@@ -597,7 +592,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
                 continue;
             }
         }
-        const uint64_t vbase = pc & PAGE_MASK;
+        uint64_t vbase = pc & PAGE_MASK;
         mt_dtlb_entry *const dtlb = c->cur_dtlb;
         mt_dinsn *d = dp->slot + ((pc - vbase) >> 1);
         uint64_t cycle = c->cycle, instret = c->instret, next_event = c->next_event, next_due = c->next_due;
@@ -625,13 +620,25 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         goto *(&&L_DECODE + d->hoff);                                                 \
     } while (0)
 #define NEXT() do { d += d->step; DISPATCH(); } while (0)
+/* Another page: chain straight to it when the instruction TLB knows it (no outer loop). */
+#define GO_PAGE(target)                                                               \
+    do {                                                                              \
+        uint64_t g_ = (target);                                                       \
+        mt_itlb_entry *it_ = &c->cur_itlb[(g_ >> 12) & (TLB_SIZE - 1)];               \
+        if (likely(it_->tag == (g_ & PAGE_MASK))) {                                   \
+            dp = it_->dp;                                                             \
+            vbase = g_ & PAGE_MASK;                                                   \
+            d = dp->slot + ((g_ - vbase) >> 1);                                       \
+            DISPATCH();                                                               \
+        }                                                                             \
+        pc = g_;                                                                      \
+        goto leave_at;                                                                \
+    } while (0)
 #define JUMP_TO(target)                                                               \
     do {                                                                              \
         uint64_t t_ = (target);                                                       \
-        if (unlikely(t_ - vbase >= 4096)) {                                           \
-            pc = t_;                                                                  \
-            goto leave_at;                                                            \
-        }                                                                             \
+        if (unlikely(t_ - vbase >= 4096))                                             \
+            GO_PAGE(t_);                                                              \
         d = dp->slot + ((t_ - vbase) >> 1);                                           \
         DISPATCH();                                                                   \
     } while (0)
@@ -698,7 +705,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         goto *(&&L_DECODE + d->hoff);
     L_PAGE_END:
         instret--;
-        goto leave;
+        GO_PAGE(PC());
     L_CROSS: {
         const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
         uint16_t lo, hi;

@@ -99,15 +99,6 @@ static unsigned perm_of(int acc) { return acc == ACC_X ? PMP_X : acc == ACC_W ? 
 
 int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
 {
-    mt_itlb_entry *st = &cpu->cur_itlb[(va >> 12) & (TLB_SIZE - 1)];
-    if (st->tag == ((va & ~UINT64_C(0xfff)) | TLB_STALE)) {
-        /* a hit but for the dropped host pointer: no walk, just the page again */
-        if (!bus_page_for_read(cpu->bus, st->pa))
-            return EXC_INSN_ACCESS;
-        st->tag &= ~TLB_STALE;
-        *dp_out = st->dp;
-        return EXC_NONE;
-    }
     uint64_t pa;
     int e = mmu_translate(cpu, va, ACC_X, cpu->priv, &pa);
     if (e != EXC_NONE)
@@ -117,7 +108,7 @@ int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
     bool cacheable = perms >= 0;
     if (perms < 0 ? !pmp_allows(cpu, pa, 2, PMP_X, cpu->priv) : !(perms & PMP_X))
         return EXC_INSN_ACCESS;
-    if (!bus_page_for_read(cpu->bus, pa))
+    if (!bus_is_memory(cpu->bus, pa)) /* no host pointer: with meta-paging that is an access */
         return EXC_INSN_ACCESS;
     mt_dpage *dp = cpu_dpage_lookup(cpu, page);
     if (!dp)

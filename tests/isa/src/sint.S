@@ -3,7 +3,8 @@
  * sie enables them and sstatus.SIE = 1, with scause = interrupt | 5 / | 1; not while SIE = 0
  * in S; always from U; sip.STIP is read-only from S; WFI in S wakes on a pending delegated
  * interrupt even with SIE = 0; SRET to U with an enabled pending S interrupt traps at once; an
- * M interrupt preempts S-mode whatever mstatus.MIE. */
+ * M interrupt preempts S-mode whatever mstatus.MIE; with stvec in vectored mode a delegated
+ * interrupt goes to base + 4 * cause. */
 #include "isa_test.h"
 #define SS_CAUSE 0
 #define SS_EPC 8
@@ -59,8 +60,31 @@ TEST_BEGIN
   TEST_NUM(8)
   li t0, 0x8; csrw mie, t0; csrci mstatus, MSTATUS_MIE
   TEST_TRAP_IN_MODE(9, PRV_S, IRQ_BIT | IRQ_M_SOFT, li t0, 8; csrs sip, t0; li t0, 1; li t1, CLINT_MSIP; sw t0, 0(t1); li t2, 1000000; 5: addi t2, t2, -1; bnez t2, 5b; j fail)
-  TEST_NUM(10); li t1, CLINT_MSIP; sw zero, 0(t1); csrw mie, x0; csrw mideleg, x0
+  TEST_NUM(10); li t1, CLINT_MSIP; sw zero, 0(t1)
+
+  /* vectored stvec: a delegated SSI goes to base + 4 * 1, an exception to base */
+  TEST_NUM(11)
+  li t0, 0x22; csrw mideleg, t0; li t0, 0x2; csrw mie, t0; csrw medeleg, x0
+  la t0, s_vtable; ori t0, t0, 1; csrw stvec, t0
+  csrr t0, stvec; andi t0, t0, 3; li t2, 1; bne t0, t2, 9f        /* not supported: skip */
+  la t1, s_state; ld s1, SS_COUNT(t1)
+  RUN_IN_MODE(12, PRV_S, csrwi sscratch, 0; csrsi sip, 2; csrsi sstatus, MSTATUS_SIE; nop; csrci sstatus, MSTATUS_SIE; csrr a0, sscratch; li t2, 1; bne a0, t2, fail)
+  TEST_NUM(13); la t1, s_state; ld t0, SS_COUNT(t1); addi s1, s1, 1; bne t0, s1, fail
+9: la t0, s_handler; csrw stvec, t0
+  csrw mie, x0; csrw mideleg, x0
   j pass
+
+  /* S vector table: entry i notes i in sscratch, then the common handler */
+  .balign 256
+  .option push
+  .option norvc
+s_vtable:
+  j sv_exc
+  j sv_ssi
+  .rept 14; j fail; .endr
+sv_exc: csrwi sscratch, 16; j s_handler
+sv_ssi: csrwi sscratch, 1; j s_handler
+  .option pop
 
   /* S handler: count, record; a software interrupt clears SSIP, a timer interrupt disables
    * sie.STIE (S cannot clear STIP); then return to the interrupted instruction */

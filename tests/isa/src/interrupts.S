@@ -128,6 +128,7 @@ TEST_BEGIN
 1: TRAP_CHECK(TS_CAUSE, IRQ_BIT | IRQ_S_TIMER)
   li t0, 0x20; csrc mip, t0
 
+  /* (priority of the S-level interrupts: see int_prio.S) */
   /* vectored mode */
   TEST_NUM(17)
   la t0, vtable; ori t0, t0, 1; csrw mtvec, t0

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emu/bus.h"
+#include "emu/cache.h"
 #include "emu/csr.h"
 #include "emu/decode.h"
 #include "emu/mmu.h"
@@ -37,7 +38,7 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
         [CLS_ALU] = 1, [CLS_BRANCH] = 1, [CLS_JUMP] = 2, [CLS_LOAD] = 2, [CLS_STORE] = 1,
         [CLS_MUL] = 3, [CLS_DIV] = 20, [CLS_ATOMIC] = 4, [CLS_SYSTEM] = 4, [CLS_FP] = 3,
     };
-    c->timing = mode;
+    c->timing = mode; /* cache: the simple latencies plus what the cache model adds per access */
     for (int i = 0; i < CLS_COUNT; i++)
         c->cost[i] = mode == TIMING_NONE ? 1 : simple[i];
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
@@ -255,7 +256,7 @@ static uint32_t slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
 
 void cpu_update_next_event(mt_cpu *c)
 {
-    c->next_due = c->observer ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
+    c->next_due = (c->observer || c->cache) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
     uint64_t e = UINT64_MAX;
     if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < e)
         e = c->timer_cycle;
@@ -289,8 +290,27 @@ void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx)
     cpu_update_next_event(c);
 }
 
+/* A 64-byte DRAM transfer of the cache model: the `dram` tap, stamped on its own port (distinct,
+ * non-decreasing cycles, never before the access that caused it). */
+static void dram_transfer(void *ctx, uint64_t line, bool write)
+{
+    mt_cpu *c = ctx;
+    c->dram_cycle = c->dram_cycle + 1 > c->cycle ? c->dram_cycle + 1 : c->cycle;
+    c->dram_count[write]++;
+    if (c->listener && c->dram_cycle >= c->listener_due) {
+        mt_access a = {.cycle = c->dram_cycle, .addr = line & MT_PADDR_MASK, .write = write, .size = CACHE_LINE,
+                       .kind = (uint8_t)(write ? MT_KIND_STORE : c->cache_kind), .tap = MT_TAP_DRAM};
+        c->listener_due = c->listener(c->listener_ctx, &a);
+    }
+}
+
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
+    unsigned extra = 0;
+    if (c->cache) {
+        c->cache_kind = kind;
+        extra = cache_access(c->cache, pa, write != 0, kind == MT_KIND_FETCH, dram_transfer, c);
+    }
     if (c->observer) {
         uint64_t pfn = pa >> 12;
         if (pfn != c->obs_last_pfn || (write && !c->obs_last_write)) {
@@ -303,10 +323,11 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         c->listener_due = c->listener(c->listener_ctx, &a);
-        c->next_due = c->observer ? 0 : c->listener_due;
+        c->next_due = (c->observer || c->cache) ? 0 : c->listener_due;
         if (c->next_due < c->next_event)
             c->next_event = c->next_due;
     }
+    c->cycle += extra; /* the miss latency, after the access was stamped */
 }
 
 void cpu_request_stop(mt_cpu *c)

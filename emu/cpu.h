@@ -162,6 +162,12 @@ typedef struct mt_cpu {
     uint64_t insn_limit;  /* stop when instret reaches it (UINT64_MAX: none) */
     uint64_t poll_cycle;  /* next device poll / progress line */
 
+    /* the cache timing model (--timing=cache): every access goes through it; NULL otherwise */
+    void *cache;              /* mt_cache_model * (emu/cache.h) */
+    uint64_t dram_cycle;      /* last cycle stamped on the dram tap */
+    int cache_kind;           /* kind of the access being modelled (for its DRAM transfers) */
+    uint64_t dram_count[2];   /* DRAM line fills, write-backs */
+
     /* hooks */
     mt_access_listener listener;
     void *listener_ctx;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu/cache.h"
 #include "emu/dtb.h"
 #include "emu/loader.h"
 
@@ -234,6 +235,15 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         m->has_htif = true;
     }
     cpu_reset(&m->cpu, ROM_BASE);
+    if (cfg->timing == TIMING_CACHE) {
+        mt_cache_model *cm = calloc(1, sizeof *cm);
+        if (!cm || !cache_init(cm)) {
+            free(cm);
+            snprintf(err, errlen, "out of memory for the cache model");
+            goto fail;
+        }
+        m->cpu.cache = cm;
+    }
     m->cpu.insn_limit = cfg->max_insns ? cfg->max_insns : UINT64_MAX;
     m->cpu.log_commits = cfg->log_commits;
     m->cpu.on_poll = on_poll;
@@ -310,6 +320,16 @@ void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
     for (int k = 0; k < MT_KIND_COUNT; k++)
         fprintf(f, "access.%-6s %llu\n", kinds[k],
                 (unsigned long long)(k == MT_KIND_FETCH ? c->instret : c->access_count[k]));
+    if (c->cache) {
+        const mt_cache_model *cm = c->cache;
+        const mt_cache_level *lv[3] = {&cm->l1i, &cm->l1d, &cm->l2};
+        static const char *const nm[3] = {"l1i", "l1d", "l2"};
+        for (int i = 0; i < 3; i++)
+            fprintf(f, "cache.%-6s %llu hits %llu misses %llu write-backs\n", nm[i], (unsigned long long)lv[i]->hits,
+                    (unsigned long long)lv[i]->misses, (unsigned long long)lv[i]->writebacks);
+        fprintf(f, "dram          %llu line fills %llu write-backs\n", (unsigned long long)c->dram_count[0],
+                (unsigned long long)c->dram_count[1]);
+    }
     fprintf(f, "tlb_fills     %llu\n", (unsigned long long)c->tlb_fills);
     fprintf(f, "decoded       %llu\n", (unsigned long long)c->dpage_decodes);
     fprintf(f, "dirty_pages   %llu\n", (unsigned long long)ram_dirty_pages(m->ram));
@@ -321,6 +341,10 @@ void machine_destroy(mt_machine *m)
 {
     if (!m)
         return;
+    if (m->cpu.cache) {
+        cache_free(m->cpu.cache);
+        free(m->cpu.cache);
+    }
     cpu_free(&m->cpu);
     ram_destroy(m->ram);
     free(m);

@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  --dump-dtb FILE      write the generated device tree to FILE\n"
           "  --max-insns N        stop after N instructions (exit code 0)\n"
           "  --timing=MODE        none (1 cycle + 1 per bus access) | simple (per-class latencies)\n"
+          "                       | cache (simple + L1I/L1D/L2 misses; DRAM transfers on the dram tap)\n"
           "  --stats              print instruction, cycle, MIPS and access counts on stderr\n"
           "  --log-commits        Spike-style commit log on stderr\n"
           "  --event-hash[=N]     hash every bus access (or one per N cycles) and print it with --stats\n"
@@ -124,8 +125,10 @@ int main(int argc, char **argv)
                 cfg.timing = TIMING_NONE;
             else if (strcmp(optarg, "simple") == 0)
                 cfg.timing = TIMING_SIMPLE;
+            else if (strcmp(optarg, "cache") == 0)
+                cfg.timing = TIMING_CACHE;
             else {
-                fprintf(stderr, "mtemu: --timing=%s: unknown timing model (none, simple)\n", optarg);
+                fprintf(stderr, "mtemu: --timing=%s: unknown timing model (none, simple, cache)\n", optarg);
                 return 2;
             }
             break;

@@ -83,7 +83,7 @@ if "$EMU" -q -m 64G "$hello" >/dev/null 2>&1 </dev/null; [ $? -eq 3 ]; then pass
 if "$EMU" -q --max-insns 100000 "$FWBUILD/bench/bench_cpu.elf" >/dev/null 2>&1 </dev/null; then pass max-insns; else fail max-insns "exit $?"; fi
 
 # determinism: counts and event hashes of two runs, for both timing models
-for timing in none simple; do
+for timing in none simple cache; do
   for i in 1 2; do
     "$EMU" -q --stats --event-hash --timing=$timing --max-insns 2000000 "$FWBUILD/bench/bench_cpu.elf" \
       </dev/null >/dev/null 2>"$tmp/run$i"
@@ -99,4 +99,14 @@ done
 c0=$("$EMU" -q --stats --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')
 c1=$("$EMU" -q --stats --timing=simple --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')
 if [ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -gt "$c0" ]; then pass timing-simple-slower; else fail timing-simple-slower "none $c0 simple $c1"; fi
+# the cache model: same instructions as simple, more cycles on a memory-bound program, DRAM traffic
+s1=$("$EMU" -q --stats --timing=simple --max-insns 3000000 "$FWBUILD/bench/bench_mem.elf" 2>&1 </dev/null)
+s2=$("$EMU" -q --stats --timing=cache --max-insns 3000000 "$FWBUILD/bench/bench_mem.elf" 2>&1 </dev/null)
+cs=$(awk '/^cycles/ {print $2}' <<<"$s1"); cc=$(awk '/^cycles/ {print $2}' <<<"$s2")
+fills=$(awk '/^dram/ {print $2}' <<<"$s2")
+if [ -n "$cs" ] && [ -n "$cc" ] && [ "$cc" -gt "$cs" ] && [ "${fills:-0}" -gt 1000 ]; then
+  pass timing-cache
+else
+  fail timing-cache "simple $cs cache $cc dram fills $fills"
+fi
 [ "$fails" -eq 0 ]

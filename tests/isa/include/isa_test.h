@@ -4,12 +4,13 @@
  * the 64-bit word `tohost` once: 1 = pass, (n << 1) | 1 = failed at test case n (1..255; the
  * macros refuse larger numbers, because HTIF exit codes are 8 bits and 256 would read as 0).
  *
- * Every test is built in up to three environments, chosen with -DENV_M / -DENV_S / -DENV_U:
+ * Every test is built in up to four environments, chosen with -DENV_M / -DENV_S / -DENV_S48 /
+ * -DENV_U (tests/isa/module.mk; "ISA-ENV: m-only" in a test's comment keeps it to ENV_M):
  *   ENV_M  the test body runs in M-mode, satp = Bare (physical addresses).
  *   ENV_S  the body runs in S-mode under Sv39 with an identity map of 1 GiB pages (not U).
  *   ENV_U  the body runs in U-mode under Sv39 with the same identity map, pages marked U.
  *   ENV_S48 (file prefix s48-) as ENV_S, under Sv48.
- * In all three every trap goes to the M-mode handler below (medeleg = mideleg = 0).  A test can
+ * In all of them every trap goes to the M-mode handler below (medeleg = mideleg = 0).  A test can
  * expect a trap (TEST_TRAP): the handler records cause/epc/tval/previous mode in `trap_state`
  * and resumes at the address the test stored there; any other trap fails the running case.
  *
@@ -175,7 +176,8 @@ _test_start:
 #define ENV_ENTER j _test_start
 #define ENV_DATA
 #else
-/* Sv39 root table: VA 0..1G and 2G..3G map to themselves with gigapages (devices and RAM). */
+/* Sv39 root table: VA 0..1G and 2G..3G map to themselves with gigapages (devices and RAM);
+ * under ENV_S48 it is the level-2 table below a level-3 root. */
 #ifdef ENV_S48
 #define ENV_ROOT _env_pt4
 #define ENV_SATP_MODE SATP_SV48

@@ -22,50 +22,6 @@ unsigned mt_leb_len(uint64_t v)
     return n;
 }
 
-int mt_leb_get(const uint8_t *p, size_t n, unsigned max_bytes, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned i = 0; i < max_bytes; i++) {
-        if (i >= n)
-            return 0;
-        uint8_t b = p[i];
-        if (i == 9 && (b & 0x7e))
-            return -1; /* beyond 64 bits */
-        x |= (uint64_t)(b & 0x7f) << (7 * i);
-        if (!(b & 0x80)) {
-            if (b == 0 && i > 0)
-                return -1; /* non-minimal */
-            *v = x;
-            return (int)i + 1;
-        }
-    }
-    return -1; /* longer than the field allows */
-}
-
-static uint64_t mask_w(unsigned w)
-{
-    return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
-}
-
-uint64_t mt_zigzag(uint64_t d, unsigned w)
-{
-    d &= mask_w(w);
-    uint64_t sign = (d >> (w - 1)) & 1;
-    return ((d << 1) ^ (sign ? mask_w(w) : 0)) & mask_w(w);
-}
-
-uint64_t mt_unzigzag(uint64_t z, unsigned w)
-{
-    uint64_t d = (z >> 1) ^ ((z & 1) ? mask_w(w) : 0);
-    return d & mask_w(w);
-}
-
-unsigned mt_fmt_width(unsigned fmt)
-{
-    static const unsigned w[4] = {44, 26, 56, 50};
-    return w[fmt & 3];
-}
-
 static unsigned fmt_shift(unsigned fmt)
 {
     static const unsigned s[4] = {12, 30, 0, 6};
@@ -80,7 +36,7 @@ uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr)
 uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw)
 {
     static const unsigned rwbit[4] = {47, 31, 56, 50};
-    return ((uint64_t)(rw & 1) << rwbit[fmt & 3]) | (a & mask_w(mt_fmt_width(fmt)));
+    return ((uint64_t)(rw & 1) << rwbit[fmt & 3]) | (a & mt_mask_w(mt_fmt_width(fmt)));
 }
 
 uint64_t mt_fmt_part_to_addr(unsigned fmt, uint64_t a)

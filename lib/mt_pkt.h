@@ -40,15 +40,59 @@ enum { MT_OP_MATCH0 = 0, MT_OP_MATCH1 = 1, MT_OP_MATCH2 = 2, MT_OP_DELTA = 3, MT
 /* LEB128 (unsigned, minimal). */
 size_t mt_leb_put(uint8_t *out, uint64_t v);
 unsigned mt_leb_len(uint64_t v);
+
+
+/* Hot in the decoder: inline. */
 /* Reads a minimal LEB of at most max_bytes from p[0..n); returns bytes used, 0 if more input is
  * needed (n too small), or -1 when malformed (non-minimal, too long). */
-int mt_leb_get(const uint8_t *p, size_t n, unsigned max_bytes, uint64_t *v);
+static inline int mt_leb_get(const uint8_t *p, size_t n, unsigned max_bytes, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < max_bytes; i++) {
+        if (i >= n)
+            return 0;
+        uint8_t b = p[i];
+        if (i == 9 && (b & 0x7e))
+            return -1; /* beyond 64 bits */
+        x |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            if (b == 0 && i > 0)
+                return -1; /* non-minimal */
+            *v = x;
+            return (int)i + 1;
+        }
+    }
+    return -1; /* longer than the field allows */
+}
 
-uint64_t mt_zigzag(uint64_t d, unsigned w);   /* d is a w-bit two's-complement value */
-uint64_t mt_unzigzag(uint64_t z, unsigned w); /* back to a w-bit two's-complement value */
+static inline uint64_t mt_mask_w(unsigned w)
+{
+    return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+
+/* d is a w-bit two's-complement value */
+static inline uint64_t mt_zigzag(uint64_t d, unsigned w)
+{
+    d &= mt_mask_w(w);
+    uint64_t sign = (d >> (w - 1)) & 1;
+    return ((d << 1) ^ (sign ? mt_mask_w(w) : 0)) & mt_mask_w(w);
+}
+
+/* back to a w-bit two's-complement value */
+static inline uint64_t mt_unzigzag(uint64_t z, unsigned w)
+{
+    uint64_t d = (z >> 1) ^ ((z & 1) ? mt_mask_w(w) : 0);
+    return d & mt_mask_w(w);
+}
+
+/* bits of the address part */
+static inline unsigned mt_fmt_width(unsigned fmt)
+{
+    static const unsigned w[4] = {44, 26, 56, 50};
+    return w[fmt & 3];
+}
 
 /* Formats (MT_FMT_*). */
-unsigned mt_fmt_width(unsigned fmt);                      /* bits of the address part */
 uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr);   /* addr: 56-bit physical address */
 uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw); /* the reported value */
 uint64_t mt_fmt_part_to_addr(unsigned fmt, uint64_t a);   /* lowest byte address of the part */

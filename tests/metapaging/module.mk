@@ -31,6 +31,9 @@ $(FWBUILD)/metapaging/mp-bench.elf: $(MPW_DEPS)
 metapaging-workloads: $(MPW_ELFS)
 TEST_DEPS += $(MPW_ELFS)
 
+# Invisibility and online == real (docs/metapaging.md): mtemu on mp-small and the ISA tests.
+TEST_SCRIPTS += tests/metapaging/equality.sh
+
 # The fault path alone (no emulator): faults per second and the share of backing-file I/O.
 $(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(MP_LINK) $(MT_A)
 	@mkdir -p $(@D)

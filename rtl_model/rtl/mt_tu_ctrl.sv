@@ -187,7 +187,8 @@ module mt_tu_ctrl #(
     else if (drop_pending_q != '0 && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
     else if (cap) win = WCapture;
-    else if (end_pending_q) win = WEnd;
+    // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
+    else if (end_pending_q && drop_pending_q == '0 && !b_hold_valid) win = WEnd;
     else win = WNone;
   end
 

@@ -224,7 +224,9 @@ extern "C" int mt_rtl_access(mt_rtl *r, const mt_access *a)
     top->acc_valid_i = 1;
     top->acc_addr_i = a->addr & MT_PADDR_MASK;
     top->acc_write_i = a->write ? 1 : 0;
-    top->acc_kind_i = a->kind & 7;
+    // The port has 3 kind bits; kinds 5..7 never pass the 5-bit mask, and neither does any
+    // larger kind in the model, so map those to 7 rather than let them alias onto 0..4.
+    top->acc_kind_i = a->kind < 8 ? a->kind : 7;
     top->acc_tap_i = a->tap & 1;
     r->acc_set = true;
     return 0;

@@ -318,7 +318,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         if (!rc && chance(&g, ag.acc_permille)) {
             uint64_t addr = next_addr(&g, &ag);
             uint8_t wr = (uint8_t)chance(&g, ag.write_permille);
-            uint8_t kind = (uint8_t)(chance(&g, 950) ? below(&g, 5) : below(&g, 8));
+            uint8_t kind = (uint8_t)(chance(&g, 950) ? below(&g, 5) : chance(&g, 500) ? below(&g, 8) : below(&g, 256));
             uint8_t tap = (uint8_t)(chance(&g, 900) ? 0 : 1);
             mt_access a = {.cycle = t, .addr = addr, .write = wr, .size = 8, .kind = kind, .tap = tap};
             ev_t e = {.type = EV_ACC, .cycle = t, .addr = a.addr, .write = a.write, .kind = a.kind, .tap = a.tap};

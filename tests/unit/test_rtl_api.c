@@ -129,6 +129,25 @@ static void test_create_params(void **state)
     mt_rtl_destroy(r);
 }
 
+/* An access whose kind is outside the 5-bit kind mask is never sampled, whatever its value. */
+static void test_unknown_kinds_never_sampled(void **state)
+{
+    mt_rtl *r = *state;
+    mt_rtl_mmio_write(r, 0, MT_REG_RATE_H, 1);
+    mt_rtl_mmio_write(r, 1, MT_REG_CTRL, MT_CTRL_ENABLE);
+    static const uint8_t kinds[] = {5, 7, 8, 9, 33, 255};
+    for (unsigned i = 0; i < sizeof kinds; i++) {
+        mt_access a = {.cycle = 10 + i, .addr = 0x80000000, .kind = kinds[i]};
+        assert_int_equal(mt_rtl_access(r, &a), 0);
+    }
+    mt_rtl_advance(r, 30);
+    assert_int_equal(mt_rtl_mmio_read(r, 30, MT_REG_SAMPLES_LO), 0);
+    mt_access ok = {.cycle = 31, .addr = 0x80000000, .kind = MT_KIND_LOAD};
+    mt_rtl_access(r, &ok);
+    mt_rtl_advance(r, 40);
+    assert_int_equal(mt_rtl_mmio_read(r, 40, MT_REG_SAMPLES_LO), 1);
+}
+
 static void test_no_waveform_without_fst_build(void **state)
 {
     (void)state;
@@ -143,6 +162,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_register_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_start_and_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_kinds_never_sampled, setup, teardown),
         cmocka_unit_test(test_create_params),
         cmocka_unit_test(test_no_waveform_without_fst_build),
     };

@@ -3,7 +3,8 @@
 # tohost >> 1), and prints PASS/FAIL <name> lines.  Not part of `make test`: it checks the tests,
 # not the emulator.  Usage: tests/isa/run-qemu.sh [elf...]   (default: $FWBUILD/isa/*.elf)
 set -u
-FWBUILD=${FWBUILD:-build/firmware}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+FWBUILD=${FWBUILD:-$root/build/firmware}
 QEMU=${QEMU:-qemu-system-riscv64}
 shopt -s nullglob
 if [ $# -gt 0 ]; then elfs=("$@"); else elfs=("$FWBUILD"/isa/*.elf "$FWBUILD"/isa-neg/*.elf); fi
@@ -12,8 +13,8 @@ failed=0
 for elf in "${elfs[@]}"; do
   name=$(basename "$elf" .elf)
   [ -f "$elf" ] || { failed=$((failed + 1)); echo "FAIL isa/$name: no such ELF"; continue; }
-  src=tests/isa/src/${name#*-}.S
-  neg=$(sed -n 's/.*NEGATIVE-CONTROL(exit \([0-9]*\)).*/\1/p' "tests/isa/neg/$name.S" 2>/dev/null | head -n1)
+  src=$root/tests/isa/src/${name#*-}.S
+  neg=$(sed -n 's/.*NEGATIVE-CONTROL(exit \([0-9]*\)).*/\1/p' "$root/tests/isa/neg/$name.S" 2>/dev/null | head -n1)
   [ "$elf" -ef "$FWBUILD/isa-neg/$name.elf" ] || neg=
   machine=spike
   # QEMU's spike machine has no `time` CSR (its CLINT is built without rdtime, unlike Spike's);
@@ -24,7 +25,7 @@ for elf in "${elfs[@]}"; do
     env=${name%%-*}; vdir=$(mktemp -d); trap 'rm -rf "$vdir"' EXIT
     riscv64-unknown-elf-gcc -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei \
       -mcmodel=medany -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments \
-      -Itests/isa/include -T tests/isa/link.ld -DENV_${env^^} -DFINISHER "$src" -o "$vdir/t.elf" || exit 1
+      -I$root/tests/isa/include -T $root/tests/isa/link.ld -DENV_${env^^} -DFINISHER "$src" -o "$vdir/t.elf" || exit 1
     elf=$vdir/t.elf
   fi
   timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$QEMU" -M $machine -m 256M -bios none -kernel "$elf" \

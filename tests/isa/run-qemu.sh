@@ -10,6 +10,7 @@ shopt -s nullglob
 if [ $# -gt 0 ]; then elfs=("$@"); else elfs=("$FWBUILD"/isa/*.elf "$FWBUILD"/isa-neg/*.elf); fi
 [ ${#elfs[@]} -eq 0 ] && { echo "no ISA test ELFs (run make isa-tests)" >&2; exit 1; }
 failed=0
+vdir=$(mktemp -d); trap 'rm -rf "$vdir"' EXIT
 for elf in "${elfs[@]}"; do
   name=$(basename "$elf" .elf)
   [ -f "$elf" ] || { failed=$((failed + 1)); echo "FAIL isa/$name: no such ELF"; continue; }
@@ -22,7 +23,7 @@ for elf in "${elfs[@]}"; do
   # virt has no HTIF.
   if grep -q 'QEMU-MACHINE(virt)' "$src" 2>/dev/null; then
     machine=virt
-    env=${name%%-*}; vdir=$(mktemp -d); trap 'rm -rf "$vdir"' EXIT
+    env=${name%%-*}
     riscv64-unknown-elf-gcc -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr_zifencei \
       -mcmodel=medany -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments \
       -I$root/tests/isa/include -T $root/tests/isa/link.ld -DENV_${env^^} -DFINISHER "$src" -o "$vdir/t.elf" || exit 1

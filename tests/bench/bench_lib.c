@@ -142,6 +142,53 @@ int main(int argc, char **argv)
     printf("(B/sample: packet stream incl. SYNC/SECTION/END; zstd: the whole .mtr file; vs seed: of the seed's\n"
            " fixed %s per sample; ratio: seed size / .mtr size)\n", "6 B (burst, 48-bit) / 4 B (span, 32-bit)");
 
+    /* the model's cost per access, as the emulator pays it */
+    {
+        const uint64_t cycles = 60000000ull;
+        double t_gen = 0, t_all = 0, t_due = 0;
+        uint64_t accesses = 0, bytes_all = 0, bytes_due = 0;
+        for (int mode = 0; mode < 3; mode++) {
+            mt_unit u;
+            mt_unit_params p = {.depth = 4096, .drain = 8};
+            mt_unit_init(&u, &p);
+            mt_unit_mmio_write(&u, 2, MT_REG_CTRL, 1);
+            gen g = {.s = 5, .c = 10, .addr = 0x80000000ull, .pat = P_MIXED};
+            mt_access a;
+            volatile uint64_t sink = 0;
+            uint64_t n = 0;
+            double t0 = now_s();
+            for (next(&g, &a); a.cycle < cycles; next(&g, &a)) {
+                n++;
+                if (mode == 0)
+                    sink += a.addr;
+                else if (mode == 1 || a.cycle >= mt_unit_next_due(&u))
+                    mt_unit_access(&u, &a);
+            }
+            mt_unit_stop(&u, cycles);
+            double t = now_s() - t0;
+            (void)sink;
+            accesses = n;
+            if (mode == 0)
+                t_gen = t;
+            else if (mode == 1)
+                t_all = t, bytes_all = u.bytes;
+            else
+                t_due = t, bytes_due = u.bytes;
+            mt_unit_free(&u);
+        }
+        if (bytes_all != bytes_due) {
+            fprintf(stderr, "bench_lib: lockstep and next_due streams differ in length\n");
+            return 1;
+        }
+        printf("\n== bench_lib: model cost per access (%" PRIu64 " accesses, default registers: 1 s bursts at r = 24) ==\n",
+               accesses);
+        printf("generator alone          : %6.1f M accesses/s\n", accesses / t_gen / 1e6);
+        printf("every access (lockstep)  : %6.1f M accesses/s  (%.1f ns/access over the generator)\n",
+               accesses / t_all / 1e6, (t_all - t_gen) / accesses * 1e9);
+        printf("next_due filter (normal) : %6.1f M accesses/s  (%.1f ns/access over the generator)\n",
+               accesses / t_due / 1e6, (t_due - t_gen) / accesses * 1e9);
+    }
+
     /* decoder throughput */
     char path[512], err[256];
     snprintf(path, sizeof path, "%s/bench_decode.mtr", dir);

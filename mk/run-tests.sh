@@ -9,12 +9,12 @@
 set -u
 passed=0; failed=0; skipped=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 
 for t in "$@"; do
   name=${t#"$BUILD"/}
   start=$SECONDS
-  timeout --kill-after=10 "$TEST_TIMEOUT" "$t" >"$log" 2>&1
+  timeout --kill-after=10 "$TEST_TIMEOUT" "$t" </dev/null >"$log" 2>&1
   rc=$?
   secs=$((SECONDS - start))
   if [[ $t == *.sh ]]; then

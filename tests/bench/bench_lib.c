@@ -65,8 +65,40 @@ static void next(gen *g, mt_access *a)
 }
 
 typedef struct {
-    uint64_t samples, bytes, mtr_bytes;
+    uint64_t samples, bytes, mtr_bytes, dropped;
+    int roundtrip_exact;
 } comp_result;
+
+/* Expected samples, from the definition (first access at or after each sample point), kept
+ * while the stream is generated; compared with what comes back out of the .mtr. */
+typedef struct {
+    uint64_t *cycle, *value;
+    size_t n, cap, next;
+    int ok;
+} expect;
+
+static void expect_add(expect *e, uint64_t c, uint64_t v)
+{
+    if (e->n == e->cap) {
+        e->cap = e->cap * 2 + 1024;
+        e->cycle = realloc(e->cycle, e->cap * sizeof *e->cycle);
+        e->value = realloc(e->value, e->cap * sizeof *e->value);
+    }
+    e->cycle[e->n] = c;
+    e->value[e->n++] = v;
+}
+
+static void expect_cb(void *ctx, const mt_dec_event *ev)
+{
+    expect *e = ctx;
+    if (ev->type == MT_DEV_LOSS)
+        e->ok = 0;
+    if (ev->type != MT_DEV_SAMPLE)
+        return;
+    if (e->next >= e->n || e->cycle[e->next] != ev->cycle || e->value[e->next] != ev->value)
+        e->ok = 0;
+    e->next++;
+}
 
 static void measure(const char *dir, int pat, int span, uint64_t cycles, comp_result *res)
 {
@@ -95,12 +127,23 @@ static void measure(const char *dir, int pat, int span, uint64_t cycles, comp_re
     mt_unit_mmio_write(&u, 2, MT_REG_CTRL, 1);
     gen g = {.s = 1000 + (uint64_t)pat, .c = 10, .addr = 0x80000000ull, .pat = pat};
     mt_access a;
-    for (next(&g, &a); a.cycle < cycles; next(&g, &a))
+    expect ex = {.ok = 1};
+    const uint64_t start = 3, r = span ? 2048 : 24; /* enabled by the write at cycle 2 */
+    const unsigned fmt = span ? MT_FMT_32 : MT_FMT_48;
+    uint64_t next_sp = start;
+    for (next(&g, &a); a.cycle < cycles; next(&g, &a)) {
+        if (a.cycle >= next_sp) {
+            uint64_t sp = start + (a.cycle - start) / r * r;
+            expect_add(&ex, sp, mt_fmt_value(fmt, mt_fmt_addr_part(fmt, a.addr), a.write));
+            next_sp = sp + r;
+        }
         if (a.cycle >= mt_unit_next_due(&u))
             mt_unit_access(&u, &a);
+    }
     mt_unit_stop(&u, cycles);
     res->samples = u.samples;
     res->bytes = u.bytes;
+    res->dropped = u.dropped;
     cfg = u.cfg;
     mt_unit_free(&u);
     if (mt_writer_close(w) != 0)
@@ -108,6 +151,19 @@ static void measure(const char *dir, int pat, int span, uint64_t cycles, comp_re
     struct stat st;
     stat(path, &st);
     res->mtr_bytes = (uint64_t)st.st_size;
+    /* round trip: model -> container -> decoder == the definition's samples */
+    mt_file *f = mt_file_open(path, err, sizeof err);
+    mt_dec d;
+    mt_dec_init(&d, expect_cb, &ex);
+    static uint8_t buf[1 << 16];
+    ssize_t k;
+    while (f && (k = mt_file_read(f, buf, sizeof buf)) > 0)
+        mt_dec_feed(&d, buf, (size_t)k);
+    mt_dec_finish(&d);
+    res->roundtrip_exact = f && ex.ok && ex.next == ex.n && res->dropped == 0;
+    mt_file_close(f);
+    free(ex.cycle);
+    free(ex.value);
     remove(path);
 }
 
@@ -125,9 +181,10 @@ static void count_cb(void *ctx, const mt_dec_event *e)
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
+    int failed = 0;
     printf("== bench_lib: compression (trace-unit model, generated streams) ==\n");
-    printf("%-12s %-6s %9s %10s %10s %9s %10s %9s\n", "stream", "mode", "samples", "B/sample", "vs seed", "zstd B/s",
-           "vs seed", "ratio");
+    printf("%-12s %-6s %9s %10s %10s %9s %10s %9s  %s\n", "stream", "mode", "samples", "B/sample", "vs seed", "zstd B/s",
+           "vs seed", "ratio", "round trip");
     for (int span = 0; span <= 1; span++) {
         for (int pat = 0; pat < NPAT; pat++) {
             comp_result r;
@@ -135,12 +192,19 @@ int main(int argc, char **argv)
             measure(dir, pat, span, cycles, &r);
             double seed = span ? 4.0 : 6.0;
             double bps = (double)r.bytes / (double)r.samples, zps = (double)r.mtr_bytes / (double)r.samples;
-            printf("%-12s %-6s %9" PRIu64 " %10.3f %9.1f%% %9.3f %9.1f%% %8.1fx\n", pat_name[pat],
-                   span ? "span" : "burst", r.samples, bps, 100.0 * bps / seed, zps, 100.0 * zps / seed, seed / zps);
+            printf("%-12s %-6s %9" PRIu64 " %10.3f %9.1f%% %9.3f %9.1f%% %8.1fx  %s\n", pat_name[pat],
+                   span ? "span" : "burst", r.samples, bps, 100.0 * bps / seed, zps, 100.0 * zps / seed, seed / zps,
+                   r.roundtrip_exact ? "exact" : "MISMATCH");
+            if (!r.roundtrip_exact)
+                failed = 1;
         }
     }
     printf("(B/sample: packet stream incl. SYNC/SECTION/END; zstd: the whole .mtr file; vs seed: of the seed's\n"
-           " fixed %s per sample; ratio: seed size / .mtr size)\n", "6 B (burst, 48-bit) / 4 B (span, 32-bit)");
+           " fixed %s per sample; ratio: seed size / .mtr size;\n"
+           " round trip: model -> .mtr -> decoder gives exactly the samples the definition asks for)\n",
+           "6 B (burst, 48-bit) / 4 B (span, 32-bit)");
+    if (failed)
+        return 1;
 
     /* the model's cost per access, as the emulator pays it */
     {

@@ -1,7 +1,8 @@
 # rtl_model: the trace unit in SystemVerilog, its Verilator build with a plain C API, the RTL
 # testbench and co-simulation, and the yosys/nextpnr flow for the iCE40 UP5K.
 #
-#   make rtl        Verilated model + C shim -> $(RTL_A)  (link C code with $(RTL_A) $(RTL_LIBS))
+#   make rtl        Verilated model + C shim + lockstep comparator -> $(RTL_A)
+#                   (link C code with $(RTL_A) $(MT_A) $(RTL_LIBS))
 #   make rtl-fst    the same with FST waveforms (--trace-fst) -> $(RTL_FST_A)
 #   make rtl-lint   verilator --lint-only -Wall
 #   make synth      yosys + nextpnr-ice40 (UP5K, sg48) -> build/synth/summary.txt
@@ -30,6 +31,10 @@ RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 # OPT=...) must not leak into the generated makefile.
 RTL_ENV     := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES
 
+# C parts of the library (compiled like every C module, sanitizers included under SAN=1):
+# the lockstep comparator and the packet-context printer it shares with the testbenches.
+RTL_C_OBJS  := $(OBJ)/rtl_model/sim/mt_lockstep.o $(OBJ)/rtl_model/sim/pktctx.o
+
 # $(call rtl_build,outdir,extra verilator flags,extra shim defines)
 define rtl_build
 $(1)/obj/V$(RTL_TOP)__ALL.a: $(RTL_SRCS) rtl_model/module.mk
@@ -42,8 +47,8 @@ $(1)/obj/V$(RTL_TOP)__ALL.a: $(RTL_SRCS) rtl_model/module.mk
 $(1)/mt_rtl.o: rtl_model/sim/mt_rtl.cpp rtl_model/sim/mt_rtl.h $(1)/obj/V$(RTL_TOP)__ALL.a
 	g++ $(RTL_CXXFLAGS) $(3) -I$(1)/obj -c $$< -o $$@
 
-$(1)/libmtrtl.a: $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.a
-	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.o $(1)/obj/verilated.o \
+$(1)/libmtrtl.a: $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.a $(RTL_C_OBJS)
+	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(RTL_C_OBJS) $(1)/obj/V$(RTL_TOP)__ALL.o $(1)/obj/verilated.o \
 	  $(1)/obj/verilated_threads.o $(if $(findstring fst,$(2)),$(1)/obj/verilated_fst_c.o)
 endef
 
@@ -53,24 +58,26 @@ $(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 
 ALL_TARGETS += $(RTL_A)
 
 # Testbench and co-simulation tools (C, linked with the model and one RTL build each).
-RTL_TB_OBJS := $(OBJ)/rtl_model/tb/pktctx.o
 RTL_COSIM   := $(RTL_OUT)/mt_cosim
 
-$(RTL_COSIM): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_TB_OBJS) $(RTL_A) $(MT_A)
+$(RTL_COSIM): $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
 RTL_TB      := $(RTL_OUT)/mt_rtl_tb
-$(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_TB_OBJS) $(RTL_A)
+$(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 # The same testbench with FST waveforms: mt_rtl_tb_fst VECTOR [EXPECTED] --fst out.fst
-$(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_TB_OBJS) $(RTL_FST_A)
+$(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
 TEST_DEPS    += $(RTL_COSIM) $(RTL_TB)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh
 
-# The C API's unit test links the RTL library and the C++ runtime (overrides tests/unit's rule).
+# The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_LIBS) $(LDLIBS)
+$(BUILD)/tests/test_rtl_lockstep: $(OBJ)/tests/unit/test_rtl_lockstep.o $(RTL_A) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_LIBS) $(LDLIBS)
 
@@ -89,4 +96,4 @@ synth:
 	rtl_model/synth/run_synth.sh build/synth $(RTL_SRCS)
 
 # The generated C++ must exist before the shim and the C tools that include mt_rtl.h compile.
-$(OBJ)/rtl_model/tb/mt_cosim.o $(OBJ)/rtl_model/tb/mt_rtl_tb.o: rtl_model/sim/mt_rtl.h
+$(OBJ)/rtl_model/tb/mt_cosim.o $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(OBJ)/rtl_model/sim/mt_lockstep.o: rtl_model/sim/mt_rtl.h

@@ -18,7 +18,7 @@
 
 #include "rtl_model/sim/mt_rtl.h"
 #include "mt_unit.h"
-#include "rtl_model/tb/pktctx.h"
+#include "rtl_model/sim/pktctx.h"
 
 typedef struct {
     uint64_t s;

@@ -15,7 +15,7 @@
 
 #include "mt_regs.h"
 #include "rtl_model/sim/mt_rtl.h"
-#include "rtl_model/tb/pktctx.h"
+#include "rtl_model/sim/pktctx.h"
 
 typedef struct {
     char *p;

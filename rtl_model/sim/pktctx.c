@@ -1,5 +1,5 @@
 /* Packet boundaries for divergence reports: see pktctx.h. */
-#include "pktctx.h"
+#include "rtl_model/sim/pktctx.h"
 
 /* Length of a LEB at p (at most max bytes), 0 if cut or too long. */
 static size_t leb(const uint8_t *p, size_t n, size_t max)

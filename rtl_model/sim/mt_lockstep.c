@@ -122,10 +122,10 @@ static int compare(mt_lockstep *l, uint64_t cycle)
         if (add(&l->rb, tmp, k))
             return -1;
     size_t n = l->mb.n < l->rb.n ? l->mb.n : l->rb.n;
-    if (memcmp(l->mb.p ? l->mb.p : tmp, l->rb.p ? l->rb.p : tmp, n) || l->mb.n != l->rb.n ||
-        mt_rtl_fifo_level(l->r) != l->u.fifo.occ) {
+    int same = n == 0 || !memcmp(l->mb.p, l->rb.p, n);
+    if (!same || l->mb.n != l->rb.n || mt_rtl_fifo_level(l->r) != l->u.fifo.occ) {
         char what[96];
-        if (l->mb.n == l->rb.n && !memcmp(l->mb.p ? l->mb.p : tmp, l->rb.p ? l->rb.p : tmp, n))
+        if (same && l->mb.n == l->rb.n)
             snprintf(what, sizeof what, "FIFO level: model %u, rtl %u", l->u.fifo.occ, mt_rtl_fifo_level(l->r));
         else
             snprintf(what, sizeof what, "output bytes differ");
@@ -142,11 +142,13 @@ static int compare(mt_lockstep *l, uint64_t cycle)
         memcpy(l->kept + keep, l->mb.p, n);
         l->nkept = keep + n;
     }
-    memmove(l->mb.p, l->mb.p + n, l->mb.n - n);
-    l->mb.n -= n;
-    memmove(l->rb.p, l->rb.p + n, l->rb.n - n);
-    l->rb.n -= n;
-    l->compared += n;
+    if (n) {
+        memmove(l->mb.p, l->mb.p + n, l->mb.n - n);
+        l->mb.n -= n;
+        memmove(l->rb.p, l->rb.p + n, l->rb.n - n);
+        l->rb.n -= n;
+        l->compared += n;
+    }
     return 0;
 }
 

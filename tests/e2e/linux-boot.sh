@@ -36,10 +36,27 @@ boot() {
     timeout "$BOOT_TIMEOUT" qemu-system-riscv64 -M virt -m 256M -smp "$harts" -nographic \
       -monitor none -bios "$SBI" -kernel "$IMAGE" -append "$append" < "$in" > "$out" 2>&1 &
   else
-    timeout "$BOOT_TIMEOUT" "$MTEMU" -m 256M -smp "$harts" --bios "$SBI" --kernel "$IMAGE" \
+    local smp=()
+    [ "$harts" -gt 1 ] && smp=(-smp "$harts")
+    timeout "$BOOT_TIMEOUT" "$MTEMU" -m 256M "${smp[@]}" --bios "$SBI" --kernel "$IMAGE" \
       --append "$append" < "$in" > "$out" 2>&1 &
   fi
   pid=$!
+}
+
+# finish OUT: waits for the emulator; a kernel panic ends the wait at once (a panicked kernel
+# spins forever), returning 125.  Returns the emulator's exit status otherwise.
+finish() {
+  local out=$1
+  while kill -0 "$pid" 2>/dev/null; do
+    if grep -q "Kernel panic - not syncing" "$out" 2>/dev/null; then
+      sleep 1; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=
+      return 125
+    fi
+    sleep 0.5
+  done
+  wait "$pid"; local rc=$?; pid=
+  return $rc
 }
 
 # expect OUT NAME PATTERN...: every fixed string must appear in OUT, in this order.
@@ -63,9 +80,11 @@ common=("OpenSBI v" "Linux version 6.1" "Run /init as init process" "metatrace i
 for harts in 1 4; do
   name=linux-run-${harts}hart$([ "$harts" -gt 1 ] && echo s)
   boot "$harts" 'console=ttyS0 earlycon=sbi mt.run="echo mt-probe-$((6*7)); grep -c ^processor /proc/cpuinfo"' "$tmp/run$harts"
-  wait "$pid"; rc=$?; pid=
+  finish "$tmp/run$harts"; rc=$?
   if [ $rc -ne 0 ]; then
-    echo "FAIL $name: exit status $rc (expected 0 after poweroff)"; tail -5 "$tmp/run$harts" | sed 's/^/    /'
+    echo "FAIL $name: exit status $rc (expected 0 after poweroff; 125 = kernel panic)"
+    grep -m3 -E "unhandled signal|Kernel panic|Oops" "$tmp/run$harts" | sed 's/^/    /'
+    tail -5 "$tmp/run$harts" | sed 's/^/    /'
     failures=$((failures + 1)); continue
   fi
   expect "$tmp/run$harts" "$name" "${common[@]}" "on $harts hart(s)" "mt-probe-42" \
@@ -78,7 +97,7 @@ mkfifo "$tmp/in"
 boot 1 "console=ttyS0 earlycon=sbi" "$tmp/shell" "$tmp/in"
 exec 3> "$tmp/in"
 for _ in $(seq 1 "$BOOT_TIMEOUT"); do
-  grep -q "mt: starting a shell" "$tmp/shell" 2>/dev/null && break
+  grep -q -e "mt: starting a shell" -e "Kernel panic" "$tmp/shell" 2>/dev/null && break
   kill -0 "$pid" 2>/dev/null || break
   sleep 1
 done
@@ -86,10 +105,12 @@ sleep 2   # let the shell print its prompt and open the console before we type
 printf 'echo shell-$((40+2))-ok\n' >&3
 sleep 2
 printf 'exit\n' >&3
-wait "$pid"; rc=$?; pid=
+finish "$tmp/shell"; rc=$?
 exec 3>&-
 if [ $rc -ne 0 ]; then
-  echo "FAIL $name: exit status $rc (expected 0 after exit + poweroff)"; tail -5 "$tmp/shell" | sed 's/^/    /'
+  echo "FAIL $name: exit status $rc (expected 0 after exit + poweroff; 125 = kernel panic)"
+  grep -m3 -E "unhandled signal|Kernel panic|Oops" "$tmp/shell" | sed 's/^/    /'
+  tail -5 "$tmp/shell" | sed 's/^/    /'
   failures=$((failures + 1))
 else
   expect "$tmp/shell" "$name" "${common[@]}" "mt: starting a shell" "shell-42-ok" "reboot: Power down" \

@@ -171,10 +171,66 @@ int cmd_import(int argc, char **argv)
     return kt ? kernel_trace(kt, ktcsv) : 0;
 }
 
+/* export --to hmtt-kt: the CSV that import --kernel-csv writes back into 13-byte records. */
+static int export_kernel(const char *in, const char *out)
+{
+    FILE *f = fopen(in, "r");
+    if (!f) {
+        cli_error("export", "%s: cannot open: %s", in, strerror(errno));
+        return 1;
+    }
+    FILE *o = fopen(out, "wb");
+    if (!o) {
+        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
+        fclose(f);
+        return 1;
+    }
+    char line[256];
+    uint64_t n = 0, lineno = 0;
+    int rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (lineno == 1) {
+            if (strncmp(line, "magic,event,pid,vpn,ppn", 23)) {
+                cli_error("export", "%s:1: expected the header 'magic,event,pid,vpn,ppn'", in);
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        unsigned magic, pid, vpn, ppn;
+        char ev[16];
+        if (sscanf(line, "%x,%15[a-z],%u,%x,%x", &magic, ev, &pid, &vpn, &ppn) != 5 || magic > 0xff ||
+            (!kpte_is_set((uint8_t)magic) && !kpte_is_free((uint8_t)magic))) {
+            cli_error("export", "%s:%" PRIu64 ": expected magic(0xec/0xfc/0x22/0x33),event,pid,vpn,ppn", in, lineno);
+            rc = 1;
+            break;
+        }
+        kpte_record r = {.magic = (uint8_t)magic, .pid = pid, .vpn = vpn, .ppn = ppn};
+        uint8_t b[KPTE_RECORD_BYTES];
+        kpte_pack(&r, b);
+        if (fwrite(b, 1, sizeof b, o) != sizeof b) {
+            cli_error("export", "%s: write error", out);
+            rc = 1;
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    if (fclose(o) != 0)
+        rc = 1;
+    if (rc)
+        unlink(out);
+    else
+        fprintf(stderr, "wrote %" PRIu64 " kernel PTE records to %s\n", n, out);
+    return rc;
+}
+
 static void export_help(void)
 {
     printf("usage: metatrace export FILE --to hmtt|csv|dramsim2|dramsim3|ramulator [-o OUT]\n"
-           "                        [--cycles-per-tick N] [--offset ADDR]\n\n"
+           "                        [--cycles-per-tick N] [--offset ADDR]\n"
+           "       metatrace export KERNEL.csv --to hmtt-kt -o OUT.kt\n\n"
            "Writes every sample of FILE (stdout without -o; hmtt needs -o):\n"
            "  csv        cycle,address,rw\n"
            "  dramsim2   0xADDR P_MEM_RD|P_MEM_WR CYCLE   (DRAMSim2 k6 format: name it k6_*.trc)\n"
@@ -184,6 +240,8 @@ static void export_help(void)
            "             (default 1) since the previous record, 256-tick fillers for longer gaps,\n"
            "             times relative to the first access; addresses in [2 GiB, 4 GiB) cannot be\n"
            "             expressed: --offset subtracts a base first (e.g. 0x80000000 for RAM).\n"
+           "  hmtt-kt    HMTT kernel PTE records (13 bytes) from the CSV 'magic,event,pid,vpn,ppn'\n"
+           "             that import --kernel-csv writes\n"
            "Samples coarser than a byte address (48/32-bit formats) are written with their low\n"
            "bits zero and counted on stderr.\n");
 }
@@ -220,6 +278,13 @@ int cmd_export(int argc, char **argv)
             break;
         default: return 2;
         }
+    }
+    if (to && !strcmp(to, "hmtt-kt")) {
+        if (optind != argc - 1 || !out) {
+            cli_error("export", "--to hmtt-kt needs one KERNEL.csv and -o OUT.kt");
+            return 2;
+        }
+        return export_kernel(argv[optind], out);
     }
     export_kind kind;
     if (!to || export_parse_kind(to, &kind)) {

@@ -83,7 +83,7 @@ static int measured(const char *path, const size_params *p)
     if (secs > 0) {
         size_params q = *p;
         q.t = secs;
-        print_bytes("  formula S for this duration", size_formula(&q));
+        print_bytes("  formula S, this duration, options above", size_formula(&q));
     }
     return 0;
 }

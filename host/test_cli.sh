@@ -125,6 +125,16 @@ head -c 100 t.hmtt >cut.hmtt
 fails import_hmtt_truncated "$MT" import --from hmtt cut.hmtt -o cut.csv
 has import_hmtt_truncated_msg err 'truncated'
 
+# kernel PTE records: CSV -> 13-byte records -> CSV
+printf 'magic,event,pid,vpn,ppn\n0xec,set,42,0x7fff1,0x80123\n0x22,free,42,0x7fff1,0x80123\n' >k.csv
+check export_kpte "$MT" export k.csv --to hmtt-kt -o k.kt
+[ "$(wc -c <k.kt)" -eq 26 ] && pass kpte_26_bytes || fail kpte_26_bytes
+check import_kpte "$MT" import --from hmtt l.hmtt -o l2.mtr --kernel-trace k.kt --kernel-csv k2.csv
+has kpte_summary err '2 PTE records \(1 set, 1 freed\)'
+if cmp -s k.csv k2.csv; then pass kpte_round_trip; else fail kpte_round_trip; fi
+printf 'magic,event,pid,vpn,ppn\n0x99,set,1,2,3\n' >kbad.csv
+fails export_kpte_bad_magic "$MT" export kbad.csv --to hmtt-kt -o kbad.kt
+
 # --- reconstruct and compare ---
 for m in seed gigabyte bracket drift; do
     check "reconstruct_$m" "$MT" reconstruct s.mtr -o "r_$m.mtr" --method "$m"

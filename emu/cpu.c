@@ -23,7 +23,7 @@
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
-#define DPAGE_MAX 2048 /* decoded pages kept (64 MiB); more: flush them all and start again */
+#define DPAGE_MAX 4096 /* decoded pages kept (128 MiB); more: flush them all and start again */
 #define PAGE_MASK (~UINT64_C(0xfff))
 
 _Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");

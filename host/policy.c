@@ -89,6 +89,7 @@ typedef struct {
     policy_sim **fifo, **clock; /* per budget (NULL when the budget holds no metapage) */
     spill_vec next;             /* OPT: next use per access */
     u64map last;                /* OPT: page -> index of its last use */
+    u64map ids;                 /* FIFO/CLOCK: page -> dense id shared by their simulations */
     uint32_t kmax;
 } size_engine;
 
@@ -108,6 +109,8 @@ static void engine_free(size_engine *e, int nb)
         spill_free(&e->next);
     if (e->last.keys)
         u64map_free(&e->last);
+    if (e->ids.keys)
+        u64map_free(&e->ids);
 }
 
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
@@ -135,7 +138,7 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             continue;
         e->fifo = calloc((size_t)nb, sizeof *e->fifo);
         e->clock = calloc((size_t)nb, sizeof *e->clock);
-        if (!e->fifo || !e->clock)
+        if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
             goto oom;
         if (cfg->enabled[PG_LRU] && !(e->lru = stack_sim_new(PG_LRU, e->kmax)))
             goto oom;
@@ -143,9 +146,9 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (!k)
                 continue;
-            if (cfg->enabled[PG_FIFO] && !(e->fifo[b] = policy_sim_new(PG_FIFO, k)))
+            if (cfg->enabled[PG_FIFO] && !(e->fifo[b] = policy_sim_new_dense(PG_FIFO, k)))
                 goto oom;
-            if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new(PG_CLOCK, k)))
+            if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new_dense(PG_CLOCK, k)))
                 goto oom;
         }
         if (cfg->enabled[PG_OPT]) {
@@ -175,11 +178,17 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             uint64_t page = r.addr / cfg->sizes[s];
             if (e->lru && stack_sim_access(e->lru, page, r.write, 0) != 0)
                 goto oom;
-            for (int b = 0; b < nb; b++) {
-                if (e->fifo[b] && policy_sim_access(e->fifo[b], page, r.write, 0) < 0)
+            if (cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK]) {
+                uint64_t *id = u64map_put(&e->ids, page, e->ids.count, NULL);
+                if (!id)
                     goto oom;
-                if (e->clock[b] && policy_sim_access(e->clock[b], page, r.write, 0) < 0)
-                    goto oom;
+                uint64_t dense = *id;
+                for (int b = 0; b < nb; b++) {
+                    if (e->fifo[b] && policy_sim_access(e->fifo[b], dense, r.write, 0) < 0)
+                        goto oom;
+                    if (e->clock[b] && policy_sim_access(e->clock[b], dense, r.write, 0) < 0)
+                        goto oom;
+                }
             }
             if (e->opt) {
                 int inserted;

@@ -15,7 +15,10 @@ typedef struct {
 struct policy_sim {
     pg_policy policy;
     uint32_t cap, used;
+    int dense;           /* pages are dense ids: frame_of_id instead of frame_of */
     u64map frame_of;     /* page -> frame */
+    uint32_t *frame_of_id; /* dense id -> frame + 1 (0 = not resident) */
+    size_t nid;
     uint64_t *page;      /* frame -> page */
     uint8_t *dirty, *ref;
     uint32_t *prev, *next; /* LRU: recency list over frames, head = most recent */
@@ -53,10 +56,19 @@ policy_sim *policy_sim_new(pg_policy policy, uint32_t resident)
     return s;
 }
 
+policy_sim *policy_sim_new_dense(pg_policy policy, uint32_t resident)
+{
+    policy_sim *s = policy_sim_new(policy, resident);
+    if (s)
+        s->dense = 1;
+    return s;
+}
+
 void policy_sim_free(policy_sim *s)
 {
     if (!s)
         return;
+    free(s->frame_of_id);
     u64map_free(&s->frame_of);
     free(s->page);
     free(s->dirty);
@@ -169,14 +181,51 @@ static uint32_t pick_victim(policy_sim *s)
     }
 }
 
+/* Resident table: frame of a page, or -1. */
+static int64_t lookup(policy_sim *s, uint64_t page)
+{
+    if (s->dense)
+        return page < s->nid && s->frame_of_id[page] ? (int64_t)s->frame_of_id[page] - 1 : -1;
+    uint64_t *fp = u64map_get(&s->frame_of, page);
+    return fp ? (int64_t)*fp : -1;
+}
+
+static int set_frame(policy_sim *s, uint64_t page, uint32_t f)
+{
+    if (!s->dense)
+        return u64map_put(&s->frame_of, page, f, NULL) ? 0 : -1;
+    if (page >= s->nid) {
+        size_t n = s->nid ? s->nid : 1024;
+        while (n <= page)
+            n *= 2;
+        uint32_t *a = realloc(s->frame_of_id, n * sizeof *a);
+        if (!a)
+            return -1;
+        for (size_t i = s->nid; i < n; i++)
+            a[i] = 0;
+        s->frame_of_id = a;
+        s->nid = n;
+    }
+    s->frame_of_id[page] = f + 1;
+    return 0;
+}
+
+static void clear_frame(policy_sim *s, uint64_t page)
+{
+    if (s->dense)
+        s->frame_of_id[page] = 0;
+    else
+        u64map_remove(&s->frame_of, page);
+}
+
 int policy_sim_access(policy_sim *s, uint64_t page, int write, uint64_t rank)
 {
     s->counts.accesses++;
-    uint64_t *fp = u64map_get(&s->frame_of, page);
-    int fault = fp == NULL;
+    int64_t found = lookup(s, page);
+    int fault = found < 0;
     uint32_t f;
     if (!fault) {
-        f = (uint32_t)*fp;
+        f = (uint32_t)found;
         if (s->policy == PG_LRU) {
             list_unlink(s, f);
             list_push_front(s, f);
@@ -189,11 +238,11 @@ int policy_sim_access(policy_sim *s, uint64_t page, int write, uint64_t rank)
             f = pick_victim(s);
             if (s->dirty[f])
                 s->counts.writebacks++;
-            u64map_remove(&s->frame_of, s->page[f]);
+            clear_frame(s, s->page[f]);
             if (s->policy == PG_LRU)
                 list_unlink(s, f);
         }
-        if (!u64map_put(&s->frame_of, page, f, NULL))
+        if (set_frame(s, page, f))
             return -1;
         s->page[f] = page;
         s->dirty[f] = 0;

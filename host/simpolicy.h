@@ -23,6 +23,10 @@
 typedef struct policy_sim policy_sim;
 
 policy_sim *policy_sim_new(pg_policy policy, uint32_t resident);
+/* The same, for callers that number pages densely themselves (0, 1, 2, ...): the resident
+ * table is then an array indexed by that number instead of a hash map, so several simulations
+ * of one metapage size share one hash lookup per access (policy's engine). */
+policy_sim *policy_sim_new_dense(pg_policy policy, uint32_t resident);
 void policy_sim_free(policy_sim *s);
 /* rank: pg_opt_rank(...) for OPT, ignored otherwise.  Returns 1 on a fault, 0 on a hit,
  * -1 when out of memory. */

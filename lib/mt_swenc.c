@@ -48,7 +48,7 @@ static void sync_pair(mt_swenc *s, uint64_t cycle)
 
 int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle)
 {
-    if (s->ended || span > 1 || fmt > 3 || rate == 0 || (s->have_section && cycle < s->ptr))
+    if (s->ended || span > 1 || fmt > 3 || rate == 0 || (s->have_section && cycle < s->floor))
         return -1;
     uint8_t b[MT_PKT_MAX];
     flush_run(s);
@@ -56,6 +56,7 @@ int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, ui
     s->fmt = (uint8_t)fmt;
     s->rate = rate;
     s->ptr = cycle;
+    s->floor = cycle;
     if (!s->have_section) {
         s->have_section = 1;
         sync_pair(s, cycle);
@@ -78,6 +79,7 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     mt_enc_commit(&s->enc, &p);
     put(s, p.bytes, p.len);
     s->ptr = cycle + s->rate;
+    s->floor = cycle + 1;
     s->samples++;
     if (s->sync_bytes >= s->sync_period)
         sync_pair(s, s->ptr);

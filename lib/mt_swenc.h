@@ -18,7 +18,8 @@ typedef struct {
     int have_section, ended;
     uint8_t span, fmt;
     uint32_t rate;
-    uint64_t ptr; /* sample point of the next interval */
+    uint64_t ptr;   /* sample point of the next interval */
+    uint64_t floor; /* a new section may start here or later: just after the last sample point */
     mt_enc enc;
     uint32_t sync_bytes;
     uint8_t sync_seq;
@@ -27,8 +28,10 @@ typedef struct {
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
-/* Starts a section at `cycle` (the first one also writes the session's first SYNC). Cycles must
- * not go backwards. Returns 0, or -1 with bad arguments. */
+/* Starts a section at `cycle` (the first one also writes the session's first SYNC). `cycle` must
+ * be after the last sample's sample point (not necessarily after its whole interval: the unit
+ * cuts a section's last interval at the section's end, so a SECTION may start before `ptr`).
+ * Returns 0, or -1 with bad arguments. */
 int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle);
 /* One sample at its sample point: cycle = ptr + k * rate for k >= 0 (k intervals without a
  * sample before it, k < 2^40). addr is a 56-bit byte address. Returns 0 or -1. */

@@ -203,7 +203,7 @@ static void test_swenc_roundtrip(void **state)
     mt_swenc sw;
     mt_swenc_init(&sw, 100, tu_buf_put, &out);
     uint64_t s = 7, c = 0;
-    struct { uint64_t c, v; } exp[30000];
+    static struct { uint64_t c, v; } exp[30016];
     size_t ne = 0;
     for (int sec = 0; sec < 6; sec++) {
         unsigned fmt = (unsigned)sec & 3, span = (unsigned)sec & 1;
@@ -229,6 +229,15 @@ static void test_swenc_roundtrip(void **state)
         assert_int_equal(mt_swenc_sample(&sw, ptr + 1, 0, 0), r == 1 ? 0 : -1); /* off the grid */
         assert_int_equal(mt_swenc_sample(&sw, ptr - r, 0, 0), -1);                /* backwards */
     }
+    /* a section may start inside the last sample's interval (the unit cuts it there), not at or
+     * before its sample point */
+    uint64_t last = exp[ne - 1].c;
+    assert_int_equal(mt_swenc_section(&sw, 0, MT_FMT_48, 24, last), -1);
+    assert_int_equal(mt_swenc_section(&sw, 0, MT_FMT_48, 24, last + 1), 0);
+    assert_int_equal(mt_swenc_sample(&sw, last + 1, 0x80001000, 0), 0);
+    exp[ne].c = last + 1;
+    exp[ne].v = mt_fmt_value(MT_FMT_48, 0x80001, 0);
+    ne++;
     assert_int_equal(mt_swenc_overflow(&sw, 5), 0);
     assert_int_equal(mt_swenc_end(&sw), 0);
     assert_int_equal(mt_swenc_end(&sw), -1);

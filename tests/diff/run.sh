@@ -22,8 +22,10 @@ for elf in "${elfs[@]}"; do
   timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$QEMU" -M virt -m 128M -bios none -kernel "$elf" \
     -nographic -monitor none </dev/null >"$tmp/qemu.out" 2>"$tmp/qemu.err"
   qrc=$?
-  if [ ! -s "$tmp/qemu.out" ] || [ "$qrc" -eq 124 ]; then
-    failed=$((failed + 1)); echo "FAIL diff/$name: the reference (QEMU) printed nothing or timed out (exit $qrc)"
+  # Exit codes 90..99 mean the program itself went wrong (an unexpected trap, ...): a result
+  # that agrees with QEMU is still a failure then.
+  if [ ! -s "$tmp/qemu.out" ] || [ "$qrc" -eq 124 ] || { [ "$qrc" -ge 90 ] && [ "$qrc" -le 99 ]; }; then
+    failed=$((failed + 1)); echo "FAIL diff/$name: the reference (QEMU) printed nothing, timed out or crashed (exit $qrc)"
     sed 's/^/    qemu: /' "$tmp/qemu.err" | head -n 5
     continue
   fi

@@ -232,7 +232,7 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
             memcpy(&hi, page + idx * 2 + 2, 2);
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
-        d->step = d->len / 2;
+        d->step = (uint8_t)(d->len / 2 * sizeof(mt_dinsn)); /* bytes to the next slot */
     }
     d->hoff = c->hoff_table[d->op];
     c->dpage_decodes++;
@@ -643,7 +643,8 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         instret++;                                                                    \
         goto *(&&L_DECODE + d->hoff);                                                 \
     } while (0)
-#define NEXT() do { d += d->step; DISPATCH(); } while (0)
+#define STEP() (d = (mt_dinsn *)((char *)d + d->step))
+#define NEXT() do { STEP(); DISPATCH(); } while (0)
 /* Another page: chain straight to it when the instruction TLB knows it (no outer loop). */
 #define GO_PAGE(target)                                                               \
     do {                                                                              \
@@ -743,7 +744,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         d = &dp->slot[DPAGE_SLOTS - 1];
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
-        d->step = 2;
+        d->step = 2 * sizeof(mt_dinsn);
         d->hoff = c->hoff_table[d->op];
         cycle += d->cost;
         goto *(&&L_DECODE + d->hoff);
@@ -869,13 +870,13 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
             ILLEGAL();
         if (!(cpu_mip(c) & c->mie))
             c->wfi = true;
-        d += d->step;
+        STEP();
         goto leave;
     L_SFENCE_VMA:
         if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TVM)))
             ILLEGAL();
         cpu_flush_tlb(c);
-        d += d->step;
+        STEP();
         goto leave;
     L_CSRRW: L_CSRRS: L_CSRRC: L_CSRRWI: L_CSRRSI: L_CSRRCI: {
         unsigned op = d->op;
@@ -891,7 +892,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         RD = old;
         if (!write)
             NEXT();
-        d += d->step;
+        STEP();
         goto leave; /* interrupts, translation or privilege may have changed */
     }
     L_FP: {

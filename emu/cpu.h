@@ -55,7 +55,7 @@ enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
 
 /* A decoded instruction: 16 bytes, one per 2-byte slot of a code page.  rd == 32 is the sink
  * register, so writes to x0 need no test.  `cost` is the base cycle cost of the timing model,
- * `step` the distance to the next slot (len / 2), `hoff` the interpreter's handler offset.
+ * `step` the distance in bytes to the next slot's start, `hoff` the interpreter's handler offset.
  * For OP_ILLEGAL imm holds the instruction bits (mtval), for OP_FP the 32-bit form. */
 typedef struct {
     int32_t imm;

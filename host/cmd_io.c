@@ -45,7 +45,7 @@ static int kernel_trace(const char *path, const char *csv_out)
     if (o)
         fputs("magic,event,pid,vpn,ppn\n", o);
     uint8_t buf[KPTE_RECORD_BYTES];
-    uint64_t n = 0, set = 0, freed = 0, bad = 0;
+    uint64_t n = 0, set = 0, freed = 0;
     size_t got;
     int rc = 0;
     while ((got = fread(buf, 1, sizeof buf, f)) == sizeof buf) {
@@ -56,7 +56,6 @@ static int kernel_trace(const char *path, const char *csv_out)
         if (!ev) {
             cli_error("import", "%s: record %" PRIu64 " (byte %" PRIu64 "): magic 0x%02x is not "
                       "a PTE record (0xec, 0xfc, 0x22, 0x33)", path, n - 1, (n - 1) * 13, r.magic);
-            bad++;
             rc = 1;
             break;
         }
@@ -77,7 +76,6 @@ static int kernel_trace(const char *path, const char *csv_out)
     if (!rc)
         fprintf(stderr, "kernel trace %s: %" PRIu64 " PTE records (%" PRIu64 " set, %" PRIu64
                 " freed)\n", path, n, set, freed);
-    (void)bad;
     return rc;
 }
 

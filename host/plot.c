@@ -37,7 +37,6 @@ int plot_run(const char *script, const char *data, const char *out, char *err, s
         snprintf(err, errlen, "%s: the output must end in .png or .svg", out);
         return -1;
     }
-    char dir[] = "/tmp/metatrace-plot-XXXXXX";
     const char *tmp = getenv("TMPDIR");
     char dirbuf[4096];
     snprintf(dirbuf, sizeof dirbuf, "%s/metatrace-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -46,7 +45,6 @@ int plot_run(const char *script, const char *data, const char *out, char *err, s
         snprintf(err, errlen, "cannot create a temporary directory (%s)", strerror(errno));
         return -1;
     }
-    (void)dir;
     char dpath[4200], spath[4200], abs_out[4096];
     snprintf(dpath, sizeof dpath, "%s/data.dat", d);
     snprintf(spath, sizeof spath, "%s/plot.gp", d);

@@ -147,6 +147,15 @@ check compare_self "$MT" compare f.mtr f.mtr --sizes 4K
 has compare_self_zero out 'TVD 0.0000, JSD 0.0000 bits, Jaccard 1.0000'
 fails compare_one_arg "$MT" compare f.mtr
 
+# --- a container whose writer was killed still reads up to its last complete frame ---
+check gen_big "$MT" gen -o big.mtr --every-access --accesses 600000
+size=$(wc -c <big.mtr)
+head -c $((size * 2 / 3)) big.mtr >cut.mtr
+check info_truncated "$MT" info cut.mtr
+has info_truncated_index out 'index: none'
+n_cut=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' out)
+if [ -n "$n_cut" ] && [ "$n_cut" -gt 0 ] && [ "$n_cut" -lt 600000 ]; then pass truncated_partial_samples; else echo "FAIL truncated_partial_samples ($n_cut)"; fi
+
 # --- garbage input is an error, never a crash ---
 head -c 5000 /dev/urandom >junk.mtr
 "$MT" info junk.mtr >out 2>err; rc=$?

@@ -103,4 +103,18 @@ for elf in "${progs[@]}"; do
     done
   done
 done
+# --metapage-fault-cycles N: the same run, N more cycles per fault (exactly), nothing else changes.
+elf=$FWBUILD/metapaging/mp-small.elf
+run ref "$elf"
+run charged --metapage-budget 64K --metapage-fault-cycles 1000 --stats-json "$tmp/charged.json" "$elf"
+base=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/ref.err")
+cyc=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/charged.err")
+faults=$(sed -n 's/^    "faults": \([0-9]*\),$/\1/p' "$tmp/charged.json")
+if [ -n "$base" ] && [ -n "$faults" ] && [ "$faults" -gt 0 ] && [ "$cyc" = $((base + 1000 * faults)) ] &&
+   diff -q "$tmp/ref.out" "$tmp/charged.out" >/dev/null; then
+  echo "PASS fault-cycles/mp-small"
+else
+  echo "FAIL fault-cycles/mp-small: cycles $cyc, expected $base + 1000 x $faults"
+  failed=1
+fi
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 /* metatrace plot: miss-ratio curves, fault cost vs metapage size, row-hit rate vs stride. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,6 @@ typedef struct {
 } sbuf;
 
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
 static void sb_printf(sbuf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -6,7 +6,8 @@
  * skipped just before it (idle, or dropped as an OVERFLOW says).
  * Writing: explicit records through lib's software stream encoder: mt_writer (.mtr container)
  * or mt_swenc into a plain file (.mtp).  A SECTION opens whenever the section, format or rate
- * changes; a sample whose cycle is not on its section's grid (or shares an interval with the
+ * changes (at the earliest right after the last sample point: a section's last interval may
+ * reach past its end, as the trace unit's do); a sample whose cycle is not on its section's grid (or shares an interval with the
  * previous one) moves to the next free sample point and is counted as shifted. */
 #include "host/mtrio.h"
 
@@ -232,6 +233,7 @@ struct mtr_writer {
     int have_section;
     unsigned span, fmt;
     uint64_t rate, ptr;    /* section rate and the next free sample point */
+    uint64_t floor;        /* earliest cycle a new SECTION may start: last sample point + 1 */
     uint64_t shifted;
     int failed;
     char err[700];
@@ -311,7 +313,7 @@ int mtr_write(mtr_writer *w, const ht_record *r)
     switch (r->kind) {
     case HT_REC_SECTION:
         return w_section(w, r->section == HT_SEC_SPAN, fmt_to_lib((ht_format)r->format),
-                         r->value ? r->value : 1, r->cycle < w->ptr ? w->ptr : r->cycle);
+                         r->value ? r->value : 1, r->cycle < w->floor ? w->floor : r->cycle);
     case HT_REC_MARKER:
         if (!w->have_section)
             return 0; /* nothing to attach it to before the session starts */
@@ -332,7 +334,7 @@ int mtr_write(mtr_writer *w, const ht_record *r)
     unsigned span = r->section == HT_SEC_SPAN;
     if (!w->have_section || fmt != w->fmt || span != w->span) {
         uint64_t rate = w->have_section && span == w->span ? w->rate : w->o.rate;
-        if (w_section(w, span, fmt, rate, r->cycle < w->ptr ? w->ptr : r->cycle))
+        if (w_section(w, span, fmt, rate, r->cycle < w->floor ? w->floor : r->cycle))
             return -1;
     }
     uint64_t c = r->cycle;
@@ -349,6 +351,7 @@ int mtr_write(mtr_writer *w, const ht_record *r)
     if (rc || w->sink_error)
         return fail(w, "cannot write a sample");
     w->ptr = c + w->rate;
+    w->floor = c + 1;
     return 0;
 }
 

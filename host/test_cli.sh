@@ -48,6 +48,10 @@ if cmp -s s.mtr s2.mtr; then pass gen_deterministic; else fail gen_deterministic
 check gen_ideal_csv "$MT" gen -o s.csv --model ideal $G
 "$MT" decode s.mtr --samples-only >a.txt 2>err; "$MT" decode s.csv --samples-only >b.txt 2>>err
 if cmp -s a.txt b.txt; then pass trace_unit_equals_functional_sampler; else fail trace_unit_equals_functional_sampler; fi
+check gen_ideal_mtr "$MT" gen -o si.mtr --model ideal $G
+if [ ! -s err ] || ! grep -q 'moved' err; then pass ideal_mtr_nothing_moved; else fail ideal_mtr_nothing_moved; fi
+"$MT" decode si.mtr --samples-only >d.txt 2>err
+if cmp -s a.txt d.txt; then pass ideal_mtr_equals_unit; else fail ideal_mtr_equals_unit; fi
 fails gen_bad_pattern "$MT" gen -o x.mtr --pattern zigzag
 fails gen_no_output "$MT" gen
 

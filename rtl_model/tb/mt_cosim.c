@@ -42,6 +42,8 @@ typedef struct {
 
 static void buf_add(buf_t *b, const uint8_t *p, size_t n)
 {
+    if (!n)
+        return;
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap : 65536;
         while (cap < b->n + n)

@@ -74,8 +74,10 @@ static void clock1(tb_t *tb)
             exit(2);
         }
     }
-    memcpy(tb->bytes + tb->n, b, k);
-    tb->n += k;
+    if (k) {
+        memcpy(tb->bytes + tb->n, b, k);
+        tb->n += k;
+    }
     if (level) {
         put(&tb->cyc, "c %" PRIu64 " %u ", now, level);
         for (size_t i = 0; i < k; i++)

@@ -233,6 +233,12 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
         d->step = (uint8_t)(d->len / 2 * sizeof(mt_dinsn)); /* bytes to the next slot */
+        /* a branch or JAL into the same page jumps slot to slot: no page check, no pc */
+        int64_t target = (int64_t)idx + d->imm / 2;
+        if (((d->op >= OP_BEQ && d->op <= OP_BGEU) || d->op == OP_JAL) && target >= 0 && target < DPAGE_SLOTS) {
+            d->op = d->op == OP_JAL ? OP_JAL_L : (uint16_t)(OP_BEQ_L + (d->op - OP_BEQ));
+            d->imm = d->imm / 2 * (int32_t)sizeof(mt_dinsn);
+        }
     }
     d->hoff = c->hoff_table[d->op];
     c->dpage_decodes++;
@@ -669,6 +675,15 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
     } while (0)
 #define TRAP(cause, value) do { exc = (cause); tval = (value); goto trap; } while (0)
 #define ILLEGAL() TRAP(EXC_ILLEGAL, (uint64_t)(uint32_t)d->imm)
+#define LOCAL_JUMP() do { d = (mt_dinsn *)((char *)d + d->imm); DISPATCH(); } while (0)
+#define BRANCH_L(cond)                                                                \
+    do {                                                                              \
+        if (cond) {                                                                   \
+            cycle += taken_penalty;                                                   \
+            LOCAL_JUMP();                                                             \
+        }                                                                             \
+        NEXT();                                                                       \
+    } while (0)
 #define BRANCH(cond)                                                                  \
     do {                                                                              \
         if (cond) {                                                                   \
@@ -755,6 +770,13 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
     L_AUIPC: RD = PC() + (uint64_t)IMM; NEXT();
     L_JAL: { uint64_t here = PC(); RD = here + d->len; JUMP_TO(here + (uint64_t)IMM); }
     L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + d->len; JUMP_TO(target); }
+    L_JAL_L: RD = PC() + d->len; LOCAL_JUMP();
+    L_BEQ_L: BRANCH_L(RS1 == RS2);
+    L_BNE_L: BRANCH_L(RS1 != RS2);
+    L_BLT_L: BRANCH_L((int64_t)RS1 < (int64_t)RS2);
+    L_BGE_L: BRANCH_L((int64_t)RS1 >= (int64_t)RS2);
+    L_BLTU_L: BRANCH_L(RS1 < RS2);
+    L_BGEU_L: BRANCH_L(RS1 >= RS2);
     L_BEQ: BRANCH(RS1 == RS2);
     L_BNE: BRANCH(RS1 != RS2);
     L_BLT: BRANCH((int64_t)RS1 < (int64_t)RS2);

@@ -330,8 +330,8 @@ void decode_insn(uint32_t w, mt_dinsn *d)
 
 mt_insn_class insn_class(unsigned op)
 {
-    if (op >= OP_BEQ && op <= OP_BGEU) return CLS_BRANCH;
-    if (op == OP_JAL || op == OP_JALR) return CLS_JUMP;
+    if ((op >= OP_BEQ && op <= OP_BGEU) || (op >= OP_BEQ_L && op <= OP_BGEU_L)) return CLS_BRANCH;
+    if (op == OP_JAL || op == OP_JALR || op == OP_JAL_L) return CLS_JUMP;
     if (op >= OP_LB && op <= OP_LWU) return CLS_LOAD;
     if (op >= OP_SB && op <= OP_SD) return CLS_STORE;
     if (op == OP_MUL || op == OP_MULH || op == OP_MULHSU || op == OP_MULHU || op == OP_MULW) return CLS_MUL;

@@ -70,8 +70,9 @@ $(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_A) $(MT_A)
 $(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
-TEST_DEPS    += $(RTL_COSIM) $(RTL_TB)
-TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh
+TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst
+TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
+                rtl_model/tb/test_rtl_fst.sh
 
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)

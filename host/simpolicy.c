@@ -15,6 +15,7 @@ typedef struct {
 struct policy_sim {
     pg_policy policy;
     uint32_t cap, used;
+    uint32_t alloc;      /* frames allocated so far (grown up to cap as they fill) */
     int dense;           /* pages are dense ids: frame_of_id instead of frame_of */
     u64map frame_of;     /* page -> frame */
     uint32_t *frame_of_id; /* dense id -> frame + 1 (0 = not resident) */
@@ -30,6 +31,30 @@ struct policy_sim {
     pg_counts counts;
 };
 
+/* Frame arrays grow as frames fill, so a budget far above the trace's footprint costs nothing. */
+static int grow_frames(policy_sim *s)
+{
+    uint64_t n = s->alloc ? (uint64_t)s->alloc * 2 : 1024;
+    if (n > s->cap)
+        n = s->cap;
+#define GROW(field)                                                   \
+    do {                                                              \
+        void *p_ = realloc(s->field, (size_t)n * sizeof *s->field);   \
+        if (!p_)                                                      \
+            return -1;                                                \
+        s->field = p_;                                                \
+    } while (0)
+    GROW(page);
+    GROW(dirty);
+    GROW(ref);
+    GROW(prev);
+    GROW(next);
+    GROW(rank);
+#undef GROW
+    s->alloc = (uint32_t)n;
+    return 0;
+}
+
 policy_sim *policy_sim_new(pg_policy policy, uint32_t resident)
 {
     if (resident == 0 || (unsigned)policy >= PG_COUNT)
@@ -40,16 +65,9 @@ policy_sim *policy_sim_new(pg_policy policy, uint32_t resident)
     s->policy = policy;
     s->cap = resident;
     s->head = s->tail = NIL;
-    s->page = calloc(resident, sizeof *s->page);
-    s->dirty = calloc(resident, 1);
-    s->ref = calloc(resident, 1);
-    s->prev = calloc(resident, sizeof *s->prev);
-    s->next = calloc(resident, sizeof *s->next);
-    s->rank = calloc(resident, sizeof *s->rank);
-    s->capheap = (size_t)resident * 2 + 16;
+    s->capheap = 64;
     s->heap = malloc(s->capheap * sizeof *s->heap);
-    if (!s->page || !s->dirty || !s->ref || !s->prev || !s->next || !s->rank || !s->heap ||
-        u64map_init(&s->frame_of, resident) != 0) {
+    if (!s->heap || grow_frames(s) || u64map_init(&s->frame_of, 1024) != 0) {
         policy_sim_free(s);
         return NULL;
     }
@@ -233,6 +251,8 @@ int policy_sim_access(policy_sim *s, uint64_t page, int write, uint64_t rank)
     } else {
         s->counts.faults++;
         if (s->used < s->cap) {
+            if (s->used == s->alloc && grow_frames(s))
+                return -1;
             f = s->used++;
         } else {
             f = pick_victim(s);

@@ -9,6 +9,9 @@
 struct stack_sim {
     pg_policy policy;
     uint32_t K;           /* deepest level kept: the largest resident count asked for */
+    uint32_t L;           /* levels allocated so far: min(K, distinct pages + 1) at least --
+                             no depth exceeds the number of distinct pages, so a huge budget
+                             costs memory only for pages that exist */
     u64map ids;           /* page -> dense id */
     size_t nids, capids;
     uint64_t *last;       /* LRU: time stamp of the page's last use */
@@ -59,8 +62,9 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
         return NULL;
     s->policy = policy;
     s->K = max_resident;
-    s->hist = calloc((size_t)s->K + 2, sizeof *s->hist);
-    s->wbdiff = calloc((size_t)s->K + 3, sizeof *s->wbdiff);
+    s->L = s->K < 1024 ? s->K : 1024;
+    s->hist = calloc((size_t)s->L + 3, sizeof *s->hist);
+    s->wbdiff = calloc((size_t)s->L + 3, sizeof *s->wbdiff);
     int ok = s->hist && s->wbdiff && u64map_init(&s->ids, 1024) == 0 && grow_ids(s) == 0;
     if (ok && policy == PG_LRU) {
         s->bitcap = 1 << 16;
@@ -68,8 +72,8 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
         s->owner = calloc(s->bitcap + 1, sizeof *s->owner);
         ok = s->bit && s->owner;
     } else if (ok) {
-        s->stk = calloc((size_t)s->K + 2, sizeof *s->stk);
-        s->rk = calloc((size_t)s->K + 2, sizeof *s->rk);
+        s->stk = calloc((size_t)s->L + 3, sizeof *s->stk);
+        s->rk = calloc((size_t)s->L + 3, sizeof *s->rk);
         ok = s->stk && s->rk;
     }
     if (!ok) {
@@ -95,6 +99,41 @@ void stack_sim_free(stack_sim *s)
     free(s->stk);
     free(s->rk);
     free(s);
+}
+
+/* Makes levels 1 .. min(K, need) addressable. */
+static int grow_levels(stack_sim *s, uint64_t need)
+{
+    if (need <= s->L || s->L == s->K)
+        return 0;
+    uint64_t L = (uint64_t)s->L * 2;
+    if (L < need)
+        L = need;
+    if (L > s->K)
+        L = s->K;
+    size_t n = (size_t)L + 3, old = (size_t)s->L + 3;
+    uint64_t *hist = realloc(s->hist, n * sizeof *hist);
+    if (hist)
+        s->hist = hist;
+    int64_t *wb = realloc(s->wbdiff, n * sizeof *wb);
+    if (wb)
+        s->wbdiff = wb;
+    if (!hist || !wb)
+        return -1;
+    memset(s->hist + old, 0, (n - old) * sizeof *hist);
+    memset(s->wbdiff + old, 0, (n - old) * sizeof *wb);
+    if (s->policy == PG_OPT) {
+        uint32_t *stk = realloc(s->stk, n * sizeof *stk);
+        if (stk)
+            s->stk = stk;
+        uint64_t *rk = realloc(s->rk, n * sizeof *rk);
+        if (rk)
+            s->rk = rk;
+        if (!stk || !rk)
+            return -1;
+    }
+    s->L = (uint32_t)L;
+    return 0;
 }
 
 /* ---- Fenwick tree over time stamps ---- */
@@ -242,6 +281,8 @@ int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank)
         if (s->nids == s->capids && grow_ids(s) != 0)
             return -1;
         s->nids++;
+        if (grow_levels(s, s->nids + 1))
+            return -1;
         s->last[id] = 0;
         s->pos[id] = 0;
         s->maxd[id] = 0;
@@ -288,6 +329,8 @@ void stack_sim_counts(const stack_sim *s, uint32_t resident, pg_counts *out)
 {
     if (resident > s->K)
         resident = s->K;
+    if (resident > s->L) /* no use is deeper than the levels that exist */
+        resident = s->L;
     uint64_t hits = 0;
     int64_t wb = 0;
     for (uint32_t c = 1; c <= resident; c++) {

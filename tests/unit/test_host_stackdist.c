@@ -129,6 +129,53 @@ static void test_lru_time_line_compaction(void **state)
     free(writes);
 }
 
+/* More distinct pages than the levels first allocated (1024), a K far above them, and resident
+ * counts around the growth points: the lazily grown levels must change nothing. */
+static void test_levels_grow(void **state)
+{
+    (void)state;
+    size_t n = 60000;
+    uint64_t *pages = malloc(n * sizeof *pages), *ranks = malloc(n * sizeof *ranks), seed = 777;
+    int *writes = malloc(n * sizeof *writes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = xorshift(&seed);
+        pages[i] = (r & 1) ? (i / 3) % 2500 : r % 4000;
+        writes[i] = (r >> 30) % 5 == 0;
+    }
+    /* next uses in O(n): scan backwards with a last-seen table */
+    uint64_t *seen = malloc(4000 * sizeof *seen);
+    for (int p = 0; p < 4000; p++)
+        seen[p] = PG_NEXT_NONE;
+    for (size_t i = n; i-- > 0;) {
+        ranks[i] = pg_opt_rank(seen[pages[i]], i);
+        seen[pages[i]] = i;
+    }
+    for (int pol = 0; pol < 2; pol++) {
+        pg_policy p = pol ? PG_OPT : PG_LRU;
+        stack_sim *st = stack_sim_new(p, 1u << 22);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(stack_sim_access(st, pages[i], writes[i], ranks[i]), 0);
+        stack_sim_finish(st);
+        uint32_t sizes[] = {1, 1023, 1024, 1025, 2047, 2048, 3999, 4000, 1u << 22};
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            policy_sim *sim = policy_sim_new(p, sizes[k]);
+            for (size_t i = 0; i < n; i++)
+                policy_sim_access(sim, pages[i], writes[i], ranks[i]);
+            pg_counts a, b;
+            policy_sim_counts(sim, &a);
+            stack_sim_counts(st, sizes[k], &b);
+            assert_int_equal(a.faults, b.faults);
+            assert_int_equal(a.writebacks, b.writebacks);
+            policy_sim_free(sim);
+        }
+        stack_sim_free(st);
+    }
+    free(pages);
+    free(ranks);
+    free(writes);
+    free(seen);
+}
+
 /* The hand-worked string of test_host_simpolicy.c: stack algorithm at C = 3 and 4. */
 static void test_hand_trace(void **state)
 {
@@ -169,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_lru_equals_simulation),
         cmocka_unit_test(test_opt_equals_simulation),
         cmocka_unit_test(test_lru_time_line_compaction),
+        cmocka_unit_test(test_levels_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

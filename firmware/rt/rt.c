@@ -87,8 +87,9 @@ static void setup_arena(struct rt_boot *boot, uintptr_t dtb)
 	if (hi < lo)
 		hi = lo;
 	if (dt_hi > lo && dt_lo < hi) {
-		if (dt_lo - lo >= hi - dt_hi)
-			hi = dt_lo > lo ? dt_lo : lo;
+		uintptr_t below = dt_lo > lo ? dt_lo - lo : 0, above = hi > dt_hi ? hi - dt_hi : 0;
+		if (below >= above)
+			hi = lo + below;
 		else
 			lo = dt_hi;
 	}

@@ -1,0 +1,174 @@
+#include "emu/tracedev.h"
+
+#include <string.h>
+
+#include "mt_regs.h"
+
+/* ---- the C model as a backend ---------------------------------------------------------- */
+
+/* The access is the last input of its cycle (a register write of the same instruction came
+ * before it, the next instruction is in a later cycle), so completing the cycle at once is
+ * exact, and it moves next_due on to the next sample point: one listener call per sample
+ * instead of two. */
+static bool model_access(void *ctx, const mt_access *a)
+{
+    mt_unit_access(ctx, a);
+    mt_unit_advance(ctx, a->cycle + 1);
+    return true;
+}
+
+static bool model_mmio_write(void *ctx, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    mt_unit_mmio_write(ctx, cycle, off, val);
+    return true;
+}
+
+static uint32_t model_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
+{
+    *ok = true;
+    return mt_unit_mmio_read(ctx, cycle, off);
+}
+
+static uint64_t model_next_due(void *ctx) { return mt_unit_next_due(ctx); }
+static uint64_t model_now(void *ctx) { return ((const mt_unit *)ctx)->now; }
+
+static unsigned model_tap(void *ctx)
+{
+    const mt_unit *u = ctx;
+    return u->active ? u->cfg.tap : u->regs.tap;
+}
+
+static bool model_stop(void *ctx, uint64_t cycle)
+{
+    mt_unit_stop(ctx, cycle);
+    return true;
+}
+
+tracedev_backend tracedev_model_backend(mt_unit *u)
+{
+    return (tracedev_backend){.ctx = u, .access = model_access, .mmio_write = model_mmio_write,
+                              .mmio_read = model_mmio_read, .next_due = model_next_due, .now = model_now,
+                              .tap = model_tap, .stop = model_stop};
+}
+
+/* ---- the device ------------------------------------------------------------------------- */
+
+void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec)
+{
+    memset(d, 0, sizeof *d);
+    d->be = *be;
+    if (rec)
+        d->rec = *rec;
+}
+
+static uint64_t due(const mt_tracedev *d)
+{
+    if (d->failed)
+        return UINT64_MAX;
+    if (d->rec.access)
+        return 0; /* the recorder wants every access */
+    return d->be.next_due(d->be.ctx);
+}
+
+static void fail(mt_tracedev *d)
+{
+    if (!d->failed) {
+        d->failed = true;
+        if (d->cpu)
+            cpu_request_stop(d->cpu);
+    }
+}
+
+void tracedev_rearm(mt_tracedev *d)
+{
+    if (d->cpu)
+        cpu_set_listener(d->cpu, tracedev_listener, d, due(d));
+}
+
+uint64_t tracedev_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    if (d->failed)
+        return UINT64_MAX;
+    if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
+        if (a->cycle < d->rec_last) {
+            d->collisions++;
+        } else {
+            d->rec_last = a->cycle + 1;
+            d->rec_accesses++;
+            if (!d->rec.access(d->rec.ctx, a))
+                fail(d);
+        }
+    }
+    /* The unit takes one access per cycle, of its own tap: filtering the tap here keeps a core
+     * access and the DRAM transfer it causes (same cycle) from both claiming that cycle. */
+    uint64_t unit_due = d->be.next_due(d->be.ctx);
+    if (a->cycle >= unit_due && a->tap == d->be.tap(d->be.ctx)) {
+        if (a->cycle < d->last_cycle || a->cycle < d->be.now(d->be.ctx)) {
+            d->collisions++;
+        } else {
+            d->last_cycle = a->cycle + 1;
+            d->unit_accesses++;
+            if (!d->be.access(d->be.ctx, a))
+                fail(d);
+        }
+    }
+    return due(d);
+}
+
+static bool dev_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
+{
+    mt_tracedev *d = ctx;
+    *val = 0;
+    if (size != 4 || (off & 3) || d->failed) { /* docs/trace-unit.md: reads 0 */
+        d->bad_mmio++;
+        return true;
+    }
+    bool ok = true;
+    d->mmio_reads++;
+    *val = d->be.mmio_read(d->be.ctx, d->cpu->cycle, (uint32_t)off, &ok);
+    if (!ok)
+        fail(d);
+    return true;
+}
+
+static bool dev_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
+{
+    mt_tracedev *d = ctx;
+    if (size != 4 || (off & 3) || d->failed) { /* ignored */
+        d->bad_mmio++;
+        return true;
+    }
+    uint64_t cycle = d->cpu->cycle;
+    d->mmio_writes++;
+    if (off == MT_REG_MARKER && d->rec.marker && !d->rec.marker(d->rec.ctx, cycle, (uint32_t)val))
+        fail(d);
+    if (!d->be.mmio_write(d->be.ctx, cycle, (uint32_t)off, (uint32_t)val))
+        fail(d);
+    /* a write may start or stop a session or change what is due */
+    tracedev_rearm(d);
+    return true;
+}
+
+mt_device tracedev_device(mt_tracedev *d)
+{
+    return (mt_device){.name = "trace-unit", .base = MT_REGS_BASE, .size = MT_REGS_SIZE, .ctx = d,
+                       .read = dev_read, .write = dev_write};
+}
+
+void tracedev_attach(mt_tracedev *d, mt_cpu *cpu)
+{
+    d->cpu = cpu;
+    tracedev_rearm(d);
+}
+
+bool tracedev_finish(mt_tracedev *d)
+{
+    if (d->failed)
+        return false;
+    uint64_t cycle = d->cpu ? d->cpu->cycle : 0;
+    uint64_t now = d->be.now(d->be.ctx);
+    if (!d->be.stop(d->be.ctx, cycle > now ? cycle : now))
+        d->failed = true;
+    return !d->failed;
+}

@@ -126,6 +126,14 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
         CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
     }
     CHECK(fdt_end_node(fdt));
+
+    if (p->trace_unit_size) { /* emu/tracedev.h: only when tracing was asked for */
+        snprintf(name, sizeof name, "trace@%llx", (unsigned long long)p->trace_unit_base);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(reg2(fdt, p->trace_unit_base, p->trace_unit_size));
+        CHECK(fdt_property_string(fdt, "compatible", "metatrace,trace-unit"));
+        CHECK(fdt_end_node(fdt));
+    }
     CHECK(fdt_end_node(fdt)); /* soc */
 
     CHECK(fdt_begin_node(fdt, "poweroff"));

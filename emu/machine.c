@@ -125,6 +125,10 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     bus_add_device(&m->bus, &d);
     d = finisher_device(&m->finisher, &m->cpu);
     bus_add_device(&m->bus, &d);
+    if (cfg->trace_unit && !bus_add_device(&m->bus, cfg->trace_unit)) {
+        snprintf(err, errlen, "cannot map the trace unit");
+        goto fail;
+    }
 
     /* images */
     mt_load_info info;
@@ -197,7 +201,9 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         const char *isa = "rv64imac";
 #endif
         mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
-                           .initrd_start = initrd_start, .initrd_end = initrd_end};
+                           .initrd_start = initrd_start, .initrd_end = initrd_end,
+                           .trace_unit_base = cfg->trace_unit ? cfg->trace_unit->base : 0,
+                           .trace_unit_size = cfg->trace_unit ? cfg->trace_unit->size : 0};
         dtb_size = dtb_build(&p, dtb, dtb_cap);
     }
     if (dtb_size <= 0) {

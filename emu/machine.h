@@ -31,6 +31,7 @@ typedef struct {
     FILE *out;           /* console (UART, HTIF) */
     struct mp_session *metapaging; /* meta-paging (emu/mpctl.h); NULL: flat RAM, no observer */
     int in_fd;           /* console input, -1 for none */
+    const mt_device *trace_unit; /* the trace unit's MMIO window (emu/tracectl.h); NULL: none */
 } mt_machine_config;
 
 typedef struct mt_machine {

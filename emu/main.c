@@ -8,6 +8,7 @@
 
 #include "emu/machine.h"
 #include "emu/mpctl.h"
+#include "emu/tracectl.h"
 
 static void usage(FILE *f)
 {
@@ -33,6 +34,8 @@ static void usage(FILE *f)
           "Meta-paging (docs/metapaging.md):\n",
           f);
     fputs(mp_options_help(), f);
+    fputs("Tracing (docs/trace-unit.md, \"In the emulator\"):\n", f);
+    fputs(trace_options_help(), f);
     fputs("Exit code: the guest's (HTIF tohost, or the sifive,test0 finisher).\n", f);
 }
 
@@ -84,6 +87,12 @@ int main(int argc, char **argv)
     struct mp_options mpo;
     mp_options_default(&mpo);
     if (mp_options_extract(&mpo, &argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        return 2;
+    }
+    struct trace_options tro;
+    trace_options_default(&tro);
+    if (trace_options_extract(&tro, &argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "mtemu: %s\n", err);
         return 2;
     }
@@ -182,12 +191,34 @@ int main(int argc, char **argv)
         return 2;
     }
     cfg.metapaging = mps;
+    struct trace_session *trs = NULL;
+    if (trace_options_active(&tro)) {
+        static const char *const timing_names[] = {"none", "simple", "cache"};
+        trace_run_info ri = {.ram_base = RAM_BASE, .ram_size = cfg.ram_size,
+                             .program = cfg.program ? cfg.program : (cfg.kernel ? cfg.kernel : cfg.bios),
+                             .append = cfg.append, .timing = timing_names[cfg.timing]};
+        if (cfg.event_hash_period) {
+            fprintf(stderr, "mtemu: --event-hash and --trace/--trace-all both need the access listener; give one\n");
+            mp_session_destroy(mps);
+            return 2;
+        }
+        trs = trace_session_create(&tro, &ri, err, sizeof err);
+        if (!trs) {
+            fprintf(stderr, "mtemu: %s\n", err);
+            mp_session_destroy(mps);
+            return 2;
+        }
+        cfg.trace_unit = trace_session_device(trs);
+    }
     mt_machine *m = machine_create(&cfg, err, sizeof err);
     if (!m) {
         fprintf(stderr, "mtemu: %s\n", err);
+        trace_session_destroy(trs);
         mp_session_destroy(mps);
         return 2;
     }
+    if (trs)
+        trace_session_attach(trs, &m->cpu);
     double t0 = machine_wall_seconds();
     int code = machine_run(m);
     double secs = machine_wall_seconds() - t0;
@@ -195,13 +226,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "mtemu: %s\n", err);
         code = code ? code : 2;
     }
+    if (trs) {
+        int trc = trace_session_finish(trs, err, sizeof err);
+        if (trc) {
+            fprintf(stderr, "mtemu: %s\n", err);
+            code = code ? code : trc;
+        }
+    }
     if (stats)
         machine_print_stats(m, stderr, secs);
+    if (stats && trs)
+        trace_session_report(trs, stderr);
     if (mp_session_report(mps, stderr, err, sizeof err) != 0) {
         fprintf(stderr, "mtemu: %s\n", err);
         code = code ? code : 2;
     }
     machine_destroy(m);
+    trace_session_destroy(trs);
     mp_session_destroy(mps);
     return code;
 }

@@ -146,9 +146,10 @@ module mt_tu_ctrl #(
   logic        b_sect_pending;
 
   // The section that follows a section of type `span`: the other type unless its length is 0.
+  logic c_len_h_zero_q, c_len_l_zero_q;   // latched with the lengths
   always_comb begin
-    if (sec_span_q) sw_span = (c_len_h_q == '0);
-    else sw_span = (c_len_l_q != '0);
+    if (sec_span_q) sw_span = c_len_h_zero_q;
+    else sw_span = !c_len_l_zero_q;
     sw_len = sw_span ? c_len_l_q : c_len_h_q;
   end
 
@@ -208,21 +209,12 @@ module mt_tu_ctrl #(
   assign s_rw   = (win == WHold) ? hold_rw_q : acc_write_i;
   assign s_idx  = (win == WHold) ? hold_idx_q : b_int_idx;
   assign s_sp   = (win == WHold) ? hold_sp_q : b_int_sp;
-  // The skip of either candidate, and its LEB length, computed before the winner is known.
-  logic [39:0] skip_hold, skip_cap;
-  logic [3:0]  skip_hold_len, skip_cap_len, s_skip_len;
-  assign skip_hold = hold_idx_q - rep_idx_q;
-  assign skip_cap  = b_int_idx - rep_idx_q;
-  assign skip_hold_len = mt_tu_pkg::leb_len({24'd0, skip_hold});
-  assign skip_cap_len  = mt_tu_pkg::leb_len({24'd0, skip_cap});
-  assign s_skip     = (win == WHold) ? skip_hold : skip_cap;
-  assign s_skip_len = (win == WHold) ? skip_hold_len : skip_cap_len;
+  assign s_skip = s_idx - rep_idx_q;
 
   logic         e_absorbed, e_push, e_has_run, e_has_skip, e_pay_en;
   logic [1:0]   e_midx;
   logic [7:0]   e_hdr;
   logic [55:0]  e_pay;
-  logic [3:0]   e_pay_len;
 
   mt_tu_enc u_enc (
     .fmt_i        (enc_fmt_q),
@@ -242,8 +234,7 @@ module mt_tu_ctrl #(
     .has_run_o    (e_has_run),
     .has_skip_o   (e_has_skip),
     .pay_en_o     (e_pay_en),
-    .pay_o        (e_pay),
-    .pay_len_o    (e_pay_len)
+    .pay_o        (e_pay)
   );
 
   // The packet of the winner (or the RUN that flushes before it): select its prefix and fields,
@@ -253,27 +244,16 @@ module mt_tu_ctrl #(
 
   logic [55:0]  k_pre;
   logic [2:0]   k_pre_len;
-
-  logic [3:0]   k_fa_len, k_fb_len;
-  // LEB lengths of the non-sample packets' fields, from registers, in parallel with arbitration.
-  logic [3:0]   n_r, n_sect, n_sbytes, n_t, n_drop, n_mark, n_samp, n_dropped;
-  assign n_r       = mt_tu_pkg::leb_len({32'd0, b_r});
-  assign n_sect    = mt_tu_pkg::leb_len({16'd0, sect_cycle});
-  assign n_sbytes  = mt_tu_pkg::leb_len({50'd0, sync_bytes_q});
-  assign n_t       = mt_tu_pkg::leb_len({16'd0, t_q[47:0]});
-  assign n_drop    = mt_tu_pkg::leb_len({32'd0, drop_pending_q});
-  assign n_mark    = mt_tu_pkg::leb_len({32'd0, marker_val_q});
-  assign n_samp    = mt_tu_pkg::leb_len({16'd0, samples_q});
-  assign n_dropped = mt_tu_pkg::leb_len({32'd0, dropped_q});
+  logic         k_fa_en, k_fb_en;
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
   always_comb begin
     k_pre = '0;
     k_pre_len = 3'd1;
+    k_fa_en = 1'b0;
     k_fa = '0;
+    k_fb_en = 1'b0;
     k_fb = '0;
-    k_fa_len = '0;
-    k_fb_len = '0;
     if (run_flush) begin
       k_pre = {40'd0, 1'b0, run_cnt_q, mt_tu_pkg::HdrRun};
       k_pre_len = 3'd2;
@@ -282,43 +262,43 @@ module mt_tu_ctrl #(
         WHold, WCapture: begin
           k_pre = e_has_run ? {40'd0, 1'b0, run_cnt_q, e_hdr} : {48'd0, e_hdr};
           k_pre_len = e_has_run ? 3'd2 : 3'd1;
+          k_fa_en = e_has_skip;
           k_fa = {8'd0, s_skip};
-          k_fa_len = e_has_skip ? s_skip_len : 4'd0;
+          k_fb_en = e_pay_en;
           k_fb = e_pay;
-          k_fb_len = e_pay_en ? e_pay_len : 4'd0;
         end
         WSection: begin
           k_pre = {40'd0, 1'b1, 4'd0, b_fmt, b_span, mt_tu_pkg::HdrSection};
           k_pre_len = 3'd2;
+          k_fa_en = 1'b1;
           k_fa = {16'd0, b_r};
+          k_fb_en = 1'b1;
           k_fb = {8'd0, sect_cycle};
-          k_fa_len = n_r;
-          k_fb_len = n_sect;
         end
         WSync: begin
           k_pre = {sync_seq_q, 8'h80, {5{mt_tu_pkg::HdrSync}}};
           k_pre_len = 3'd7;
+          k_fa_en = 1'b1;
           k_fa = {34'd0, sync_bytes_q};
+          k_fb_en = 1'b1;
           k_fb = {8'd0, t_q[47:0]};
-          k_fa_len = n_sbytes;
-          k_fb_len = n_t;
         end
         WOverflow: begin
           k_pre = {48'd0, mt_tu_pkg::HdrOverflow};
+          k_fa_en = 1'b1;
           k_fa = {16'd0, drop_pending_q};
-          k_fa_len = n_drop;
         end
         WMarker: begin
           k_pre = {48'd0, mt_tu_pkg::HdrMarker};
+          k_fa_en = 1'b1;
           k_fa = {16'd0, marker_val_q};
-          k_fa_len = n_mark;
         end
         WEnd: begin
           k_pre = {48'd0, mt_tu_pkg::HdrEnd};
+          k_fa_en = 1'b1;
           k_fa = samples_q;
+          k_fb_en = 1'b1;
           k_fb = {24'd0, dropped_q};
-          k_fa_len = n_samp;
-          k_fb_len = n_dropped;
         end
         default: ;
       endcase
@@ -330,9 +310,9 @@ module mt_tu_ctrl #(
   mt_tu_pack u_pack (
     .pre_i     (k_pre),
     .pre_len_i (k_pre_len),
-    .fa_len_i  (k_fa_len),
+    .fa_en_i   (k_fa_en),
     .fa_i      (k_fa),
-    .fb_len_i  (k_fb_len),
+    .fb_en_i   (k_fb_en),
     .fb_i      (k_fb),
     .bytes_o   (w_bytes),
     .len_o     (w_len)
@@ -545,6 +525,7 @@ module mt_tu_ctrl #(
       c_sync_period_q <= 14'd4096;
       c_rate_h_q <= 32'd24;       c_rate_l_q <= 32'd2048;
       c_len_h_q <= '0;            c_len_l_q <= '0;
+      c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;         sec_fmt_q <= '0;          sec_r_q <= 32'd1;
       sec_start_q <= '0;          sec_left_q <= '0;         sp_left_q <= '0;
       sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;
@@ -571,6 +552,8 @@ module mt_tu_ctrl #(
       c_sync_period_q <= c_sync_period_d;
       c_rate_h_q <= c_rate_h_d;   c_rate_l_q <= c_rate_l_d;
       c_len_h_q <= c_len_h_d;     c_len_l_q <= c_len_l_d;
+      c_len_h_zero_q <= (c_len_h_d == '0);
+      c_len_l_zero_q <= (c_len_l_d == '0);
       sec_span_q <= sec_span_d;   sec_fmt_q <= sec_fmt_d;   sec_r_q <= sec_r_d;
       sec_start_q <= sec_start_d; sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_zero_q <= (sec_left_d == '0);

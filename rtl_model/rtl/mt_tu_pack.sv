@@ -7,9 +7,9 @@
 module mt_tu_pack (
   input  logic [55:0]  pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
   input  logic [2:0]   pre_len_i,  // 1..7
-  input  logic [3:0]   fa_len_i,   // LEB length of the first field, 0 = absent
+  input  logic         fa_en_i,
   input  logic [47:0]  fa_i,       // first LEB field (up to 7 bytes)
-  input  logic [3:0]   fb_len_i,   // LEB length of the second field, 0 = absent
+  input  logic         fb_en_i,
   input  logic [55:0]  fb_i,       // second LEB field (up to 8 bytes)
   output logic [127:0] bytes_o,
   output logic [4:0]   len_o
@@ -20,10 +20,8 @@ module mt_tu_pack (
   logic [3:0]  na, nb;
   logic [3:0]  off_b;
 
-  // The lengths come with the values: the caller computes them from registers, in parallel with
-  // arbitration, instead of a length tree after the value mux.
-  assign la = fa_len_i;
-  assign lb = fb_len_i;
+  assign la = fa_en_i ? mt_tu_pkg::leb_len({16'd0, fa_i}) : 4'd0;
+  assign lb = fb_en_i ? mt_tu_pkg::leb_len({8'd0, fb_i}) : 4'd0;
   assign na = la;
   assign nb = lb;
   assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, na));

@@ -3,3 +3,16 @@
 
 # mtemu links the RTL for --trace-unit=rtl|both (see emu/module.mk).
 $(BIN)/mtemu: $(RTL_A) $(MT_A)
+
+TRACE_E2E_ELFS := $(patsubst %,$(FWBUILD)/%.elf,seq random stride wss memcpy pchase)
+TEST_SCRIPTS += tests/e2e/rowscope.sh
+TEST_DEPS    += $(BIN)/mtemu $(BIN)/metatrace $(TRACE_E2E_ELFS)
+
+# The full RowScope sweep (sequential 64 MB, random 16 MB, stride 1..1024 on 16 MB, working sets
+# 512 KB..128 MB) and its plot: build/results/rowscope.csv, build/results/rowscope.png.
+ROWSCOPE_OUT := build/results
+.PHONY: rowscope
+rowscope: $(BIN)/mtemu $(BIN)/metatrace $(TRACE_E2E_ELFS)
+	BIN=$(BIN) FWBUILD=$(FWBUILD) nice -n 10 sh tests/e2e/rowscope-run.sh full $(ROWSCOPE_OUT)
+	sh tests/e2e/rowscope-plot.sh $(ROWSCOPE_OUT)/rowscope.csv $(ROWSCOPE_OUT)/rowscope.png
+	@cat $(ROWSCOPE_OUT)/rowscope.csv

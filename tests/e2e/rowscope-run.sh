@@ -1,0 +1,81 @@
+#!/bin/sh
+# RowScope, reproduced (issue #4): runs the firmware workloads on mtemu with an every-access trace
+# of data accesses (loads + stores, core tap, guest RAM only, full addresses: --trace-all), cuts
+# each marker-bracketed region of interest out of the trace (metatrace decode --from/--to between
+# the workload's begin and end markers) and runs it through `metatrace rowbuf` (8 KB rows, 8 banks,
+# RowScope's bit-interleaved mapping).  Writes
+#   OUT/rowscope.csv  benchmark,param,accesses,hit_rate,miss_rate,conflict_rate
+# usage: rowscope-run.sh quick|full OUTDIR      (env BIN: where mtemu and metatrace are; FWBUILD)
+set -eu
+mode=$1 out=$2
+BIN=${BIN:-build/bin} FWBUILD=${FWBUILD:-build/firmware}
+MTEMU=$BIN/mtemu MT=$BIN/metatrace
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/rowscope.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+if [ "$mode" = full ]; then
+    SEQ="size=64M iters=1" SEQ_M=256M
+    RND="size=16M iters=1" RND_M=64M
+    STR="size=16M stride=0 iters=1" STR_M=64M
+    WSS="min=512K max=128M iters=1" WSS_M=256M
+else
+    SEQ="size=1M iters=1" SEQ_M=32M
+    RND="size=16M iters=1" RND_M=64M
+    STR="size=2M stride=0 iters=1" STR_M=32M
+    WSS="min=512K max=2M iters=1" WSS_M=32M
+fi
+
+# trace NAME MEM ARGS: every data access into $work/NAME.mtr, markers included
+trace() {
+    "$MTEMU" -q -m "$2" --append "$3" --trace-all "$work/$1.mtr" --trace-all-kinds load,store \
+        --trace-all-ram "$FWBUILD/$1.elf" >"$work/$1.out" 2>&1 || {
+        echo "rowscope: mtemu $1.elf ($3) failed:" >&2
+        cat "$work/$1.out" >&2
+        exit 1
+    }
+}
+
+# roi NAME POINT BENCHMARK PARAM: appends "BENCHMARK,PARAM,accesses,hit_rate,miss_rate,
+# conflict_rate" of the region between the begin and end markers of POINT (marker id =
+# workload << 24 | point << 8 | 1 begin / 2 end) to the table.
+roi() {
+    "$MT" decode "$work/$1.mtr" | grep '^# [0-9]* marker ' >"$work/markers" || true
+    awk -v pt="$2" '{ v = $4; if (int(v / 256) % 65536 == pt) { if (v % 256 == 1) b = $2; if (v % 256 == 2) e = $2 } }
+        END { if (b == "" || e == "") exit 1; print b, e }' "$work/markers" >"$work/cut" || {
+        echo "rowscope: $1: no begin/end markers for point $2" >&2
+        exit 1
+    }
+    read -r b e <"$work/cut"
+    rm -f "$work/roi.csv"
+    mkfifo "$work/roi.csv"
+    "$MT" decode "$work/$1.mtr" --format csv --from "$b" --to "$e" >"$work/roi.csv" &
+    "$MT" rowbuf "$work/roi.csv" --row-size 8K --banks 8 --mapping rowscope --format csv >"$work/rb" || {
+        echo "rowscope: metatrace rowbuf failed on $1 point $2" >&2
+        exit 1
+    }
+    wait $!
+    awk -F, -v n="$3" -v p="$4" '$1 == "all" { print n "," p "," $2 "," $6 "," $7 "," $8; f = 1 } END { exit !f }' \
+        "$work/rb" >>"$csv.tmp" || { echo "rowscope: no totals from rowbuf on $1 point $2" >&2; exit 1; }
+}
+
+csv=$out/rowscope.csv
+echo "benchmark,param,accesses,hit_rate,miss_rate,conflict_rate" >"$csv.tmp"
+param() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+bytes() { numfmt --from=iec "$1"; }
+
+trace seq "$SEQ_M" "$SEQ"
+roi seq 0 sequential "$(bytes "$(param "$SEQ" size)")"
+trace random "$RND_M" "$RND"
+roi random 0 random "$(bytes "$(param "$RND" size)")"
+trace stride "$STR_M" "$STR"
+for k in 0 1 2 3 4 5 6 7 8 9 10; do
+    roi stride $k stride $((1 << k))
+done
+trace wss "$WSS_M" "$WSS"
+size=$(bytes "$(param "$WSS" min)") max=$(bytes "$(param "$WSS" max)") k=0
+while [ "$size" -le "$max" ]; do
+    roi wss $k wss "$size"
+    size=$((size * 2)) k=$((k + 1))
+done
+mv "$csv.tmp" "$csv"

@@ -324,7 +324,7 @@ struct trace_session {
     mt_writer *w;    /* --trace */
     mt_writer *all;  /* --trace-all */
     bool all_started;
-    uint64_t all_markers;
+    uint64_t all_samples, all_markers;
     mt_unit unit;    /* model */
     bool unit_init;
     mt_lockstep *ls; /* both */
@@ -473,6 +473,7 @@ static bool all_access(void *ctx, const mt_access *a)
         fprintf(stderr, "mtemu: --trace-all: %s\n", mt_writer_error(s->all));
         return false;
     }
+    s->all_samples++;
     return true;
 }
 
@@ -689,11 +690,11 @@ void trace_session_report(const struct trace_session *s, FILE *f)
     if (s->ls)
         fprintf(f, "trace.lockstep %" PRIu64 " bytes compared%s\n", mt_lockstep_bytes(s->ls),
                 mt_lockstep_diverged(s->ls) ? " DIVERGED" : ", identical");
-    fprintf(f, "trace.accesses %" PRIu64 " to the unit, %" PRIu64 " recorded (--trace-all), %" PRIu64
-               " same-cycle skipped\n",
-            s->dev.unit_accesses, s->dev.rec_accesses, s->dev.collisions);
+    fprintf(f, "trace.accesses %" PRIu64 " to the unit, %" PRIu64 " same-cycle skipped\n", s->dev.unit_accesses,
+            s->dev.collisions);
     if (s->o.all_path)
-        fprintf(f, "trace.markers %" PRIu64 "\n", s->all_markers);
+        fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
+                s->all_markers);
 }
 
 void trace_session_destroy(struct trace_session *s)

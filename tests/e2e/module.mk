@@ -16,3 +16,10 @@ rowscope: $(BIN)/mtemu $(BIN)/metatrace $(TRACE_E2E_ELFS)
 	BIN=$(BIN) FWBUILD=$(FWBUILD) nice -n 10 sh tests/e2e/rowscope-run.sh full $(ROWSCOPE_OUT)
 	sh tests/e2e/rowscope-plot.sh $(ROWSCOPE_OUT)/rowscope.csv $(ROWSCOPE_OUT)/rowscope.png
 	@cat $(ROWSCOPE_OUT)/rowscope.csv
+
+# A guest that programs the unit itself (firmware writes override the command line).
+$(FWBUILD)/e2e/trace_regs.elf: tests/e2e/trace_regs.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-metapage.sh
+TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf

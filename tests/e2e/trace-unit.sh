@@ -1,0 +1,122 @@
+#!/bin/sh
+# The trace unit inside mtemu (emu/tracedev, emu/tracectl): defaults from reset, command-line
+# registers, firmware overrides, determinism, model = RTL = lockstep, the every-access path,
+# the device tree node, bad options.  One PASS/FAIL line per check.
+set -u
+BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
+MTEMU=$BIN/mtemu MT=$BIN/metatrace
+T=$(mktemp -d "${TMPDIR:-/tmp}/trace-unit.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+ok() { if [ "$2" = 0 ]; then echo "PASS $1"; else echo "FAIL $1"; fi; }
+has() { grep -q -- "$2" "$1"; }
+
+# 1. a program that knows nothing of the unit is traced from reset with the seed's defaults
+"$MTEMU" -q --trace "$T/seq.mtr" --append "size=256K iters=1" "$FWBUILD/seq.elf" >"$T/seq.out" 2>&1
+rc=$?
+"$MT" info "$T/seq.mtr" >"$T/seq.info" 2>&1
+"$MT" decode "$T/seq.mtr" >"$T/seq.txt" 2>&1
+has "$T/seq.out" "trace=present" && has "$T/seq.info" "fmt burst 48 span 32, rate_h 24 rate_l 2048, len_h 1000000000 len_l 10000000000" \
+    && has "$T/seq.info" "producer=mtemu" && has "$T/seq.info" "memory.ram=0x80000000+0x8000000" \
+    && head -1 "$T/seq.txt" | grep -q "^# [01] section burst format 48 rate 24$" && [ $rc = 0 ]
+ok trace-defaults-from-reset $?
+# both markers of the ROI are in the stream
+[ "$(grep -c ' marker ' "$T/seq.txt")" = 2 ]
+ok trace-markers $?
+
+# 2. every register from the command line
+"$MTEMU" -q --trace "$T/cl.mtr" --trace-rate-h 100 --trace-rate-l 1000 --trace-fmt-h full --trace-fmt-l line \
+    --trace-kinds load,store --trace-len-h 1ms --trace-len-l=2ms --trace-sync-period 256 \
+    --append "size=1M iters=1" "$FWBUILD/seq.elf" >/dev/null 2>&1
+"$MT" info "$T/cl.mtr" >"$T/cl.info" 2>&1
+"$MT" decode "$T/cl.mtr" >"$T/cl.txt" 2>&1
+has "$T/cl.info" "kind_mask 0x6 tap 0 fmt burst full span line, rate_h 100 rate_l 1000, len_h 1000000 len_l 2000000, sync period 256" \
+    && has "$T/cl.txt" "section burst format full rate 100" && has "$T/cl.txt" "section span format line rate 1000" \
+    && ! grep -q "format 48" "$T/cl.txt"
+ok trace-command-line-registers $?
+
+# 3. firmware writes override the command line (the guest stops the session, sets rate 100 in
+# the full format and starts again), and --trace-start=firmware waits for the guest's enable
+"$MTEMU" -q --trace "$T/regs.mtr" "$FWBUILD/e2e/trace_regs.elf" >/dev/null 2>&1
+rc=$?
+"$MT" decode "$T/regs.mtr" | grep '^#' >"$T/regs.txt"
+[ $rc = 0 ] && grep -q "section burst format 48 rate 24" "$T/regs.txt" && grep -q "section burst format full rate 100" "$T/regs.txt" \
+    && grep -q " marker 4660" "$T/regs.txt"
+ok trace-firmware-override $?
+"$MTEMU" -q --trace "$T/regs2.mtr" --trace-start=firmware "$FWBUILD/e2e/trace_regs.elf" >/dev/null 2>&1
+"$MT" decode "$T/regs2.mtr" | grep '^#' >"$T/regs2.txt"
+! grep -q "rate 24" "$T/regs2.txt" && grep -q "section burst format full rate 100" "$T/regs2.txt"
+ok trace-start-firmware $?
+
+# 4. determinism: the same inputs give byte-identical files
+for i in 1 2; do
+    "$MTEMU" -q --trace "$T/d$i.mtr" --trace-all "$T/a$i.mtr" --trace-rate-h 7 \
+        --append "size=256K stride=64" "$FWBUILD/pchase.elf" >/dev/null 2>&1
+done
+cmp -s "$T/d1.mtr" "$T/d2.mtr" && cmp -s "$T/a1.mtr" "$T/a2.mtr" && [ -s "$T/d1.mtr" ]
+ok trace-deterministic $?
+
+# 5. model, RTL and lockstep give the same stream; lockstep reports no divergence
+for u in model rtl both; do
+    "$MTEMU" -q --stats --trace "$T/$u.mtr" --trace-unit=$u --trace-rate-h 5 --trace-sync-period 128 \
+        --append "size=64K iters=1" "$FWBUILD/memcpy.elf" >"$T/$u.out" 2>"$T/$u.err"
+    echo $? >"$T/$u.rc"
+    "$MT" decode "$T/$u.mtr" >"$T/$u.txt" 2>&1
+done
+[ "$(cat "$T/model.rc")" = 0 ] && [ "$(cat "$T/rtl.rc")" = 0 ] && cmp -s "$T/model.txt" "$T/rtl.txt" \
+    && [ "$(wc -l <"$T/model.txt")" -gt 1000 ]
+ok trace-unit-rtl-equals-model $?
+[ "$(cat "$T/both.rc")" = 0 ] && cmp -s "$T/model.txt" "$T/both.txt" && has "$T/both.err" "bytes compared, identical"
+ok trace-unit-both-lockstep $?
+
+# 6. the every-access path records every load and store exactly (no FIFO, nothing dropped),
+# where the unit at r = 1 in the full format loses samples at each SYNC+SECTION pair
+"$MTEMU" -q --stats --trace-all "$T/all.mtr" --trace-all-kinds load,store --trace "$T/r1.mtr" --trace-rate-h 1 \
+    --trace-fmt-h full --trace-kinds load,store --append "size=256K iters=1" "$FWBUILD/seq.elf" >/dev/null 2>"$T/all.err"
+loads=$(awk '$1 == "access.load" { print $2 }' "$T/all.err")
+stores=$(awk '$1 == "access.store" { print $2 }' "$T/all.err")
+all=$("$MT" info "$T/all.mtr" | awk '$1 == "samples:" { print $2 }')
+r1=$("$MT" info "$T/r1.mtr" | awk '$1 == "samples:" { print $2 }')
+echo "  loads+stores $((loads + stores)), --trace-all samples $all, unit at r=1 samples $r1"
+[ "$all" = $((loads + stores)) ] && [ "$r1" -le "$all" ] && [ "$r1" -gt 0 ]
+ok trace-all-every-access $?
+# ... and it carries the same markers as the unit's stream of the same run
+"$MT" decode "$T/all.mtr" | grep ' marker ' | awk '{ print $4 }' >"$T/m1"
+"$MT" decode "$T/r1.mtr" | grep ' marker ' | awk '{ print $4 }' >"$T/m2"
+[ -s "$T/m1" ] && cmp -s "$T/m1" "$T/m2"
+ok trace-all-markers $?
+
+# 7. the device is in the device tree only when tracing
+"$MTEMU" -q --trace "$T/x.mtr" --dump-dtb "$T/t.dtb" --max-insns 10 "$FWBUILD/seq.elf" >/dev/null 2>&1
+"$MTEMU" -q --dump-dtb "$T/n.dtb" --max-insns 10 "$FWBUILD/seq.elf" >/dev/null 2>&1
+grep -q "metatrace,trace-unit" "$T/t.dtb" && ! grep -q "metatrace,trace-unit" "$T/n.dtb" \
+    && "$MTEMU" -q --append "size=64K" "$FWBUILD/seq.elf" 2>&1 | grep -q "trace=absent"
+ok trace-device-tree $?
+
+# 8. bad options: one line naming the option, exit 2, no file left behind
+bad() {
+    name=$1
+    shift
+    "$MTEMU" -q "$@" "$FWBUILD/seq.elf" >"$T/bad.out" 2>"$T/bad.err"
+    rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$T/bad.err")" = 1 ] && grep -q -- "$name" "$T/bad.err" && [ ! -s "$T/bad.out" ]
+}
+r=0
+bad --trace-unit --trace "$T/b.mtr" --trace-unit=fpga || r=1
+bad --trace-rate-h --trace "$T/b.mtr" --trace-rate-h 0 || r=1
+bad --trace-fmt-l --trace "$T/b.mtr" --trace-fmt-l 64 || r=1
+bad --trace-kinds --trace "$T/b.mtr" --trace-kinds load,bogus || r=1
+bad --trace-len-h --trace "$T/b.mtr" --trace-len-h 2000s || r=1
+bad --trace-fifo-depth --trace "$T/b.mtr" --trace-fifo-depth 8 || r=1
+bad nonexistent --trace "$T/nonexistent/b.mtr" || r=1
+bad --event-hash --trace "$T/b.mtr" --event-hash || r=1
+[ ! -e "$T/b.mtr" ] || r=1
+ok trace-bad-options $r
+
+# 9. trace sizes, for the record: bytes per sample at the default rates
+for w in seq random stride pchase memcpy; do
+    "$MTEMU" -q --trace "$T/s.mtr" "$FWBUILD/$w.elf" >/dev/null 2>&1
+    "$MT" info "$T/s.mtr" | awk -v w=$w -v sz="$(stat -c %s "$T/s.mtr")" -v st="$(zstd -dcq "$T/s.mtr" | wc -c)" '
+        $1 == "samples:" { s = $2 }
+        END { printf "  %-7s %8d samples: packet stream %8d bytes (%.3f/sample), .mtr %7d bytes (%.4f/sample)\n",
+                     w, s, st, st / s, sz, sz / s }'
+done

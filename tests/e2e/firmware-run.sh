@@ -51,11 +51,13 @@ cases=(
   "rt-check-ebreak|rt-check|128M|mem=128M trap=2|67"
   "rt-check-access-fault|rt-check|128M|mem=128M trap=3|69"
 )
-# Cases for mtemu alone (QEMU has no trace unit): name | elf | memory | bootargs | exit code.
-# Run with --trace so the trace unit exists and records.
+# Cases for mtemu alone (QEMU has no trace unit), run with --trace so the unit exists and records:
+# name | elf | memory | bootargs | exit code | more mtemu options | marker ids the trace must hold
 mtemu_cases=(
-  "rt-check-trace-unit|rt-check|128M|mem=128M trace=1|0"
-  "seq-traced|seq|128M|size=64K|0"
+  "rt-check-trace-unit|rt-check|128M|mem=128M trace=1|0||0x52544b31 0x52544b32"
+  "rt-check-trace-session|rt-check|128M|mem=128M trace=1|0|--trace-start=firmware|0x52544b31 0x52544b32"
+  "seq-traced|seq|128M|size=64K|0||0x01000001 0x01000002"
+  "stride-traced|stride|128M|size=64K|0||0x03000001 0x03000002 0x03000a01 0x03000a02"
 )
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -113,9 +115,10 @@ if [ $qemu_only = 0 ] && ! "$MTEMU" --help 2>&1 | grep -q -- '--trace'; then
   for c in "${mtemu_cases[@]}"; do echo "SKIP ${c%%|*}: $MTEMU has no --trace option yet"; done
 elif [ $qemu_only = 0 ]; then
   for c in "${mtemu_cases[@]}"; do
-    IFS='|' read -r name prog mem args want <<<"$c"
+    IFS='|' read -r name prog mem args want opts markers <<<"$c"
     elf=$FWBUILD/$prog.elf
-    timeout "$RUN_TIMEOUT" "$MTEMU" -m "$mem" --trace "$tmp/$name.mtr" --append "$args" "$elf" \
+    # shellcheck disable=SC2086  # opts is a list of words
+    timeout "$RUN_TIMEOUT" "$MTEMU" -m "$mem" --trace "$tmp/$name.mtr" $opts --append "$args" "$elf" \
       < /dev/null > "$tmp/t.out" 2> "$tmp/t.err"
     rc=$?
     if [ $rc -ne "$want" ]; then
@@ -125,6 +128,18 @@ elif [ $qemu_only = 0 ]; then
       failures=$((failures + 1))
     elif [ ! -s "$tmp/$name.mtr" ]; then
       echo "FAIL $name: mtemu --trace wrote no trace file"; failures=$((failures + 1))
+    elif [ -n "$markers" ] && [ -x "$BIN/metatrace" ]; then
+      # The firmware's markers must be in the stream (metatrace decode prints them in decimal).
+      "$BIN/metatrace" decode "$tmp/$name.mtr" > "$tmp/t.dec" 2>&1
+      missing=
+      for m in $markers; do
+        grep -qE "marker $((m))\$" "$tmp/t.dec" || missing="$missing $m"
+      done
+      if [ -n "$missing" ]; then
+        echo "FAIL $name: marker(s)$missing not in the trace (metatrace decode)"; failures=$((failures + 1))
+      else
+        echo "PASS $name"
+      fi
     else
       echo "PASS $name"
     fi

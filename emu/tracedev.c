@@ -59,6 +59,8 @@ void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_re
     d->be = *be;
     if (rec)
         d->rec = *rec;
+    if (be->access == model_access)
+        d->model = be->ctx;
 }
 
 static uint64_t due(const mt_tracedev *d)
@@ -85,9 +87,29 @@ void tracedev_rearm(mt_tracedev *d)
         cpu_set_listener(d->cpu, tracedev_listener, d, due(d));
 }
 
+/* The common case, the C model without a recorder, without indirect calls: the CPU only calls
+ * the listener at or after next_due, so there is no due check to repeat. */
+static uint64_t model_listener(mt_tracedev *d, const mt_access *a)
+{
+    mt_unit *u = d->model;
+    if (a->tap == model_tap(u)) {
+        if (a->cycle < d->last_cycle || a->cycle < u->now) {
+            d->collisions++;
+        } else {
+            d->last_cycle = a->cycle + 1;
+            d->unit_accesses++;
+            mt_unit_access(u, a);
+            mt_unit_advance(u, a->cycle + 1); /* see model_access */
+        }
+    }
+    return mt_unit_next_due(u);
+}
+
 uint64_t tracedev_listener(void *ctx, const mt_access *a)
 {
     mt_tracedev *d = ctx;
+    if (d->model && !d->rec.access && a->cycle >= mt_unit_next_due(d->model))
+        return model_listener(d, a);
     if (d->failed)
         return UINT64_MAX;
     if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {

@@ -54,6 +54,7 @@ typedef struct {
 typedef struct mt_tracedev {
     tracedev_backend be;
     tracedev_recorder rec; /* rec.access NULL: none */
+    mt_unit *model;        /* the backend's unit when it is the C model (direct fast path) */
     mt_cpu *cpu;           /* set by tracedev_attach */
     uint64_t last_cycle;   /* last access given to the unit (+1), to keep one access per cycle */
     uint64_t rec_last;     /* the same for the recorder */

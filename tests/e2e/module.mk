@@ -23,3 +23,8 @@ $(FWBUILD)/e2e/trace_regs.elf: tests/e2e/trace_regs.S tests/emu/link.ld
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-metapage.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
+
+.PHONY: bench-trace
+bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS)
+	BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
+BENCH_STEPS += bench-trace

@@ -697,6 +697,9 @@ void trace_session_report(const struct trace_session *s, FILE *f)
                 s->all_markers);
 }
 
+struct mt_tracedev *trace_session_tracedev(struct trace_session *s) { return &s->dev; }
+struct mt_lockstep *trace_session_lockstep(struct trace_session *s) { return s->ls; }
+
 void trace_session_destroy(struct trace_session *s)
 {
     if (!s)

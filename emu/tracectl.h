@@ -65,6 +65,10 @@ void trace_session_attach(struct trace_session *s, mt_cpu *cpu);
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen);
 /* Counts for --stats. */
 void trace_session_report(const struct trace_session *s, FILE *f);
+/* The device (for tests that drive the listener themselves). */
+struct mt_tracedev *trace_session_tracedev(struct trace_session *s);
+/* The lockstep pair with --trace-unit=both, else NULL (tests disturb one side through it). */
+struct mt_lockstep *trace_session_lockstep(struct trace_session *s);
 /* Frees everything (removes unfinished output files). */
 void trace_session_destroy(struct trace_session *s);
 

@@ -28,3 +28,8 @@ TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS)
 	BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
 BENCH_STEPS += bench-trace
+
+# test_tracectl drives --trace-unit=both, so it links the RTL (overrides tests/unit's rule).
+$(BUILD)/tests/test_tracectl: $(OBJ)/tests/unit/test_tracectl.o $(EMU_A) $(RTL_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_LIBS) $(LDLIBS)

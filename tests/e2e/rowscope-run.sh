@@ -26,9 +26,10 @@ else
     WSS="min=512K max=2M iters=1" WSS_M=32M
 fi
 
-# trace NAME MEM ARGS: every data access into $work/NAME.mtr, markers included
+# trace NAME MEM ARGS [TAG]: every data access of NAME.elf into $work/TAG.mtr, markers included
 trace() {
-    "$MTEMU" -q -m "$2" --append "$3" --trace-all "$work/$1.mtr" --trace-all-kinds load,store \
+    tag=${4:-$1}
+    "$MTEMU" -q -m "$2" --append "$3" --trace-all "$work/$tag.mtr" --trace-all-kinds load,store \
         --trace-all-ram "$FWBUILD/$1.elf" >"$work/$1.out" 2>&1 || {
         echo "rowscope: mtemu $1.elf ($3) failed:" >&2
         cat "$work/$1.out" >&2
@@ -40,9 +41,9 @@ trace() {
 # conflict_rate" of the region between the begin and end markers of POINT (marker id =
 # workload << 24 | point << 8 | 1 begin / 2 end) to the table.
 roi() {
-    "$MT" decode "$work/$1.mtr" | grep '^# [0-9]* marker ' >"$work/markers" || true
+    [ -e "$work/$1.markers" ] || "$MT" decode "$work/$1.mtr" | grep '^# [0-9]* marker ' >"$work/$1.markers" || true
     awk -v pt="$2" '{ v = $4; if (int(v / 256) % 65536 == pt) { if (v % 256 == 1) b = $2; if (v % 256 == 2) e = $2 } }
-        END { if (b == "" || e == "") exit 1; print b, e }' "$work/markers" >"$work/cut" || {
+        END { if (b == "" || e == "") exit 1; print b, e }' "$work/$1.markers" >"$work/cut" || {
         echo "rowscope: $1: no begin/end markers for point $2" >&2
         exit 1
     }
@@ -72,10 +73,13 @@ trace stride "$STR_M" "$STR"
 for k in 0 1 2 3 4 5 6 7 8 9 10; do
     roi stride $k stride $((1 << k))
 done
-trace wss "$WSS_M" "$WSS"
-size=$(bytes "$(param "$WSS" min)") max=$(bytes "$(param "$WSS" max)") k=0
+# one run per working-set size (point 0 of min = max = size): `decode --to` reads a trace to its
+# end, so one ROI per trace keeps the analysis linear in the trace size
+size=$(bytes "$(param "$WSS" min)") max=$(bytes "$(param "$WSS" max)")
 while [ "$size" -le "$max" ]; do
-    roi wss $k wss "$size"
-    size=$((size * 2)) k=$((k + 1))
+    trace wss "$WSS_M" "min=$size max=$size iters=1" "wss$size"
+    roi "wss$size" 0 wss "$size"
+    rm -f "$work/wss$size.mtr"
+    size=$((size * 2))
 done
 mv "$csv.tmp" "$csv"

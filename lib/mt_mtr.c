@@ -169,6 +169,8 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
     }
     w->level = c.level ? c.level : 3;
     w->frame_bytes = c.frame_bytes ? c.frame_bytes : (size_t)1 << 20;
+    if (w->frame_bytes > MT_MTR_FRAME_MAX / 2) /* readers refuse frames beyond MT_MTR_FRAME_MAX */
+        w->frame_bytes = MT_MTR_FRAME_MAX / 2;
     w->cctx = ZSTD_createCCtx();
     w->f = fopen(path, "wb");
     if (!w->f || !w->cctx) {
@@ -216,6 +218,8 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
         wfail(w, "%s: out of memory", path);
     }
     mt_swenc_init(&w->sw, c.sync_period, mt_writer_sink, w);
+    if (!w->failed && fflush(w->f) != 0) /* a writer killed before its first frame leaves a header */
+        wfail(w, "%s: write failed: %s", path, strerror(errno));
     if (w->failed) {
         snprintf(err, errlen, "%s", w->err);
         mt_writer_abort(w);

@@ -258,6 +258,10 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
             w->zrun = 0;
         }
     }
+    /* a stream without SYNCs (not from the unit or mt_swenc) must still be written in bounded
+     * frames; such a frame does not start at a SYNC and decodes from its first SYNC on */
+    if (w->n >= MT_MTR_FRAME_MAX / 2)
+        emit_frame(w, w->n);
     return w->failed ? -1 : 0;
 }
 

@@ -70,6 +70,11 @@ test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_DEPS)
 	@BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) SAN=$(SAN) mk/run-tests.sh $(TEST_BINS) $(TEST_SCRIPTS)
 
+# `make demo`: the main job end to end on built-in defaults (mk/demo.sh says what it shows).
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@BIN=$(BIN) FWBUILD=$(FWBUILD) mk/demo.sh
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@set -e; for step in $(BENCH_STEPS); do $(MAKE) --no-print-directory $$step; done

@@ -1,5 +1,7 @@
 #include "emu/clint.h"
 
+#include <string.h>
+
 /* 64-bit registers accessed as a whole or as 32-bit halves. */
 static bool reg64_read(uint64_t reg, uint64_t off, unsigned size, uint64_t *val)
 {
@@ -23,18 +25,29 @@ static bool reg64_write(uint64_t *reg, uint64_t off, unsigned size, uint64_t val
     return true;
 }
 
+/* The hart whose register `off` is in [base, base + n * stride), or NULL. */
+static mt_cpu *hart_at(const mt_clint *c, uint64_t off, uint64_t base, uint64_t stride, uint64_t *rel)
+{
+    if (off < base || off >= base + c->nharts * stride)
+        return NULL;
+    *rel = (off - base) % stride;
+    return c->harts[(off - base) / stride];
+}
+
 static bool clint_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
 {
     mt_clint *c = ctx;
-    if (off == 0 && size == 4) {
-        *val = c->msip;
+    uint64_t rel;
+    mt_cpu *h;
+    if ((h = hart_at(c, off, 0, 4, &rel)) && size == 4) {
+        *val = c->msip[(off) / 4];
         return true;
     }
-    if (off >= 0x4000 && off < 0x4008)
-        return reg64_read(c->cpu->mtimecmp, off - 0x4000, size, val);
+    if ((h = hart_at(c, off, 0x4000, 8, &rel)))
+        return reg64_read(h->mtimecmp, rel, size, val);
     if (off >= 0xbff8 && off < 0xc000)
         return reg64_read(cpu_mtime(c->cpu), off - 0xbff8, size, val);
-    if (off < 0xc000 && size == 4) { /* other harts' registers: absent, read as zero */
+    if (off < 0xc000 && size == 4) { /* absent harts' registers: read as zero */
         *val = 0;
         return true;
     }
@@ -44,16 +57,18 @@ static bool clint_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
 static bool clint_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 {
     mt_clint *c = ctx;
-    if (off == 0 && size == 4) {
-        c->msip = val & 1;
-        cpu_set_irq_line(c->cpu, MIP_MSIP, c->msip);
+    uint64_t rel;
+    mt_cpu *h;
+    if ((h = hart_at(c, off, 0, 4, &rel)) && size == 4) {
+        c->msip[off / 4] = val & 1;
+        cpu_set_irq_line(h, MIP_MSIP, val & 1);
         return true;
     }
-    if (off >= 0x4000 && off < 0x4008) {
-        uint64_t v = c->cpu->mtimecmp;
-        if (!reg64_write(&v, off - 0x4000, size, val))
+    if ((h = hart_at(c, off, 0x4000, 8, &rel))) {
+        uint64_t v = h->mtimecmp;
+        if (!reg64_write(&v, rel, size, val))
             return false;
-        cpu_set_mtimecmp(c->cpu, v);
+        cpu_set_mtimecmp(h, v);
         return true;
     }
     if (off >= 0xbff8 && off < 0xc000) {
@@ -68,8 +83,18 @@ static bool clint_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 
 mt_device clint_device(mt_clint *clint, mt_cpu *cpu)
 {
+    memset(clint, 0, sizeof *clint);
     clint->cpu = cpu;
-    clint->msip = 0;
+    clint->harts[0] = cpu;
+    clint->nharts = 1;
     return (mt_device){.name = "clint", .base = CLINT_BASE, .size = CLINT_SIZE, .ctx = clint,
                        .read = clint_read, .write = clint_write};
+}
+
+bool clint_add_hart(mt_clint *clint, mt_cpu *cpu)
+{
+    if (clint->nharts >= MT_MAX_HARTS)
+        return false;
+    clint->harts[clint->nharts++] = cpu;
+    return true;
 }

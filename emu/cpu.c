@@ -20,6 +20,9 @@
 #include "emu/csr.h"
 #include "emu/decode.h"
 #include "emu/mmu.h"
+#ifdef MT_HAVE_FP
+#include "emu/exec_fp.h"
+#endif
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -52,6 +55,9 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
 {
     memset(c, 0, sizeof *c);
     c->bus = bus;
+#ifdef MT_HAVE_FP
+    c->fp_exec = exec_fp;
+#endif
     set_timing(c, timing);
     c->listener_due = UINT64_MAX;
     c->insn_limit = UINT64_MAX;
@@ -603,7 +609,20 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
     while (!c->stop) {
         if (unlikely(cpu_mip(c) & c->mie) && cpu_check_interrupts(c))
             continue;
+        if (unlikely(c->dpage_flush_pending)) { /* no page is executing here */
+            c->dpage_flush_pending = false;
+            dpage_free_all(c);
+            for (int m = 0; m < 4; m++)
+                for (unsigned i = 0; i < TLB_SIZE; i++)
+                    c->itlb[m][i].tag = TLB_INVALID;
+        }
         if (unlikely(c->wfi)) {
+            if (c->smp) { /* the scheduler runs the other harts and keeps time (emu/smp.c) */
+                if (!(cpu_mip(c) & c->mie))
+                    break;
+                c->wfi = false;
+                continue;
+            }
             if (!wfi_wait(c)) {
                 fprintf(stderr, "mtemu: the hart waits (WFI) for an interrupt that nothing can raise; stopping\n");
                 c->stop = true;
@@ -872,7 +891,12 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         NEXT();
     }
     L_FENCE: NEXT();
-    L_FENCE_I: NEXT(); /* decoded pages follow every store, so nothing is stale */
+    L_FENCE_I: /* decoded pages follow this hart's stores, so only other harts' can be stale */
+        if (likely(!c->smp))
+            NEXT();
+        c->dpage_flush_pending = true;
+        STEP();
+        goto leave;
     L_ECALL: TRAP(EXC_ECALL_U + c->priv, 0);
     L_EBREAK: TRAP(EXC_BREAKPOINT, PC());
     L_MRET:

@@ -97,6 +97,7 @@ typedef struct {
 #define DPAGE_HASH 4096
 #define DTLB_SETS 7
 #define PMP_COUNT 16
+#define MT_MAX_HARTS 8 /* -smp N */
 
 /* Bus-access listener: gets every due access and returns the next cycle at which it wants one
  * (0 = every access, UINT64_MAX = none). */
@@ -147,7 +148,11 @@ typedef struct mt_cpu {
     int data_priv; /* effective privilege of loads/stores (MPRV) */
     mt_dpage *dpage_hash[DPAGE_HASH];
     unsigned dpage_count;
-    bool dpage_flush_pending;
+    bool dpage_flush_pending; /* FENCE.I on a multi-hart machine: drop every decoded page */
+    /* Other harts share the memory (-smp): WFI returns to the machine's scheduler instead of
+     * skipping time, and FENCE.I drops the decoded pages (another hart's stores do not update
+     * them; Linux and OpenSBI issue FENCE.I on every hart after writing code). */
+    bool smp;
     mt_dpage *cross_page; /* holds an instruction straddling two pages, decoded per execution */
     const int32_t *hoff_table; /* the interpreter's handler offsets by op */
 

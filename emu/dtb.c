@@ -1,6 +1,7 @@
-/* Device tree: the nodes Linux and OpenSBI need on QEMU virt (memory, one hart with its
- * interrupt controller and 10 MHz timebase, CLINT, PLIC, ns16550a, sifive,test0 with syscon
- * poweroff/reboot, /chosen). Phandles: 1 = cpu0 intc, 2 = PLIC, 3 = test finisher. */
+/* Device tree: the nodes Linux and OpenSBI need on QEMU virt (memory, the harts with their
+ * interrupt controllers and 10 MHz timebase, CLINT, PLIC, ns16550a, sifive,test0 with syscon
+ * poweroff/reboot, /chosen). Phandles: 1 = cpu0 intc, 2 = PLIC, 3 = test finisher, 0x10 + h =
+ * hart h's intc (h > 0), 0x20 + h = cpu node h (for cpu-map). */
 #include "emu/dtb.h"
 
 #include <libfdt.h>
@@ -12,6 +13,8 @@
 #include "emu/uart.h"
 
 #define TIMEBASE_HZ 10000000u
+#define INTC_PHANDLE(h) ((h) == 0 ? 1u : 0x10u + (h))
+#define CPU_PHANDLE(h) (0x20u + (h))
 
 static int reg2(void *fdt, uint64_t base, uint64_t size)
 {
@@ -52,25 +55,33 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
     CHECK(fdt_property_u32(fdt, "#address-cells", 1));
     CHECK(fdt_property_u32(fdt, "#size-cells", 0));
     CHECK(fdt_property_u32(fdt, "timebase-frequency", TIMEBASE_HZ));
-    CHECK(fdt_begin_node(fdt, "cpu@0"));
-    CHECK(fdt_property_string(fdt, "device_type", "cpu"));
-    CHECK(fdt_property_u32(fdt, "reg", 0));
-    CHECK(fdt_property_string(fdt, "status", "okay"));
-    CHECK(fdt_property_string(fdt, "compatible", "riscv"));
-    CHECK(fdt_property_string(fdt, "riscv,isa", p->isa));
-    CHECK(fdt_property_string(fdt, "mmu-type", "riscv,sv48"));
-    CHECK(fdt_begin_node(fdt, "interrupt-controller"));
-    CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
-    CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
-    CHECK(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
-    CHECK(fdt_property_u32(fdt, "phandle", 1));
-    CHECK(fdt_end_node(fdt));
-    CHECK(fdt_end_node(fdt));
+    unsigned n = p->nharts ? p->nharts : 1;
+    for (unsigned h = 0; h < n; h++) {
+        snprintf(name, sizeof name, "cpu@%u", h);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(fdt_property_u32(fdt, "phandle", CPU_PHANDLE(h)));
+        CHECK(fdt_property_string(fdt, "device_type", "cpu"));
+        CHECK(fdt_property_u32(fdt, "reg", h));
+        CHECK(fdt_property_string(fdt, "status", "okay"));
+        CHECK(fdt_property_string(fdt, "compatible", "riscv"));
+        CHECK(fdt_property_string(fdt, "riscv,isa", p->isa));
+        CHECK(fdt_property_string(fdt, "mmu-type", "riscv,sv48"));
+        CHECK(fdt_begin_node(fdt, "interrupt-controller"));
+        CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+        CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+        CHECK(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
+        CHECK(fdt_property_u32(fdt, "phandle", INTC_PHANDLE(h)));
+        CHECK(fdt_end_node(fdt));
+        CHECK(fdt_end_node(fdt));
+    }
     CHECK(fdt_begin_node(fdt, "cpu-map"));
     CHECK(fdt_begin_node(fdt, "cluster0"));
-    CHECK(fdt_begin_node(fdt, "core0"));
-    CHECK(fdt_property_u32(fdt, "cpu", 4));
-    CHECK(fdt_end_node(fdt));
+    for (unsigned h = 0; h < n; h++) {
+        snprintf(name, sizeof name, "core%u", h);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(fdt_property_u32(fdt, "cpu", CPU_PHANDLE(h)));
+        CHECK(fdt_end_node(fdt));
+    }
     CHECK(fdt_end_node(fdt));
     CHECK(fdt_end_node(fdt));
     CHECK(fdt_end_node(fdt)); /* cpus */
@@ -86,8 +97,13 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
     {
         static const char compat[] = "sifive,clint0\0riscv,clint0";
         CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
-        fdt32_t ext[4] = {cpu_to_fdt32(1), cpu_to_fdt32(3), cpu_to_fdt32(1), cpu_to_fdt32(7)};
-        CHECK(fdt_property(fdt, "interrupts-extended", ext, sizeof ext));
+        fdt32_t ext[4 * MT_MAX_HARTS]; /* per hart: software (3) and timer (7) interrupts */
+        for (unsigned h = 0; h < n; h++) {
+            ext[4 * h] = ext[4 * h + 2] = cpu_to_fdt32(INTC_PHANDLE(h));
+            ext[4 * h + 1] = cpu_to_fdt32(3);
+            ext[4 * h + 3] = cpu_to_fdt32(7);
+        }
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, 16 * n));
         CHECK(reg2(fdt, CLINT_BASE, CLINT_SIZE));
     }
     CHECK(fdt_end_node(fdt));
@@ -98,8 +114,13 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
         CHECK(fdt_property_u32(fdt, "phandle", 2));
         CHECK(fdt_property_u32(fdt, "riscv,ndev", PLIC_SOURCES - 1));
         CHECK(reg2(fdt, PLIC_BASE, PLIC_SIZE));
-        fdt32_t ext[4] = {cpu_to_fdt32(1), cpu_to_fdt32(11), cpu_to_fdt32(1), cpu_to_fdt32(9)};
-        CHECK(fdt_property(fdt, "interrupts-extended", ext, sizeof ext));
+        fdt32_t ext[4 * MT_MAX_HARTS]; /* per hart: context 2h = M (11), 2h + 1 = S (9) */
+        for (unsigned h = 0; h < n; h++) {
+            ext[4 * h] = ext[4 * h + 2] = cpu_to_fdt32(INTC_PHANDLE(h));
+            ext[4 * h + 1] = cpu_to_fdt32(11);
+            ext[4 * h + 3] = cpu_to_fdt32(9);
+        }
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, 16 * n));
         CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
         static const char compat[] = "sifive,plic-1.0.0\0riscv,plic0";
         CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));

@@ -11,6 +11,7 @@ typedef struct {
     const char *bootargs; /* NULL: none */
     uint64_t initrd_start, initrd_end; /* 0, 0: none */
     uint64_t trace_unit_base, trace_unit_size; /* size 0: no trace-unit node */
+    unsigned nharts;      /* cpu nodes, CLINT and PLIC contexts; 0 means 1 */
 } mt_dtb_params;
 
 /* Writes the DTB into buf; returns its size, or -1 when buf is too small. */

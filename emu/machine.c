@@ -11,6 +11,7 @@
 #include "emu/cache.h"
 #include "emu/dtb.h"
 #include "emu/loader.h"
+#include "emu/smp.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define FW_DYNAMIC_MAGIC 0x4942534fu
@@ -90,6 +91,35 @@ static void write_reset_rom(mt_machine *m, uint64_t start, uint64_t dtb, uint64_
     memcpy(rom + 40, fw_dyn, sizeof fw_dyn);
 }
 
+/* -smp N: harts 1..N-1, each with its own caches, wired to the CLINT and PLIC (emu/smp.h). */
+static bool add_harts(mt_machine *m, const mt_machine_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->harts > MT_MAX_HARTS) {
+        snprintf(err, errlen, "-smp %u: at most %d harts", cfg->harts, MT_MAX_HARTS);
+        return false;
+    }
+    if ((cfg->metapaging && mp_session_needs_observer(cfg->metapaging)) || cfg->trace_unit || cfg->timing == TIMING_CACHE || cfg->event_hash_period) {
+        snprintf(err, errlen, "-smp %u: not with meta-paging, tracing, --timing=cache or --event-hash "
+                              "(they observe one hart)", cfg->harts);
+        return false;
+    }
+    m->cpu.smp = true;
+    for (unsigned i = 1; i < cfg->harts; i++) {
+        mt_cpu *h = calloc(1, sizeof *h);
+        if (!h) {
+            snprintf(err, errlen, "out of memory");
+            return false;
+        }
+        cpu_init(h, &m->bus, cfg->timing);
+        h->mhartid = i;
+        h->smp = true;
+        m->harts[m->nharts++] = h;
+        clint_add_hart(&m->clint, h);
+        plic_add_hart(&m->plic, h);
+    }
+    return true;
+}
+
 mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen)
 {
     if (cfg->ram_size < 2 * MiB || (cfg->ram_size & 0xfff)) {
@@ -121,6 +151,10 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     bus_add_device(&m->bus, &d);
     d = plic_device(&m->plic, &m->cpu);
     bus_add_device(&m->bus, &d);
+    m->harts[0] = &m->cpu;
+    m->nharts = 1;
+    if (cfg->harts > 1 && !add_harts(m, cfg, err, errlen))
+        goto fail;
     d = uart_device(&m->uart, &m->plic, cfg->out, cfg->in_fd);
     bus_add_device(&m->bus, &d);
     d = finisher_device(&m->finisher, &m->cpu);
@@ -203,7 +237,8 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
                            .initrd_start = initrd_start, .initrd_end = initrd_end,
                            .trace_unit_base = cfg->trace_unit ? cfg->trace_unit->base : 0,
-                           .trace_unit_size = cfg->trace_unit ? cfg->trace_unit->size : 0};
+                           .trace_unit_size = cfg->trace_unit ? cfg->trace_unit->size : 0,
+                           .nharts = m->nharts};
         dtb_size = dtb_build(&p, dtb, dtb_cap);
     }
     if (dtb_size <= 0) {
@@ -240,7 +275,8 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         }
         m->has_htif = true;
     }
-    cpu_reset(&m->cpu, ROM_BASE);
+    for (unsigned i = 0; i < m->nharts; i++)
+        cpu_reset(m->harts[i], ROM_BASE);
     if (cfg->timing == TIMING_CACHE) {
         mt_cache_model *cm = calloc(1, sizeof *cm);
         if (!cm || !cache_init(cm)) {
@@ -256,6 +292,11 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     m->cpu.poll_ctx = m;
     m->cpu.idle = on_idle;
     m->cpu.idle_ctx = m;
+    for (unsigned i = 1; i < m->nharts; i++) {
+        m->harts[i]->log_commits = cfg->log_commits;
+        m->harts[i]->on_poll = on_poll;
+        m->harts[i]->poll_ctx = m;
+    }
     if (cfg->event_hash_period) {
         m->ev_hash = UINT64_C(0xcbf29ce484222325);
         cpu_set_listener(&m->cpu, hash_listener, m, 0);
@@ -270,7 +311,18 @@ fail:
 int machine_run(mt_machine *m)
 {
     m->wall_start = m->wall_last = machine_wall_seconds();
-    cpu_run(&m->cpu);
+    if (m->nharts > 1) {
+        mt_smp_end end = smp_run(m);
+        fflush(m->cfg.out);
+        if (end == SMP_LIMIT) {
+            fprintf(stderr, "mtemu: instruction limit reached (%llu)\n", (unsigned long long)m->cfg.max_insns);
+            return 0;
+        }
+        if (end == SMP_STUCK)
+            fprintf(stderr, "mtemu: every hart waits (WFI) for an interrupt that nothing can raise; stopping\n");
+    } else {
+        cpu_run(&m->cpu);
+    }
     fflush(m->cfg.out);
     if (m->has_htif && m->htif.finished)
         return m->htif.exit_code;
@@ -317,7 +369,14 @@ bool machine_write_signature(mt_machine *m, char *err, size_t errlen)
 void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
 {
     const mt_cpu *c = &m->cpu;
+    if (m->nharts > 1) {
+        fprintf(f, "harts         %u, instructions", m->nharts);
+        for (unsigned i = 0; i < m->nharts; i++)
+            fprintf(f, " %llu", (unsigned long long)m->harts[i]->instret);
+        fprintf(f, " (total %llu); below: hart 0\n", (unsigned long long)smp_total_instret(m));
+    }
     fprintf(f, "instructions  %llu\n", (unsigned long long)c->instret);
+    fprintf(f, "mtime         %llu (%.6f s emulated)\n", (unsigned long long)cpu_mtime(c), (double)cpu_mtime(c) * 1e-7);
     fprintf(f, "cycles        %llu\n", (unsigned long long)c->cycle);
     fprintf(f, "pc            0x%llx (privilege %d)\n", (unsigned long long)c->pc, c->priv);
     fprintf(f, "seconds       %.3f (host)\n", seconds);
@@ -352,6 +411,10 @@ void machine_destroy(mt_machine *m)
         free(m->cpu.cache);
     }
     cpu_free(&m->cpu);
+    for (unsigned i = 1; i < m->nharts; i++) {
+        cpu_free(m->harts[i]);
+        free(m->harts[i]);
+    }
     ram_destroy(m->ram);
     free(m);
 }

@@ -32,13 +32,16 @@ typedef struct {
     struct mp_session *metapaging; /* meta-paging (emu/mpctl.h); NULL: flat RAM, no observer */
     int in_fd;           /* console input, -1 for none */
     const mt_device *trace_unit; /* the trace unit's MMIO window (emu/tracectl.h); NULL: none */
+    unsigned harts;      /* -smp N (1..MT_MAX_HARTS; 0 means 1): emu/smp.h */
 } mt_machine_config;
 
 typedef struct mt_machine {
     mt_machine_config cfg;
     mt_ram *ram;
     mt_bus bus;
-    mt_cpu cpu;
+    mt_cpu cpu; /* hart 0 */
+    mt_cpu *harts[MT_MAX_HARTS]; /* harts[0] = &cpu; the others allocated with -smp */
+    unsigned nharts;
     mt_clint clint;
     mt_plic plic;
     mt_uart uart;

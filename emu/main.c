@@ -15,6 +15,7 @@ static void usage(FILE *f)
     fputs("usage: mtemu [options] [program.elf]\n"
           "  A RISC-V RV64IMAC machine compatible with QEMU's virt board (RAM at 0x80000000).\n"
           "  -m SIZE              guest RAM (MiB, or with K/M/G suffix; default 128M)\n"
+          "  -smp N, --smp N      N harts (1..8), interleaved deterministically (docs/boot.md)\n"
           "  --bios FILE          firmware at 0x80000000 (ELF or raw), entered in M-mode\n"
           "  --kernel FILE        kernel (ELF or raw; raw at 0x80200000 after a 2 MiB aligned bios)\n"
           "  --append ARGS        kernel command line (/chosen/bootargs)\n"
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mtemu: %s\n", err);
         return 2;
     }
-    enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH, O_SIG, O_SIGG };
+    enum { O_BIOS = 256, O_KERNEL, O_APPEND, O_INITRD, O_DTB, O_DUMP_DTB, O_MAX, O_TIMING, O_STATS, O_LOG, O_HASH, O_SIG, O_SIGG, O_SMP };
     static const struct option opts[] = {
         {"bios", required_argument, 0, O_BIOS},       {"kernel", required_argument, 0, O_KERNEL},
         {"append", required_argument, 0, O_APPEND},   {"initrd", required_argument, 0, O_INITRD},
@@ -105,12 +106,25 @@ int main(int argc, char **argv)
         {"stats", no_argument, 0, O_STATS},           {"log-commits", no_argument, 0, O_LOG},
         {"event-hash", optional_argument, 0, O_HASH}, {"quiet", no_argument, 0, 'q'},
         {"signature", required_argument, 0, O_SIG},   {"signature-granularity", required_argument, 0, O_SIGG},
+        {"smp", required_argument, 0, O_SMP},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
     };
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-smp") == 0) /* QEMU's spelling */
+            argv[i] = "--smp";
     opterr = 0;
     int o;
     while ((o = getopt_long(argc, argv, ":m:qh", opts, NULL)) != -1) {
         switch (o) {
+        case O_SMP: {
+            uint64_t n;
+            if (!parse_u64(optarg, &n) || n < 1 || n > MT_MAX_HARTS) {
+                fprintf(stderr, "mtemu: -smp %s: not a number of harts from 1 to %d\n", optarg, MT_MAX_HARTS);
+                return 2;
+            }
+            cfg.harts = (unsigned)n;
+            break;
+        }
         case 'm':
             if (!parse_size(optarg, &cfg.ram_size)) {
                 fprintf(stderr, "mtemu: -m %s: not a size (e.g. 256M, 4G)\n", optarg);

@@ -20,8 +20,10 @@ static unsigned best_source(const mt_plic *p, unsigned ctx)
 
 static void update(mt_plic *p)
 {
-    cpu_set_irq_line(p->cpu, MIP_MEIP, best_source(p, 0) != 0);
-    cpu_set_irq_line(p->cpu, MIP_SEIP, best_source(p, 1) != 0);
+    for (unsigned h = 0; h < p->nharts; h++) {
+        cpu_set_irq_line(p->cpu[h], MIP_MEIP, best_source(p, 2 * h) != 0);
+        cpu_set_irq_line(p->cpu[h], MIP_SEIP, best_source(p, 2 * h + 1) != 0);
+    }
 }
 
 void plic_set_irq(mt_plic *p, unsigned irq, bool level)
@@ -102,7 +104,16 @@ static bool plic_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
 mt_device plic_device(mt_plic *plic, mt_cpu *cpu)
 {
     memset(plic, 0, sizeof *plic);
-    plic->cpu = cpu;
+    plic->cpu[0] = cpu;
+    plic->nharts = 1;
     return (mt_device){.name = "plic", .base = PLIC_BASE, .size = PLIC_SIZE, .ctx = plic,
                        .read = plic_read, .write = plic_write};
+}
+
+bool plic_add_hart(mt_plic *plic, mt_cpu *cpu)
+{
+    if (plic->nharts >= MT_MAX_HARTS)
+        return false;
+    plic->cpu[plic->nharts++] = cpu;
+    return true;
 }

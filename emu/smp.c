@@ -1,0 +1,68 @@
+#include "emu/smp.h"
+
+#include "emu/machine.h"
+
+uint64_t smp_total_instret(const mt_machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->nharts; i++)
+        n += m->harts[i]->instret;
+    return n;
+}
+
+static bool sleeping(const mt_cpu *h) { return h->wfi && !(cpu_mip(h) & h->mie); }
+
+/* Every hart sleeps: the mtime at which the first one wakes, or UINT64_MAX. */
+static uint64_t next_timer(const mt_machine *m, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < m->nharts; i++) {
+        const mt_cpu *h = m->harts[i];
+        if ((h->mie & MIP_MTIP) && h->mtimecmp > now && h->mtimecmp < next)
+            next = h->mtimecmp;
+    }
+    return next;
+}
+
+mt_smp_end smp_run(mt_machine *m)
+{
+    const uint64_t limit = m->cfg.max_insns ? m->cfg.max_insns : UINT64_MAX;
+    uint64_t now = cpu_mtime(m->harts[0]);
+    for (;;) {
+        bool ran = false;
+        for (unsigned i = 0; i < m->nharts; i++) {
+            mt_cpu *h = m->harts[i];
+            cpu_set_mtime(h, now); /* its clock joins the machine's (and its timer is compared) */
+            if (sleeping(h))
+                continue;
+            uint64_t done = smp_total_instret(m);
+            if (done >= limit)
+                return SMP_LIMIT;
+            uint64_t q = limit - done < SMP_QUANTUM ? limit - done : SMP_QUANTUM;
+            h->insn_limit = h->instret + q;
+            h->resv_valid = false; /* others ran since its last turn and may have stored there */
+            h->stop = h->limit_hit = false;
+            m->clint.cpu = m->finisher.cpu = h; /* mtime and exits belong to the running hart */
+            if (m->has_htif)
+                m->htif.cpu = h;
+            cpu_update_next_event(h);
+            cpu_run(h);
+            now = cpu_mtime(h);
+            ran = true;
+            if (m->finisher.finished || (m->has_htif && m->htif.finished))
+                return SMP_STOPPED;
+            if (h->stop && !h->limit_hit)
+                return SMP_STOPPED;
+        }
+        if (ran)
+            continue;
+        /* all asleep: skip to the first timer, polling the console at the usual interval */
+        uint64_t poll_at = now + BUS_POLL_CYCLES / CYCLES_PER_MTIME_TICK, next = next_timer(m, now);
+        if (next == UINT64_MAX && (!m->cpu.idle || !m->cpu.idle(m->cpu.idle_ctx)))
+            return SMP_STUCK;
+        now = next < poll_at ? next : poll_at;
+        bus_poll(&m->bus);
+        if (m->cpu.on_poll)
+            m->cpu.on_poll(m->cpu.poll_ctx);
+    }
+}

@@ -85,6 +85,16 @@ ok trace-all-every-access $?
 [ -s "$T/m1" ] && cmp -s "$T/m1" "$T/m2"
 ok trace-all-markers $?
 
+# ... and on the dram tap (--timing=cache) it records every line fill and write-back
+"$MTEMU" -q --stats --timing=cache --trace-all "$T/dall.mtr" --trace-all-tap dram --trace "$T/dram.mtr" --trace-tap dram \
+    --trace-fmt-h line --append "size=128K iters=1" "$FWBUILD/memcpy.elf" >/dev/null 2>"$T/dram.err"
+transfers=$(awk '$1 == "dram" { print $2 + $5 }' "$T/dram.err")
+dall=$("$MT" info "$T/dall.mtr" | awk '$1 == "samples:" { print $2 }')
+dunit=$("$MT" info "$T/dram.mtr" | awk '$1 == "samples:" { print $2 }')
+echo "  dram transfers $transfers, --trace-all-tap dram samples $dall, unit on the dram tap (r = 24) $dunit"
+[ -n "$transfers" ] && [ "$transfers" -gt 1000 ] && [ "$dall" = "$transfers" ] && [ "$dunit" -gt 0 ] && [ "$dunit" -lt "$dall" ]
+ok trace-dram-tap $?
+
 # 7. the device is in the device tree only when tracing
 "$MTEMU" -q --trace "$T/x.mtr" --dump-dtb "$T/t.dtb" --max-insns 10 "$FWBUILD/seq.elf" >/dev/null 2>&1
 "$MTEMU" -q --dump-dtb "$T/n.dtb" --max-insns 10 "$FWBUILD/seq.elf" >/dev/null 2>&1

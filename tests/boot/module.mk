@@ -1,4 +1,12 @@
 # Debian's unmodified firmware and Linux on mtemu (docs/boot.md): OpenSBI's banner (fw_jump and
 # fw_dynamic), U-Boot's prompt as M-mode --bios and as S-mode payload behind OpenSBI, with typed
-# commands.  Each run is a few seconds.
-TEST_SCRIPTS += tests/e2e/boot-opensbi.sh tests/e2e/boot-uboot-m.sh tests/e2e/boot-uboot-s.sh
+# commands; the same with -smp 4; Linux + busybox, 1 and 4 harts (tests/e2e/linux-boot.sh's checks).
+# Each is a few seconds (under SAN=1 too).
+TEST_SCRIPTS += tests/e2e/boot-opensbi.sh tests/e2e/boot-uboot-m.sh tests/e2e/boot-uboot-s.sh \
+                tests/e2e/boot-smp.sh tests/e2e/boot-linux.sh
+# boot-linux.sh needs build/linux/Image (`make linux`, 5-9 minutes once, shared by the SAN and
+# non-SAN runs) and F/D in mtemu (busybox is hard-float): without emu/exec_fp.c it skips (77), so
+# the kernel is only built when it can be booted.
+ifneq ($(wildcard emu/exec_fp.c),)
+TEST_DEPS += linux
+endif

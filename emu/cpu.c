@@ -443,6 +443,10 @@ void cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
 {
     bool irq = (cause & CAUSE_INTERRUPT) != 0;
     uint64_t code = cause & ~CAUSE_INTERRUPT;
+    /* a trap costs a cycle, so that time (timers, device polling) advances even in a trap
+     * storm, e.g. a handler that faults itself */
+    c->cycle++;
+    c->trap_count++;
     if (c->log_commits) {
         log_flush(c, false);
         fprintf(c->log_file ? (FILE *)c->log_file : stderr, "core   0: exception %s 0x%llx, epc 0x%016llx, tval 0x%llx\n",
@@ -505,19 +509,10 @@ static void do_sret(mt_cpu *c)
     cpu_update_priv_ctx(c);
 }
 
-/* Slow path of the per-instruction compare.  Returns true when the page loop must be left
- * (before executing the instruction at pc). */
-static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_t vbase)
+/* The instruction limit, the timer, device polling: true when the hart must stop or take an
+ * interrupt before its next instruction. */
+static bool service_events(mt_cpu *c)
 {
-    if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
-        return true;
-    if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
-        if (d->op == OP_DECODE)
-            decode_slot(c, dp, d);
-        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
-        c->next_event = c->next_due < c->other_event ? c->next_due : c->other_event;
-        return false;
-    }
     if (c->stop)
         return true;
     if (c->instret >= c->insn_limit) {
@@ -535,7 +530,23 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
         if (c->stop)
             return true;
     }
-    if (pending_interrupt(c) >= 0)
+    return pending_interrupt(c) >= 0;
+}
+
+/* Slow path of the per-instruction compare.  Returns true when the page loop must be left
+ * (before executing the instruction at pc). */
+static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_t vbase)
+{
+    if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
+        return true;
+    if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
+        if (d->op == OP_DECODE)
+            decode_slot(c, dp, d);
+        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
+        c->next_event = c->next_due < c->other_event ? c->next_due : c->other_event;
+        return false;
+    }
+    if (service_events(c))
         return true;
     if (d->op == OP_DECODE)
         decode_slot(c, dp, d);
@@ -607,6 +618,12 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
     const uint8_t taken_penalty = c->taken_branch_penalty;
     cpu_update_next_event(c);
     while (!c->stop) {
+        if (unlikely(c->cycle >= c->other_event)) { /* traps in a row never reach an instruction */
+            service_events(c);
+            cpu_update_next_event(c);
+            if (c->stop)
+                break;
+        }
         if (unlikely(cpu_mip(c) & c->mie) && cpu_check_interrupts(c))
             continue;
         if (unlikely(c->dpage_flush_pending)) { /* no page is executing here */

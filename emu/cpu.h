@@ -78,7 +78,7 @@ typedef struct mt_dpage {
  * access never hits), or TLB_INVALID.  host address = addend + vaddr. */
 #define TLB_BITS 9
 #define TLB_SIZE (1u << TLB_BITS)
-#define TLB_INVALID UINT64_C(1)
+#define TLB_INVALID UINT64_C(0x10) /* bit 4: no lookup key (page | alignment bits 2:0) has it */
 /* A tag bit no lookup key has: the entry's translation is valid but the RAM side dropped its host
  * pointer (cpu_invalidate_phys).  The fast paths miss; the slow paths fetch the pointer again
  * without a page-table walk, so a meta-pager's evictions change no access, cycle or trace. */
@@ -118,6 +118,7 @@ typedef struct mt_cpu {
     int priv;
     uint64_t cycle;   /* reference-clock cycles (1 GHz) */
     uint64_t instret; /* retired instructions */
+    uint64_t trap_count; /* traps taken (exceptions and interrupts) */
     uint64_t next_due;   /* first cycle at which an access goes to cpu_access_due */
     uint64_t next_event; /* min(next_due, other_event): checked per instruction */
     uint64_t other_event; /* min(timer, limit, poll; 0 when an interrupt or stop may be due) */

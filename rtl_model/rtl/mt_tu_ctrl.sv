@@ -215,6 +215,7 @@ module mt_tu_ctrl #(
   logic [1:0]   e_midx;
   logic [7:0]   e_hdr;
   logic [55:0]  e_pay;
+  logic [3:0]   e_pay_len;
 
   mt_tu_enc u_enc (
     .fmt_i        (enc_fmt_q),
@@ -234,7 +235,8 @@ module mt_tu_ctrl #(
     .has_run_o    (e_has_run),
     .has_skip_o   (e_has_skip),
     .pay_en_o     (e_pay_en),
-    .pay_o        (e_pay)
+    .pay_o        (e_pay),
+    .pay_len_o    (e_pay_len)
   );
 
   // The packet of the winner (or the RUN that flushes before it): select its prefix and fields,
@@ -314,6 +316,8 @@ module mt_tu_ctrl #(
     .fa_i      (k_fa),
     .fb_en_i   (k_fb_en),
     .fb_i      (k_fb),
+    .fb_len_en_i (is_sample_win && !run_flush),
+    .fb_len_i  (e_pay_len),
     .bytes_o   (w_bytes),
     .len_o     (w_len)
   );

@@ -24,7 +24,8 @@ module mt_tu_enc (
   output logic            has_run_o,     // run prefix (the run byte follows the header)
   output logic            has_skip_o,    // skip prefix (LEB of skip_i)
   output logic            pay_en_o,      // DELTA/FULL payload present
-  output logic [55:0]     pay_o          // payload value (zigzag delta or the address part)
+  output logic [55:0]     pay_o,         // payload value (zigzag delta or the address part)
+  output logic [3:0]      pay_len_o      // its LEB length (known here: no second length tree)
 );
   logic [55:0] mask;
   logic [55:0] a;
@@ -71,4 +72,5 @@ module mt_tu_enc (
   assign hdr_o      = mt_tu_pkg::HdrSample | {1'b0, op, rw_i, has_run_o, has_skip_o, 1'b0};
   assign pay_en_o   = !any_match;
   assign pay_o      = use_delta ? z : a;
+  assign pay_len_o  = use_delta ? len_z : len_a;
 endmodule

@@ -11,6 +11,8 @@ module mt_tu_pack (
   input  logic [47:0]  fa_i,       // first LEB field (up to 7 bytes)
   input  logic         fb_en_i,
   input  logic [55:0]  fb_i,       // second LEB field (up to 8 bytes)
+  input  logic         fb_len_en_i,  // fb_len_i is its LEB length (already known by the caller)
+  input  logic [3:0]   fb_len_i,
   output logic [127:0] bytes_o,
   output logic [4:0]   len_o
 );
@@ -21,7 +23,7 @@ module mt_tu_pack (
   logic [3:0]  off_b;
 
   assign la = fa_en_i ? mt_tu_pkg::leb_len({16'd0, fa_i}) : 4'd0;
-  assign lb = fb_en_i ? mt_tu_pkg::leb_len({8'd0, fb_i}) : 4'd0;
+  assign lb = !fb_en_i ? 4'd0 : (fb_len_en_i ? fb_len_i : mt_tu_pkg::leb_len({8'd0, fb_i}));
   assign na = la;
   assign nb = lb;
   assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, na));

@@ -21,7 +21,17 @@ $(FP_CHECK): $(OBJ)/tests/fp/fpcheck.o $(OBJ)/emu/softfp.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
+# Self-checking F/D ISA tests (tests/isa's harness, M-mode environment, rv64gc).
+FP_ISA_CFLAGS := -march=rv64gc -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei -mcmodel=medany \
+                 -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -Itests/isa/include \
+                 -T tests/isa/link.ld -DENV_M
+FP_ISA_ELFS   := $(patsubst tests/fp/isa/%.S,$(FWBUILD)/fp/isa/m-%.elf,$(wildcard tests/fp/isa/*.S))
+
+$(FWBUILD)/fp/isa/m-%.elf: tests/fp/isa/%.S tests/isa/include/isa_test.h tests/isa/link.ld
+	@mkdir -p $(@D)
+	$(FP_CC) $(FP_ISA_CFLAGS) $< -o $@
+
 .PHONY: fp-tests
-fp-tests: $(FP_ELF) $(FP_CHECK)
-TEST_DEPS    += $(FP_ELF) $(FP_CHECK)
+fp-tests: $(FP_ELF) $(FP_CHECK) $(FP_ISA_ELFS)
+TEST_DEPS    += $(FP_ELF) $(FP_CHECK) $(FP_ISA_ELFS)
 TEST_SCRIPTS += tests/fp/run.sh

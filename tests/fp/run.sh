@@ -27,15 +27,30 @@ run_machine() {
   if [ $rc -ne 0 ]; then
     echo "FAIL fp/$name/run (exit $rc; last lines follow)"; tail -n 5 "$out" "$work/$name.err"; status=1
   fi
-  "$CHECK" "$out" | sed "s|^\(PASS\|FAIL\) fp/|\1 fp/$name/|"
+  "$CHECK" "$out" | sed -E "s#^(PASS|FAIL) fp/#\1 fp/$name/#"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
 run_machine qemu nice -n 10 qemu-system-riscv64 -M virt -bios none -kernel "$ELF" -nographic -monitor none
 
+# run_isa NAME COMMAND...: the self-checking F/D ISA tests (HTIF exit code = failing case).
+run_isa() {
+  local name=$1; shift
+  local elf rc
+  for elf in "$FWBUILD"/fp/isa/*.elf; do
+    timeout 60 "$@" "$elf" </dev/null >/dev/null 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "PASS fp/$name/isa/$(basename "$elf" .elf)"
+    else echo "FAIL fp/$name/isa/$(basename "$elf" .elf) (exit $rc: the failing case number)"; status=1; fi
+  done
+}
+# QEMU's spike machine has HTIF (tohost), which the harness reports through.
+run_isa qemu qemu-system-riscv64 -M spike -m 256M -bios none -nographic -monitor none -serial null -kernel
+
 # mtemu joins once it executes F/D (emu/exec_fp.c present and mtemu built).
 if [ -f emu/exec_fp.c ] && [ -x "$BIN/mtemu" ]; then
   run_machine mtemu nice -n 10 "$BIN/mtemu" -q "$ELF"
+  run_isa mtemu "$BIN/mtemu" -q
   if cmp -s "$work/qemu.txt" "$work/mtemu.txt"; then
     echo "PASS fp/qemu-vs-mtemu ($(wc -l <"$work/qemu.txt") identical lines)"
   else

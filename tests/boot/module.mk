@@ -10,3 +10,9 @@ TEST_SCRIPTS += tests/e2e/boot-opensbi.sh tests/e2e/boot-uboot-m.sh tests/e2e/bo
 ifneq ($(wildcard emu/exec_fp.c),)
 TEST_DEPS += linux
 endif
+
+# make bench: boot to poweroff on QEMU and mtemu, 1 and 4 harts, same OpenSBI and Image, same run.
+.PHONY: bench_boot
+bench_boot: $(BIN)/mtemu
+	@BIN=$(BIN) tests/bench/bench_boot.sh
+BENCH_STEPS += bench_boot

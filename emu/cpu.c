@@ -118,6 +118,7 @@ void cpu_reset(mt_cpu *c, uint64_t pc)
     memset(c->pmpcfg, 0, sizeof c->pmpcfg);
     memset(c->pmpaddr, 0, sizeof c->pmpaddr);
     c->pmp_active = false;
+    memset(&c->hyp, 0, sizeof c->hyp);
     cpu_flush_tlb(c);
     cpu_update_priv_ctx(c);
     cpu_update_next_event(c);
@@ -147,6 +148,7 @@ void cpu_update_priv_ctx(mt_cpu *c)
     c->dset = c->data_priv == PRV_M ? 6 : c->data_priv == PRV_S ? 2 + sum + 2 * mxr : mxr;
     c->cur_dtlb = c->dtlb[c->dset];
     c->cur_itlb = c->itlb[c->priv];
+    hyp_update_ctx(c); /* V, or M-mode loads/stores with MPRV+MPV: two-stage translation */
 }
 
 void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
@@ -389,6 +391,8 @@ static int pending_interrupt(const mt_cpu *c)
     uint64_t pend = cpu_mip(c) & c->mie;
     if (!pend)
         return -1;
+    if (unlikely(c->hyp.virt || (pend & MIP_VS_MASK)))
+        return hyp_pending_interrupt(c);
     uint64_t m = pend & ~c->mideleg, s = pend & c->mideleg;
     bool m_on = c->priv < PRV_M || (c->mstatus & MSTATUS_MIE);
     bool s_on = c->priv < PRV_S || (c->priv == PRV_S && (c->mstatus & MSTATUS_SIE));
@@ -452,61 +456,7 @@ void cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
         fprintf(c->log_file ? (FILE *)c->log_file : stderr, "core   0: exception %s 0x%llx, epc 0x%016llx, tval 0x%llx\n",
                 irq ? "interrupt" : "cause", (unsigned long long)code, (unsigned long long)c->pc, (unsigned long long)tval);
     }
-    bool to_s = c->priv <= PRV_S && (((irq ? c->mideleg : c->medeleg) >> code) & 1);
-    if (to_s) {
-        c->scause = cause;
-        c->sepc = c->pc;
-        c->stval = tval;
-        uint64_t s = c->mstatus & ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE);
-        if (c->priv == PRV_S)
-            s |= MSTATUS_SPP;
-        if (c->mstatus & MSTATUS_SIE)
-            s |= MSTATUS_SPIE;
-        c->mstatus = s;
-        c->priv = PRV_S;
-        c->pc = (c->stvec & ~UINT64_C(3)) + ((irq && (c->stvec & 3) == 1) ? 4 * code : 0);
-    } else {
-        c->mcause = cause;
-        c->mepc = c->pc;
-        c->mtval = tval;
-        uint64_t s = c->mstatus & ~(MSTATUS_MPP | MSTATUS_MPIE | MSTATUS_MIE);
-        s |= (uint64_t)c->priv << MSTATUS_MPP_SHIFT;
-        if (c->mstatus & MSTATUS_MIE)
-            s |= MSTATUS_MPIE;
-        c->mstatus = s;
-        c->priv = PRV_M;
-        c->pc = (c->mtvec & ~UINT64_C(3)) + ((irq && (c->mtvec & 3) == 1) ? 4 * code : 0);
-    }
-    c->wfi = false;
-    cpu_update_priv_ctx(c);
-}
-
-static void do_mret(mt_cpu *c)
-{
-    uint64_t s = c->mstatus;
-    int mpp = (int)((s & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
-    s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
-    s |= MSTATUS_MPIE;
-    s &= ~MSTATUS_MPP; /* U, the least-privileged mode */
-    if (mpp != PRV_M)
-        s &= ~MSTATUS_MPRV;
-    c->mstatus = s;
-    c->priv = mpp;
-    c->pc = c->mepc;
-    cpu_update_priv_ctx(c);
-}
-
-static void do_sret(mt_cpu *c)
-{
-    uint64_t s = c->mstatus;
-    int spp = (s & MSTATUS_SPP) ? PRV_S : PRV_U;
-    s = (s & ~MSTATUS_SIE) | ((s & MSTATUS_SPIE) ? MSTATUS_SIE : 0);
-    s |= MSTATUS_SPIE;
-    s &= ~(MSTATUS_SPP | MSTATUS_MPRV);
-    c->mstatus = s;
-    c->priv = spp;
-    c->pc = c->sepc;
-    cpu_update_priv_ctx(c);
+    hyp_take_trap(c, cause, tval); /* routes to M, HS or VS (emu/hyp.c) */
 }
 
 /* The instruction limit, the timer, device polling: true when the hart must stop or take an
@@ -914,30 +864,36 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         c->dpage_flush_pending = true;
         STEP();
         goto leave;
-    L_ECALL: TRAP(EXC_ECALL_U + c->priv, 0);
+    L_ECALL: TRAP(EXC_ECALL_U + c->priv + (c->hyp.virt ? c->priv : 0), 0); /* VS: 10 */
     L_EBREAK: TRAP(EXC_BREAKPOINT, PC());
     L_MRET:
         if (c->priv != PRV_M)
             ILLEGAL();
         SAVE();
-        do_mret(c);
+        hyp_mret(c);
         continue;
-    L_SRET:
-        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TSR)))
-            ILLEGAL();
+    L_SRET: {
+        int ex = hyp_check_sret(c);
+        if (ex != EXC_NONE)
+            TRAP(ex, ex == EXC_ILLEGAL ? 0 : slot_bits(c, dp, d));
         SAVE();
-        do_sret(c);
+        hyp_sret(c);
         continue;
-    L_WFI:
-        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TW)))
-            ILLEGAL();
+    }
+    L_WFI: {
+        int ex = hyp_check_wfi(c);
+        if (ex != EXC_NONE)
+            TRAP(ex, ex == EXC_ILLEGAL ? 0 : slot_bits(c, dp, d));
+    }
         if (!(cpu_mip(c) & c->mie))
             c->wfi = true;
         STEP();
         goto leave;
-    L_SFENCE_VMA:
-        if (c->priv == PRV_U || (c->priv == PRV_S && (c->mstatus & MSTATUS_TVM)))
-            ILLEGAL();
+    L_SFENCE_VMA: {
+        int ex = hyp_check_sfence(c);
+        if (ex != EXC_NONE)
+            TRAP(ex, ex == EXC_ILLEGAL ? 0 : slot_bits(c, dp, d));
+    }
         cpu_flush_tlb(c);
         STEP();
         goto leave;
@@ -948,9 +904,10 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         uint64_t src = imm ? d->rs1 : RS1;
         bool write = kind == CSR_OP_RW || d->rs1 != 0;
         uint64_t old;
-        if (SLOW(csr_access(c, (unsigned)d->imm & 0xfff, kind, src, write, &old)) != EXC_NONE) {
+        int cex = SLOW(csr_access(c, (unsigned)d->imm & 0xfff, kind, src, write, &old));
+        if (cex != EXC_NONE) { /* illegal, or a virtual instruction (H) */
             uint64_t bits = slot_bits(c, dp, d);
-            TRAP(EXC_ILLEGAL, dp == c->cross_page ? 0 : bits);
+            TRAP(cex, dp == c->cross_page ? 0 : bits);
         }
         RD = old;
         if (!write)
@@ -965,6 +922,19 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         if (ex != EXC_NONE)
             TRAP(ex, ex == EXC_ILLEGAL ? (uint64_t)(uint32_t)d->imm : c->fp_tval);
         NEXT();
+    }
+
+    L_HLV: L_HSV: L_HFENCE_VVMA: L_HFENCE_GVMA: { /* the H extension (emu/hyp.c) */
+        uint64_t res = 0, htv;
+        unsigned op = d->op;
+        int ex = SLOW(hyp_exec(c, op, d->imm, RS1, RS2, &res, &htv));
+        if (ex != EXC_NONE)
+            TRAP(ex, ex == EXC_ILLEGAL || ex == EXC_VIRTUAL_INSN ? slot_bits(c, dp, d) : htv);
+        RD = res;
+        if (op == OP_HLV || op == OP_HSV)
+            NEXT();
+        STEP();
+        goto leave; /* a fence of the translation caches */
     }
 
     trap:

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emu/hyp.h"
 #include "emu/ram.h"
 #include "mt_event.h"
 
@@ -132,6 +133,7 @@ typedef struct mt_cpu {
     uint64_t pmpaddr[PMP_COUNT];
     bool pmp_active; /* any entry with A != OFF */
     uint64_t mhartid;
+    mt_hyp hyp; /* the H extension (emu/hyp.h) */
 
     uint64_t resv_addr;
     bool resv_valid;

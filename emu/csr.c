@@ -3,25 +3,28 @@
  * value on a write of the reserved encoding, PMP follows pmp.c. */
 #include "emu/csr.h"
 
+#include "emu/hyp.h"
 #include "emu/mmu.h"
 #include "emu/pmp.h"
 
 #define MSTATUS_WRITABLE (MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP | MSTATUS_MPP | \
-                          MSTATUS_FS | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR)
+                          MSTATUS_FS | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR | \
+                          MSTATUS_MPV | MSTATUS_GVA)
 #define SSTATUS_MASK (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_FS | MSTATUS_SUM | MSTATUS_MXR | \
                       MSTATUS_UXL | MSTATUS_SD)
 #define SSTATUS_WRITABLE (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_FS | MSTATUS_SUM | MSTATUS_MXR)
-#define MIE_WRITABLE (MIP_SSIP | MIP_MSIP | MIP_STIP | MIP_MTIP | MIP_SEIP | MIP_MEIP)
+#define MIE_WRITABLE (MIP_SSIP | MIP_MSIP | MIP_STIP | MIP_MTIP | MIP_SEIP | MIP_MEIP | MIP_VS_MASK)
 #define MIDELEG_WRITABLE (MIP_SSIP | MIP_STIP | MIP_SEIP)
-#define MEDELEG_WRITABLE 0xb3ffu /* every exception except ecall from M (11) and reserved ones */
-#define MIP_SW_WRITABLE (MIP_SSIP | MIP_STIP | MIP_SEIP)
+/* every exception except ecall from M (11) and reserved ones; 10 and 20-23 come with H */
+#define MEDELEG_WRITABLE 0xf0b7ffu
+#define MIP_SW_WRITABLE (MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_VSSIP)
 
 uint64_t csr_misa(void)
 {
     uint64_t ext = 0;
-    const char *letters = "IMACSU";
+    const char *letters = "IMACHSU";
 #ifdef MT_HAVE_FP
-    letters = "IMAFDCSU";
+    letters = "IMAFDCHSU";
 #endif
     for (const char *p = letters; *p; p++)
         ext |= UINT64_C(1) << (*p - 'A');
@@ -104,7 +107,7 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
     case 0x300: v = csr_mstatus_read(cpu); break;
     case 0x301: v = csr_misa(); break;
     case 0x302: v = cpu->medeleg; break;
-    case 0x303: v = cpu->mideleg; break;
+    case 0x303: v = cpu->mideleg | MIP_VS_MASK; break; /* VS interrupts: read-only one with H */
     case 0x304: v = cpu->mie; break;
     case 0x305: v = cpu->mtvec; break;
     case 0x306: v = cpu->mcounteren; break;
@@ -132,7 +135,7 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
             v = 0; /* hpm counters and event selectors: hardwired zero */
             break;
         }
-        return false;
+        return hyp_csr_read(cpu, csr, val);
     }
     *val = v;
     return true;
@@ -189,13 +192,16 @@ bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
         }
         if ((csr >= 0xb03 && csr <= 0xb1f) || (csr >= 0x323 && csr <= 0x33f))
             break;
-        return false;
+        return hyp_csr_write(cpu, csr, v);
     }
     return true;
 }
 
 int csr_access(mt_cpu *cpu, unsigned csr, int op, uint64_t src, bool write, uint64_t *old)
 {
+    int hexc;
+    if ((cpu->hyp.virt || hyp_csr_is_h(csr)) && hyp_csr_access(cpu, csr, op, src, write, old, &hexc))
+        return hexc; /* the H extension's CSRs and every access of a guest (V=1) */
     unsigned min_priv = (csr >> 8) & 3;
     if ((unsigned)cpu->priv < min_priv)
         return EXC_ILLEGAL;

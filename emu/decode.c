@@ -290,6 +290,18 @@ static void decode32(uint32_t w, mt_dinsn *d)
             else if (w == 0x10200073) set(d, OP_SRET, 0, 0, 0, 0);
             else if (w == 0x10500073) set(d, OP_WFI, 0, 0, 0, 0);
             else if (f7 == 0x09 && rd == 0) set(d, OP_SFENCE_VMA, 0, rs1, rs2, 0);
+            else if (f7 == 0x11 && rd == 0) set(d, OP_HFENCE_VVMA, 0, rs1, rs2, 0);
+            else if (f7 == 0x31 && rd == 0) set(d, OP_HFENCE_GVMA, 0, rs1, rs2, 0);
+            return;
+        } else if (f3 == 4) { /* H: HLV/HLVX (even funct7), HSV (odd funct7, rd = 0) */
+            bool load = (f7 & 1) == 0;
+            if (f7 < 0x30 || f7 > 0x37 || (!load && rd != 0) ||
+                (load && !(rs2 == 0 || (rs2 == 1 && f7 != 0x36) || (rs2 == 3 && (f7 == 0x32 || f7 == 0x34)))))
+                return; /* stays OP_ILLEGAL */
+            if (load)
+                set(d, OP_HLV, rd, rs1, 0, (int32_t)(f7 << 5 | rs2));
+            else
+                set(d, OP_HSV, 0, rs1, rs2, (int32_t)(f7 << 5));
             return;
         } else {
             static const uint16_t csr[8] = {OP_ILLEGAL, OP_CSRRW, OP_CSRRS, OP_CSRRC, OP_ILLEGAL, OP_CSRRWI, OP_CSRRSI, OP_CSRRCI};
@@ -338,6 +350,9 @@ mt_insn_class insn_class(unsigned op)
     if (op >= OP_DIV && op <= OP_REMUW) return CLS_DIV;
     if (op >= OP_LR_W && op <= OP_AMOMAXU_D) return CLS_ATOMIC;
     if (op >= OP_FENCE && op <= OP_CSRRCI) return CLS_SYSTEM;
+    if (op == OP_HLV) return CLS_LOAD;
+    if (op == OP_HSV) return CLS_STORE;
+    if (op == OP_HFENCE_VVMA || op == OP_HFENCE_GVMA) return CLS_SYSTEM;
     if (op == OP_FP) return CLS_FP;
     return CLS_ALU;
 }

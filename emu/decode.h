@@ -27,7 +27,8 @@
     X(FENCE) X(FENCE_I) X(ECALL) X(EBREAK) X(MRET) X(SRET) X(WFI) X(SFENCE_VMA) \
     X(CSRRW) X(CSRRS) X(CSRRC) X(CSRRWI) X(CSRRSI) X(CSRRCI) \
     X(FP) \
-    X(BEQ_L) X(BNE_L) X(BLT_L) X(BGE_L) X(BLTU_L) X(BGEU_L) X(JAL_L)
+    X(BEQ_L) X(BNE_L) X(BLT_L) X(BGE_L) X(BLTU_L) X(BGEU_L) X(JAL_L) \
+    X(HLV) X(HSV) X(HFENCE_VVMA) X(HFENCE_GVMA)
 
 /* The *_L ops are made by the interpreter (never by decode_insn) for a branch or JAL whose target
  * lies in the same 4 KiB page: imm is then the byte distance between the two decoded slots. */

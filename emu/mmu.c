@@ -1,9 +1,9 @@
 /* Translation and the memory slow paths.
  *
- * Translation is written as two stages: stage 1 (satp: Sv39/Sv48) produces a guest-physical
- * address and every address it touches (the PTEs and the result) goes through stage 2, which is
- * the identity until the H extension adds the G-stage walk (hgatp: Sv39x4/Sv48x4) — the same
- * walk() with a different root, level count and the U bit checked as for U-mode. */
+ * Translation is written as two stages: stage 1 (satp, or vsatp for a guest: Sv39/Sv48)
+ * produces a guest-physical address and every address it touches (the PTEs and the result)
+ * goes through stage 2, the H extension's G-stage (hgatp: Sv39x4/Sv48x4), which is the
+ * identity with V=0.  Every address on the bus, and so in the trace, is host-physical. */
 #include "emu/mmu.h"
 
 #include <string.h>
@@ -14,15 +14,17 @@
 
 static int page_fault(int acc) { return acc == ACC_X ? EXC_INSN_PAGE : acc == ACC_W ? EXC_STORE_PAGE : EXC_LOAD_PAGE; }
 static int access_fault(int acc) { return acc == ACC_X ? EXC_INSN_ACCESS : acc == ACC_W ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS; }
-
-/* Stage 2: guest-physical -> host-physical.  Without the H extension: the identity. */
-static int gstage(mt_cpu *cpu, uint64_t gpa, int acc, uint64_t *hpa)
+static int guest_page_fault(int acc)
 {
-    (void)cpu;
-    (void)acc;
-    *hpa = gpa;
-    return EXC_NONE;
+    return acc == ACC_X ? EXC_INSN_GUEST_PAGE : acc == ACC_W ? EXC_STORE_GUEST_PAGE : EXC_LOAD_GUEST_PAGE;
 }
+
+/* What one translation depends on besides the address: the stage-1 root and permission bits,
+ * and whether a G-stage follows (then gmxr is HS's mstatus.MXR).  hlvx: reads need X (HLVX). */
+typedef struct {
+    uint64_t satp;
+    bool sum, mxr, two_stage, gmxr, hlvx;
+} xlate_ctx;
 
 /* One PTE read or write on the bus, PMP-checked as an S-mode implicit access. */
 static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int acc)
@@ -43,22 +45,70 @@ static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int a
     return EXC_NONE;
 }
 
-int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa)
+/* Stage 2: guest-physical -> host-physical (hgatp: Sv39x4 / Sv48x4; the identity for V=0 or
+ * Bare).  The same walk as stage 1 with a root 2 bits wider (16 KiB, 2048 entries), every
+ * access checked as U-mode (U required on the leaf).  `acc` is the permission checked, `fault`
+ * the access type a guest-page fault reports (implicit VS-stage PTE reads report the original
+ * access type).  A fault records the guest-physical address for htval/mtval2. */
+static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, int fault, uint64_t *hpa)
 {
-    unsigned mode = (unsigned)(cpu->satp >> SATP_MODE_SHIFT);
+    unsigned mode = (unsigned)(cpu->hyp.hgatp >> SATP_MODE_SHIFT);
+    if (!x->two_stage || mode == SATP_MODE_BARE) {
+        *hpa = gpa;
+        return EXC_NONE;
+    }
+    int levels = mode == HGATP_MODE_SV48X4 ? 4 : 3;
+    cpu->hyp.fault_gpa = gpa;
+    if (gpa >> (12 + 9 * levels + 2))
+        return guest_page_fault(fault);
+    uint64_t table = (cpu->hyp.hgatp & SATP_PPN_MASK & ~UINT64_C(3)) << 12;
+    for (int level = levels - 1; level >= 0; level--) {
+        uint64_t index_mask = level == levels - 1 ? 0x7ff : 0x1ff, pte;
+        uint64_t pte_pa = table + ((gpa >> (12 + 9 * level)) & index_mask) * 8;
+        int e = pte_access(cpu, pte_pa, &pte, false, fault);
+        if (e != EXC_NONE)
+            return e;
+        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) || (pte >> 54) != 0)
+            return guest_page_fault(fault);
+        uint64_t ppn = (pte >> 10) & ((UINT64_C(1) << 44) - 1);
+        if (!(pte & (PTE_R | PTE_X))) {
+            table = ppn << 12;
+            continue;
+        }
+        bool ok = (pte & PTE_U) &&
+                  (acc == ACC_X || x->hlvx ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W)
+                                                    : ((pte & PTE_R) || (x->gmxr && (pte & PTE_X))));
+        uint64_t low_mask = (UINT64_C(1) << (9 * level)) - 1;
+        if (!ok || (ppn & low_mask))
+            return guest_page_fault(fault);
+        uint64_t want = PTE_A | (acc == ACC_W ? PTE_D : 0);
+        if ((pte & want) != want) {
+            pte |= want;
+            if ((e = pte_access(cpu, pte_pa, &pte, true, fault)) != EXC_NONE)
+                return e;
+        }
+        *hpa = ((ppn & ~low_mask) << 12) | (gpa & ((UINT64_C(1) << (12 + 9 * level)) - 1));
+        return EXC_NONE;
+    }
+    return guest_page_fault(fault);
+}
+
+/* Stage 1 (satp or vsatp: Sv39 / Sv48), each PTE address and the result through stage 2. */
+static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int priv, uint64_t *pa)
+{
+    unsigned mode = (unsigned)(x->satp >> SATP_MODE_SHIFT);
     if (priv == PRV_M || mode == SATP_MODE_BARE)
-        return gstage(cpu, va, acc, pa);
+        return gstage(cpu, x, va, acc, acc, pa);
     int levels = mode == SATP_MODE_SV48 ? 4 : 3;
     int vabits = 12 + 9 * levels;
     /* bits above the VA width must all equal its top bit */
     int64_t top = (int64_t)va >> (vabits - 1);
     if (top != 0 && top != -1)
         return page_fault(acc);
-    uint64_t table = (cpu->satp & SATP_PPN_MASK) << 12;
-    bool sum = (cpu->mstatus & MSTATUS_SUM) != 0, mxr = (cpu->mstatus & MSTATUS_MXR) != 0;
+    uint64_t table = (x->satp & SATP_PPN_MASK) << 12;
     for (int level = levels - 1; level >= 0; level--) {
         uint64_t pte_gpa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8, pte_pa, pte;
-        int e = gstage(cpu, pte_gpa, ACC_R, &pte_pa);
+        int e = gstage(cpu, x, pte_gpa, ACC_R, acc, &pte_pa);
         if (e != EXC_NONE)
             return e;
         if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
@@ -72,12 +122,12 @@ int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa)
         }
         /* leaf */
         if (pte & PTE_U) {
-            if (priv == PRV_S && (acc == ACC_X || !sum))
+            if (priv == PRV_S && (acc == ACC_X || !x->sum))
                 return page_fault(acc);
         } else if (priv == PRV_U) {
             return page_fault(acc);
         }
-        bool ok = acc == ACC_X ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W) : ((pte & PTE_R) || (mxr && (pte & PTE_X)));
+        bool ok = acc == ACC_X || x->hlvx ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W) : ((pte & PTE_R) || (x->mxr && (pte & PTE_X)));
         if (!ok)
             return page_fault(acc);
         uint64_t low_mask = (UINT64_C(1) << (9 * level)) - 1;
@@ -90,9 +140,47 @@ int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa)
                 return e;
         }
         uint64_t gpa = ((ppn & ~low_mask) << 12) | (va & ((UINT64_C(1) << (12 + 9 * level)) - 1));
-        return gstage(cpu, gpa, acc, pa);
+        return gstage(cpu, x, gpa, acc, acc, pa);
     }
     return page_fault(acc);
+}
+
+/* The context of an access: `virt` says whether it is a guest's (two stages).  With V=1 the S
+ * registers hold VS's values; a guest access made while V=0 (M-mode MPRV with MPV, HLV/HSV)
+ * finds them in cpu->hyp.alt_*. */
+static xlate_ctx make_ctx(const mt_cpu *cpu, bool virt, bool hlvx)
+{
+    xlate_ctx x = {.satp = cpu->satp, .sum = (cpu->mstatus & MSTATUS_SUM) != 0,
+                   .mxr = (cpu->mstatus & MSTATUS_MXR) != 0, .hlvx = hlvx};
+    if (virt) {
+        bool vs_mxr, hs_mxr;
+        x.two_stage = true;
+        if (cpu->hyp.virt) {
+            vs_mxr = x.mxr;
+            hs_mxr = (cpu->hyp.alt_status & MSTATUS_MXR) != 0;
+        } else {
+            x.satp = cpu->hyp.alt_satp;
+            x.sum = (cpu->hyp.alt_status & MSTATUS_SUM) != 0;
+            vs_mxr = (cpu->hyp.alt_status & MSTATUS_MXR) != 0;
+            hs_mxr = x.mxr;
+        }
+        x.mxr = vs_mxr || hs_mxr; /* HS's MXR applies to both stages, vsstatus.MXR to VS only */
+        x.gmxr = hs_mxr;
+    }
+    return x;
+}
+
+int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa)
+{
+    bool virt = acc == ACC_X ? cpu->hyp.virt : cpu->hyp.data_virt;
+    xlate_ctx x = make_ctx(cpu, virt, false);
+    return translate(cpu, &x, va, acc, priv, pa);
+}
+
+int mmu_translate_guest(mt_cpu *cpu, uint64_t va, int acc, int priv, bool hlvx, uint64_t *pa)
+{
+    xlate_ctx x = make_ctx(cpu, true, hlvx);
+    return translate(cpu, &x, va, acc, priv, pa);
 }
 
 static unsigned perm_of(int acc) { return acc == ACC_X ? PMP_X : acc == ACC_W ? PMP_W : PMP_R; }

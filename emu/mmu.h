@@ -3,6 +3,7 @@
 #ifndef EMU_MMU_H
 #define EMU_MMU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "emu/cpu.h"
@@ -29,6 +30,9 @@ enum { ACC_R = 0, ACC_W = 1, ACC_X = 2 };
  * accesses of kind PTW, A/D bits are set in memory).  Returns EXC_NONE or the page-fault /
  * access-fault cause.  PMP is not checked on the final address here. */
 int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa);
+/* A guest's access made with V=0 (HLV/HLVX/HSV): VS-stage with vsatp/vsstatus, then G-stage.
+ * hlvx: the read needs execute permission at both stages. */
+int mmu_translate_guest(mt_cpu *cpu, uint64_t va, int acc, int priv, bool hlvx, uint64_t *pa);
 
 /* Instruction side: the ITLB entry for the page holding va (filled on a miss, creating the
  * page's decoded-instruction array).  On success *pa_out is the page's physical address; the

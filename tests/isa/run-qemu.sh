@@ -29,7 +29,9 @@ for elf in "${elfs[@]}"; do
       -I$root/tests/isa/include -T $root/tests/isa/link.ld -DENV_${env^^} -DFINISHER "$src" -o "$vdir/t.elf" || exit 1
     elf=$vdir/t.elf
   fi
-  timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$QEMU" -M $machine -m 256M -bios none -kernel "$elf" \
+  # The H extension's tests (tests/isa/src/h-*.S) say "QEMU-CPU-H": QEMU enables H only on request.
+  cpu=(); grep -q 'QEMU-CPU-H' "$src" 2>/dev/null && cpu=(-cpu rv64,h=true)
+  timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$QEMU" -M $machine "${cpu[@]}" -m 256M -bios none -kernel "$elf" \
     -nographic -monitor none -serial null </dev/null >/dev/null 2>&1
   rc=$?
   # A source may document a known QEMU deviation from the spec: "QEMU-DEVIATION(exit N)".  The

@@ -142,7 +142,8 @@ _mtrap: csrrw t0, mscratch, t0;                                                 
         beqz t1, 1f;                                                                             \
         sd zero, TS_TOM(t0);                                                                     \
         li t1, MSTATUS_MPP; csrs mstatus, t1;                                                    \
-        li t1, MSTATUS_MPIE; csrc mstatus, t1;                                                   \
+        /* MPIE off; MPV (bit 39, H) off too: QEMU 7.2's MRET enters V=1 even with MPP = M */     \
+        li t1, MSTATUS_MPIE | (1 << 39); csrc mstatus, t1;                                       \
 1:      ld t1, TS_SAVE_T1(t0);                                                                   \
         ld t2, TS_SAVE_T2(t0);                                                                   \
         csrrw t0, mscratch, t0;                                                                  \

@@ -86,4 +86,5 @@ install: all
 clean:
 	rm -rf build $(CLEAN_EXTRA)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Header dependencies of our own objects only (not the kernel's .d files under build/linux).
+-include $(shell find $(OBJ) -type f -name '*.d' 2>/dev/null)

@@ -4,7 +4,7 @@
 # mtemu links the RTL for --trace-unit=rtl|both (see emu/module.mk).
 $(BIN)/mtemu: $(RTL_A) $(MT_A)
 
-TRACE_E2E_ELFS := $(patsubst %,$(FWBUILD)/%.elf,seq random stride wss memcpy pchase)
+TRACE_E2E_ELFS := $(patsubst %,$(FWBUILD)/%.elf,seq random stride wss memcpy pchase matmul qsort)
 TEST_SCRIPTS += tests/e2e/rowscope.sh
 TEST_DEPS    += $(BIN)/mtemu $(BIN)/metatrace $(TRACE_E2E_ELFS)
 
@@ -21,7 +21,7 @@ rowscope: $(BIN)/mtemu $(BIN)/metatrace $(TRACE_E2E_ELFS)
 $(FWBUILD)/e2e/trace_regs.elf: tests/e2e/trace_regs.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
-TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-metapage.sh
+TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-metapage.sh tests/e2e/trace-lockstep.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 
 .PHONY: bench-trace

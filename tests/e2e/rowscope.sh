@@ -25,7 +25,7 @@ check() {
         echo "FAIL $1"
     fi
 }
-check rowscope-sequential '$1 == "sequential" || $1 == "wss"' '$4 >= 0.9990 && $4 <= 0.99975 && $3 >= $2 / 4'
+check rowscope-sequential '$1 == "sequential" || $1 == "wss"' '$4 >= 0.9993 && $4 <= 0.9997 && $3 >= $2 / 4'
 check rowscope-random-16M '$1 == "random" && $2 == 16777216' '$4 >= 0.002 && $4 <= 0.006 && $6 >= 0.99'
 check rowscope-stride-formula '$1 == "stride"' '($4 - (1 - $2 * 4 / 8192)) ^ 2 <= 0.01 ^ 2'
 n=$(grep -c '^stride,' "$out/rowscope.csv")

@@ -47,8 +47,9 @@ static void mstatus_write(mt_cpu *cpu, uint64_t val, uint64_t writable)
     if ((writable & MSTATUS_MPP) && ((val & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == 2)
         val = (val & ~MSTATUS_MPP) | (old & MSTATUS_MPP); /* reserved encoding: keep */
     cpu->mstatus = (old & ~writable) | (val & writable);
-    /* MPRV, MPP, SUM and MXR pick which data TLB set loads and stores use: no flush needed */
-    if ((old ^ cpu->mstatus) & (MSTATUS_MPRV | MSTATUS_MPP | MSTATUS_SUM | MSTATUS_MXR))
+    /* MPRV, MPP, SUM and MXR pick which data TLB set loads and stores use: no flush needed
+     * (MPV with MPRV makes M-mode loads/stores a guest's: emu/hyp.c) */
+    if ((old ^ cpu->mstatus) & (MSTATUS_MPRV | MSTATUS_MPP | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_MPV))
         cpu_update_priv_ctx(cpu);
 }
 

@@ -426,12 +426,19 @@ bool hyp_csr_access(mt_cpu *c, unsigned csr, int op, uint64_t src, bool write, u
     switch (csr) {
     case 0x104: *exc = rmw(c, 0x204, op, src, write, old); return true; /* sie -> vsie */
     case 0x144: *exc = rmw(c, 0x244, op, src, write, old); return true; /* sip -> vsip */
-    case 0x180:
+    case 0x180: { /* satp holds vsatp; hstatus.VTVM, not mstatus.TVM, governs it */
         if (h->hstatus & HSTATUS_VTVM) {
             *exc = EXC_VIRTUAL_INSN;
             return true;
         }
-        return false; /* satp holds vsatp */
+        uint64_t v;
+        csr_read(c, csr, &v);
+        if (write)
+            csr_write(c, csr, op == CSR_OP_RW ? src : op == CSR_OP_RS ? (v | src) : (v & ~src));
+        *old = v;
+        *exc = EXC_NONE;
+        return true;
+    }
     default:
         return false; /* sstatus, stvec, ...: the active registers are VS's */
     }

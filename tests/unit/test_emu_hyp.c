@@ -151,6 +151,10 @@ static void test_two_stage(void **state)
     uint64_t v = 0;
     assert_int_equal(cpu_load(c, 0x40002340, 8, &v), EXC_NONE);
     assert_int_equal(v, 0x1122334455667788);
+    /* mstatus.TVM is HS's business: VS reads its satp (vsatp) all the same */
+    c->mstatus |= MSTATUS_TVM;
+    assert_int_equal(rd(c, 0x180), (UINT64_C(8) << 60) | 1);
+    c->mstatus &= ~MSTATUS_TVM;
     /* GPA 0x20_2000 has no G-stage page: a load guest-page fault, to HS when medeleg allows */
     assert_int_equal(cpu_load(c, 0x40202018, 8, &v), EXC_LOAD_GUEST_PAGE);
     c->medeleg = UINT64_C(1) << EXC_LOAD_GUEST_PAGE;
@@ -163,6 +167,17 @@ static void test_two_stage(void **state)
     assert_int_equal(rd(c, 0x643), 0x202018 >> 2);                   /* htval */
     assert_int_equal(rd(c, 0x600) & (HSTATUS_SPV | HSTATUS_SPVP | HSTATUS_GVA),
                      HSTATUS_SPV | HSTATUS_SPVP | HSTATUS_GVA);
+    /* M-mode loads with MPRV, MPP = S and MPV = 1 are the guest's (two stages) */
+    c->priv = PRV_M;
+    c->mstatus = (c->mstatus & ~MSTATUS_MPP) | ((uint64_t)PRV_S << MSTATUS_MPP_SHIFT) | MSTATUS_MPV;
+    wr(c, 0x300, rd(c, 0x300) | MSTATUS_MPRV);
+    v = 0;
+    assert_int_equal(cpu_load(c, 0x40002340, 8, &v), EXC_NONE);
+    assert_int_equal(v, 0x1122334455667788);
+    wr(c, 0x300, rd(c, 0x300) & ~MSTATUS_MPV); /* MPV off: the same VA is now HS's (Bare) */
+    assert_int_equal(cpu_load(c, 0x40002340, 8, &v), EXC_LOAD_ACCESS);
+    wr(c, 0x300, rd(c, 0x300) & ~MSTATUS_MPRV);
+    c->priv = PRV_S;
     /* HLV.D from HS (SPVP = 1): the same two-stage path, no V change */
     uint64_t res = 0, tv;
     assert_int_equal(hyp_exec(c, OP_HLV, (0x36 << 5) | 0, 0x40002340, 0, &res, &tv), EXC_NONE);

@@ -47,8 +47,10 @@ run_isa() {
 # QEMU's spike machine has HTIF (tohost), which the harness reports through.
 run_isa qemu qemu-system-riscv64 -M spike -m 256M -bios none -nographic -monitor none -serial null -kernel
 
-# mtemu joins once it executes F/D (emu/exec_fp.c present and mtemu built).
-if [ -f emu/exec_fp.c ] && [ -x "$BIN/mtemu" ]; then
+# mtemu executes F/D when emu/exec_fp.c is built in: then it must run the same program.
+if [ -f emu/exec_fp.c ] && [ ! -x "$BIN/mtemu" ]; then
+  echo "FAIL fp/mtemu/setup ($BIN/mtemu is missing)"; status=1
+elif [ -f emu/exec_fp.c ]; then
   run_machine mtemu nice -n 10 "$BIN/mtemu" -q "$ELF"
   run_isa mtemu "$BIN/mtemu" -q
   if cmp -s "$work/qemu.txt" "$work/mtemu.txt"; then

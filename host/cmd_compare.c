@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/compare.h"
 #include "host/traceio.h"
@@ -20,6 +21,7 @@ static void help(void)
            "distributions of accesses over pages (TVD, Jensen-Shannon, Jaccard); and how often an\n"
            "OTHER sample names the page, 2 MiB region and gigabyte of TRUTH's sample at that cycle.\n"
            "--format csv prints only the per-configuration rows.\n");
+    fputs(roi_help, stdout);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -28,6 +30,9 @@ int cmd_compare(int argc, char **argv)
         help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("compare", 0, &argc, argv, &roi))
+        return 2;
     compare_config cfg;
     policy_defaults(&cfg.policy);
     cfg.page_size = 4096;
@@ -110,12 +115,12 @@ int cmd_compare(int argc, char **argv)
         cfg.policy.budgets[0] = cfg.policy.primary_budget;
     }
     char err[600];
-    ht_source *t = trace_open(argv[optind], err, sizeof err);
+    ht_source *t = roi_open(argv[optind], &roi, NULL, err, sizeof err);
     if (!t) {
         cli_error("compare", "%s", err);
         return 1;
     }
-    ht_source *o = trace_open(argv[optind + 1], err, sizeof err);
+    ht_source *o = roi_open(argv[optind + 1], &roi, NULL, err, sizeof err);
     if (!o) {
         cli_error("compare", "%s", err);
         ht_close(t);

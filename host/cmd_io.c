@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/exporters.h"
 #include "host/hmtt.h"
@@ -242,6 +243,7 @@ static void export_help(void)
            "             that import --kernel-csv writes\n"
            "Samples coarser than a byte address (48/32-bit formats) are written with their low\n"
            "bits zero and counted on stderr.\n");
+    fputs(roi_help, stdout);
 }
 
 int cmd_export(int argc, char **argv)
@@ -250,6 +252,9 @@ int cmd_export(int argc, char **argv)
         export_help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("export", ROI_KEEP_TO, &argc, argv, &roi))
+        return 2;
     const char *to = NULL, *out = NULL;
     uint64_t cpt = 1, offset = 0;
     static const struct option opts[] = {
@@ -299,7 +304,7 @@ int cmd_export(int argc, char **argv)
     }
     const char *in = argv[optind];
     char err[600];
-    ht_source *src = trace_open(in, err, sizeof err);
+    ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("export", "%s", err);
         return 1;

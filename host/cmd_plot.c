@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/plot.h"
 #include "host/policy.h"
@@ -27,6 +28,7 @@ static void help(void)
            "          sweep against its stride (1..1024 elements), with the closed form\n"
            "          1 - stride*elem/row_size; needs no trace\n"
            "--data also prints the plotted numbers on stdout.  Needs gnuplot (gnuplot-nox).\n");
+    fputs(roi_help, stdout);
 }
 
 typedef struct {
@@ -105,6 +107,9 @@ int cmd_plot(int argc, char **argv)
         help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("plot", 0, &argc, argv, &roi))
+        return 2;
     const char *kind = NULL, *out = NULL, *sizes_arg = NULL, *budgets_arg = NULL;
     uint64_t budget = UINT64_C(8) << 20, row = 8192, banks = 8, elem = 4;
     rb_mapping mapping = RB_MAP_ROWSCOPE;
@@ -214,7 +219,7 @@ int cmd_plot(int argc, char **argv)
         cfg.nbudgets = 1;
     }
     char err[600];
-    ht_source *src = trace_open(argv[optind], err, sizeof err);
+    ht_source *src = roi_open(argv[optind], &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("plot", "%s", err);
         return 1;

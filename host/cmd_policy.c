@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/policy.h"
 #include "host/policy_report.h"
@@ -26,6 +27,7 @@ static void help(void)
            "access and size to an unlinked file in --tmpdir ($TMPDIR, /tmp).  --baseline runs one\n"
            "simulation per configuration instead (same numbers, slower).  32-bit samples are skipped.\n"
            "Sizes: a list (4K,64K) or a power-of-two range (4K..2M).\n");
+    fputs(roi_help, stdout);
 }
 
 int cmd_policy(int argc, char **argv)
@@ -34,6 +36,9 @@ int cmd_policy(int argc, char **argv)
         help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("policy", 0, &argc, argv, &roi))
+        return 2;
     policy_config cfg;
     policy_defaults(&cfg);
     report_format fmt = REPORT_TABLE;
@@ -130,7 +135,7 @@ int cmd_policy(int argc, char **argv)
     }
     const char *path = argv[optind];
     char err[600];
-    ht_source *src = trace_open(path, err, sizeof err);
+    ht_source *src = roi_open(path, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("policy", "%s", err);
         return 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/reconstruct.h"
 #include "host/traceio.h"
@@ -28,6 +29,7 @@ static void help(void)
            "            (the slope of the burst medians between the two bursts)\n"
            "Reads FILE twice; keeps the first --keep samples of each burst (default 1048576) in a\n"
            "temporary file.  OUT: .mtr or .csv.\n");
+    fputs(roi_help, stdout);
 }
 
 static int emit_to_writer(void *ctx, const ht_record *r)
@@ -41,6 +43,9 @@ int cmd_reconstruct(int argc, char **argv)
         help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("reconstruct", 0, &argc, argv, &roi))
+        return 2;
     rc_config cfg;
     rc_defaults(&cfg);
     const char *out = NULL;
@@ -78,7 +83,7 @@ int cmd_reconstruct(int argc, char **argv)
     }
     const char *in = argv[optind];
     char err[600];
-    ht_source *src = trace_open(in, err, sizeof err);
+    ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("reconstruct", "%s", err);
         return 1;

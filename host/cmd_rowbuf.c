@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/roi.h"
 #include "host/commands.h"
 #include "host/policy_report.h"
 #include "host/rowbuf.h"
@@ -23,6 +24,7 @@ static void help(void)
            "  xor           rowscope with bank = (a/row XOR row) %% banks (permutation interleaving)\n"
            "a = address - --base.  Needs addresses at least as precise as a row: full, line, and\n"
            "48-bit samples when the row size is a multiple of 4 KiB; others are skipped and counted.\n");
+    fputs(roi_help, stdout);
 }
 
 static unsigned precision_bits(int fmt)
@@ -36,6 +38,9 @@ int cmd_rowbuf(int argc, char **argv)
         help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("rowbuf", 0, &argc, argv, &roi))
+        return 2;
     rb_config cfg = {.row_size = 8192, .banks = 8, .mapping = RB_MAP_ROWSCOPE,
                      .mem_bytes = UINT64_C(4) << 30, .base = 0};
     report_format fmt = REPORT_TABLE;
@@ -100,7 +105,7 @@ int cmd_rowbuf(int argc, char **argv)
     }
     const char *path = argv[optind];
     char err[600];
-    ht_source *src = trace_open(path, err, sizeof err);
+    ht_source *src = roi_open(path, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("rowbuf", "%s", err);
         return 1;

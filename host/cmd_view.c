@@ -8,14 +8,25 @@
 
 #include "host/cli.h"
 #include "host/commands.h"
+#include "host/roi.h"
 #include "host/traceio.h"
+
+/* Says on stderr when a cycle range had to be found by scanning the whole trace. */
+static void roi_note(const char *cmd, const char *path, const roi_opts *roi, int indexed)
+{
+    if (indexed < 0 && (roi->from || roi->to != UINT64_MAX))
+        fprintf(stderr, "metatrace %s: %s: no index (the writer did not finish, or a raw stream): "
+                        "scanning the whole trace for the cycle range\n", cmd, path);
+}
 
 static void info_help(void)
 {
     printf("usage: metatrace info FILE [--markers N]\n\n"
            "The container header and configuration (for .mtr), sections, sample counts per section\n"
            "and format, markers (the first N, default 20), overflows (samples the trace unit\n"
-           "dropped), lost bytes/records, file size, bytes per sample and the cycles covered.\n");
+           "dropped), lost bytes/records, file size, bytes per sample and the cycles covered.\n"
+           "With a region of interest the counts are the region's.\n\n");
+    fputs(roi_help, stdout);
 }
 
 int cmd_info(int argc, char **argv)
@@ -24,6 +35,9 @@ int cmd_info(int argc, char **argv)
         info_help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("info", 0, &argc, argv, &roi))
+        return 2;
     uint64_t show_markers = 20;
     static const struct option opts[] = {{"markers", required_argument, 0, 'm'}, {0, 0, 0, 0}};
     optind = 0;
@@ -41,11 +55,13 @@ int cmd_info(int argc, char **argv)
     }
     const char *path = argv[optind];
     char err[600];
-    ht_source *src = trace_open(path, err, sizeof err);
+    int indexed;
+    ht_source *src = roi_open(path, &roi, &indexed, err, sizeof err);
     if (!src) {
         cli_error("info", "%s", err);
         return 1;
     }
+    roi_note("info", path, &roi, indexed);
     struct stat st;
     uint64_t fsize = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
     uint64_t n[HT_SEC_COUNT][HT_FMT_COUNT] = {{0}}, sections[HT_SEC_COUNT] = {0};
@@ -122,11 +138,14 @@ int cmd_info(int argc, char **argv)
 static void decode_help(void)
 {
     printf("usage: metatrace decode FILE [--format text|csv] [--from CYCLE] [--to CYCLE]\n"
+           "                        [--between-markers A,B]\n"
            "                        [--section burst|span] [--samples-only]\n\n"
            "One record a line.  text: cycle, section, format, R/W, byte address and the format's\n"
            "value (48/32-bit word, line number, address); other records (section starts,\n"
            "markers, overflows, losses) as '#' lines unless --samples-only.  csv: columns\n"
-           "cycle,kind,section,format,rw,address,value.  --from/--to keep cycles in [from, to].\n");
+           "cycle,kind,section,format,rw,address,value.  The SECTION in force where a region starts\n"
+           "is printed before it, with its own cycle.\n\n");
+    fputs(roi_help, stdout);
 }
 
 int cmd_decode(int argc, char **argv)
@@ -135,11 +154,12 @@ int cmd_decode(int argc, char **argv)
         decode_help();
         return 0;
     }
+    roi_opts roi;
+    if (roi_parse_args("decode", 0, &argc, argv, &roi))
+        return 2;
     int csv = 0, only_samples = 0, want_section = -1;
-    uint64_t from = 0, to = UINT64_MAX;
     static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'}, {"from", required_argument, 0, 'a'},
-        {"to", required_argument, 0, 'b'},     {"section", required_argument, 0, 's'},
+        {"format", required_argument, 0, 'f'}, {"section", required_argument, 0, 's'},
         {"samples-only", no_argument, 0, 'o'}, {0, 0, 0, 0}};
     optind = 0;
     int c;
@@ -151,13 +171,6 @@ int cmd_decode(int argc, char **argv)
                 return 2;
             }
             csv = !strcmp(optarg, "csv");
-            break;
-        case 'a':
-        case 'b':
-            if (cli_parse_u64(optarg, c == 'a' ? &from : &to)) {
-                cli_error("decode", "--%s: '%s' is not a cycle number", c == 'a' ? "from" : "to", optarg);
-                return 2;
-            }
             break;
         case 's':
             if (!strcmp(optarg, "burst")) want_section = HT_SEC_BURST;
@@ -175,17 +188,15 @@ int cmd_decode(int argc, char **argv)
         cli_error("decode", optind >= argc ? "missing the trace FILE" : "more than one trace given");
         return 2;
     }
-    if (from > to) {
-        cli_error("decode", "--from %" PRIu64 " is after --to %" PRIu64, from, to);
-        return 2;
-    }
     const char *path = argv[optind];
     char err[600];
-    ht_source *src = trace_open(path, err, sizeof err);
+    int indexed;
+    ht_source *src = roi_open(path, &roi, &indexed, err, sizeof err);
     if (!src) {
         cli_error("decode", "%s", err);
         return 1;
     }
+    roi_note("decode", path, &roi, indexed);
     if (csv)
         printf("cycle,kind,section,format,rw,address,value\n");
     ht_record r;
@@ -194,8 +205,6 @@ int cmd_decode(int argc, char **argv)
     while ((got = ht_next(src, &r)) == 1) {
         if (r.kind == HT_REC_SECTION)
             cur_section = r.section;
-        if (r.cycle < from || r.cycle > to)
-            continue;
         int sec = r.kind == HT_REC_SAMPLE || r.kind == HT_REC_SECTION ? r.section : cur_section;
         if (want_section >= 0 && sec != want_section)
             continue;

@@ -57,6 +57,7 @@ typedef struct {
     ht_record *q;
     size_t qhead, qlen, qcap;
     int oom, eof;
+    uint64_t from;       /* restrict_cycles: where rewind seeks to (0: the start) */
     uint8_t buf[1 << 16];
 } mtp_state;
 
@@ -136,7 +137,7 @@ static int mtp_next(ht_source *s, ht_record *r)
 static int mtp_rewind(ht_source *s)
 {
     mtp_state *m = s->state;
-    if (mt_file_rewind(m->f)) {
+    if ((m->from ? mt_file_seek_cycle(m->f, m->from) : mt_file_rewind(m->f)) < 0) {
         snprintf(s->err, sizeof s->err, "%s: cannot rewind: %s", s->name, mt_file_error(m->f));
         return -1;
     }
@@ -144,6 +145,18 @@ static int mtp_rewind(ht_source *s)
     m->qhead = m->qlen = 0;
     m->eof = m->oom = 0;
     return 0;
+}
+
+static int mtp_restrict(ht_source *s, uint64_t from, uint64_t to)
+{
+    mtp_state *m = s->state;
+    size_t nidx = 0;
+    mt_file_index(m->f, &nidx);
+    if (!nidx)
+        return 0;
+    m->from = from;
+    mt_file_stop_after(m->f, to);
+    return mtp_rewind(s) ? -1 : 1;
 }
 
 static void mtp_close(ht_source *s)
@@ -218,6 +231,7 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
     s->rewind = mtp_rewind;
     s->close = mtp_close;
     s->describe = mtp_describe;
+    s->restrict_cycles = mtp_restrict;
     snprintf(s->name, sizeof s->name, "%s", path);
     return s;
 }

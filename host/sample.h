@@ -47,6 +47,11 @@ struct ht_source {
     void (*close)(ht_source *src); /* frees the source itself */
     /* Optional (may be NULL): prints the container's header/configuration, one item a line. */
     void (*describe)(ht_source *src, FILE *out);
+    /* Optional (may be NULL): a hint that only records with cycles in [from, to] are wanted, so
+     * the source may skip what lies outside (an .mtr seeks through its index).  Records outside
+     * may still come: the caller filters.  Applies to rewind() too.  1: the source skips by
+     * index, 0: it cannot (it will be scanned), -1: error (err). */
+    int (*restrict_cycles)(ht_source *src, uint64_t from, uint64_t to);
     void *state;
     char name[256];
     char err[512];

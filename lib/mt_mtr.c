@@ -382,6 +382,10 @@ struct mt_file {
     char err[256];
     int ioerr;
     int zs_open; /* plain zstd: a frame is partly decoded */
+    uint64_t in_base;   /* file offset of in[0] */
+    size_t icur;        /* index cursor: no indexed frame before idx[icur] is still ahead */
+    uint64_t stop_cycle; /* mt_file_stop_after: end before a frame that cannot reach back to it */
+    int stopped;
 };
 
 static void ferr(mt_file *f, const char *fmt, ...)
@@ -398,6 +402,7 @@ static size_t fill(mt_file *f, size_t want)
     if (f->in_pos && f->in_len - f->in_pos < want) {
         memmove(f->in, f->in + f->in_pos, f->in_len - f->in_pos);
         f->in_len -= f->in_pos;
+        f->in_base += f->in_pos;
         f->in_pos = 0;
     }
     while (f->in_len - f->in_pos < want && !f->eof) {
@@ -455,6 +460,8 @@ static void parse_index(mt_file *f, const uint8_t *p, size_t n)
 static int next_frame(mt_file *f)
 {
     for (;;) {
+        if (f->stopped)
+            return 0;
         size_t avail = fill(f, 8);
         if (f->ioerr)
             return -1;
@@ -478,6 +485,18 @@ static int next_frame(mt_file *f)
                 parse_index(f, f->in + f->in_pos + 8, sz - 8);
             f->in_pos += sz;
             continue;
+        }
+        if (f->stop_cycle != UINT64_MAX && f->nidx) {
+            /* Cycles never decrease along the stream, so once a frame before this one has a
+             * sample past the stop cycle nothing here can be at or before it. */
+            uint64_t at = f->in_base + f->in_pos;
+            while (f->icur < f->nidx && f->idx[f->icur].file_offset < at)
+                f->icur++;
+            if (f->icur > 0 && f->icur < f->nidx && f->idx[f->icur].file_offset == at &&
+                f->idx[f->icur - 1].samples && f->idx[f->icur - 1].last_cycle > f->stop_cycle) {
+                f->stopped = 1;
+                return 0;
+            }
         }
         /* a zstd frame: find its size, reading more until it is all here */
         size_t need = 1 << 16, csz;
@@ -550,6 +569,7 @@ mt_file *mt_file_open(const char *path, char *err, size_t errlen)
     const uint8_t *p = f->in + f->in_pos;
     static const uint8_t sig[MT_SYNC_LEN_SIG] = {0, 0, 0, 0, 0, 0x80};
     f->h.ref_hz = 1000000000ull;
+    f->stop_cycle = UINT64_MAX;
     if (n >= 8 + HDR_FIXED && get_u32(p) == MT_MTR_MAGIC_HDR && !memcmp(p + 8, "MTRHDR01", 8)) {
         uint32_t sz = get_u32(p + 4);
         if (sz < HDR_FIXED || fill(f, 8 + (size_t)sz) < 8 + (size_t)sz) {
@@ -677,10 +697,16 @@ ssize_t mt_file_read(mt_file *f, uint8_t *buf, size_t cap)
     return (ssize_t)k;
 }
 
-int mt_file_rewind(mt_file *f)
+/* Restarts reading at file offset `at` (a frame boundary). */
+static int reposition(mt_file *f, uint64_t at)
 {
-    if (fseek(f->f, (long)f->data_start, SEEK_SET) != 0)
+    if (fseek(f->f, (long)at, SEEK_SET) != 0) {
+        ferr(f, "%s: cannot seek: %s", f->path, strerror(errno));
         return -1;
+    }
+    f->in_base = at;
+    f->icur = 0;
+    f->stopped = 0;
     f->in_pos = f->in_len = 0;
     f->out_pos = f->out_len = 0;
     f->zs_open = 0;
@@ -689,6 +715,37 @@ int mt_file_rewind(mt_file *f)
     f->truncated = 0;
     f->bad_frames = 0;
     return 0;
+}
+
+int mt_file_rewind(mt_file *f)
+{
+    return reposition(f, f->data_start);
+}
+
+int mt_file_seek_cycle(mt_file *f, uint64_t cycle)
+{
+    if (f->h.raw || !f->nidx)
+        return reposition(f, f->data_start) ? -1 : 0;
+    /* The first frame with a sample at or after `cycle`... */
+    size_t k = 0;
+    while (k < f->nidx && !(f->idx[k].samples && f->idx[k].last_cycle >= cycle))
+        k++;
+    /* ...and, from the frame with samples before it, the markers/sections that follow that
+     * frame's last sample (their cycle is the next sample point, which may already be >= cycle).
+     * Frames without samples in between are kept too: their records' cycles are not indexed. */
+    while (k > 0) {
+        k--;
+        if (f->idx[k].samples)
+            break;
+    }
+    uint64_t at = k < f->nidx ? f->idx[k].file_offset : f->data_start;
+    return reposition(f, at) ? -1 : 1;
+}
+
+void mt_file_stop_after(mt_file *f, uint64_t cycle)
+{
+    f->stop_cycle = cycle;
+    f->stopped = 0;
 }
 
 const mt_frame_index *mt_file_index(const mt_file *f, size_t *n)

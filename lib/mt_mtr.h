@@ -73,6 +73,18 @@ const mt_file_header *mt_file_header_get(const mt_file *f);
  * A corrupt frame is skipped and counted; a truncated last frame ends the stream. */
 ssize_t mt_file_read(mt_file *f, uint8_t *buf, size_t cap);
 int mt_file_rewind(mt_file *f);
+/* Random access through the index: positions the reader at a frame boundary (frames begin at a
+ * SYNC, so a fresh mt_dec can start there) such that everything the stream holds at or after
+ * `cycle` is still ahead, skipping (without decompressing) whole frames that end before it.
+ * A few records before `cycle` may follow: filter them. Returns 1 when positioned through the
+ * index, 0 when the file has none (.mtp, plain zstd, or a killed writer): then it is rewound
+ * to the start and the caller must scan; -1 on an I/O error. */
+int mt_file_seek_cycle(mt_file *f, uint64_t cycle);
+/* With an index, ends the stream (mt_file_read returns 0) at the first frame that follows a
+ * sample after `cycle` (the stream's cycles never decrease, so nothing at or before `cycle` is
+ * left). UINT64_MAX (the default) removes the limit. Without an index it has no effect. Kept
+ * across mt_file_rewind and mt_file_seek_cycle. */
+void mt_file_stop_after(mt_file *f, uint64_t cycle);
 /* Frame index: NULL with *n = 0 when the file has none. */
 const mt_frame_index *mt_file_index(const mt_file *f, size_t *n);
 int mt_file_truncated(const mt_file *f);     /* the last frame was cut short (writer killed) */

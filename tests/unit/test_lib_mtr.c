@@ -332,6 +332,158 @@ static void test_raw_and_bad_files(void **state)
     free(back.p);
 }
 
+/* Everything from f's current position, decoded by a fresh decoder (as a seeking reader does),
+ * keeping the events that carry data (SAMPLE, SECTION, MARKER, OVERFLOW) with cycles in [lo, hi]. */
+static void decode_from(mt_file *f, uint64_t lo, uint64_t hi, tu_events *keep, uint64_t *bytes)
+{
+    tu_events all = {0};
+    mt_dec d;
+    mt_dec_init(&d, tu_collect, &all);
+    uint8_t b[4096];
+    ssize_t k;
+    *bytes = 0;
+    while ((k = mt_file_read(f, b, sizeof b)) > 0) {
+        mt_dec_feed(&d, b, (size_t)k);
+        *bytes += (uint64_t)k;
+    }
+    assert_int_equal(k, 0);
+    mt_dec_finish(&d);
+    for (size_t i = 0; i < all.n; i++) {
+        const mt_dec_event *e = &all.ev[i];
+        if ((e->type == MT_DEV_SAMPLE || e->type == MT_DEV_SECTION || e->type == MT_DEV_MARKER ||
+             e->type == MT_DEV_OVERFLOW) && e->cycle >= lo && e->cycle <= hi)
+            tu_collect(keep, e);
+    }
+    free(all.ev);
+}
+
+static void assert_same_events(const tu_events *a, const tu_events *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->ev[i].type, b->ev[i].type);
+        assert_int_equal(a->ev[i].cycle, b->ev[i].cycle);
+        assert_int_equal(a->ev[i].value, b->ev[i].value);
+        assert_int_equal(a->ev[i].addr, b->ev[i].addr);
+        assert_int_equal(a->ev[i].rw, b->ev[i].rw);
+        assert_int_equal(a->ev[i].fmt, b->ev[i].fmt);
+        assert_int_equal(a->ev[i].span, b->ev[i].span);
+        assert_int_equal(a->ev[i].rate, b->ev[i].rate);
+        assert_int_equal(a->ev[i].skip, b->ev[i].skip);
+    }
+}
+
+/* Random access through the index: for random cycle ranges, seeking (and stopping past the end)
+ * gives exactly the events a linear scan filtered to the range gives, while reading less; a
+ * file whose writer was killed (no index) says so and falls back to a scan. */
+static void test_seek_cycle(void **state)
+{
+    (void)state;
+    const char *path = tmpname("seek");
+    char err[256];
+    mt_writer_config wc = {.producer = "test_lib_mtr seek", .frame_bytes = 1024, .sync_period = 256};
+    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
+    assert_non_null(w);
+    uint64_t s = 99, c = 1000;
+    for (int sec = 0; sec < 8; sec++) {
+        uint32_t r = sec & 1 ? 64 : 4;
+        assert_int_equal(mt_writer_section(w, (unsigned)sec & 1, (unsigned)sec & 3, r, c), 0);
+        for (int i = 0; i < 3000; i++) {
+            uint64_t x = tu_rand(&s);
+            c += r * (1 + ((x & 7) == 0 ? (x >> 8) % 40 : 0)); /* idle gaps too */
+            assert_int_equal(mt_writer_sample(w, c, 0x80000000ull + ((x >> 16) & 0xffffff8ull), x & 1), 0);
+            if ((x & 0x3ff) == 5)
+                assert_int_equal(mt_writer_marker(w, (uint32_t)(x >> 40)), 0);
+            if ((x & 0x7ff) == 9)
+                assert_int_equal(mt_writer_overflow(w, 3), 0);
+        }
+        c += r;
+    }
+    assert_int_equal(mt_writer_close(w), 0);
+    uint64_t last = c;
+
+    mt_file *f = mt_file_open(path, err, sizeof err);
+    assert_non_null(f);
+    size_t ni;
+    mt_file_index(f, &ni);
+    assert_true(ni > 50);
+    uint64_t total;
+    tu_events everything = {0};
+    decode_from(f, 0, UINT64_MAX, &everything, &total);
+    /* the killed writer's copy: cut inside the last data frame, so no index, no footer */
+    const mt_frame_index *ix = mt_file_index(f, &ni);
+    long cutlen = (long)(ix[ni - 1].file_offset + ix[ni - 1].comp_size / 2);
+    FILE *in = fopen(path, "rb");
+    fseek(in, 0, SEEK_END);
+    long fsz = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    uint8_t *file = malloc((size_t)fsz);
+    assert_int_equal(fread(file, 1, (size_t)fsz, in), (size_t)fsz);
+    fclose(in);
+    char cut[300];
+    snprintf(cut, sizeof cut, "%s.cut", path);
+    FILE *o = fopen(cut, "wb");
+    fwrite(file, 1, (size_t)cutlen, o);
+    fclose(o);
+    mt_file *fc = mt_file_open(cut, err, sizeof err);
+    assert_non_null(fc);
+    assert_int_equal(mt_file_header_get(fc)->has_index, 0);
+    uint64_t cut_total;
+    tu_events cut_all = {0};
+    decode_from(fc, 0, UINT64_MAX, &cut_all, &cut_total);
+    assert_true(cut_total < total && cut_total >= total - 2 * 1024 - 64);
+
+    uint64_t rs = 5;
+    for (int t = 0; t < 60; t++) {
+        uint64_t lo = t == 0 ? 0 : t == 1 ? last + 10 : 900 + tu_rand(&rs) % (last - 900);
+        uint64_t hi = t % 3 == 0 ? UINT64_MAX : lo + tu_rand(&rs) % 200000;
+        /* the linear scan, filtered */
+        tu_events want = {0};
+        for (size_t i = 0; i < everything.n; i++)
+            if (everything.ev[i].cycle >= lo && everything.ev[i].cycle <= hi)
+                tu_collect(&want, &everything.ev[i]);
+        /* seek through the index */
+        mt_file_stop_after(f, hi);
+        assert_int_equal(mt_file_seek_cycle(f, lo), 1);
+        tu_events got = {0};
+        uint64_t read;
+        decode_from(f, lo, hi, &got, &read);
+        assert_same_events(&want, &got);
+        if (lo > last / 2 || hi < last / 4)
+            assert_true(read < total * 3 / 4); /* whole frames were skipped */
+        /* no index: a scan of all of it, and the same answer as its own linear scan */
+        mt_file_stop_after(fc, hi);
+        assert_int_equal(mt_file_seek_cycle(fc, lo), 0);
+        assert_int_equal(mt_file_header_get(fc)->has_index, 0);
+        tu_events scan = {0}, want_cut = {0};
+        decode_from(fc, lo, hi, &scan, &read);
+        assert_int_equal(read, cut_total);
+        assert_int_equal(mt_file_truncated(fc), 1);
+        for (size_t i = 0; i < cut_all.n; i++)
+            if (cut_all.ev[i].cycle >= lo && cut_all.ev[i].cycle <= hi)
+                tu_collect(&want_cut, &cut_all.ev[i]);
+        assert_same_events(&want_cut, &scan);
+        free(want_cut.ev);
+        free(want.ev);
+        free(got.ev);
+        free(scan.ev);
+    }
+    /* after a seek and a limit, rewind without a limit reads everything again */
+    mt_file_stop_after(f, UINT64_MAX);
+    assert_int_equal(mt_file_rewind(f), 0);
+    tu_events again = {0};
+    decode_from(f, 0, UINT64_MAX, &again, &total);
+    assert_same_events(&everything, &again);
+    free(again.ev);
+    free(everything.ev);
+    free(cut_all.ev);
+    mt_file_close(f);
+    mt_file_close(fc);
+    free(file);
+    unlink(cut);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_killed_writer),
         cmocka_unit_test(test_swenc_roundtrip),
         cmocka_unit_test(test_raw_and_bad_files),
+        cmocka_unit_test(test_seek_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,7 +267,11 @@ int cpu_load(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val);
 int cpu_store(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val);
 
 /* F/D helpers for exec_fp.c: mstatus.FS state. */
-static inline bool cpu_fp_enabled(const mt_cpu *cpu) { return (cpu->mstatus & MSTATUS_FS) != 0; }
+/* With V=1 (H extension) both vsstatus.FS (in mstatus then) and HS's sstatus.FS must be on. */
+static inline bool cpu_fp_enabled(const mt_cpu *cpu)
+{
+    return (cpu->mstatus & MSTATUS_FS) != 0 && (!cpu->hyp.virt || (cpu->hyp.alt_status & MSTATUS_FS) != 0);
+}
 static inline void cpu_fp_set_dirty(mt_cpu *cpu) { cpu->mstatus |= MSTATUS_FS | MSTATUS_SD; }
 
 #endif

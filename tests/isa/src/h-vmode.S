@@ -5,7 +5,8 @@
  * VTSR, VTW, VTVM) next to illegal ones (M CSRs); ecall causes from VS (10) and VU (8) with
  * mstatus.MPV; delegation of a VU exception to VS (hedeleg) and to HS (hstatus.SPV/SPVP); SRET
  * from HS into VS and from VS into VU; a VS software interrupt taken in VS (hideleg; scause = 1)
- * and in HS (scause = 2).  G-stage and VS-stage are Bare: guest physical = host physical.
+ * and in HS (scause = 2); FP state with V=1 needs both vsstatus.FS and HS's FS.  G-stage and
+ * VS-stage are Bare: guest physical = host physical.
  * QEMU-DEVIATION(exit 70): QEMU 7.2 raises illegal-instruction (2) where the spec's list of
  * virtual-instruction cases has, "in VU-mode, attempts to access a supervisor CSR or execute a
  * supervisor instruction (SRET, SFENCE)" (cases 70-73; later QEMU fixes them one by one), and
@@ -166,6 +167,14 @@ vu_code:
   TEST_CASE(60, s5, IRQ_BIT | 2, )
   TEST_CASE(61, s8, HSTATUS_SPV | HSTATUS_SPVP, andi s8, s8, HSTATUS_SPV | HSTATUS_SPVP)
   csrw CSR_HVIP, zero; csrw CSR_HIE, zero
+  /* ---- FP with V=1 needs both vsstatus.FS and HS's sstatus.FS on ---- */
+  li t0, 3 << 13; csrc mstatus, t0; li t0, 1 << 13; csrw CSR_VSSTATUS, t0   /* HS off, VS initial */
+  V_TRAP(62, PRV_S, CAUSE_ILLEGAL_INSTRUCTION, csrr a0, 0x001)              /* fflags */
+  li t0, 1 << 13; csrs mstatus, t0; csrw CSR_VSSTATUS, zero                  /* HS initial, VS off */
+  V_TRAP(63, PRV_S, CAUSE_ILLEGAL_INSTRUCTION, csrr a0, 0x001)
+  li t0, 1 << 13; csrw CSR_VSSTATUS, t0                                       /* both on */
+  V_RUN(64, PRV_S, csrr a0, 0x001)
+  li t0, 3 << 13; csrc mstatus, t0; csrw CSR_VSSTATUS, zero
   /* last, what QEMU 7.2 gets wrong (QEMU-DEVIATION above): from VU, S CSRs, SRET, WFI and
    * SFENCE.VMA are virtual instructions, not illegal ones */
   V_TRAP(70, PRV_U, CAUSE_VIRTUAL, csrr a0, sstatus)

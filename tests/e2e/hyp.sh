@@ -3,7 +3,8 @@
 # the H extension (-cpu rv64,h=true, the reference): the same console output and exit code; the
 # run must reach the guest's shutdown after its timer interrupts and its user program; and in
 # mtemu's every-access trace the guest's data stores appear at the host-physical pages the
-# hypervisor gave them (the G-stage's output), not at their guest-physical addresses.
+# hypervisor gave them (the G-stage's output), not at their guest-physical addresses; and with
+# guest RAM meta-paged through a tiny budget the console is the same.
 # One PASS/FAIL line per check.  Exit 77 only while $BIN/mtemu does not exist.
 set -u
 BIN=${BIN:-build/bin}
@@ -28,6 +29,12 @@ check $((mrc != 0)) mtemu-exit "exit $mrc: $(head -c 300 "$tmp/mtemu.err")"
 check $((qrc != 0)) qemu-exit "exit $qrc: $(head -c 300 "$tmp/qemu.err")"
 cmp -s "$tmp/mtemu.out" "$tmp/qemu.txt"
 check $? console-equals-qemu "$(diff "$tmp/qemu.txt" "$tmp/mtemu.out" | head -5 | tr '\n' '|')"
+# guest RAM meta-paged through 4 resident pages (evictions all the time, page tables included)
+# and the simple timing model: the same console
+timeout --kill-after=2 60 "$MTEMU" -m 256M --metapage-size 4K --metapage-budget 16K --timing=simple "$ELF" \
+  </dev/null >"$tmp/mp.out" 2>"$tmp/mp.err"
+cmp -s "$tmp/mp.out" "$tmp/mtemu.out"
+check $? metapaged-same-console "$(head -c 300 "$tmp/mp.err")"
 # what the run must have gone through (the same on both, so checked on mtemu's)
 ok=0
 for want in 'guest: timer interrupt 2 (scause 0x8000000000000005)' 'guest: user checksum ' \

@@ -12,8 +12,7 @@
  * instead of two. */
 static bool model_access(void *ctx, const mt_access *a)
 {
-    mt_unit_access(ctx, a);
-    mt_unit_advance(ctx, a->cycle + 1);
+    mt_unit_access_cycle(ctx, a);
     return true;
 }
 
@@ -98,8 +97,7 @@ static uint64_t model_listener(mt_tracedev *d, const mt_access *a)
         } else {
             d->last_cycle = a->cycle + 1;
             d->unit_accesses++;
-            mt_unit_access(u, a);
-            mt_unit_advance(u, a->cycle + 1); /* see model_access */
+            mt_unit_access_cycle(u, a); /* see model_access */
         }
     }
     return mt_unit_next_due(u);

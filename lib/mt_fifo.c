@@ -2,6 +2,7 @@
 #include "mt_fifo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int mt_fifo_init(mt_fifo *f, uint32_t depth)
 {
@@ -22,11 +23,11 @@ void mt_fifo_push(mt_fifo *f, const uint8_t *p, uint32_t n)
     uint32_t tail = f->head + f->occ;
     if (tail >= f->depth)
         tail -= f->depth;
-    for (uint32_t i = 0; i < n; i++) {
-        f->buf[tail] = p[i];
-        if (++tail == f->depth)
-            tail = 0;
-    }
+    uint32_t first = f->depth - tail; /* room before the wrap */
+    if (first > n)
+        first = n;
+    memcpy(f->buf + tail, p, first);
+    memcpy(f->buf, p + first, n - first);
     f->occ += n;
 }
 

@@ -1,36 +1,10 @@
 /* Packet layer: see mt_pkt.h and docs/trace-format.md. */
 #include "mt_pkt.h"
 
-size_t mt_leb_put(uint8_t *out, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        out[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    out[n++] = (uint8_t)v;
-    return n;
-}
-
-unsigned mt_leb_len(uint64_t v)
-{
-    unsigned n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
 static unsigned fmt_shift(unsigned fmt)
 {
     static const unsigned s[4] = {12, 30, 0, 6};
     return s[fmt & 3];
-}
-
-uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr)
-{
-    return (addr & ((UINT64_C(1) << 56) - 1)) >> fmt_shift(fmt);
 }
 
 uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw)

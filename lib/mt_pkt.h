@@ -38,8 +38,27 @@ enum { MT_OP_MATCH0 = 0, MT_OP_MATCH1 = 1, MT_OP_MATCH2 = 2, MT_OP_DELTA = 3, MT
 #define MT_SECTION_FLAG_ONE 0x80u
 
 /* LEB128 (unsigned, minimal). */
-size_t mt_leb_put(uint8_t *out, uint64_t v);
-unsigned mt_leb_len(uint64_t v);
+/* Hot in the trace unit's encoder (once per sample): inline. */
+static inline size_t mt_leb_put(uint8_t *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+static inline unsigned mt_leb_len(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
 
 
 /* Hot in the decoder: inline. */
@@ -93,7 +112,12 @@ static inline unsigned mt_fmt_width(unsigned fmt)
 }
 
 /* Formats (MT_FMT_*). */
-uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr);   /* addr: 56-bit physical address */
+/* addr: 56-bit physical address; the part a sample reports (hot: inline) */
+static inline uint64_t mt_fmt_addr_part(unsigned fmt, uint64_t addr)
+{
+    static const unsigned char shift[4] = {12, 30, 0, 6};
+    return (addr & ((UINT64_C(1) << 56) - 1)) >> shift[fmt & 3];
+}
 uint64_t mt_fmt_value(unsigned fmt, uint64_t a, unsigned rw); /* the reported value */
 uint64_t mt_fmt_part_to_addr(unsigned fmt, uint64_t a);   /* lowest byte address of the part */
 const char *mt_fmt_name(unsigned fmt);

@@ -33,6 +33,7 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
     regs_reset(&u->regs);
     u->cfg = u->regs;
     u->lazy = 1;
+    u->fast = 1;
     u->sec_r = 1;
     return mt_fifo_init(&u->fifo, u->p.depth);
 }
@@ -337,6 +338,57 @@ static void skip_to(mt_unit *u, uint64_t j)
     u->now = j;
 }
 
+/* The common sampling cycle: an access, nothing else pending, no hold, no section boundary,
+ * session active. clock_one() with those facts substituted: the drain, the interval opening,
+ * and a capture that can only win the arbitration (no hold, no SECTION/SYNC/OVERFLOW/MARKER/END
+ * pending) and either fits the FIFO, is absorbed into the run, or is dropped. Nothing is
+ * pending, so no RUN flush is due either. */
+static int fast_ok(const mt_unit *u)
+{
+    return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
+           !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
+           u->now != u->sec_end;
+}
+
+static void fast_clock(mt_unit *u)
+{
+    const uint64_t t = u->now;
+    mt_fifo *f = &u->fifo;
+    if (f->occ)
+        mt_fifo_pop(f, u->p.drain, u->p.sink, u->p.sink_ctx);
+    if (t == u->next_sp) {
+        u->int_open = 1;
+        u->int_sp = t;
+        u->int_idx = u->next_idx++;
+        u->next_sp = t + u->sec_r;
+    }
+    if (u->int_open && passes(u, &u->acc)) {
+        u->int_open = 0;
+        const mt_unit_sample s = {.valid = 1, .idx = u->int_idx, .sp = u->int_sp};
+        mt_enc_plan plan;
+        mt_enc_plan_sample(&u->enc, mt_fmt_addr_part(u->sec_fmt, u->acc.addr), u->acc.write ? 1 : 0,
+                           s.idx - u->rep_idx, &plan);
+        if (plan.absorbed) {
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, &s);
+        } else if (plan.len <= u->p.depth - f->occ) {
+            mt_fifo_push(f, plan.bytes, plan.len);
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, &s);
+            u->sync_bytes += plan.len;
+            if (u->sync_bytes > MT_PREV_BYTES_MAX)
+                u->sync_bytes = MT_PREV_BYTES_MAX;
+            u->bytes += plan.len;
+        } else {
+            drop_sample(u);
+        }
+    }
+    if (u->sync_bytes >= u->cfg.sync_period)
+        u->sync_pending = 1;
+    u->acc_valid = 0;
+    u->now = t + 1;
+}
+
 void mt_unit_advance(mt_unit *u, uint64_t cycle)
 {
     while (u->now < cycle) {
@@ -349,8 +401,18 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
                 continue;
             }
         }
-        clock_one(u);
+        if (u->lazy && u->fast && fast_ok(u))
+            fast_clock(u);
+        else
+            clock_one(u);
     }
+}
+
+void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
+{
+    mt_unit_access(u, a);
+    if (u->now == a->cycle)
+        mt_unit_advance(u, a->cycle + 1);
 }
 
 void mt_unit_access(mt_unit *u, const mt_access *a)

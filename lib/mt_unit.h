@@ -46,6 +46,7 @@ typedef struct {
     mt_unit_cfg cfg;  /* latched at enable */
     uint64_t now;
     int lazy; /* 1 (default): skip quiet cycles arithmetically; 0: clock every cycle */
+    int fast; /* 1 (default, with lazy): plain sampling cycles take a shortcut of clock_one */
     /* inputs recorded for cycle `now` */
     mt_access acc;
     uint8_t acc_valid;
@@ -85,6 +86,9 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle);
 /* One bus access (cycle non-decreasing, at most one per cycle; otherwise ignored and
  * STATUS.ERR_ORDER set). */
 void mt_unit_access(mt_unit *u, const mt_access *a);
+/* mt_unit_access, then complete the access's cycle: for a caller whose access is the last input
+ * of its cycle (the emulator), so next_due moves on to the next sample point at once. */
+void mt_unit_access_cycle(mt_unit *u, const mt_access *a);
 void mt_unit_mmio_write(mt_unit *u, uint64_t cycle, uint32_t off, uint32_t val);
 uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off);
 /* Disables the unit at `cycle` (if enabled) and runs until the session's END has been written

@@ -350,6 +350,96 @@ static void test_long_idle(void **state)
     mt_unit_free(&u);
 }
 
+/* The shortcut for plain sampling cycles (u->fast) against clock_one (fast = 0) on the same random
+ * streams, with random register writes (markers, ENABLE toggles, rates) in between, tiny FIFOs
+ * that overflow, short sections and SYNC periods: every output byte, the FIFO level after every
+ * call (and every cycle in the per-cycle variant) and every counter must be the same. */
+static void same_state(mt_unit *f, mt_unit *g, const tu_buf *fo, const tu_buf *go)
+{
+    assert_int_equal(f->now, g->now);
+    assert_int_equal(f->fifo.occ, g->fifo.occ);
+    assert_int_equal(f->samples, g->samples);
+    assert_int_equal(f->bytes, g->bytes);
+    assert_int_equal(f->dropped, g->dropped);
+    assert_int_equal(f->sync_bytes, g->sync_bytes);
+    assert_int_equal(mt_unit_next_due(f), mt_unit_next_due(g));
+    assert_int_equal(mt_unit_mmio_read(f, f->now, MT_REG_STATUS), mt_unit_mmio_read(g, g->now, MT_REG_STATUS));
+    assert_int_equal(fo->n, go->n);
+    assert_memory_equal(fo->p, go->p, fo->n);
+}
+
+static void test_fast_equals_generic(void **state)
+{
+    (void)state;
+    uint64_t rs = 12345;
+    for (int trial = 0; trial < 60; trial++) {
+        int pat = trial % TU_NPATTERNS;
+        int per_cycle = trial % 4 == 3;
+        size_t n = 3000;
+        mt_access *a = tu_stream(pat, n, 20, 7 + (uint64_t)trial * 13);
+        tu_buf out[2] = {{0}, {0}};
+        mt_unit u[2];
+        mt_unit_params p = {.depth = 32u << (tu_rand(&rs) % 4), .drain = 1 + (uint32_t)(tu_rand(&rs) % 4)};
+        mt_unit_cfg cfg = cfg_default();
+        cfg.rate_h = 1 + (uint32_t)(tu_rand(&rs) % 6);
+        cfg.rate_l = 1 + (uint32_t)(tu_rand(&rs) % 40);
+        cfg.len_h = 50 + tu_rand(&rs) % 900;
+        cfg.len_l = trial % 5 == 4 ? 0 : 50 + tu_rand(&rs) % 900;
+        cfg.sync_period = 64 + (uint32_t)(tu_rand(&rs) % 200);
+        cfg.kind_mask = trial % 3 ? 0x1F : 0x0B;
+        cfg.fmt = (uint32_t)(tu_rand(&rs) % 4) | (uint32_t)(tu_rand(&rs) % 4) << 4;
+        for (int k = 0; k < 2; k++) {
+            p.sink = tu_buf_put;
+            p.sink_ctx = &out[k];
+            assert_int_equal(mt_unit_init(&u[k], &p), 0);
+            u[k].fast = k == 0;
+            program(&u[k], 8, &cfg);
+            mt_unit_mmio_write(&u[k], 10, MT_REG_CTRL, MT_CTRL_ENABLE);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = tu_rand(&rs);
+            uint64_t c = a[i].cycle;
+            if (c < u[0].now)
+                continue;
+            if (r % 97 == 0) /* a register write in the access's cycle, before it */
+                for (int k = 0; k < 2; k++)
+                    mt_unit_mmio_write(&u[k], c, MT_REG_MARKER, (uint32_t)r);
+            if (r % 1009 == 1)
+                for (int k = 0; k < 2; k++)
+                    mt_unit_mmio_write(&u[k], c, MT_REG_CTRL, 0);
+            if (r % 1009 == 2 || r % 1009 == 3)
+                for (int k = 0; k < 2; k++)
+                    mt_unit_mmio_write(&u[k], c, MT_REG_CTRL, MT_CTRL_ENABLE);
+            if (per_cycle)
+                while (u[0].now < c) {
+                    for (int k = 0; k < 2; k++)
+                        mt_unit_advance(&u[k], u[k].now + 1);
+                    same_state(&u[0], &u[1], &out[0], &out[1]);
+                }
+            int due = r % 3 == 0; /* the emulator's filter */
+            int whole = r % 2 == 0;  /* the emulator's call: complete the access's cycle */
+            if (due && c < mt_unit_next_due(&u[0]))
+                continue;
+            for (int k = 0; k < 2; k++) {
+                if (whole)
+                    mt_unit_access_cycle(&u[k], &a[i]);
+                else
+                    mt_unit_access(&u[k], &a[i]);
+            }
+            same_state(&u[0], &u[1], &out[0], &out[1]);
+        }
+        uint64_t end = a[n - 1].cycle + 1;
+        assert_int_equal(mt_unit_stop(&u[0], end), mt_unit_stop(&u[1], end));
+        same_state(&u[0], &u[1], &out[0], &out[1]);
+        assert_int_equal(u[0].order_errors, u[1].order_errors);
+        for (int k = 0; k < 2; k++) {
+            mt_unit_free(&u[k]);
+            free(out[k].p);
+        }
+        free(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_every_cycle_r1),
         cmocka_unit_test(test_marker_and_status),
         cmocka_unit_test(test_long_idle),
+        cmocka_unit_test(test_fast_equals_generic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # RowScope, reproduced (issue #4): runs the firmware workloads on mtemu with an every-access trace
 # of data accesses (loads + stores, core tap, guest RAM only, full addresses: --trace-all), cuts
-# each marker-bracketed region of interest out of the trace (metatrace decode --from/--to between
-# the workload's begin and end markers) and runs it through `metatrace rowbuf` (8 KB rows, 8 banks,
+# each marker-bracketed region of interest out of the trace (metatrace --between-markers: the
+# workload's begin and end markers) and runs it through `metatrace rowbuf` (8 KB rows, 8 banks,
 # RowScope's bit-interleaved mapping).  Writes
 #   OUT/rowscope.csv  benchmark,param,accesses,hit_rate,miss_rate,conflict_rate
 # usage: rowscope-run.sh quick|full OUTDIR      (env BIN: where mtemu and metatrace are; FWBUILD)
@@ -39,23 +39,28 @@ trace() {
 
 # roi NAME POINT BENCHMARK PARAM: appends "BENCHMARK,PARAM,accesses,hit_rate,miss_rate,
 # conflict_rate" of the region between the begin and end markers of POINT (marker id =
-# workload << 24 | point << 8 | 1 begin / 2 end) to the table.
+# workload << 24 | point << 8 | 1 begin / 2 end) to the table.  metatrace selects the region
+# itself (--between-markers), seeking through the container's index to the begin marker's cycle.
 roi() {
-    [ -e "$work/$1.markers" ] || "$MT" decode "$work/$1.mtr" | grep '^# [0-9]* marker ' >"$work/$1.markers" || true
-    awk -v pt="$2" '{ v = $4; if (int(v / 256) % 65536 == pt) { if (v % 256 == 1) b = $2; if (v % 256 == 2) e = $2 } }
-        END { if (b == "" || e == "") exit 1; print b, e }' "$work/$1.markers" >"$work/cut" || {
+    [ -e "$work/$1.markers" ] || "$MT" info "$work/$1.mtr" --markers 1000000 |
+        sed -n 's/^marker  cycle \([0-9]*\)  value \(0x[0-9a-f]*\)$/\1 \2/p' >"$work/$1.markers"
+    b= a= e=
+    while read -r c v; do
+        [ $(((v >> 8) & 0xffff)) -eq "$2" ] || continue
+        case $((v & 0xff)) in
+        1) b=$c a=$((v)) ;;
+        2) e=$((v)) ;;
+        esac
+    done <"$work/$1.markers"
+    if [ -z "$a" ] || [ -z "$e" ] || [ "$e" -ne $((a + 1)) ]; then
         echo "rowscope: $1: no begin/end markers for point $2" >&2
         exit 1
-    }
-    read -r b e <"$work/cut"
-    rm -f "$work/roi.csv"
-    mkfifo "$work/roi.csv"
-    "$MT" decode "$work/$1.mtr" --format csv --from "$b" --to "$e" >"$work/roi.csv" &
-    "$MT" rowbuf "$work/roi.csv" --row-size 8K --banks 8 --mapping rowscope --format csv >"$work/rb" || {
+    fi
+    "$MT" rowbuf "$work/$1.mtr" --from "$b" --between-markers "$a,$e" --row-size 8K --banks 8 \
+        --mapping rowscope --format csv >"$work/rb" || {
         echo "rowscope: metatrace rowbuf failed on $1 point $2" >&2
         exit 1
     }
-    wait $!
     awk -F, -v n="$3" -v p="$4" '$1 == "all" { print n "," p "," $2 "," $6 "," $7 "," $8; f = 1 } END { exit !f }' \
         "$work/rb" >>"$csv.tmp" || { echo "rowscope: no totals from rowbuf on $1 point $2" >&2; exit 1; }
 }
@@ -73,8 +78,8 @@ trace stride "$STR_M" "$STR"
 for k in 0 1 2 3 4 5 6 7 8 9 10; do
     roi stride $k stride $((1 << k))
 done
-# one run per working-set size (point 0 of min = max = size): `decode --to` reads a trace to its
-# end, so one ROI per trace keeps the analysis linear in the trace size
+# one run per working-set size (point 0 of min = max = size), as the firmware's wss workload
+# takes one size per run
 size=$(bytes "$(param "$WSS" min)") max=$(bytes "$(param "$WSS" max)")
 while [ "$size" -le "$max" ]; do
     trace wss "$WSS_M" "min=$size max=$size iters=1" "wss$size"

@@ -916,11 +916,13 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         goto leave; /* interrupts, translation or privilege may have changed */
     }
     L_FP: {
+        /* d->imm is the expanded 32-bit form; an illegal-instruction tval must be the bits as
+         * fetched (the 16-bit parcel of a compressed C.FLD/C.FSD...), as for every other opcode. */
         if (!c->fp_exec || !cpu_fp_enabled(c))
-            TRAP(EXC_ILLEGAL, (uint64_t)(uint32_t)d->imm);
+            TRAP(EXC_ILLEGAL, dp == c->cross_page ? 0 : slot_bits(c, dp, d));
         int ex = SLOW(c->fp_exec(c, (uint32_t)d->imm));
         if (ex != EXC_NONE)
-            TRAP(ex, ex == EXC_ILLEGAL ? (uint64_t)(uint32_t)d->imm : c->fp_tval);
+            TRAP(ex, ex != EXC_ILLEGAL ? c->fp_tval : dp == c->cross_page ? 0 : slot_bits(c, dp, d));
         NEXT();
     }
 

@@ -242,7 +242,8 @@ static void export_help(void)
            "  hmtt-kt    HMTT kernel PTE records (13 bytes) from the CSV 'magic,event,pid,vpn,ppn'\n"
            "             that import --kernel-csv writes\n"
            "Samples coarser than a byte address (48/32-bit formats) are written with their low\n"
-           "bits zero and counted on stderr.\n");
+           "bits zero and counted on stderr.  Here --to names the format: a region's end cycle\n"
+           "is --to-cycle.\n\n");
     fputs(roi_help, stdout);
 }
 

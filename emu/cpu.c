@@ -584,11 +584,13 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
                     c->itlb[m][i].tag = TLB_INVALID;
         }
         if (unlikely(c->wfi)) {
-            if (c->smp) { /* the scheduler runs the other harts and keeps time (emu/smp.c) */
-                if (!(cpu_mip(c) & c->mie))
-                    break;
-                c->wfi = false;
-                continue;
+            if (c->smp) { /* WFI ends the turn; the scheduler runs the others and keeps time
+                           * (emu/smp.c).  With an interrupt pending but masked WFI is a no-op,
+                           * so the hart just resumes after it at its next turn: a WFI polling
+                           * loop costs a few instructions per round instead of a whole turn. */
+                if (cpu_mip(c) & c->mie)
+                    c->wfi = false;
+                break;
             }
             if (!wfi_wait(c)) {
                 fprintf(stderr, "mtemu: the hart waits (WFI) for an interrupt that nothing can raise; stopping\n");
@@ -885,7 +887,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         if (ex != EXC_NONE)
             TRAP(ex, ex == EXC_ILLEGAL ? 0 : slot_bits(c, dp, d));
     }
-        if (!(cpu_mip(c) & c->mie))
+        if (!(cpu_mip(c) & c->mie) || c->smp)
             c->wfi = true;
         STEP();
         goto leave;

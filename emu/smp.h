@@ -1,7 +1,8 @@
 /* Several harts on one machine (-smp N): a deterministic round-robin scheduler.
  *
  * Harts 0..N-1 take turns in a fixed order; each turn runs one hart for at most SMP_QUANTUM
- * instructions, or until it executes WFI with nothing pending.  There is one clock, mtime: a turn
+ * instructions, or until it executes WFI (with a masked interrupt pending WFI is a no-op and the
+ * hart resumes after it at its next turn; with nothing pending it sleeps and is skipped).  There is one clock, mtime: a turn
  * starts the hart's clock where the previous turn left it, so mtime never goes backwards from one
  * hart to the next (Linux's clocksource needs that) and emulated time advances by the cycles of
  * whichever hart runs, as on a single core sharing its time.  When every hart waits in WFI, time

@@ -45,6 +45,10 @@ static bool model_stop(void *ctx, uint64_t cycle)
 
 tracedev_backend tracedev_model_backend(mt_unit *u)
 {
+    /* The emulator only needs the stream: hand it to the sink in blocks, not a few bytes per
+     * sample (mt_unit_stop, in model_stop, flushes the rest). Without memory it stays unbatched,
+     * which is slower but the same. */
+    (void)mt_unit_batch_output(u, 1);
     return (tracedev_backend){.ctx = u, .access = model_access, .mmio_write = model_mmio_write,
                               .mmio_read = model_mmio_read, .next_due = model_next_due, .now = model_now,
                               .tap = model_tap, .stop = model_stop};

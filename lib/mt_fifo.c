@@ -2,7 +2,6 @@
 #include "mt_fifo.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 int mt_fifo_init(mt_fifo *f, uint32_t depth)
 {
@@ -23,11 +22,15 @@ void mt_fifo_push(mt_fifo *f, const uint8_t *p, uint32_t n)
     uint32_t tail = f->head + f->occ;
     if (tail >= f->depth)
         tail -= f->depth;
+    /* packets are a few bytes: a plain loop beats memcpy's call and dispatch */
     uint32_t first = f->depth - tail; /* room before the wrap */
     if (first > n)
         first = n;
-    memcpy(f->buf + tail, p, first);
-    memcpy(f->buf, p + first, n - first);
+    uint8_t *d = f->buf + tail;
+    for (uint32_t i = 0; i < first; i++)
+        d[i] = p[i];
+    for (uint32_t i = first; i < n; i++)
+        f->buf[i - first] = p[i];
     f->occ += n;
 }
 

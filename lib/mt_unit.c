@@ -3,6 +3,7 @@
  * and the interval counter can change. */
 #include "mt_unit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define LEN_MASK ((UINT64_C(1) << 40) - 1)
@@ -40,7 +41,56 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
 
 void mt_unit_free(mt_unit *u)
 {
+    mt_unit_flush(u);
+    free(u->stage);
+    u->stage = NULL;
     mt_fifo_free(&u->fifo);
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+/* Batched output (mt_unit_batch_output): drained bytes collect here and go to the sink in
+ * blocks, one call per MT_UNIT_BATCH bytes instead of one or two per sample. */
+static void stage_put(void *ctx, const uint8_t *p, size_t n)
+{
+    mt_unit *u = ctx;
+    if (u->stage_n + n > MT_UNIT_BATCH)
+        mt_unit_flush(u);
+    memcpy(u->stage + u->stage_n, p, n); /* n <= depth drained at once: see drain() */
+    u->stage_n += (uint32_t)n;
+}
+
+void mt_unit_flush(mt_unit *u)
+{
+    if (u->stage_n && u->p.sink)
+        u->p.sink(u->p.sink_ctx, u->stage, u->stage_n);
+    u->stage_n = 0;
+}
+
+int mt_unit_batch_output(mt_unit *u, int on)
+{
+    mt_unit_flush(u);
+    if (on && !u->stage) {
+        u->stage = malloc(MT_UNIT_BATCH);
+        if (!u->stage)
+            return -1;
+    }
+    u->batch = on && u->p.sink;
+    return 0;
+}
+
+static void drain(mt_unit *u, uint64_t n)
+{
+    if (!u->batch) {
+        mt_fifo_pop(&u->fifo, n, u->p.sink, u->p.sink_ctx);
+        return;
+    }
+    /* in pieces no bigger than the stage, so stage_put never overflows it */
+    while (n && u->fifo.occ) {
+        uint64_t piece = n < MT_UNIT_BATCH / 2 ? n : MT_UNIT_BATCH / 2;
+        mt_fifo_pop(&u->fifo, piece, stage_put, u);
+        n -= piece;
+    }
 }
 
 /* ---- one clock ---------------------------------------------------------------------- */
@@ -174,7 +224,7 @@ static void clock_one(mt_unit *u)
 
     /* A. drain */
     if (u->fifo.occ)
-        mt_fifo_pop(&u->fifo, u->p.drain, u->p.sink, u->p.sink_ctx);
+        drain(u, u->p.drain);
     const uint32_t space = u->p.depth - u->fifo.occ;
 
     /* B. schedule */
@@ -325,7 +375,7 @@ static void skip_to(mt_unit *u, uint64_t j)
     uint64_t n = j - u->now;
     if (u->fifo.occ) {
         uint64_t bytes = n >= u->fifo.occ ? u->fifo.occ : n * u->p.drain;
-        mt_fifo_pop(&u->fifo, bytes, u->p.sink, u->p.sink_ctx);
+        drain(u, bytes);
     }
     if (u->active && u->next_sp < j) {
         uint64_t m = (j - 1 - u->next_sp) / u->sec_r + 1;
@@ -350,23 +400,23 @@ static int fast_ok(const mt_unit *u)
            u->now != u->sec_end;
 }
 
-static void fast_clock(mt_unit *u)
+static void fast_clock(mt_unit *u, const mt_access *acc)
 {
     const uint64_t t = u->now;
     mt_fifo *f = &u->fifo;
     if (f->occ)
-        mt_fifo_pop(f, u->p.drain, u->p.sink, u->p.sink_ctx);
+        drain(u, u->p.drain);
     if (t == u->next_sp) {
         u->int_open = 1;
         u->int_sp = t;
         u->int_idx = u->next_idx++;
         u->next_sp = t + u->sec_r;
     }
-    if (u->int_open && passes(u, &u->acc)) {
+    if (u->int_open && passes(u, acc)) {
         u->int_open = 0;
         const mt_unit_sample s = {.valid = 1, .idx = u->int_idx, .sp = u->int_sp};
         mt_enc_plan plan;
-        mt_enc_plan_sample(&u->enc, mt_fmt_addr_part(u->sec_fmt, u->acc.addr), u->acc.write ? 1 : 0,
+        mt_enc_plan_sample(&u->enc, mt_fmt_addr_part(u->sec_fmt, acc->addr), acc->write ? 1 : 0,
                            s.idx - u->rep_idx, &plan);
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
@@ -402,7 +452,7 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
             }
         }
         if (u->lazy && u->fast && fast_ok(u))
-            fast_clock(u);
+            fast_clock(u, &u->acc);
         else
             clock_one(u);
     }
@@ -410,6 +460,18 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
 
 void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
 {
+    /* The emulator's call, fused: with nothing recorded or pending, no hold and the access before
+     * the section's end, the cycles up to the access are quiet (skip_to, exactly what
+     * mt_unit_advance does for them) and the access's own cycle is a fast_clock one. */
+    if (u->lazy && u->fast && u->active && a->cycle >= u->now && a->cycle < u->sec_end &&
+        !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
+        !u->drop_pending && !u->marker_pending && !u->end_pending) {
+        if (a->cycle > u->now)
+            skip_to(u, a->cycle);
+        u->acc_valid = 1; /* fast_clock clears it, as clock_one does */
+        fast_clock(u, a);
+        return;
+    }
     mt_unit_access(u, a);
     if (u->now == a->cycle)
         mt_unit_advance(u, a->cycle + 1);
@@ -495,5 +557,6 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
         else
             mt_unit_advance(u, u->now + 1);
     }
+    mt_unit_flush(u);
     return u->now;
 }

@@ -33,8 +33,9 @@ static void on_poll(void *ctx)
         return;
     m->wall_last = now;
     double secs = now - m->wall_start;
-    fprintf(stderr, "mtemu: %.3f G instructions, %.3f s emulated, %.0f MIPS, %.1f s\n", m->cpu.instret * 1e-9,
-            m->cpu.cycle * 1e-9, secs > 0 ? m->cpu.instret / secs * 1e-6 : 0.0, secs);
+    uint64_t n = smp_total_instret(m); /* all harts */
+    fprintf(stderr, "mtemu: %.3f G instructions, %.3f s emulated, %.0f MIPS, %.1f s\n", n * 1e-9,
+            m->nharts > 1 ? cpu_mtime(&m->cpu) * 1e-7 : m->cpu.cycle * 1e-9, secs > 0 ? n / secs * 1e-6 : 0.0, secs);
 }
 
 /* WFI with no timer: wait a little for console input; false when none can ever come. */
@@ -380,7 +381,7 @@ void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
     fprintf(f, "cycles        %llu\n", (unsigned long long)c->cycle);
     fprintf(f, "pc            0x%llx (privilege %d)\n", (unsigned long long)c->pc, c->priv);
     fprintf(f, "seconds       %.3f (host)\n", seconds);
-    fprintf(f, "MIPS          %.1f\n", seconds > 0 ? c->instret / seconds * 1e-6 : 0.0);
+    fprintf(f, "MIPS          %.1f\n", seconds > 0 ? smp_total_instret(m) / seconds * 1e-6 : 0.0); /* all harts */
     static const char *const kinds[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
     for (int k = 0; k < MT_KIND_COUNT; k++)
         fprintf(f, "access.%-6s %llu\n", kinds[k],

@@ -49,48 +49,66 @@ void mt_unit_free(mt_unit *u)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-/* Batched output (mt_unit_batch_output): drained bytes collect here and go to the sink in
- * blocks, one call per MT_UNIT_BATCH bytes instead of one or two per sample. */
-static void stage_put(void *ctx, const uint8_t *p, size_t n)
+/* Batched output (mt_unit_batch_output): the FIFO's bytes live in a linear stage instead of the
+ * ring. The stage holds [drained, not yet handed to the sink][the FIFO's occ bytes], so a push
+ * appends, a drain is `occ -= n` (O(1), no copy, no call), and the sink gets the drained bytes
+ * in blocks when the stage fills, at mt_unit_flush and at mt_unit_stop. Occupancy, bytes and
+ * their order are exactly the ring's; only the sink calls come later and bigger. */
+static void hand_over(mt_unit *u)
 {
-    mt_unit *u = ctx;
-    if (u->stage_n + n > MT_UNIT_BATCH)
-        mt_unit_flush(u);
-    memcpy(u->stage + u->stage_n, p, n); /* n <= depth drained at once: see drain() */
-    u->stage_n += (uint32_t)n;
+    uint32_t drained = u->stage_n - u->fifo.occ;
+    if (drained && u->p.sink)
+        u->p.sink(u->p.sink_ctx, u->stage, drained);
+    memmove(u->stage, u->stage + drained, u->fifo.occ);
+    u->stage_n = u->fifo.occ;
 }
 
 void mt_unit_flush(mt_unit *u)
 {
-    if (u->stage_n && u->p.sink)
-        u->p.sink(u->p.sink_ctx, u->stage, u->stage_n);
-    u->stage_n = 0;
+    if (u->batch)
+        hand_over(u);
 }
 
 int mt_unit_batch_output(mt_unit *u, int on)
 {
-    mt_unit_flush(u);
+    on = on && u->p.sink;
+    if (on == u->batch)
+        return 0;
+    if (u->fifo.occ) /* switch only with an empty FIFO (the bytes would have to move) */
+        return -1;
     if (on && !u->stage) {
-        u->stage = malloc(MT_UNIT_BATCH);
+        u->stage = malloc((size_t)u->p.depth + MT_UNIT_BATCH);
         if (!u->stage)
             return -1;
     }
-    u->batch = on && u->p.sink;
+    mt_unit_flush(u);
+    u->stage_n = 0;
+    u->batch = on;
     return 0;
 }
 
 static void drain(mt_unit *u, uint64_t n)
 {
-    if (!u->batch) {
+    if (u->batch)
+        u->fifo.occ -= n < u->fifo.occ ? (uint32_t)n : u->fifo.occ;
+    else
         mt_fifo_pop(&u->fifo, n, u->p.sink, u->p.sink_ctx);
+}
+
+/* Caller guarantees n <= depth - occ. */
+static void push(mt_unit *u, const uint8_t *p, uint32_t n)
+{
+    if (!u->batch) {
+        mt_fifo_push(&u->fifo, p, n);
         return;
     }
-    /* in pieces no bigger than the stage, so stage_put never overflows it */
-    while (n && u->fifo.occ) {
-        uint64_t piece = n < MT_UNIT_BATCH / 2 ? n : MT_UNIT_BATCH / 2;
-        mt_fifo_pop(&u->fifo, piece, stage_put, u);
-        n -= piece;
-    }
+    if (u->stage_n + n > u->p.depth + MT_UNIT_BATCH)
+        hand_over(u); /* leaves occ <= depth - n bytes */
+    uint8_t *d = u->stage + u->stage_n;
+    for (uint32_t i = 0; i < n; i++) /* a few bytes: a loop beats memcpy's call */
+        d[i] = p[i];
+    u->stage_n += n;
+    u->fifo.occ += n;
 }
 
 /* ---- one clock ---------------------------------------------------------------------- */
@@ -346,7 +364,7 @@ static void clock_one(mt_unit *u)
 
     /* E. end of cycle */
     if (len) {
-        mt_fifo_push(&u->fifo, pkt, len);
+        push(u, pkt, len);
         u->sync_bytes += len;
         if (u->sync_bytes > MT_PREV_BYTES_MAX)
             u->sync_bytes = MT_PREV_BYTES_MAX;
@@ -422,7 +440,7 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
         } else if (plan.len <= u->p.depth - f->occ) {
-            mt_fifo_push(f, plan.bytes, plan.len);
+            push(u, plan.bytes, plan.len);
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
             u->sync_bytes += plan.len;

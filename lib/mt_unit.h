@@ -81,16 +81,17 @@ typedef struct {
     uint32_t stage_n;
 } mt_unit;
 
-#define MT_UNIT_BATCH 4096u /* bytes collected before one sink call, with batched output */
+#define MT_UNIT_BATCH 4096u /* stage room beyond the FIFO's depth, with batched output */
 
 /* params may be NULL for the defaults (no sink). Returns 0, or -1 with bad params/no memory. */
 int mt_unit_init(mt_unit *u, const mt_unit_params *params);
 void mt_unit_free(mt_unit *u);
 
-/* Batched output: the sink gets the drained bytes in blocks of up to MT_UNIT_BATCH bytes, later
- * than they leave the FIFO (same bytes, same order); mt_unit_stop and mt_unit_flush hand over the
- * rest. For a consumer that only needs the stream (the emulator's trace file), not for one that
- * compares output cycle by cycle (lockstep, co-simulation). Off by default. 0, or -1 no memory. */
+/* Batched output: the sink gets the drained bytes in blocks of about MT_UNIT_BATCH bytes, later
+ * than they leave the FIFO (same bytes, same order, only drained ones); mt_unit_flush and
+ * mt_unit_stop hand over what has drained. For a consumer that only needs the stream (the
+ * emulator's trace file), not for one that compares output cycle by cycle (lockstep,
+ * co-simulation). Off by default; switch only while the FIFO is empty. 0, or -1. */
 int mt_unit_batch_output(mt_unit *u, int on);
 void mt_unit_flush(mt_unit *u);
 

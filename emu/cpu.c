@@ -20,9 +20,7 @@
 #include "emu/csr.h"
 #include "emu/decode.h"
 #include "emu/mmu.h"
-#ifdef MT_HAVE_FP
 #include "emu/exec_fp.h"
-#endif
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -55,9 +53,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
 {
     memset(c, 0, sizeof *c);
     c->bus = bus;
-#ifdef MT_HAVE_FP
     c->fp_exec = exec_fp;
-#endif
     set_timing(c, timing);
     c->listener_due = UINT64_MAX;
     c->insn_limit = UINT64_MAX;

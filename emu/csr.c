@@ -22,10 +22,7 @@
 uint64_t csr_misa(void)
 {
     uint64_t ext = 0;
-    const char *letters = "IMACHSU";
-#ifdef MT_HAVE_FP
-    letters = "IMAFDCHSU";
-#endif
+    const char *letters = "IMAFDCHSU";
     for (const char *p = letters; *p; p++)
         ext |= UINT64_C(1) << (*p - 'A');
     return (UINT64_C(2) << 62) | ext;
@@ -81,11 +78,9 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
 {
     uint64_t v = 0;
     switch (csr) {
-#ifdef MT_HAVE_FP
     case 0x001: v = cpu->fflags; break;
     case 0x002: v = cpu->frm; break;
     case 0x003: v = cpu->frm << 5 | cpu->fflags; break;
-#endif
     case 0xc00: case 0xb00: v = cpu->cycle + cpu->mcycle_off; break;
     case 0xc01: v = cpu_mtime(cpu); break;
     /* the reading instruction itself is already counted in cpu->instret: minstret is the
@@ -145,11 +140,9 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
 bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
 {
     switch (csr) {
-#ifdef MT_HAVE_FP
     case 0x001: cpu->fflags = v & 0x1f; cpu_fp_set_dirty(cpu); break;
     case 0x002: cpu->frm = v & 7; cpu_fp_set_dirty(cpu); break;
     case 0x003: cpu->fflags = v & 0x1f; cpu->frm = (v >> 5) & 7; cpu_fp_set_dirty(cpu); break;
-#endif
     case 0xb00: cpu->mcycle_off = v - cpu->cycle; break;
     case 0xb02: cpu->minstret_off = v - cpu->instret; break;
     case 0x7a0: case 0x7a1: case 0x7a2: case 0x7a3: break; /* tselect reads 0: no triggers */

@@ -230,11 +230,7 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         dtb_size = (long)fread(dtb, 1, dtb_cap, f);
         fclose(f);
     } else {
-#ifdef MT_HAVE_FP
         const char *isa = "rv64imafdc";
-#else
-        const char *isa = "rv64imac";
-#endif
         mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
                            .initrd_start = initrd_start, .initrd_end = initrd_end,
                            .trace_unit_base = cfg->trace_unit ? cfg->trace_unit->base : 0,

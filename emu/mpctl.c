@@ -1,5 +1,6 @@
 /* Meta-paging options, session and report; see mpctl.h. */
 #include "emu/mpctl.h"
+#include "emu/cliopt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -32,30 +33,6 @@ const char *mp_options_help(void)
            "  --ram-hash                print a hash of all guest RAM at exit (stderr)\n";
 }
 
-/* "--name VALUE" or "--name=VALUE": 1 and *value set when argv[*i] is that option. */
-static int match(const char *name, int argc, char **argv, int *i, const char **value,
-                 bool takes_value, char *err, size_t errlen)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (!takes_value)
-        return a[n] == 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (a[n] != 0)
-        return 0;
-    if (*i + 1 >= argc) {
-        snprintf(err, errlen, "option %s needs a value", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
-}
-
 static int bytes_value(const char *opt, const char *v, uint64_t *out, char *err, size_t errlen)
 {
     if (mp_parse_bytes(v, out) != 0) {
@@ -70,7 +47,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
 {
     const char *v = NULL;
     int m;
-    if ((m = match("--metapage-size", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-size", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         if (bytes_value("--metapage-size", v, &o->metapage_bytes, err, errlen) < 0)
@@ -85,7 +62,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         }
         return 1;
     }
-    if ((m = match("--metapage-budget", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-budget", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         if (strcmp(v, "unlimited") == 0) {
@@ -100,7 +77,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         }
         return 1;
     }
-    if ((m = match("--metapage-policy", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-policy", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         if (mp_policy_parse(v, &o->policy) != 0) {
@@ -110,7 +87,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         }
         return 1;
     }
-    if ((m = match("--metapage-seed", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-seed", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         char *end;
@@ -122,7 +99,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         }
         return 1;
     }
-    if ((m = match("--metapage-fault-cycles", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-fault-cycles", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         char *end;
@@ -134,7 +111,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         }
         return 1;
     }
-    if ((m = match("--backing", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--backing", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         if (!*v) {
@@ -144,7 +121,7 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->backing = v;
         return 1;
     }
-    if ((m = match("--metapage-sim", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--metapage-sim", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         struct mpsim_config *c;
@@ -155,13 +132,13 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->sim_spec = v;
         return 1;
     }
-    if ((m = match("--stats-json", argc, argv, i, &v, true, err, errlen)) != 0) {
+    if ((m = cliopt_match("--stats-json", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
         o->stats_json = v;
         return 1;
     }
-    if (match("--ram-hash", argc, argv, i, &v, false, err, errlen) == 1) {
+    if (cliopt_match("--ram-hash", argc, argv, i, &v, false, err, errlen) == 1) {
         o->ram_hash = true;
         return 1;
     }

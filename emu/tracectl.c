@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emu/tracedev.h"
+#include "emu/cliopt.h"
 #include "mt_mtr.h"
 #include "mt_regs.h"
 #include "rtl_model/sim/mt_lockstep.h"
@@ -65,30 +66,6 @@ const char *trace_options_help(void)
            "  --trace-all-kinds LIST    kinds recorded by --trace-all (default all)\n"
            "  --trace-all-tap T         core (default) | dram\n"
            "  --trace-all-ram           --trace-all records only guest-RAM accesses (no MMIO)\n";
-}
-
-/* "--name VALUE" or "--name=VALUE" (or a flag): 1 and *value set when argv[*i] is that option. */
-static int match(const char *name, int argc, char **argv, int *i, const char **value, bool takes_value,
-                 char *err, size_t errlen)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (!takes_value)
-        return a[n] == 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (a[n] != 0)
-        return 0;
-    if (*i + 1 >= argc) {
-        snprintf(err, errlen, "option %s needs a value", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
 }
 
 static bool parse_num(const char *v, uint64_t max, uint64_t *out)
@@ -183,7 +160,7 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
 {
     const char *v = NULL;
     int m;
-#define OPT(name) ((m = match(name, argc, argv, i, &v, true, err, errlen)) != 0)
+#define OPT(name) ((m = cliopt_match(name, argc, argv, i, &v, true, err, errlen)) != 0)
 #define BAD(name, what)                                                                          \
     do {                                                                                         \
         snprintf(err, errlen, "option %s: '%s' is not %s", name, v, what);                      \
@@ -279,7 +256,7 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_num(v, 16, &x) || x < 1)
             BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 16");
         o->fifo_drain = (uint32_t)x;
-    } else if ((m = match("--trace-all-ram", argc, argv, i, &v, false, err, errlen)) != 0) {
+    } else if ((m = cliopt_match("--trace-all-ram", argc, argv, i, &v, false, err, errlen)) != 0) {
         o->all_ram_only = true;
     } else {
         return 0;

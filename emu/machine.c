@@ -38,6 +38,15 @@ static void on_poll(void *ctx)
             m->nharts > 1 ? cpu_mtime(&m->cpu) * 1e-7 : m->cpu.cycle * 1e-9, secs > 0 ? n / secs * 1e-6 : 0.0, secs);
 }
 
+/* Ctrl-A x on the console: end the run as a guest poweroff would (exit code 0, as QEMU). */
+static void quit_from_console(void *ctx)
+{
+    mt_machine *m = ctx;
+    m->finisher.finished = true;
+    m->finisher.exit_code = 0;
+    cpu_request_stop(m->finisher.cpu);
+}
+
 /* WFI with no timer: wait a little for console input; false when none can ever come. */
 static bool on_idle(void *ctx)
 {
@@ -157,6 +166,8 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     if (cfg->harts > 1 && !add_harts(m, cfg, err, errlen))
         goto fail;
     d = uart_device(&m->uart, &m->plic, cfg->out, cfg->in_fd);
+    m->uart.on_quit = quit_from_console;
+    m->uart.quit_ctx = m;
     bus_add_device(&m->bus, &d);
     d = finisher_device(&m->finisher, &m->cpu);
     bus_add_device(&m->bus, &d);

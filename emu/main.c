@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emu/console.h"
 #include "emu/machine.h"
 #include "emu/mpctl.h"
 #include "emu/tracectl.h"
@@ -233,9 +234,12 @@ int main(int argc, char **argv)
     }
     if (trs)
         trace_session_attach(trs, &m->cpu);
+    mt_console console;
+    console_begin(&console, cfg.in_fd);
     double t0 = machine_wall_seconds();
     int code = machine_run(m);
     double secs = machine_wall_seconds() - t0;
+    console_end(&console);
     if (cfg.signature && !machine_write_signature(m, err, sizeof err)) {
         fprintf(stderr, "mtemu: %s\n", err);
         code = code ? code : 2;

@@ -107,6 +107,37 @@ static bool uart_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
     return true;
 }
 
+#define CONSOLE_ESCAPE 0x01 /* Ctrl-A */
+
+unsigned uart_filter_escapes(mt_uart *u, uint8_t *bytes, unsigned n)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t b = bytes[i];
+        if (!u->escape_pending) {
+            if (b == CONSOLE_ESCAPE)
+                u->escape_pending = true;
+            else
+                bytes[kept++] = b;
+            continue;
+        }
+        u->escape_pending = false;
+        switch (b) {
+        case CONSOLE_ESCAPE: bytes[kept++] = b; break; /* Ctrl-A Ctrl-A: one Ctrl-A to the guest */
+        case 'x': case 'X':
+            fprintf(stderr, "\r\nmtemu: terminated (Ctrl-A x)\r\n");
+            if (u->on_quit)
+                u->on_quit(u->quit_ctx);
+            return kept;
+        case 'h': case 'H':
+            fprintf(stderr, "\r\nC-a h    this help\r\nC-a x    quit mtemu\r\nC-a C-a  send C-a to the guest\r\n");
+            break;
+        default: break; /* unknown escapes are swallowed, as in QEMU */
+        }
+    }
+    return kept;
+}
+
 static void uart_poll(void *ctx)
 {
     mt_uart *u = ctx;
@@ -122,7 +153,9 @@ static void uart_poll(void *ctx)
         u->in_eof = true;
         return;
     }
-    uart_push_input(u, buf, (unsigned)n);
+    unsigned kept = uart_filter_escapes(u, buf, (unsigned)n);
+    if (kept)
+        uart_push_input(u, buf, kept);
 }
 
 mt_device uart_device(mt_uart *u, mt_plic *plic, FILE *out, int in_fd)

@@ -22,10 +22,17 @@ typedef struct {
     bool thr_ipending;
     uint8_t rx[UART_RX_BUF];
     unsigned rx_head, rx_count;
+    /* Console escapes on input read from in_fd (emu/console.h): Ctrl-A x calls on_quit. */
+    bool escape_pending;
+    void (*on_quit)(void *ctx);
+    void *quit_ctx;
 } mt_uart;
 
 mt_device uart_device(mt_uart *uart, mt_plic *plic, FILE *out, int in_fd);
 /* Queues input bytes (tests, or the poll of in_fd). */
 void uart_push_input(mt_uart *uart, const uint8_t *bytes, unsigned n);
+/* Takes console escapes (Ctrl-A x / Ctrl-A Ctrl-A / Ctrl-A h) out of bytes read from in_fd, as
+ * QEMU's -nographic does; returns how many bytes are left for the guest, compacted in place. */
+unsigned uart_filter_escapes(mt_uart *uart, uint8_t *bytes, unsigned n);
 
 #endif

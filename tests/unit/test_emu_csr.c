@@ -11,44 +11,9 @@
 #include "emu/cpu.h"
 #include "emu/csr.h"
 #include "emu/mmu.h"
+#include "tests/unit/cpu_fixture.h"
 
-typedef struct {
-    mt_ram *ram;
-    mt_bus bus;
-    mt_cpu cpu;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    f->ram = ram_create(0x80000000, 1 << 20);
-    bus_init(&f->bus, f->ram);
-    cpu_init(&f->cpu, &f->bus, TIMING_NONE);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    cpu_free(&f->cpu);
-    ram_destroy(f->ram);
-    free(f);
-    return 0;
-}
-
-static uint64_t rd(mt_cpu *c, unsigned csr)
-{
-    uint64_t v = 0;
-    assert_int_equal(csr_access(c, csr, CSR_OP_RS, 0, false, &v), EXC_NONE);
-    return v;
-}
-
-static void wr(mt_cpu *c, unsigned csr, uint64_t v)
-{
-    uint64_t old;
-    assert_int_equal(csr_access(c, csr, CSR_OP_RW, v, true, &old), EXC_NONE);
-}
+static int setup(void **state) { return fixture_setup(state, 1 << 20); }
 
 static void test_satp_warl(void **state)
 {

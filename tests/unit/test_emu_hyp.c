@@ -15,46 +15,11 @@
 #include "emu/decode.h"
 #include "emu/hyp.h"
 #include "emu/mmu.h"
+#include "tests/unit/cpu_fixture.h"
 
 #define RAM_BASE UINT64_C(0x80000000)
 
-typedef struct {
-    mt_ram *ram;
-    mt_bus bus;
-    mt_cpu cpu;
-} fixture;
-
-static int setup(void **state)
-{
-    fixture *f = calloc(1, sizeof *f);
-    f->ram = ram_create(RAM_BASE, 8 << 20);
-    bus_init(&f->bus, f->ram);
-    cpu_init(&f->cpu, &f->bus, TIMING_NONE);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    cpu_free(&f->cpu);
-    ram_destroy(f->ram);
-    free(f);
-    return 0;
-}
-
-static uint64_t rd(mt_cpu *c, unsigned csr)
-{
-    uint64_t v = 0;
-    assert_int_equal(csr_access(c, csr, CSR_OP_RS, 0, false, &v), EXC_NONE);
-    return v;
-}
-
-static void wr(mt_cpu *c, unsigned csr, uint64_t v)
-{
-    uint64_t old;
-    assert_int_equal(csr_access(c, csr, CSR_OP_RW, v, true, &old), EXC_NONE);
-}
+static int setup(void **state) { return fixture_setup(state, 8 << 20); }
 
 static void poke(mt_cpu *c, uint64_t pa, uint64_t v) { assert_int_equal(cpu_store(c, pa, 8, v), EXC_NONE); }
 

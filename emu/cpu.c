@@ -57,6 +57,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     set_timing(c, timing);
     c->listener_due = UINT64_MAX;
     c->insn_limit = UINT64_MAX;
+    c->trap_limit = UINT64_MAX;
     c->timer_cycle = UINT64_MAX;
     c->mtimecmp = UINT64_MAX;
     c->obs_last_pfn = UINT64_MAX;
@@ -461,7 +462,7 @@ static bool service_events(mt_cpu *c)
 {
     if (c->stop)
         return true;
-    if (c->instret >= c->insn_limit) {
+    if (c->instret >= c->insn_limit || c->trap_count >= c->trap_limit) {
         c->limit_hit = true;
         cpu_request_stop(c);
         return true;

@@ -168,6 +168,8 @@ typedef struct mt_cpu {
     uint64_t mtimecmp, mtime_offset;
     uint64_t timer_cycle; /* cycle at which mtime reaches mtimecmp (UINT64_MAX: never) */
     uint64_t insn_limit;  /* stop when instret reaches it (UINT64_MAX: none) */
+    uint64_t trap_limit;  /* stop when trap_count reaches it (UINT64_MAX: none): ends an SMP turn
+                           * spent in a trap storm, which retires nothing (emu/smp.c) */
     uint64_t poll_cycle;  /* next device poll / progress line */
 
     /* the cache timing model (--timing=cache): every access goes through it; NULL otherwise */

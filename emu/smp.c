@@ -40,6 +40,7 @@ mt_smp_end smp_run(mt_machine *m)
                 return SMP_LIMIT;
             uint64_t q = limit - done < SMP_QUANTUM ? limit - done : SMP_QUANTUM;
             h->insn_limit = h->instret + q;
+            h->trap_limit = h->trap_count + SMP_QUANTUM; /* a trap storm retires nothing */
             h->resv_valid = false; /* others ran since its last turn and may have stored there */
             h->stop = h->limit_hit = false;
             m->clint.cpu = m->finisher.cpu = h; /* mtime and exits belong to the running hart */

@@ -6,6 +6,7 @@
  * so it keeps no absolute addresses in data. */
 #include <stdint.h>
 
+#include "fmt.h"
 #include "hyp_defs.h"
 
 #define STR_(x) #x
@@ -49,30 +50,9 @@ static long sbi_call(long ext, long a0, long a1)
 }
 
 static void kputc(char c) { sbi_call(SBI_EXT_LEGACY_PUTCHAR, c, 0); }
-static void kputs(const char *s)
-{
-    while (*s)
-        kputc(*s++);
-}
-static void kput_hex(uint64_t v)
-{
-    kputs("0x");
-    for (int i = 60; i >= 0; i -= 4) {
-        unsigned d = (v >> i) & 0xf;
-        kputc((char)(d < 10 ? '0' + d : 'a' + d - 10));
-    }
-}
-static void kput_dec(uint64_t v)
-{
-    char buf[24];
-    int n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        kputc(buf[--n]);
-}
+static void kputs(const char *s) { fmt_puts(kputc, s); }
+static void kput_hex(uint64_t v) { fmt_hex(kputc, v); }
+static void kput_dec(uint64_t v) { fmt_dec(kputc, v); }
 
 static void __attribute__((noreturn)) shutdown(long reason)
 {

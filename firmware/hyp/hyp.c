@@ -9,6 +9,7 @@
  * print the same. */
 #include <stdint.h>
 
+#include "fmt.h"
 #include "hyp_defs.h"
 
 #define STR_(x) #x
@@ -57,30 +58,9 @@ static void putc_uart(char c)
     uart[0] = (uint8_t)c;
 }
 
-static void puts_uart(const char *s)
-{
-    while (*s)
-        putc_uart(*s++);
-}
-
-static void put_hex(uint64_t v)
-{
-    puts_uart("0x");
-    for (int i = 60; i >= 0; i -= 4)
-        putc_uart("0123456789abcdef"[(v >> i) & 0xf]);
-}
-
-static void put_dec(uint64_t v)
-{
-    char buf[24];
-    int n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        putc_uart(buf[--n]);
-}
+static void puts_uart(const char *s) { fmt_puts(putc_uart, s); }
+static void put_hex(uint64_t v) { fmt_hex(putc_uart, v); }
+static void put_dec(uint64_t v) { fmt_dec(putc_uart, v); }
 
 static void __attribute__((noreturn)) finish(unsigned code)
 {

@@ -9,6 +9,4 @@ LINUX_IMAGE := $(LINUX_OUT)/Image
 linux:
 	@firmware/linux/build.sh $(LINUX_OUT)
 
-# tests/e2e/linux-boot.sh boots it on mtemu (1 hart and -smp 4).  Not enabled yet: mtemu cannot boot
-# Linux until F/D, OpenSBI's needs and SMP are in; the lead enables it then by uncommenting:
-# TEST_SCRIPTS += tests/e2e/linux-boot.sh
+# The boots themselves are tests/e2e/boot-linux.sh, enabled from tests/boot/module.mk.

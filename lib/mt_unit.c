@@ -175,6 +175,8 @@ static void start_session(mt_unit *u, uint64_t t)
     u->end_pending = 0;
     u->hold.valid = 0;
     u->dropped = 0;
+    u->prev_bytes += u->bytes; /* output marks count over all sessions */
+    u->prev_samples += u->samples;
     u->samples = u->bytes = 0;
     u->overflowed = u->marker_lost = u->err_order = 0;
     enter_section(u, u->cfg.len_h == 0, t);
@@ -230,6 +232,7 @@ static void reported(mt_unit *u, const mt_unit_sample *s)
     u->rep_idx = s->idx + 1;
     u->rep_cycle = s->sp + u->sec_r;
     u->samples++;
+    u->last_sp = s->sp;
 }
 
 enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_CAPTURE, W_END };
@@ -337,6 +340,11 @@ static void clock_one(mt_unit *u)
                 u->hold.after = 0;
                 break;
             case W_SYNC:
+                if (u->on_sync) {
+                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes, .cycle = t,
+                                            .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
+                    u->on_sync(u->on_sync_ctx, &m);
+                }
                 u->sync_seq++;
                 u->sync_bytes = 0;
                 mt_enc_reset(&u->enc, u->enc.fmt);
@@ -377,6 +385,20 @@ static void clock_one(mt_unit *u)
     u->nwrites = 0;
     u->acc_valid = 0;
     u->now = t + 1;
+}
+
+/* ---- output marks ------------------------------------------------------------------ */
+
+void mt_unit_on_sync(mt_unit *u, mt_unit_mark_fn fn, void *ctx)
+{
+    u->on_sync = fn;
+    u->on_sync_ctx = ctx;
+}
+
+void mt_unit_mark_now(const mt_unit *u, mt_unit_mark *m)
+{
+    *m = (mt_unit_mark){.offset = u->prev_bytes + u->bytes, .cycle = u->now,
+                        .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
 }
 
 /* ---- lazy time ------------------------------------------------------------------------ */

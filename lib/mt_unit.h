@@ -40,6 +40,18 @@ typedef struct {
     uint64_t a, idx, sp;
 } mt_unit_sample;
 
+/* Where the unit's output stands, counted over everything it has emitted (all sessions): for a
+ * container index built without decoding the stream (lib/mt_mtr.h, mt_writer_mark). Exact only
+ * where every reported sample's bytes have been emitted: as a SYNC enters the FIFO (a RUN is
+ * always flushed before it) and once the unit is idle. */
+typedef struct {
+    uint64_t offset;  /* stream bytes emitted before this point */
+    uint64_t cycle;   /* the SYNC's cycle (mt_unit_mark_now: the first idle cycle) */
+    uint64_t samples; /* samples reported before this point */
+    uint64_t last_sp; /* sample point of the last of them (0: none yet) */
+} mt_unit_mark;
+typedef void (*mt_unit_mark_fn)(void *ctx, const mt_unit_mark *m);
+
 typedef struct {
     mt_unit_params p;
     mt_unit_cfg regs; /* as written */
@@ -79,6 +91,10 @@ typedef struct {
     int batch;
     uint8_t *stage;
     uint32_t stage_n;
+    /* output marks (mt_unit_on_sync): totals of the sessions before this one, last sample point */
+    mt_unit_mark_fn on_sync;
+    void *on_sync_ctx;
+    uint64_t prev_bytes, prev_samples, last_sp;
 } mt_unit;
 
 #define MT_UNIT_BATCH 4096u /* stage room beyond the FIFO's depth, with batched output */
@@ -94,6 +110,12 @@ void mt_unit_free(mt_unit *u);
  * co-simulation). Off by default; switch only while the FIFO is empty. 0, or -1. */
 int mt_unit_batch_output(mt_unit *u, int on);
 void mt_unit_flush(mt_unit *u);
+
+/* Calls fn for every SYNC as it enters the FIFO, with the output totals at its first byte
+ * (the SYNC's bytes not counted). Observes only: the unit's behaviour does not change. */
+void mt_unit_on_sync(mt_unit *u, mt_unit_mark_fn fn, void *ctx);
+/* The output totals now, with cycle = u->now (exact once the unit is idle: after mt_unit_stop). */
+void mt_unit_mark_now(const mt_unit *u, mt_unit_mark *m);
 
 /* Complete every cycle before `cycle`. */
 void mt_unit_advance(mt_unit *u, uint64_t cycle);

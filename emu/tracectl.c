@@ -549,6 +549,8 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             goto fail;
         }
         s->unit_init = true;
+        if (s->w) /* the index from the unit's own knowledge, not by decoding every frame */
+            mt_unit_on_sync(&s->unit, mt_writer_mark, s->w);
         be = tracedev_model_backend(&s->unit);
         break;
     case TRACE_UNIT_RTL:
@@ -636,6 +638,11 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
     if (s->w) {
         mt_writer *w = s->w;
         s->w = NULL;
+        if (s->unit_init && !rc) { /* stopped: the end of the stream for the last frame's index */
+            mt_unit_mark end;
+            mt_unit_mark_now(&s->unit, &end);
+            mt_writer_mark(w, &end);
+        }
         if (rc) {
             mt_writer_abort(w);
         } else if (mt_writer_close(w) != 0) {

@@ -60,6 +60,9 @@ struct mt_writer {
     int used_sw;
     uint8_t *zbuf;
     size_t zcap;
+    mt_unit_mark *marks; /* producer marks not yet behind the current frame start, in offset order */
+    size_t nmarks, capmarks;
+    uint64_t marked_frames;
 };
 
 static void wfail(mt_writer *w, const char *fmt, ...)
@@ -108,6 +111,57 @@ static void stats_cb(void *ctx, const mt_dec_event *ev)
     }
 }
 
+/* The index entry of the frame [stream_off, stream_off + len) from the producer's marks at its
+ * two ends; 0 when there are not both (then the frame is decoded). Drops the marks before the
+ * frame's end: the end mark starts the next frame. */
+static int entry_from_marks(mt_writer *w, size_t len, mt_frame_index *e)
+{
+    uint64_t lo = w->stream_off, hi = w->stream_off + len;
+    const mt_unit_mark *start = NULL, *end = NULL;
+    size_t k = 0;
+    for (; k < w->nmarks && w->marks[k].offset <= hi; k++) {
+        if (w->marks[k].offset == lo)
+            start = &w->marks[k];
+        if (w->marks[k].offset == hi)
+            end = &w->marks[k];
+    }
+    int ok = start && end && end->samples >= start->samples;
+    if (ok) {
+        e->first_cycle = start->cycle;
+        e->samples = end->samples - start->samples;
+        e->last_cycle = e->samples ? end->last_sp : 0;
+    }
+    if (end)
+        k--; /* keep it */
+    if (k) {
+        memmove(w->marks, w->marks + k, (w->nmarks - k) * sizeof *w->marks);
+        w->nmarks -= k;
+    }
+    return ok;
+}
+
+void mt_writer_mark(void *ctx, const mt_unit_mark *m)
+{
+    mt_writer *w = ctx;
+    if (w->failed || m->offset < w->stream_off ||
+        (w->nmarks && m->offset <= w->marks[w->nmarks - 1].offset))
+        return; /* behind the frame being filled, or out of order: that frame gets decoded */
+    if (w->nmarks == w->capmarks) {
+        size_t nc = w->capmarks * 2 + 64;
+        mt_unit_mark *nm = realloc(w->marks, nc * sizeof *nm);
+        if (!nm)
+            return; /* without marks the frames are decoded: same file */
+        w->marks = nm;
+        w->capmarks = nc;
+    }
+    w->marks[w->nmarks++] = *m;
+}
+
+uint64_t mt_writer_marked_frames(const mt_writer *w)
+{
+    return w->marked_frames;
+}
+
 /* Compresses buf[0..len) as one frame and removes it from buf. */
 static void emit_frame(mt_writer *w, size_t len)
 {
@@ -143,10 +197,14 @@ static void emit_frame(mt_writer *w, size_t len)
     e->comp_size = z;
     e->stream_offset = w->stream_off;
     e->stream_bytes = len;
-    frame_stats st = {.e = e};
-    mt_dec d;
-    mt_dec_init(&d, stats_cb, &st);
-    mt_dec_feed(&d, w->buf, len);
+    if (entry_from_marks(w, len, e)) {
+        w->marked_frames++;
+    } else {
+        frame_stats st = {.e = e};
+        mt_dec d;
+        mt_dec_init(&d, stats_cb, &st);
+        mt_dec_feed(&d, w->buf, len);
+    }
     wwrite(w, w->zbuf, z);
     if (!w->failed && fflush(w->f) != 0)
         wfail(w, "%s: write failed: %s", w->path, strerror(errno));
@@ -309,6 +367,7 @@ static void writer_free(mt_writer *w)
     free(w->buf);
     free(w->zbuf);
     free(w->idx);
+    free(w->marks);
     free(w->path);
     free(w);
 }

@@ -64,6 +64,16 @@ void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
 const char *mt_writer_error(const mt_writer *w);
 /* A sink for mt_unit (ctx = the writer). */
 void mt_writer_sink(void *ctx, const uint8_t *p, size_t n);
+/* The producer's knowledge for the index (an mt_unit_mark_fn, ctx = the writer): give it every
+ * SYNC as it is emitted (mt_unit_on_sync) and, before mt_writer_close, the end of the stream
+ * (mt_unit_mark_now after mt_unit_stop). A frame with a mark at both ends (its SYNC and the next
+ * frame's SYNC or the end) takes its index entry from the marks instead of decoding the frame:
+ * the same entry, far cheaper (the decoder expands every RUN). Frames without marks at both ends
+ * are decoded as before. Marks must come in stream order, one per offset, before or after their
+ * bytes, but before the frame they end is cut (a SYNC mark is emitted with its packet). */
+void mt_writer_mark(void *ctx, const mt_unit_mark *m);
+/* Frames indexed from marks so far (tests). */
+uint64_t mt_writer_marked_frames(const mt_writer *w);
 
 typedef struct mt_file mt_file;
 

@@ -484,6 +484,102 @@ static void test_seek_cycle(void **state)
     unlink(path);
 }
 
+/* The index from the producer's marks (mt_unit_on_sync + mt_unit_mark_now -> mt_writer_mark) is
+ * the decoded index, byte for byte: the same unit output through a writer with marks and one
+ * without gives identical files, across sessions, overflows, markers, section switches, small
+ * SYNC periods and frames, batched and unbatched output; and the marks are really used. */
+typedef struct {
+    mt_writer *w[2];
+} pair_sink;
+
+static void pair_put(void *ctx, const uint8_t *p, size_t n)
+{
+    pair_sink *ps = ctx;
+    mt_writer_raw(ps->w[0], p, n);
+    mt_writer_raw(ps->w[1], p, n);
+}
+
+static void test_marks_equal_decoded_index(void **state)
+{
+    (void)state;
+    uint64_t rs = 777;
+    uint64_t marked = 0;
+    for (int trial = 0; trial < 48; trial++) {
+        int pat = trial % TU_NPATTERNS;
+        size_t n = 20000;
+        mt_access *a = tu_stream(pat, n, 20, 99 + (uint64_t)trial * 7);
+        mt_unit_cfg cfg = {.kind_mask = trial % 3 ? 0x1F : 0x0B, .tap = 0,
+                           .fmt = (uint32_t)(tu_rand(&rs) % 4) | (uint32_t)(tu_rand(&rs) % 4) << 4,
+                           .sync_period = 64 + (uint32_t)(tu_rand(&rs) % 600),
+                           .rate_h = 1 + (uint32_t)(tu_rand(&rs) % 8), .rate_l = 1 + (uint32_t)(tu_rand(&rs) % 60),
+                           .len_h = 100 + tu_rand(&rs) % 3000, .len_l = trial % 5 == 4 ? 0 : 100 + tu_rand(&rs) % 3000};
+        char path[2][256];
+        pair_sink ps;
+        for (int k = 0; k < 2; k++) {
+            snprintf(path[k], sizeof path[k], "%s", tmpname(k ? "mk1" : "mk0"));
+            char err[256];
+            mt_writer_config wc = {.producer = "test_lib_mtr", .frame_bytes = 256 + (size_t)(trial % 4) * 700,
+                                   .unit_cfg = &cfg};
+            ps.w[k] = mt_writer_create(path[k], &wc, err, sizeof err);
+            assert_non_null(ps.w[k]);
+        }
+        mt_unit u;
+        mt_unit_params p = {.depth = 32u << (tu_rand(&rs) % 5), .drain = 1 + (uint32_t)(tu_rand(&rs) % 4),
+                            .sink = pair_put, .sink_ctx = &ps};
+        assert_int_equal(mt_unit_init(&u, &p), 0);
+        mt_unit_on_sync(&u, mt_writer_mark, ps.w[0]);
+        if (trial % 2)
+            assert_int_equal(mt_unit_batch_output(&u, 1), 0);
+        mt_unit_mmio_write(&u, 1, MT_REG_KIND_MASK, cfg.kind_mask);
+        mt_unit_mmio_write(&u, 1, MT_REG_FMT, cfg.fmt);
+        mt_unit_mmio_write(&u, 1, MT_REG_SYNC_PERIOD, cfg.sync_period);
+        mt_unit_mmio_write(&u, 1, MT_REG_RATE_H, cfg.rate_h);
+        mt_unit_mmio_write(&u, 1, MT_REG_RATE_L, cfg.rate_l);
+        mt_unit_mmio_write(&u, 1, MT_REG_LEN_H_LO, (uint32_t)cfg.len_h);
+        mt_unit_mmio_write(&u, 2, MT_REG_LEN_L_LO, (uint32_t)cfg.len_l);
+        mt_unit_mmio_write(&u, 3, MT_REG_CTRL, MT_CTRL_ENABLE);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = tu_rand(&rs), c = a[i].cycle;
+            if (c < u.now)
+                continue;
+            if (r % 89 == 0)
+                mt_unit_mmio_write(&u, c, MT_REG_MARKER, (uint32_t)r);
+            if (r % 1500 == 1) /* a new session: the marks count over all of them */
+                mt_unit_mmio_write(&u, c, MT_REG_CTRL, 0);
+            if (r % 1500 == 2 || r % 1500 == 3)
+                mt_unit_mmio_write(&u, c, MT_REG_CTRL, MT_CTRL_ENABLE);
+            if (c >= mt_unit_next_due(&u))
+                mt_unit_access_cycle(&u, &a[i]);
+        }
+        mt_unit_stop(&u, a[n - 1].cycle + 1);
+        mt_unit_mark end;
+        mt_unit_mark_now(&u, &end);
+        mt_writer_mark(ps.w[0], &end);
+        mt_unit_free(&u);
+        marked += mt_writer_marked_frames(ps.w[0]);
+        assert_int_equal(mt_writer_marked_frames(ps.w[1]), 0);
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(mt_writer_close(ps.w[k]), 0);
+        tu_buf f[2] = {{0}, {0}};
+        for (int k = 0; k < 2; k++) {
+            FILE *fp = fopen(path[k], "rb");
+            assert_non_null(fp);
+            uint8_t b[4096];
+            size_t got;
+            while ((got = fread(b, 1, sizeof b, fp)) > 0)
+                tu_buf_put(&f[k], b, got);
+            fclose(fp);
+            unlink(path[k]);
+        }
+        assert_int_equal(f[0].n, f[1].n);
+        assert_memory_equal(f[0].p, f[1].p, f[0].n);
+        free(f[0].p);
+        free(f[1].p);
+        free(a);
+    }
+    assert_true(marked > 100); /* the marks were used, not only the decoder */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_swenc_roundtrip),
         cmocka_unit_test(test_raw_and_bad_files),
         cmocka_unit_test(test_seek_cycle),
+        cmocka_unit_test(test_marks_equal_decoded_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

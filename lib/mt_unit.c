@@ -440,24 +440,35 @@ static int fast_ok(const mt_unit *u)
            u->now != u->sec_end;
 }
 
-static void fast_clock(mt_unit *u, const mt_access *acc)
+/* mt_enc_plan_sample's first outcome, decided inline (most samples in a burst): the sample
+ * repeats the previous one (its first history match is the previous packet's entry, same rw,
+ * no skip) and the run has room, so it only extends the run. Otherwise the encoder plans it.
+ * The valid history entries are distinct (an entry is only added when no valid one matches), so
+ * "the first match is prev_idx" is "entry prev_idx is valid and matches". */
+static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint64_t skip)
 {
-    const uint64_t t = u->now;
+    if (skip || !e->prev_valid || rw != e->prev_rw || e->run_cnt >= MT_RUN_MAX)
+        return 0;
+    a &= (UINT64_C(1) << mt_fmt_width(e->fmt)) - 1;
+    return (e->hist_valid >> e->prev_idx & 1) && e->hist[e->prev_idx] == a;
+}
+
+/* fast_clock's capture and end of cycle (after its drain and interval opening). */
+static inline void fast_capture(mt_unit *u, const mt_access *acc)
+{
     mt_fifo *f = &u->fifo;
-    if (f->occ)
-        drain(u, u->p.drain);
-    if (t == u->next_sp) {
-        u->int_open = 1;
-        u->int_sp = t;
-        u->int_idx = u->next_idx++;
-        u->next_sp = t + u->sec_r;
-    }
     if (u->int_open && passes(u, acc)) {
         u->int_open = 0;
         const mt_unit_sample s = {.valid = 1, .idx = u->int_idx, .sp = u->int_sp};
+        const uint64_t part = mt_fmt_addr_part(u->sec_fmt, acc->addr);
+        const unsigned rw = acc->write ? 1 : 0;
+        if (enc_extends_run(&u->enc, part, rw, s.idx - u->rep_idx)) {
+            u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
+            reported(u, &s);
+            return; /* no bytes: sync_bytes unchanged, and below the period (not pending) */
+        }
         mt_enc_plan plan;
-        mt_enc_plan_sample(&u->enc, mt_fmt_addr_part(u->sec_fmt, acc->addr), acc->write ? 1 : 0,
-                           s.idx - u->rep_idx, &plan);
+        mt_enc_plan_sample(&u->enc, part, rw, s.idx - u->rep_idx, &plan);
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
@@ -475,6 +486,21 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
     }
     if (u->sync_bytes >= u->cfg.sync_period)
         u->sync_pending = 1;
+}
+
+static void fast_clock(mt_unit *u, const mt_access *acc)
+{
+    const uint64_t t = u->now;
+    mt_fifo *f = &u->fifo;
+    if (f->occ)
+        drain(u, u->p.drain);
+    if (t == u->next_sp) {
+        u->int_open = 1;
+        u->int_sp = t;
+        u->int_idx = u->next_idx++;
+        u->next_sp = t + u->sec_r;
+    }
+    fast_capture(u, acc);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -503,18 +529,39 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
     /* The emulator's call, fused: with nothing recorded or pending, no hold and the access before
      * the section's end, the cycles up to the access are quiet (skip_to, exactly what
      * mt_unit_advance does for them) and the access's own cycle is a fast_clock one. */
-    if (u->lazy && u->fast && u->active && a->cycle >= u->now && a->cycle < u->sec_end &&
+    const uint64_t c = a->cycle;
+    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
         !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
-        if (a->cycle > u->now)
-            skip_to(u, a->cycle);
+        if (u->batch) {
+            /* skip_to(c) + fast_clock in one: with batched output a drain is arithmetic, so the
+             * c - now + 1 cycles drain at once, and the interval open at c is the last of those
+             * whose sample point is <= c (no division while accesses come every interval). */
+            if (u->fifo.occ) {
+                uint64_t n = (c - u->now + 1) * u->p.drain;
+                u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
+            }
+            if (u->next_sp <= c) {
+                uint64_t d = c - u->next_sp, m = d < u->sec_r ? 1 : d / u->sec_r + 1;
+                u->int_open = 1;
+                u->int_sp = u->next_sp + (m - 1) * u->sec_r;
+                u->int_idx = u->next_idx + m - 1;
+                u->next_idx += m;
+                u->next_sp += m * u->sec_r;
+            }
+            fast_capture(u, a);
+            u->now = c + 1;
+            return;
+        }
+        if (c > u->now)
+            skip_to(u, c);
         u->acc_valid = 1; /* fast_clock clears it, as clock_one does */
         fast_clock(u, a);
         return;
     }
     mt_unit_access(u, a);
-    if (u->now == a->cycle)
-        mt_unit_advance(u, a->cycle + 1);
+    if (u->now == c)
+        mt_unit_advance(u, c + 1);
 }
 
 void mt_unit_access(mt_unit *u, const mt_access *a)

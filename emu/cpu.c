@@ -315,7 +315,8 @@ static void dram_transfer(void *ctx, uint64_t line, bool write)
     }
 }
 
-void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
+/* cpu_access_due with a cache model or a page observer (or both). */
+static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     unsigned extra = 0;
     if (c->cache) {
@@ -339,6 +340,24 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
             c->next_event = c->next_due;
     }
     c->cycle += extra; /* the miss latency, after the access was stamped */
+}
+
+void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
+{
+    if (unlikely(c->cache || c->observer)) {
+        access_due_hooks(c, pa, size, write, kind);
+        return;
+    }
+    /* Only the listener (tracing): next_due is listener_due, no latency to add. This path runs
+     * once per recorded sample; the hooks above live apart so it saves no registers. */
+    if (c->listener && c->cycle >= c->listener_due) {
+        const mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
+                             .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
+        uint64_t due = c->listener(c->listener_ctx, &a);
+        c->listener_due = c->next_due = due;
+        if (due < c->next_event)
+            c->next_event = due;
+    }
 }
 
 void cpu_request_stop(mt_cpu *c)

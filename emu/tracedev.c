@@ -84,15 +84,18 @@ static void fail(mt_tracedev *d)
     }
 }
 
+static uint64_t model_only_listener(void *ctx, const mt_access *a);
+
 void tracedev_rearm(mt_tracedev *d)
 {
     if (d->cpu)
-        cpu_set_listener(d->cpu, tracedev_listener, d, due(d));
+        cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
+                         d, due(d));
 }
 
 /* The common case, the C model without a recorder, without indirect calls: the CPU only calls
  * the listener at or after next_due, so there is no due check to repeat. */
-static uint64_t model_listener(mt_tracedev *d, const mt_access *a)
+static inline __attribute__((always_inline)) uint64_t model_listener(mt_tracedev *d, const mt_access *a)
 {
     mt_unit *u = d->model;
     if (a->tap == model_tap(u)) {
@@ -104,6 +107,17 @@ static uint64_t model_listener(mt_tracedev *d, const mt_access *a)
             mt_unit_access_cycle(u, a); /* see model_access */
         }
     }
+    return mt_unit_next_due(u);
+}
+
+/* tracedev_listener for the C model without a recorder (what tracedev_rearm installs then): the
+ * same decisions, without the checks that cannot apply (recorder, failure, other backends). */
+static uint64_t model_only_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    mt_unit *u = d->model;
+    if (a->cycle >= mt_unit_next_due(u))
+        return model_listener(d, a);
     return mt_unit_next_due(u);
 }
 

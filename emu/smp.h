@@ -17,7 +17,15 @@
 
 struct mt_machine;
 
-#define SMP_QUANTUM 10000 /* instructions per turn */
+/* Instructions per turn.  It bounds how far any hart runs ahead while another waits for its turn
+ * (real harts advance together): firmware is written for that.  Debian's OpenSBI 1.1 publishes an
+ * HSM start (state START_PENDING) 6 instructions before it stores the start address, and the
+ * started hart, spinning on that state, needs about 5,200 instructions to read the address; with
+ * 10,000-instruction turns hart 0 was once descheduled in between and hart 3 of an 8-hart Linux
+ * boot jumped to a stale address (docs/boot.md, bug 8).  1,000 keeps a 5x margin at no cost
+ * (shorter turns also cut spin-waiting: 4-hart boot 76 M -> 68 M instructions);
+ * tests/e2e/smp_skew.S checks the bound. */
+#define SMP_QUANTUM 1000
 
 typedef enum {
     SMP_STOPPED,   /* a device (finisher, HTIF) ended the run */

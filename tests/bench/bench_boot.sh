@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot to poweroff: Debian's OpenSBI (fw_jump.bin) + build/linux/Image, /init runs `true` and powers
-# off (mt.run=true), on qemu-system-riscv64 -M virt (TCG) and on mtemu, same files, same run, 1 and
-# 4 harts.  Best of REPEAT (default 3) wall and CPU seconds (user+sys) each; ratio mtemu / QEMU
+# off (mt.run=true), on qemu-system-riscv64 -M virt (TCG) and on mtemu, same files, same run, 1, 4
+# and 8 harts.  Best of REPEAT (default 3) wall and CPU seconds (user+sys) each; ratio mtemu / QEMU
 # (target: within 3x).  QEMU boots with its own device tree, which OpenSBI parses longer (about
 # 10 M of its 28.6 M instructions, TOOLCHAIN-NOTES.md); mtemu's instruction count is from --stats.
 set -u
@@ -40,7 +40,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 printf '%-6s | %15s | %15s %12s %10s | %7s %7s\n' harts "qemu wall/cpu s" "mtemu wall/cpu" instructions "emulated s" "x wall" "x cpu"
 status=0
-for harts in 1 4; do
+for harts in 1 4 8; do
   if ! q=$(best timeout 300 "$QEMU" -M virt -m 256M -smp "$harts" -nographic -monitor none \
              -bios "$SBI" -kernel "$IMAGE" -append "$APPEND"); then
     echo "bench_boot: QEMU did not reach the poweroff ($harts harts)"; status=1; continue

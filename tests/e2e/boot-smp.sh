@@ -3,7 +3,9 @@
 # CLINT) and hands over to U-Boot S-mode, which reaches its prompt and runs commands; Debian's
 # U-Boot M-mode image parks its secondary harts with IPIs and does the same.  The interleaving is
 # deterministic: two runs give the same console and the same per-hart instruction counts.
-# Bad -smp values are refused with one line and exit 2.
+# A bare-metal handshake (tests/e2e/smp_skew.S, issue #8's -smp 8 hang in small) checks that no
+# hart runs far ahead of one waiting for its turn.  Bad -smp values are refused with one line and
+# exit 2.
 set -u
 . "$(dirname "$0")/boot-lib.sh"
 need "$OPENSBI_DIR/fw_jump.bin"; need "$UBOOT_DIR/qemu-riscv64_smode/u-boot.bin"
@@ -35,6 +37,22 @@ else
   echo "FAIL smp4-deterministic: two runs differ (or no per-hart counts):"
   diff "$boot_tmp/det1.cmp" "$boot_tmp/det2.cmp" | head -5 | sed 's/^/    /'
   failures=$((failures + 1))
+fi
+
+# smp-skew: a reader that needs DELAY instructions after a flag never sees the data the writer
+# stores WINDOW instructions after it (exit code = stale reads; 9 of 200 with 10,000-instruction turns)
+skew=${FWBUILD:-build/firmware}/e2e/smp_skew.elf
+if [ ! -f "$skew" ]; then
+  echo "FAIL smp-skew: $skew missing (make builds it)"; failures=$((failures + 1))
+else
+  "$MTEMU" -q -smp 2 --max-insns 100000000 "$skew" < /dev/null > "$boot_tmp/skew.txt" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && [ ! -s "$boot_tmp/skew.txt" ]; then
+    echo "PASS smp-skew"
+  else
+    echo "FAIL smp-skew: exit $rc (the number of stale reads; 0 expected): $(head -2 "$boot_tmp/skew.txt")"
+    failures=$((failures + 1))
+  fi
 fi
 
 bad_ok=1

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Boots build/linux/Image (make linux builds it when missing) behind Debian's OpenSBI on mtemu:
 #   mtemu -m 256M [-smp N] --bios fw_jump.bin --kernel build/linux/Image --append "..."
-# and checks the console from OpenSBI's banner to the busybox initramfs, for 1 and 4 harts:
-#   linux-run-1hart / linux-run-4harts   mt.run="..." runs commands, prints their output, powers off
+# and checks the console from OpenSBI's banner to the busybox initramfs, for 1, 4 and 8 harts:
+#   linux-run-1hart / -4harts / -8harts  mt.run="..." runs commands, prints their output, powers off
+#                                        ("smp: Brought up 1 node, N CPU(s)": every hart came up)
 #   linux-shell-1hart                    no mt.run: an interactive shell on the console; we type
 #                                        into it and check the answer, then `exit` powers off
 # One PASS/FAIL line per case.  Exit 77 only while $BIN/mtemu does not exist.
@@ -77,7 +78,7 @@ expect() {
 failures=0
 common=("OpenSBI v" "Linux version 6.1" "Run /init as init process" "metatrace initramfs: Linux 6.1")
 
-for harts in 1 4; do
+for harts in 1 4 8; do
   name=linux-run-${harts}hart$([ "$harts" -gt 1 ] && echo s)
   boot "$harts" 'console=ttyS0 earlycon=sbi mt.run="echo mt-probe-$((6*7)); grep -c ^processor /proc/cpuinfo"' "$tmp/run$harts"
   finish "$tmp/run$harts"; rc=$?
@@ -87,7 +88,8 @@ for harts in 1 4; do
     tail -5 "$tmp/run$harts" | sed 's/^/    /'
     failures=$((failures + 1)); continue
   fi
-  expect "$tmp/run$harts" "$name" "${common[@]}" "on $harts hart(s)" "mt-probe-42" \
+  expect "$tmp/run$harts" "$name" "OpenSBI v" "Linux version 6.1" "smp: Brought up 1 node, $harts CPU" \
+    "Run /init as init process" "metatrace initramfs: Linux 6.1" "on $harts hart(s)" "mt-probe-42" \
     "$(printf '\n%s' "$harts")" "mt: exit status 0" "reboot: Power down" || failures=$((failures + 1))
 done
 

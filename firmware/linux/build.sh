@@ -35,7 +35,7 @@ for tool in dpkg-source flex bison bc cpio; do
   command -v $tool >/dev/null || die "$tool missing (make deps)"
 done
 mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(cd "$out" && pwd -P)
 
 # --- 1. busybox source, from Debian's source package -------------------------------------------
 bb_src=$(ls -d "$out"/busybox-src/busybox-*/ 2>/dev/null | head -1 || true)

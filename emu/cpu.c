@@ -5,10 +5,11 @@
  * pc through the instruction TLB.  The inner loop then runs instruction after instruction of that
  * page: each handler ends by dispatching the next slot directly (computed goto).  The inner loop
  * is left only by control transfers out of the page, sentinels past the page end, instructions
- * with system side effects (CSR writes, xRET, WFI, fences of the MMU) and traps.  Per instruction
- * there is exactly one compare on the fast path, `cycle >= next_event`, which covers the access
- * hook (fetch events), the timer, the instruction limit and device polling.  Data accesses hit
- * the data TLB (one tag compare, host pointer) and cost one more compare for the hook. */
+ * with system side effects (CSR writes, xRET, WFI, fences of the MMU) and traps.  Cycles and
+ * instructions are charged per straight-line run, with one compare per run against next_event,
+ * which covers the access hook (fetch and data events), the timer, the instruction limit and
+ * device polling (see interpreter() and docs/emulator.md).  Data accesses hit the data TLB (one
+ * tag compare, host pointer). */
 #include "emu/cpu.h"
 
 #include <stdio.h>
@@ -28,6 +29,8 @@
 #define PAGE_MASK (~UINT64_C(0xfff))
 
 _Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");
+/* a run's sums fit the 16-bit run fields: at most 2048 slots of at most 20 + 1 cycles */
+_Static_assert(DPAGE_SLOTS * (20 + 1) <= UINT16_MAX, "run sums fit 16 bits");
 
 /* ---- timing model ------------------------------------------------------------------------ */
 
@@ -37,7 +40,7 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
 {
     static const uint8_t simple[CLS_COUNT] = {
         [CLS_ALU] = 1, [CLS_BRANCH] = 1, [CLS_JUMP] = 2, [CLS_LOAD] = 2, [CLS_STORE] = 1,
-        [CLS_MUL] = 3, [CLS_DIV] = 20, [CLS_ATOMIC] = 4, [CLS_SYSTEM] = 4, [CLS_FP] = 3,
+        [CLS_MUL] = 3, [CLS_DIV] = 20, /* at most 20: the run sums (mt_dinsn) are 16 bits */ [CLS_ATOMIC] = 4, [CLS_SYSTEM] = 4, [CLS_FP] = 3,
     };
     c->timing = mode; /* cache: the simple latencies plus what the cache model adds per access */
     for (int i = 0; i < CLS_COUNT; i++)
@@ -45,9 +48,21 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
 }
 
-static const int32_t *cpu_handler_offsets(void);
-
 /* ---- life cycle -------------------------------------------------------------------------- */
+
+/* A page of sentinels, where the interpreter runs an instruction that straddles two pages:
+ * whatever slot it goes to next sends execution back to a real page. */
+static mt_dpage *scratch_page_alloc(void)
+{
+    mt_dpage *p = calloc(1, sizeof *p);
+    if (!p) {
+        fprintf(stderr, "mtemu: out of memory\n");
+        exit(3);
+    }
+    for (unsigned i = 0; i < DPAGE_SLOTS + 4; i++)
+        p->slot[i].op = OP_PAGE_END;
+    return p;
+}
 
 void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
 {
@@ -62,16 +77,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->mtimecmp = UINT64_MAX;
     c->obs_last_pfn = UINT64_MAX;
     c->poll_cycle = BUS_POLL_CYCLES;
-    c->hoff_table = cpu_handler_offsets();
-    c->cross_page = calloc(1, sizeof *c->cross_page);
-    if (!c->cross_page) {
-        fprintf(stderr, "mtemu: out of memory\n");
-        exit(3);
-    }
-    for (unsigned i = 0; i < DPAGE_SLOTS + 4; i++) {
-        c->cross_page->slot[i].op = OP_PAGE_END;
-        c->cross_page->slot[i].hoff = c->hoff_table[OP_PAGE_END];
-    }
+    c->cross_page = scratch_page_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
     c->itlb_used = 0xf;
     cpu_reset(c, 0x1000);
@@ -79,6 +85,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
 
 static void dpage_free_all(mt_cpu *c)
 {
+    c->brk_slot = NULL; /* in a page freed here */
     for (unsigned h = 0; h < DPAGE_HASH; h++) {
         mt_dpage *p = c->dpage_hash[h];
         while (p) {
@@ -189,10 +196,8 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
         exit(3);
     }
     p->pa = pa;
-    for (unsigned i = DPAGE_SLOTS; i < DPAGE_SLOTS + 4; i++) {
+    for (unsigned i = DPAGE_SLOTS; i < DPAGE_SLOTS + 4; i++)
         p->slot[i].op = OP_PAGE_END;
-        p->slot[i].hoff = c->hoff_table[OP_PAGE_END];
-    }
     unsigned h = (pa >> 12) & (DPAGE_HASH - 1);
     p->hnext = c->dpage_hash[h];
     c->dpage_hash[h] = p;
@@ -215,8 +220,34 @@ void cpu_code_written(mt_cpu *c, uint64_t pa, uint64_t len)
     uint64_t last = (off + len - 1) / 2;
     if (last >= DPAGE_SLOTS)
         last = DPAGE_SLOTS - 1;
+    /* a written instruction also changes what the runs through it are charged, and runs from
+     * anywhere before it in the page may flow into it: the whole page is decoded again */
     for (uint64_t i = first; i <= last; i++)
-        memset(&p->slot[i], 0, sizeof p->slot[i]); /* OP_DECODE, handler offset 0 */
+        if (p->slot[i].op != OP_DECODE) {
+            if (c->brk_slot && c->brk_slot - p->slot < DPAGE_SLOTS && c->brk_slot >= p->slot)
+                c->brk_slot = NULL;
+            memset(p->slot, 0, sizeof p->slot[0] * DPAGE_SLOTS); /* OP_DECODE */
+            return;
+        }
+}
+
+/* Gives the slot stopped at for an event (OP_BREAK) its op back. */
+static void unbreak(mt_cpu *c)
+{
+    if (c->brk_slot) {
+        c->brk_slot->op = c->brk_op;
+        c->brk_slot = NULL;
+    }
+}
+
+/* The cycle a data access of the fast path adds (loads and stores that hit the TLB). */
+static unsigned op_access_cycles(unsigned op) { return op >= OP_LB && op <= OP_SD; }
+
+/* The ops whose handlers go on to the next slot (NEXT) on their fast path: a run of them, up to
+ * and including the first other op, is charged at once when it is entered. */
+static bool op_continues_run(unsigned op)
+{
+    return op == OP_LUI || op == OP_AUIPC || (op >= OP_LB && op <= OP_REMUW) || op == OP_FENCE;
 }
 
 /* Fills slot d of page dp from memory (the instruction may straddle into the next page: then
@@ -230,23 +261,58 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
     if (insn_length(lo) == 4 && idx == DPAGE_SLOTS - 1) {
         memset(d, 0, sizeof *d);
         d->op = OP_CROSS;
-        d->len = 4;
+        d->step = 4 * sizeof(mt_dinsn) / 2;
         d->rd = 32;
     } else {
         if (insn_length(lo) == 4)
             memcpy(&hi, page + idx * 2 + 2, 2);
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
-        d->step = (uint8_t)(d->len / 2 * sizeof(mt_dinsn)); /* bytes to the next slot */
         /* a branch or JAL into the same page jumps slot to slot: no page check, no pc */
         int64_t target = (int64_t)idx + d->imm / 2;
         if (((d->op >= OP_BEQ && d->op <= OP_BGEU) || d->op == OP_JAL) && target >= 0 && target < DPAGE_SLOTS) {
-            d->op = d->op == OP_JAL ? OP_JAL_L : (uint16_t)(OP_BEQ_L + (d->op - OP_BEQ));
+            d->op = d->op == OP_JAL ? OP_JAL_L : (uint8_t)(OP_BEQ_L + (d->op - OP_BEQ));
             d->imm = d->imm / 2 * (int32_t)sizeof(mt_dinsn);
         }
     }
-    d->hoff = c->hoff_table[d->op];
     c->dpage_decodes++;
+}
+
+/* Decodes the run that starts at the undecoded slot `first`: slot after slot up to the first op
+ * that ends a run, the page end, or a slot already decoded (whose run this one flows into), then
+ * sums the run fields from the end backwards. */
+static void decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
+{
+    mt_dinsn *run[DPAGE_SLOTS];
+    unsigned n = 0;
+    const mt_dinsn *tail = NULL;
+    for (mt_dinsn *d = first;;) {
+        decode_slot(c, dp, d);
+        run[n++] = d;
+        mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
+        if (!op_continues_run(d->op) || next - dp->slot >= DPAGE_SLOTS)
+            break;
+        if (next->op != OP_DECODE) {
+            tail = next;
+            break;
+        }
+        d = next;
+    }
+    /* cycles: base costs and the data accesses of the fast path; span: the same with at least
+     * one cycle per instruction, the bound of how far the cycle counter moves before the run's
+     * last boundary or access */
+    unsigned cost = tail ? tail->run_cost : 0, insns = tail ? tail->run_insns : 0;
+    unsigned span = tail ? tail->run_bound + 1u : 0;
+    while (n--) {
+        mt_dinsn *d = run[n];
+        unsigned step = d->cost + op_access_cycles(d->op);
+        cost += step;
+        insns++;
+        span += step ? step : 1;
+        d->run_cost = (uint16_t)cost;
+        d->run_insns = (uint16_t)insns;
+        d->run_bound = (uint16_t)(span - 1);
+    }
 }
 
 /* The instruction bits at slot d (for logs). */
@@ -507,26 +573,26 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
         return true;
     if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
         if (d->op == OP_DECODE)
-            decode_slot(c, dp, d);
-        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
+            decode_run(c, dp, d);
+        cpu_access_due(c, dp->pa | (pc - vbase), dinsn_len(d), 0, MT_KIND_FETCH);
         c->next_event = c->next_due < c->other_event ? c->next_due : c->other_event;
         return false;
     }
     if (service_events(c))
         return true;
     if (d->op == OP_DECODE)
-        decode_slot(c, dp, d);
+        decode_run(c, dp, d);
     if (c->log_commits) {
         log_flush(c, true);
         c->log_pending = true;
         c->log_pc = pc;
         c->log_raw = slot_bits(c, dp, d);
         c->log_rd = d->rd;
-        c->log_len = d->len;
+        c->log_len = dinsn_len(d);
         c->log_priv = (uint8_t)c->priv;
     }
     if (c->cycle >= c->next_due)
-        cpu_access_due(c, dp->pa | (pc - vbase), d->len, 0, MT_KIND_FETCH);
+        cpu_access_due(c, dp->pa | (pc - vbase), dinsn_len(d), 0, MT_KIND_FETCH);
     cpu_update_next_event(c);
     return false;
 }
@@ -569,17 +635,27 @@ int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_
 
 static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v; }
 
-/* The interpreter proper.  With c == NULL it only returns its handler-offset table (labels are
- * local to this function, and decoded slots store offsets from L_DECODE, so a zeroed slot means
- * "not decoded yet").  The hot state (cycle, instret, the event thresholds) lives in locals;
- * SAVE() / RESTORE() move it around every call that can look at or change it. */
-__attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *interpreter(mt_cpu *c)
+/* The interpreter proper.  The hot state (cycle, instret, the event thresholds) lives in locals.
+ *
+ * Runs.  Cycles and instructions are charged once per straight-line run (mt_dinsn run_*): ENTER
+ * charges the run from the entered slot to its end, after checking that no event can fall
+ * inside it (cycle + run_bound < next_event: no instruction boundary reaches next_event and no
+ * access reaches next_due); inside the run, handlers go from slot to slot with NEXT, which does
+ * no accounting and no check.  So while a handler of slot d runs, the locals are ahead of the
+ * architectural values by what the rest of the run will cost (d->run_cost - d->cost cycles,
+ * d->run_insns - 1 instructions); SAVE() subtracts that when it stores them in the cpu.  Every
+ * call that may look at or change the cpu state (SLOW) leaves the locals exact, so execution
+ * then goes on with ENTER at the next slot, which also sees a new next_event.
+ *
+ * When an event does fall inside the run, single_step runs instructions one at a time, each
+ * from a copy in the step page (every other slot of which sends execution back to the real page
+ * through ENTER), with the per-instruction event check of cpu_event() before each: exactly the
+ * cycles, instret and events of a per-instruction interpreter. */
+__attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(mt_cpu *c)
 {
-#define H(n) [OP_##n] = (int32_t)(&&L_##n - &&L_DECODE),
-    static const int32_t hoffs[OP_COUNT] = {MT_OPS(H)};
+#define H(n) [OP_##n] = &&L_##n,
+    static void *const handler[OP_COUNT] = {MT_OPS(H)};
 #undef H
-    if (!c)
-        return hoffs;
     uint64_t *const x = c->x;
     const uint8_t taken_penalty = c->taken_branch_penalty;
     cpu_update_next_event(c);
@@ -629,32 +705,36 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         uint64_t vbase = pc & PAGE_MASK;
         mt_dtlb_entry *const dtlb = c->cur_dtlb;
         mt_dinsn *d = dp->slot + ((pc - vbase) >> 1);
-        uint64_t cycle = c->cycle, instret = c->instret, next_event = c->next_event, next_due = c->next_due;
+        mt_dinsn *resume = d; /* where a handler goes on after a SLOW call */
+        uint64_t cycle = c->cycle, instret = c->instret, next_event = c->next_event;
         int exc = EXC_NONE;
         uint64_t tval = 0;
 
 #define PC() (vbase + ((uint64_t)(d - dp->slot) << 1))
-#define SAVE() (c->cycle = cycle, c->instret = instret)
-#define RESTORE() (cycle = c->cycle, instret = c->instret, next_event = c->next_event, next_due = c->next_due)
+#define LEN() dinsn_len(d)
+/* the locals as architectural values (inside a run: minus what the rest of the run is charged,
+ * this instruction's data access included) */
+#define SAVE() (c->cycle = cycle - (d->run_cost - d->cost), c->instret = instret - (d->run_insns - 1u))
+#define SAVE_EXACT() (c->cycle = cycle, c->instret = instret)
+#define RESTORE() (cycle = c->cycle, instret = c->instret, next_event = c->next_event)
 #define RD x[d->rd]
 #define RS1 x[d->rs1]
 #define RS2 x[d->rs2]
 #define IMM ((int64_t)d->imm)
-#define DISPATCH()                                                                    \
+/* Enters slot d with exact locals: charges its run when no event can fall inside it. */
+#define ENTER()                                                                       \
     do {                                                                              \
-        if (unlikely(cycle >= next_event)) {                                          \
-            SAVE();                                                                   \
-            bool out_ = cpu_event(c, dp, d, PC(), vbase);                             \
-            RESTORE();                                                                \
-            if (out_)                                                                 \
-                goto leave;                                                           \
-        }                                                                             \
-        cycle += d->cost;                                                             \
-        instret++;                                                                    \
-        goto *(&&L_DECODE + d->hoff);                                                 \
+        if (unlikely(cycle + d->run_bound >= next_event))                             \
+            goto single_step;                                                         \
+        cycle += d->run_cost;                                                         \
+        instret += d->run_insns;                                                      \
+        goto *handler[d->op];                                                         \
     } while (0)
 #define STEP() (d = (mt_dinsn *)((char *)d + d->step))
-#define NEXT() do { STEP(); DISPATCH(); } while (0)
+/* The next slot of the same run: already charged. */
+#define NEXT() do { STEP(); goto *handler[d->op]; } while (0)
+/* After a SLOW call (exact locals): on at the slot after the one that made it. */
+#define RESUME() do { d = resume; ENTER(); } while (0)
 /* Another page: chain straight to it when the instruction TLB knows it (no outer loop). */
 #define GO_PAGE(target)                                                               \
     do {                                                                              \
@@ -664,29 +744,34 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
             dp = it_->dp;                                                             \
             vbase = g_ & PAGE_MASK;                                                   \
             d = dp->slot + ((g_ - vbase) >> 1);                                       \
-            DISPATCH();                                                               \
+            ENTER();                                                                  \
         }                                                                             \
+        SAVE_EXACT();                                                                 \
         pc = g_;                                                                      \
-        goto leave_at;                                                                \
+        goto leave;                                                                   \
     } while (0)
+/* Control transfers end runs, so the locals are exact here. */
 #define JUMP_TO(target)                                                               \
     do {                                                                              \
         uint64_t t_ = (target);                                                       \
         if (unlikely(t_ - vbase >= 4096))                                             \
             GO_PAGE(t_);                                                              \
         d = dp->slot + ((t_ - vbase) >> 1);                                           \
-        DISPATCH();                                                                   \
+        ENTER();                                                                      \
     } while (0)
 #define TRAP(cause, value) do { exc = (cause); tval = (value); goto trap; } while (0)
+/* a trap found by a SLOW call: the cpu already holds the exact values */
+#define TRAP_SAVED(cause, value) do { exc = (cause); tval = (value); goto trap_saved; } while (0)
 #define ILLEGAL() TRAP(EXC_ILLEGAL, (uint64_t)(uint32_t)d->imm)
-#define LOCAL_JUMP() do { d = (mt_dinsn *)((char *)d + d->imm); DISPATCH(); } while (0)
+#define LOCAL_JUMP() do { d = (mt_dinsn *)((char *)d + d->imm); ENTER(); } while (0)
 #define BRANCH_L(cond)                                                                \
     do {                                                                              \
         if (cond) {                                                                   \
             cycle += taken_penalty;                                                   \
             LOCAL_JUMP();                                                             \
         }                                                                             \
-        NEXT();                                                                       \
+        STEP();                                                                       \
+        ENTER();                                                                      \
     } while (0)
 #define BRANCH(cond)                                                                  \
     do {                                                                              \
@@ -694,19 +779,31 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
             cycle += taken_penalty;                                                   \
             JUMP_TO(PC() + (uint64_t)IMM);                                            \
         }                                                                             \
-        NEXT();                                                                       \
+        STEP();                                                                       \
+        ENTER();                                                                      \
     } while (0)
-#define ACCESS(pa, sz, w, kind)                                                       \
+/* Leaves the page loop after this instruction (it retired). */
+#define LEAVE_AFTER() do { SAVE(); STEP(); pc = PC(); goto leave; } while (0)
+/* Leaves the page loop after a SLOW call (exact values already in the cpu). */
+#define LEAVE_RESUMED() do { d = resume; pc = PC(); goto leave; } while (0)
+#define SLOW(call) ({ resume = (mt_dinsn *)((char *)d + d->step); SAVE(); c->pc = PC(); int r_ = (call); RESTORE(); r_; })
+/* The access hook of a data access that hit the TLB; its cycle is in the run's charge.  Inside
+ * a run nothing is due (run_bound: the charged cycle is at most next_event), so the hook is
+ * called for an instruction run alone (single_step) or, when the run ends at next_event, to find
+ * nothing due: cpu_access() checks the exact cycle against next_due.  The handler then goes on
+ * with `then` and RESUME. */
+#define ACCESS(pa, sz, w, kind, then)                                                 \
     do {                                                                              \
-        if (unlikely(cycle >= next_due)) {                                            \
+        if (unlikely(cycle >= next_event)) {                                          \
+            resume = (mt_dinsn *)((char *)d + d->step);                               \
             SAVE();                                                                   \
-            cpu_access_due(c, (pa), (sz), (w), (kind));                               \
+            cpu_access(c, (pa), (sz), (w), (kind));                                   \
             RESTORE();                                                                \
+            then;                                                                     \
+            RESUME();                                                                 \
         }                                                                             \
         c->access_count[kind]++;                                                      \
-        cycle++;                                                                      \
     } while (0)
-#define SLOW(call) ({ SAVE(); c->pc = PC(); int r_ = (call); RESTORE(); r_; })
 #define LOAD(ctype, sz)                                                               \
     do {                                                                              \
         uint64_t va = RS1 + (uint64_t)IMM;                                            \
@@ -714,16 +811,17 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         ctype v;                                                                      \
         if (likely(e->tag_r == (va & (PAGE_MASK | (sz - 1))))) {                      \
             memcpy(&v, (const void *)(e->addend + (uintptr_t)va), sz);                \
-            ACCESS(e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD);                        \
-        } else {                                                                      \
-            uint64_t tmp;                                                             \
-            int ex = SLOW(mem_load_slow(c, va, sz, &tmp));                            \
-            if (ex != EXC_NONE)                                                       \
-                TRAP(ex, va);                                                         \
-            v = (ctype)tmp;                                                           \
+            ACCESS(e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD, RD = (uint64_t)(int64_t)v); \
+            RD = (uint64_t)(int64_t)v;                                                \
+            NEXT();                                                                   \
         }                                                                             \
+        uint64_t tmp;                                                                 \
+        int ex = SLOW(mem_load_slow(c, va, sz, &tmp));                                \
+        if (ex != EXC_NONE)                                                           \
+            TRAP_SAVED(ex, va);                                                       \
+        v = (ctype)tmp;                                                               \
         RD = (uint64_t)(int64_t)v;                                                    \
-        NEXT();                                                                       \
+        RESUME();                                                                     \
     } while (0)
 #define STORE(ctype, sz)                                                              \
     do {                                                                              \
@@ -732,49 +830,102 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         ctype v = (ctype)RS2;                                                         \
         if (likely(e->tag_w == (va & (PAGE_MASK | (sz - 1))))) {                      \
             memcpy((void *)(e->addend + (uintptr_t)va), &v, sz);                      \
-            ACCESS(e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE);                       \
-        } else {                                                                      \
-            int ex = SLOW(mem_store_slow(c, va, sz, RS2));                            \
-            if (ex != EXC_NONE)                                                       \
-                TRAP(ex, va);                                                         \
+            ACCESS(e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE, (void)0);              \
+            NEXT();                                                                   \
         }                                                                             \
-        NEXT();                                                                       \
+        int ex = SLOW(mem_store_slow(c, va, sz, RS2));                                \
+        if (ex != EXC_NONE)                                                           \
+            TRAP_SAVED(ex, va);                                                       \
+        RESUME();                                                                     \
     } while (0)
 
-        DISPATCH();
+        ENTER();
+
+    single_step: {
+        /* ENTER found an event inside the run of d (the locals are exact) */
+        if (unlikely(dp == c->cross_page))
+            GO_PAGE(PC()); /* a sentinel of the cross page: the same slot of the real page */
+        unbreak(c);
+        if (cycle >= next_event) { /* the per-instruction check, as before every instruction */
+            SAVE_EXACT();
+            bool out = cpu_event(c, dp, d, PC(), vbase);
+            RESTORE();
+            if (out) {
+                pc = PC();
+                goto leave;
+            }
+        }
+        if (d->op == OP_DECODE)
+            decode_run(c, dp, d);
+        if (cycle + d->run_bound < next_event) { /* the event was before d: the run can go */
+            cycle += d->run_cost;
+            instret += d->run_insns;
+            goto *handler[d->op];
+        }
+        /* The run goes up to the last slot j before which nothing can be due (every boundary and
+         * access of d..j-1 comes before cycle + span(d..j-1), span = run_bound(d) - run_bound(j)),
+         * or else d alone; there it stops (OP_BREAK) to check again.  A run of one instruction
+         * ends with ENTER anyway. */
+        mt_dinsn *stop = NULL, *j = d;
+        bool nothing_due = false;
+        if (d->run_insns > 1) {
+            stop = (mt_dinsn *)((char *)d + d->step);
+            for (unsigned k = 1; k < d->run_insns && next_event > cycle; k++) {
+                j = (mt_dinsn *)((char *)j + j->step);
+                if (cycle + (unsigned)(d->run_bound - j->run_bound) > next_event)
+                    break;
+                stop = j;
+                nothing_due = true;
+            }
+            c->brk_slot = stop;
+            c->brk_op = stop->op;
+            stop->op = OP_BREAK;
+        }
+        cycle += d->run_cost;
+        instret += d->run_insns;
+        if (nothing_due)
+            next_event = UINT64_MAX; /* no access hook to check before the stop, which reloads it */
+        goto *handler[d->op];
+    }
+    L_BREAK: /* reached with the run charged from d on: the exact values are before d */
+        unbreak(c);
+        cycle -= d->run_cost;
+        instret -= d->run_insns;
+        next_event = c->next_event;
+        goto single_step;
 
     L_DECODE:
-        decode_slot(c, dp, d);
-        cycle += d->cost;
-        goto *(&&L_DECODE + d->hoff);
-    L_PAGE_END:
-        instret--;
+        decode_run(c, dp, d);
+        ENTER();
+    L_PAGE_END: /* past the end of the page, or a sentinel of the cross page */
         GO_PAGE(PC());
     L_CROSS: {
+        /* the last slot of its run, so the locals are exact; charged as one instruction of
+         * cost 0, its cost is added once it is decoded */
         const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
         uint16_t lo, hi;
         uint64_t pa2, pc0 = PC();
         memcpy(&lo, page + 0xffe, 2);
         int ex = SLOW(mmu_fetch_parcel(c, pc0 + 2, &hi, &pa2));
         if (ex != EXC_NONE)
-            TRAP(ex, pc0 + 2);
+            TRAP_SAVED(ex, pc0 + 2);
         /* run it from the cross page: same slot index, every other slot leaves the loop */
         dp = c->cross_page;
         d = &dp->slot[DPAGE_SLOTS - 1];
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
         d->cost = c->cost[insn_class(d->op)];
-        d->step = 2 * sizeof(mt_dinsn);
-        d->hoff = c->hoff_table[d->op];
-        cycle += d->cost;
-        goto *(&&L_DECODE + d->hoff);
+        d->run_cost = (uint16_t)(d->cost + op_access_cycles(d->op));
+        d->run_insns = 1;
+        cycle += d->run_cost;
+        goto *handler[d->op];
     }
     L_ILLEGAL:
         ILLEGAL();
     L_LUI: RD = (uint64_t)IMM; NEXT();
     L_AUIPC: RD = PC() + (uint64_t)IMM; NEXT();
-    L_JAL: { uint64_t here = PC(); RD = here + d->len; JUMP_TO(here + (uint64_t)IMM); }
-    L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + d->len; JUMP_TO(target); }
-    L_JAL_L: RD = PC() + d->len; LOCAL_JUMP();
+    L_JAL: { uint64_t here = PC(); RD = here + LEN(); JUMP_TO(here + (uint64_t)IMM); }
+    L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + LEN(); JUMP_TO(target); }
+    L_JAL_L: RD = PC() + LEN(); LOCAL_JUMP();
     L_BEQ_L: BRANCH_L(RS1 == RS2);
     L_BNE_L: BRANCH_L(RS1 != RS2);
     L_BLT_L: BRANCH_L((int64_t)RS1 < (int64_t)RS2);
@@ -871,17 +1022,16 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         uint64_t va = RS1, res;
         int ex = SLOW(mem_atomic(c, d->op, va, RS2, &res));
         if (ex != EXC_NONE)
-            TRAP(ex, va);
+            TRAP_SAVED(ex, va);
         RD = res;
-        NEXT();
+        RESUME();
     }
     L_FENCE: NEXT();
     L_FENCE_I: /* decoded pages follow this hart's stores, so only other harts' can be stale */
         if (likely(!c->smp))
             NEXT();
         c->dpage_flush_pending = true;
-        STEP();
-        goto leave;
+        LEAVE_AFTER();
     L_ECALL: TRAP(EXC_ECALL_U + c->priv + (c->hyp.virt ? c->priv : 0), 0); /* VS: 10 */
     L_EBREAK: TRAP(EXC_BREAKPOINT, PC());
     L_MRET:
@@ -905,16 +1055,14 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
     }
         if (!(cpu_mip(c) & c->mie) || c->smp)
             c->wfi = true;
-        STEP();
-        goto leave;
+        LEAVE_AFTER();
     L_SFENCE_VMA: {
         int ex = hyp_check_sfence(c);
         if (ex != EXC_NONE)
             TRAP(ex, ex == EXC_ILLEGAL ? 0 : slot_bits(c, dp, d));
     }
         cpu_flush_tlb(c);
-        STEP();
-        goto leave;
+        LEAVE_AFTER();
     L_CSRRW: L_CSRRS: L_CSRRC: L_CSRRWI: L_CSRRSI: L_CSRRCI: {
         unsigned op = d->op;
         bool imm = op >= OP_CSRRWI;
@@ -925,13 +1073,12 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         int cex = SLOW(csr_access(c, (unsigned)d->imm & 0xfff, kind, src, write, &old));
         if (cex != EXC_NONE) { /* illegal, or a virtual instruction (H) */
             uint64_t bits = slot_bits(c, dp, d);
-            TRAP(cex, dp == c->cross_page ? 0 : bits);
+            TRAP_SAVED(cex, dp == c->cross_page ? 0 : bits);
         }
         RD = old;
         if (!write)
-            NEXT();
-        STEP();
-        goto leave; /* interrupts, translation or privilege may have changed */
+            RESUME();
+        LEAVE_RESUMED(); /* interrupts, translation or privilege may have changed */
     }
     L_FP: {
         /* d->imm is the expanded 32-bit form; an illegal-instruction tval must be the bits as
@@ -940,8 +1087,8 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
             TRAP(EXC_ILLEGAL, dp == c->cross_page ? 0 : slot_bits(c, dp, d));
         int ex = SLOW(c->fp_exec(c, (uint32_t)d->imm));
         if (ex != EXC_NONE)
-            TRAP(ex, ex != EXC_ILLEGAL ? c->fp_tval : dp == c->cross_page ? 0 : slot_bits(c, dp, d));
-        NEXT();
+            TRAP_SAVED(ex, ex != EXC_ILLEGAL ? c->fp_tval : dp == c->cross_page ? 0 : slot_bits(c, dp, d));
+        RESUME();
     }
 
     L_HLV: L_HSV: L_HFENCE_VVMA: L_HFENCE_GVMA: { /* the H extension (emu/hyp.c) */
@@ -949,31 +1096,26 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static const int32_t *in
         unsigned op = d->op;
         int ex = SLOW(hyp_exec(c, op, d->imm, RS1, RS2, &res, &htv));
         if (ex != EXC_NONE)
-            TRAP(ex, ex == EXC_ILLEGAL || ex == EXC_VIRTUAL_INSN ? slot_bits(c, dp, d) : htv);
+            TRAP_SAVED(ex, ex == EXC_ILLEGAL || ex == EXC_VIRTUAL_INSN ? slot_bits(c, dp, d) : htv);
         RD = res;
         if (op == OP_HLV || op == OP_HSV)
-            NEXT();
-        STEP();
-        goto leave; /* a fence of the translation caches */
+            RESUME();
+        LEAVE_RESUMED(); /* a fence of the translation caches */
     }
 
     trap:
-        instret--;
         SAVE();
+    trap_saved:
+        c->instret--; /* the trapping instruction does not retire */
         c->pc = PC();
         cpu_take_trap(c, (uint64_t)exc, tval);
         continue;
-    leave:
-        pc = PC();
-    leave_at:
-        SAVE();
+    leave: /* the cpu holds the exact cycle and instret; pc is where to go on */
         c->pc = pc;
     }
+    unbreak(c);
     if (c->log_commits)
         log_flush(c, true);
-    return hoffs;
 }
-
-static const int32_t *cpu_handler_offsets(void) { return interpreter(NULL); }
 
 void cpu_run(mt_cpu *c) { interpreter(c); }

@@ -55,14 +55,21 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
 
 /* A decoded instruction: 16 bytes, one per 2-byte slot of a code page.  rd == 32 is the sink
- * register, so writes to x0 need no test.  `cost` is the base cycle cost of the timing model,
- * `step` the distance in bytes to the next slot's start, `hoff` the interpreter's handler offset.
- * For OP_ILLEGAL imm holds the instruction bits (mtval), for OP_FP the 32-bit form. */
+ * register, so writes to x0 need no test.  `op` picks the interpreter's handler, `cost` is the
+ * base cycle cost of the timing model, `step` the distance in bytes to the next slot's start
+ * (8 x the instruction length).  For OP_ILLEGAL imm holds the instruction bits (mtval), for
+ * OP_FP the 32-bit form.
+ *
+ * Straight-line runs (docs/emulator.md, "Execution model"): the slots from this one to the end of
+ * its run (the next branch, jump or system instruction, or the page end) are accounted for at
+ * once when the run is entered: `run_cost` cycles and `run_insns` instructions, summed from this
+ * slot to the run's end, and `run_bound` = the most the cycle counter can advance, minus one,
+ * before the run's last access or instruction boundary (so a run may start without per-
+ * instruction checks when cycle + run_bound < next_event). */
 typedef struct {
     int32_t imm;
-    int32_t hoff;
-    uint16_t op;
-    uint8_t rd, rs1, rs2, len, step, cost;
+    uint16_t run_cost, run_insns, run_bound;
+    uint8_t op, rd, rs1, rs2, step, cost;
 } mt_dinsn;
 
 /* Decoded instructions of one 4 KiB physical page, filled lazily; slots past the end are
@@ -157,7 +164,8 @@ typedef struct mt_cpu {
      * them; Linux and OpenSBI issue FENCE.I on every hart after writing code). */
     bool smp;
     mt_dpage *cross_page; /* holds an instruction straddling two pages, decoded per execution */
-    const int32_t *hoff_table; /* the interpreter's handler offsets by op */
+    mt_dinsn *brk_slot;   /* a slot whose op is OP_BREAK for now (the interpreter's), or NULL */
+    uint8_t brk_op;       /* its real op */
 
     struct mt_bus *bus;
 

@@ -159,12 +159,11 @@ uint32_t expand_compressed(uint16_t c)
 
 static void set(mt_dinsn *d, unsigned op, uint32_t rd, uint32_t rs1, uint32_t rs2, int32_t imm)
 {
-    d->op = (uint16_t)op;
+    d->op = (uint8_t)op;
     d->rd = (uint8_t)(rd == 0 ? 32 : rd);
     d->rs1 = (uint8_t)rs1;
     d->rs2 = (uint8_t)rs2;
     d->imm = imm;
-    d->step = 0;
 }
 
 static void decode32(uint32_t w, mt_dinsn *d)
@@ -329,14 +328,14 @@ void decode_insn(uint32_t w, mt_dinsn *d)
         }
         if (d->op == OP_ILLEGAL)
             d->imm = (int32_t)(w & 0xffff);
-        d->len = 2;
+        d->step = 2 * sizeof(mt_dinsn) / 2;
     } else {
         decode32(w, d);
         if (d->op == OP_FP)
             d->imm = (int32_t)w;
         if (d->op == OP_ILLEGAL)
             d->imm = (int32_t)w;
-        d->len = 4;
+        d->step = 4 * sizeof(mt_dinsn) / 2;
     }
 }
 

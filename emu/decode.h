@@ -9,7 +9,7 @@
 #include "emu/cpu.h"
 
 #define MT_OPS(X) \
-    X(DECODE) X(PAGE_END) X(CROSS) X(ILLEGAL) \
+    X(DECODE) X(PAGE_END) X(CROSS) X(BREAK) X(ILLEGAL) \
     X(LUI) X(AUIPC) X(JAL) X(JALR) \
     X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
     X(LB) X(LH) X(LW) X(LD) X(LBU) X(LHU) X(LWU) \
@@ -31,7 +31,9 @@
     X(HLV) X(HSV) X(HFENCE_VVMA) X(HFENCE_GVMA)
 
 /* The *_L ops are made by the interpreter (never by decode_insn) for a branch or JAL whose target
- * lies in the same 4 KiB page: imm is then the byte distance between the two decoded slots. */
+ * lies in the same 4 KiB page: imm is then the byte distance between the two decoded slots.
+ * DECODE (a zeroed slot), PAGE_END (sentinels), CROSS (straddles two pages) and BREAK (a slot
+ * the interpreter stops at for an event, its op kept aside) are the interpreter's too. */
 
 enum {
 #define MT_OP_ENUM(n) OP_##n,
@@ -39,6 +41,11 @@ enum {
 #undef MT_OP_ENUM
     OP_COUNT
 };
+
+_Static_assert(OP_COUNT <= 256, "ops fit mt_dinsn.op");
+
+/* Length in bytes of a decoded instruction (its step spans one slot per 2 bytes). */
+static inline unsigned dinsn_len(const mt_dinsn *d) { return d->step / (sizeof(mt_dinsn) / 2); }
 
 /* Instruction classes of the timing model. */
 typedef enum { CLS_ALU, CLS_BRANCH, CLS_JUMP, CLS_LOAD, CLS_STORE, CLS_MUL, CLS_DIV, CLS_ATOMIC, CLS_SYSTEM, CLS_FP, CLS_COUNT } mt_insn_class;
@@ -48,7 +55,8 @@ typedef enum { CLS_ALU, CLS_BRANCH, CLS_JUMP, CLS_LOAD, CLS_STORE, CLS_MUL, CLS_
 static inline unsigned insn_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; }
 
 /* Decodes one instruction (`bits`: 32-bit instruction, or a compressed one in the low 16 bits).
- * Always fills *d (OP_ILLEGAL when the encoding is not valid for this hart). */
+ * Always fills *d (OP_ILLEGAL when the encoding is not valid for this hart); the run fields and
+ * cost are the interpreter's to fill. */
 void decode_insn(uint32_t bits, mt_dinsn *d);
 mt_insn_class insn_class(unsigned op);
 const char *op_name(unsigned op);

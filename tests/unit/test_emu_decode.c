@@ -24,7 +24,7 @@ static void test_base_formats(void **state)
     assert_int_equal(d.rd, 10);
     assert_int_equal(d.rs1, 11);
     assert_int_equal(d.rs2, 10);
-    assert_int_equal(d.len, 4);
+    assert_int_equal(dinsn_len(&d), 4);
     d = dec(0xfff00513); /* addi a0, x0, -1 */
     assert_int_equal(d.op, OP_ADDI);
     assert_int_equal(d.imm, -1);
@@ -88,7 +88,7 @@ static void test_compressed(void **state)
     assert_int_equal(d.rd, 10);
     assert_int_equal(d.rs1, 2);
     assert_int_equal(d.imm, 16);
-    assert_int_equal(d.len, 2);
+    assert_int_equal(dinsn_len(&d), 2);
     d = dec(0x6108); /* c.ld a0, 0(a0) */
     assert_int_equal(d.op, OP_LD);
     d = dec(0x1141); /* c.addi sp, -16 */

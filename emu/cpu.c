@@ -241,13 +241,24 @@ static void unbreak(mt_cpu *c)
 }
 
 /* The cycle a data access of the fast path adds (loads and stores that hit the TLB). */
-static unsigned op_access_cycles(unsigned op) { return op >= OP_LB && op <= OP_SD; }
+static unsigned op_access_cycles(unsigned op)
+{
+    op = op_uncompressed(op);
+    return op >= OP_LB && op <= OP_SD;
+}
 
 /* The ops whose handlers go on to the next slot (NEXT) on their fast path: a run of them, up to
  * and including the first other op, is charged at once when it is entered. */
 static bool op_continues_run(unsigned op)
 {
-    return op == OP_LUI || op == OP_AUIPC || (op >= OP_LB && op <= OP_REMUW) || op == OP_FENCE;
+    switch (op_uncompressed(op)) {
+#define MT_OP_CASE(n) case OP_##n:
+    MT_STRAIGHT_OPS(MT_OP_CASE)
+#undef MT_OP_CASE
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* Fills slot d of page dp from memory (the instruction may straddle into the next page: then
@@ -274,6 +285,8 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
             d->op = d->op == OP_JAL ? OP_JAL_L : (uint8_t)(OP_BEQ_L + (d->op - OP_BEQ));
             d->imm = d->imm / 2 * (int32_t)sizeof(mt_dinsn);
         }
+        if (dinsn_len(d) == 2)
+            d->op = (uint8_t)op_compressed_twin(d->op);
     }
     c->dpage_decodes++;
 }
@@ -654,8 +667,10 @@ static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(mt_cpu *c)
 {
 #define H(n) [OP_##n] = &&L_##n,
-    static void *const handler[OP_COUNT] = {MT_OPS(H)};
+#define H_C(n) [OP_##n##_C] = &&L_##n##_C,
+    static void *const handler[OP_COUNT] = {MT_OPS(H) MT_STRAIGHT_OPS(H_C)};
 #undef H
+#undef H_C
     uint64_t *const x = c->x;
     const uint8_t taken_penalty = c->taken_branch_penalty;
     cpu_update_next_event(c);
@@ -731,8 +746,14 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         goto *handler[d->op];                                                         \
     } while (0)
 #define STEP() (d = (mt_dinsn *)((char *)d + d->step))
-/* The next slot of the same run: already charged. */
-#define NEXT() do { STEP(); goto *handler[d->op]; } while (0)
+/* The next slot of the same run: already charged.  A straight op has a handler for each length
+ * (its compressed twin), so the next slot's address does not wait for a load. */
+#define NEXT_AFTER(len) do { d += (len) / 2; goto *handler[d->op]; } while (0)
+#define STRAIGHT(name, ...)                                                           \
+    L_##name: { __VA_ARGS__; }                                                        \
+    NEXT_AFTER(4);                                                                    \
+    L_##name##_C: { __VA_ARGS__; }                                                    \
+    NEXT_AFTER(2);
 /* After a SLOW call (exact locals): on at the slot after the one that made it. */
 #define RESUME() do { d = resume; ENTER(); } while (0)
 /* Another page: chain straight to it when the instruction TLB knows it (no outer loop). */
@@ -804,17 +825,16 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         }                                                                             \
         c->access_count[kind]++;                                                      \
     } while (0)
+/* The bodies of loads and stores: the fast path falls through to the next slot. */
 #define LOAD(ctype, sz)                                                               \
-    do {                                                                              \
-        uint64_t va = RS1 + (uint64_t)IMM;                                            \
-        mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
-        ctype v;                                                                      \
-        if (likely(e->tag_r == (va & (PAGE_MASK | (sz - 1))))) {                      \
-            memcpy(&v, (const void *)(e->addend + (uintptr_t)va), sz);                \
-            ACCESS(e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD, RD = (uint64_t)(int64_t)v); \
-            RD = (uint64_t)(int64_t)v;                                                \
-            NEXT();                                                                   \
-        }                                                                             \
+    uint64_t va = RS1 + (uint64_t)IMM;                                                \
+    mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                            \
+    ctype v;                                                                          \
+    if (likely(e->tag_r == (va & (PAGE_MASK | (sz - 1))))) {                          \
+        memcpy(&v, (const void *)(e->addend + (uintptr_t)va), sz);                    \
+        ACCESS(e->pa | (va & 0xfff), sz, 0, MT_KIND_LOAD, RD = (uint64_t)(int64_t)v); \
+        RD = (uint64_t)(int64_t)v;                                                    \
+    } else {                                                                          \
         uint64_t tmp;                                                                 \
         int ex = SLOW(mem_load_slow(c, va, sz, &tmp));                                \
         if (ex != EXC_NONE)                                                           \
@@ -822,22 +842,20 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         v = (ctype)tmp;                                                               \
         RD = (uint64_t)(int64_t)v;                                                    \
         RESUME();                                                                     \
-    } while (0)
+    }
 #define STORE(ctype, sz)                                                              \
-    do {                                                                              \
-        uint64_t va = RS1 + (uint64_t)IMM;                                            \
-        mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                        \
-        ctype v = (ctype)RS2;                                                         \
-        if (likely(e->tag_w == (va & (PAGE_MASK | (sz - 1))))) {                      \
-            memcpy((void *)(e->addend + (uintptr_t)va), &v, sz);                      \
-            ACCESS(e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE, (void)0);              \
-            NEXT();                                                                   \
-        }                                                                             \
+    uint64_t va = RS1 + (uint64_t)IMM;                                                \
+    mt_dtlb_entry *e = &dtlb[(va >> 12) & (TLB_SIZE - 1)];                            \
+    ctype v = (ctype)RS2;                                                             \
+    if (likely(e->tag_w == (va & (PAGE_MASK | (sz - 1))))) {                          \
+        memcpy((void *)(e->addend + (uintptr_t)va), &v, sz);                          \
+        ACCESS(e->pa | (va & 0xfff), sz, 1, MT_KIND_STORE, (void)0);                  \
+    } else {                                                                          \
         int ex = SLOW(mem_store_slow(c, va, sz, RS2));                                \
         if (ex != EXC_NONE)                                                           \
             TRAP_SAVED(ex, va);                                                       \
         RESUME();                                                                     \
-    } while (0)
+    }
 
         ENTER();
 
@@ -921,8 +939,8 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
     }
     L_ILLEGAL:
         ILLEGAL();
-    L_LUI: RD = (uint64_t)IMM; NEXT();
-    L_AUIPC: RD = PC() + (uint64_t)IMM; NEXT();
+    STRAIGHT(LUI, RD = (uint64_t)IMM)
+    STRAIGHT(AUIPC, RD = PC() + (uint64_t)IMM)
     L_JAL: { uint64_t here = PC(); RD = here + LEN(); JUMP_TO(here + (uint64_t)IMM); }
     L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + LEN(); JUMP_TO(target); }
     L_JAL_L: RD = PC() + LEN(); LOCAL_JUMP();
@@ -938,82 +956,58 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
     L_BGE: BRANCH((int64_t)RS1 >= (int64_t)RS2);
     L_BLTU: BRANCH(RS1 < RS2);
     L_BGEU: BRANCH(RS1 >= RS2);
-    L_LB: LOAD(int8_t, 1);
-    L_LH: LOAD(int16_t, 2);
-    L_LW: LOAD(int32_t, 4);
-    L_LD: LOAD(int64_t, 8);
-    L_LBU: LOAD(uint8_t, 1);
-    L_LHU: LOAD(uint16_t, 2);
-    L_LWU: LOAD(uint32_t, 4);
-    L_SB: STORE(uint8_t, 1);
-    L_SH: STORE(uint16_t, 2);
-    L_SW: STORE(uint32_t, 4);
-    L_SD: STORE(uint64_t, 8);
-    L_ADDI: RD = RS1 + (uint64_t)IMM; NEXT();
-    L_SLTI: RD = (int64_t)RS1 < IMM; NEXT();
-    L_SLTIU: RD = RS1 < (uint64_t)IMM; NEXT();
-    L_XORI: RD = RS1 ^ (uint64_t)IMM; NEXT();
-    L_ORI: RD = RS1 | (uint64_t)IMM; NEXT();
-    L_ANDI: RD = RS1 & (uint64_t)IMM; NEXT();
-    L_SLLI: RD = RS1 << (IMM & 63); NEXT();
-    L_SRLI: RD = RS1 >> (IMM & 63); NEXT();
-    L_SRAI: RD = (uint64_t)((int64_t)RS1 >> (IMM & 63)); NEXT();
-    L_ADD: RD = RS1 + RS2; NEXT();
-    L_SUB: RD = RS1 - RS2; NEXT();
-    L_SLL: RD = RS1 << (RS2 & 63); NEXT();
-    L_SLT: RD = (int64_t)RS1 < (int64_t)RS2; NEXT();
-    L_SLTU: RD = RS1 < RS2; NEXT();
-    L_XOR: RD = RS1 ^ RS2; NEXT();
-    L_SRL: RD = RS1 >> (RS2 & 63); NEXT();
-    L_SRA: RD = (uint64_t)((int64_t)RS1 >> (RS2 & 63)); NEXT();
-    L_OR: RD = RS1 | RS2; NEXT();
-    L_AND: RD = RS1 & RS2; NEXT();
-    L_ADDIW: RD = sext32(RS1 + (uint64_t)IMM); NEXT();
-    L_SLLIW: RD = sext32((uint32_t)RS1 << (IMM & 31)); NEXT();
-    L_SRLIW: RD = sext32((uint32_t)RS1 >> (IMM & 31)); NEXT();
-    L_SRAIW: RD = (uint64_t)(int64_t)((int32_t)RS1 >> (IMM & 31)); NEXT();
-    L_ADDW: RD = sext32(RS1 + RS2); NEXT();
-    L_SUBW: RD = sext32(RS1 - RS2); NEXT();
-    L_SLLW: RD = sext32((uint32_t)RS1 << (RS2 & 31)); NEXT();
-    L_SRLW: RD = sext32((uint32_t)RS1 >> (RS2 & 31)); NEXT();
-    L_SRAW: RD = (uint64_t)(int64_t)((int32_t)RS1 >> (RS2 & 31)); NEXT();
-    L_MUL: RD = RS1 * RS2; NEXT();
-    L_MULH: RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(int64_t)RS2) >> 64); NEXT();
-    L_MULHSU: RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(unsigned __int128)RS2) >> 64); NEXT();
-    L_MULHU: RD = (uint64_t)(((unsigned __int128)RS1 * (unsigned __int128)RS2) >> 64); NEXT();
-    L_DIV: {
-        int64_t a = (int64_t)RS1, b = (int64_t)RS2;
-        RD = b == 0 ? UINT64_MAX : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b);
-        NEXT();
-    }
-    L_DIVU: RD = RS2 == 0 ? UINT64_MAX : RS1 / RS2; NEXT();
-    L_REM: {
-        int64_t a = (int64_t)RS1, b = (int64_t)RS2;
-        RD = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b);
-        NEXT();
-    }
-    L_REMU: RD = RS2 == 0 ? RS1 : RS1 % RS2; NEXT();
-    L_MULW: RD = sext32((uint32_t)RS1 * (uint32_t)RS2); NEXT();
-    L_DIVW: {
-        int32_t a = (int32_t)RS1, b = (int32_t)RS2;
-        RD = (uint64_t)(int64_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b);
-        NEXT();
-    }
-    L_DIVUW: {
-        uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2;
-        RD = sext32(b == 0 ? UINT32_MAX : a / b);
-        NEXT();
-    }
-    L_REMW: {
-        int32_t a = (int32_t)RS1, b = (int32_t)RS2;
-        RD = (uint64_t)(int64_t)(b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b);
-        NEXT();
-    }
-    L_REMUW: {
-        uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2;
-        RD = sext32(b == 0 ? a : a % b);
-        NEXT();
-    }
+    STRAIGHT(LB, LOAD(int8_t, 1))
+    STRAIGHT(LH, LOAD(int16_t, 2))
+    STRAIGHT(LW, LOAD(int32_t, 4))
+    STRAIGHT(LD, LOAD(int64_t, 8))
+    STRAIGHT(LBU, LOAD(uint8_t, 1))
+    STRAIGHT(LHU, LOAD(uint16_t, 2))
+    STRAIGHT(LWU, LOAD(uint32_t, 4))
+    STRAIGHT(SB, STORE(uint8_t, 1))
+    STRAIGHT(SH, STORE(uint16_t, 2))
+    STRAIGHT(SW, STORE(uint32_t, 4))
+    STRAIGHT(SD, STORE(uint64_t, 8))
+    STRAIGHT(ADDI, RD = RS1 + (uint64_t)IMM)
+    STRAIGHT(SLTI, RD = (int64_t)RS1 < IMM)
+    STRAIGHT(SLTIU, RD = RS1 < (uint64_t)IMM)
+    STRAIGHT(XORI, RD = RS1 ^ (uint64_t)IMM)
+    STRAIGHT(ORI, RD = RS1 | (uint64_t)IMM)
+    STRAIGHT(ANDI, RD = RS1 & (uint64_t)IMM)
+    STRAIGHT(SLLI, RD = RS1 << (IMM & 63))
+    STRAIGHT(SRLI, RD = RS1 >> (IMM & 63))
+    STRAIGHT(SRAI, RD = (uint64_t)((int64_t)RS1 >> (IMM & 63)))
+    STRAIGHT(ADD, RD = RS1 + RS2)
+    STRAIGHT(SUB, RD = RS1 - RS2)
+    STRAIGHT(SLL, RD = RS1 << (RS2 & 63))
+    STRAIGHT(SLT, RD = (int64_t)RS1 < (int64_t)RS2)
+    STRAIGHT(SLTU, RD = RS1 < RS2)
+    STRAIGHT(XOR, RD = RS1 ^ RS2)
+    STRAIGHT(SRL, RD = RS1 >> (RS2 & 63))
+    STRAIGHT(SRA, RD = (uint64_t)((int64_t)RS1 >> (RS2 & 63)))
+    STRAIGHT(OR, RD = RS1 | RS2)
+    STRAIGHT(AND, RD = RS1 & RS2)
+    STRAIGHT(ADDIW, RD = sext32(RS1 + (uint64_t)IMM))
+    STRAIGHT(SLLIW, RD = sext32((uint32_t)RS1 << (IMM & 31)))
+    STRAIGHT(SRLIW, RD = sext32((uint32_t)RS1 >> (IMM & 31)))
+    STRAIGHT(SRAIW, RD = (uint64_t)(int64_t)((int32_t)RS1 >> (IMM & 31)))
+    STRAIGHT(ADDW, RD = sext32(RS1 + RS2))
+    STRAIGHT(SUBW, RD = sext32(RS1 - RS2))
+    STRAIGHT(SLLW, RD = sext32((uint32_t)RS1 << (RS2 & 31)))
+    STRAIGHT(SRLW, RD = sext32((uint32_t)RS1 >> (RS2 & 31)))
+    STRAIGHT(SRAW, RD = (uint64_t)(int64_t)((int32_t)RS1 >> (RS2 & 31)))
+    STRAIGHT(MUL, RD = RS1 * RS2)
+    STRAIGHT(MULH, RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(int64_t)RS2) >> 64))
+    STRAIGHT(MULHSU, RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(unsigned __int128)RS2) >> 64))
+    STRAIGHT(MULHU, RD = (uint64_t)(((unsigned __int128)RS1 * (unsigned __int128)RS2) >> 64))
+    STRAIGHT(DIV, int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? UINT64_MAX : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b))
+    STRAIGHT(DIVU, RD = RS2 == 0 ? UINT64_MAX : RS1 / RS2)
+    STRAIGHT(REM, int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b))
+    STRAIGHT(REMU, RD = RS2 == 0 ? RS1 : RS1 % RS2)
+    STRAIGHT(MULW, RD = sext32((uint32_t)RS1 * (uint32_t)RS2))
+    STRAIGHT(DIVW, int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b))
+    STRAIGHT(DIVUW, uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? UINT32_MAX : a / b))
+    STRAIGHT(REMW, int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b))
+    STRAIGHT(REMUW, uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? a : a % b))
     L_LR_W: L_SC_W: L_LR_D: L_SC_D:
     L_AMOSWAP_W: L_AMOADD_W: L_AMOXOR_W: L_AMOAND_W: L_AMOOR_W:
     L_AMOMIN_W: L_AMOMAX_W: L_AMOMINU_W: L_AMOMAXU_W:
@@ -1026,10 +1020,12 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         RD = res;
         RESUME();
     }
-    L_FENCE: NEXT();
+    STRAIGHT(FENCE, (void)0)
     L_FENCE_I: /* decoded pages follow this hart's stores, so only other harts' can be stale */
-        if (likely(!c->smp))
-            NEXT();
+        if (likely(!c->smp)) {
+            STEP();
+            ENTER(); /* FENCE.I ends its run */
+        }
         c->dpage_flush_pending = true;
         LEAVE_AFTER();
     L_ECALL: TRAP(EXC_ECALL_U + c->priv + (c->hyp.virt ? c->priv : 0), 0); /* VS: 10 */

@@ -8,9 +8,32 @@ static const char *const op_names[OP_COUNT] = {
 #define MT_OP_NAME(n) #n,
     MT_OPS(MT_OP_NAME)
 #undef MT_OP_NAME
+#define MT_OP_C_NAME(n) #n "_C",
+    MT_STRAIGHT_OPS(MT_OP_C_NAME)
+#undef MT_OP_C_NAME
 };
 
 const char *op_name(unsigned op) { return op < OP_COUNT ? op_names[op] : "?"; }
+
+unsigned op_compressed_twin(unsigned op)
+{
+    switch (op) {
+#define MT_OP_TWIN(n) case OP_##n: return OP_##n##_C;
+    MT_STRAIGHT_OPS(MT_OP_TWIN)
+#undef MT_OP_TWIN
+    default: return op;
+    }
+}
+
+unsigned op_uncompressed(unsigned op)
+{
+    switch (op) {
+#define MT_OP_BASE(n) case OP_##n##_C: return OP_##n;
+    MT_STRAIGHT_OPS(MT_OP_BASE)
+#undef MT_OP_BASE
+    default: return op;
+    }
+}
 
 static uint32_t bits(uint32_t v, int hi, int lo) { return (v >> lo) & ((UINT32_C(1) << (hi - lo + 1)) - 1); }
 static int32_t sext(uint32_t v, int width) { return (int32_t)(v << (32 - width)) >> (32 - width); }
@@ -341,6 +364,7 @@ void decode_insn(uint32_t w, mt_dinsn *d)
 
 mt_insn_class insn_class(unsigned op)
 {
+    op = op_uncompressed(op);
     if ((op >= OP_BEQ && op <= OP_BGEU) || (op >= OP_BEQ_L && op <= OP_BGEU_L)) return CLS_BRANCH;
     if (op == OP_JAL || op == OP_JALR || op == OP_JAL_L) return CLS_JUMP;
     if (op >= OP_LB && op <= OP_LWU) return CLS_LOAD;

@@ -35,10 +35,27 @@
  * DECODE (a zeroed slot), PAGE_END (sentinels), CROSS (straddles two pages) and BREAK (a slot
  * the interpreter stops at for an event, its op kept aside) are the interpreter's too. */
 
+/* The ops whose handlers go on to the next slot on their fast path.  Each has a compressed twin,
+ * OP_<name>_C, made by the interpreter for the 2-byte forms: so a handler knows the distance to
+ * the next slot without loading it from the slot. */
+#define MT_STRAIGHT_OPS(X) \
+    X(LUI) X(AUIPC) \
+    X(LB) X(LH) X(LW) X(LD) X(LBU) X(LHU) X(LWU) \
+    X(SB) X(SH) X(SW) X(SD) \
+    X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI) \
+    X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND) \
+    X(ADDIW) X(SLLIW) X(SRLIW) X(SRAIW) X(ADDW) X(SUBW) X(SLLW) X(SRLW) X(SRAW) \
+    X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU) \
+    X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW) \
+    X(FENCE)
+
 enum {
 #define MT_OP_ENUM(n) OP_##n,
     MT_OPS(MT_OP_ENUM)
 #undef MT_OP_ENUM
+#define MT_OP_C_ENUM(n) OP_##n##_C,
+    MT_STRAIGHT_OPS(MT_OP_C_ENUM)
+#undef MT_OP_C_ENUM
     OP_COUNT
 };
 
@@ -59,6 +76,9 @@ static inline unsigned insn_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; 
  * cost are the interpreter's to fill. */
 void decode_insn(uint32_t bits, mt_dinsn *d);
 mt_insn_class insn_class(unsigned op);
+/* A straight op's compressed twin (or op itself when it has none), and back. */
+unsigned op_compressed_twin(unsigned op);
+unsigned op_uncompressed(unsigned op);
 const char *op_name(unsigned op);
 /* Expands a compressed instruction to its 32-bit form; 0 when it is illegal/reserved. */
 uint32_t expand_compressed(uint16_t c);

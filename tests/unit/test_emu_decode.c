@@ -154,6 +154,13 @@ static void test_lengths_and_classes(void **state)
     assert_int_equal(insn_class(OP_LWU), CLS_LOAD);
     assert_int_equal(insn_class(OP_AMOADD_D), CLS_ATOMIC);
     assert_string_equal(op_name(OP_SRAIW), "SRAIW");
+    /* straight ops have compressed twins (the interpreter's), other ops none */
+    assert_int_not_equal(op_compressed_twin(OP_ADDI), OP_ADDI);
+    assert_int_equal(op_uncompressed(op_compressed_twin(OP_ADDI)), OP_ADDI);
+    assert_int_equal(insn_class(op_compressed_twin(OP_LW)), CLS_LOAD);
+    assert_int_equal(op_compressed_twin(OP_BEQ), OP_BEQ);
+    assert_int_equal(op_uncompressed(OP_JALR), OP_JALR);
+    assert_string_equal(op_name(op_compressed_twin(OP_SD)), "SD_C");
 }
 
 int main(void)

@@ -45,6 +45,8 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
     c->timing = mode; /* cache: the simple latencies plus what the cache model adds per access */
     for (int i = 0; i < CLS_COUNT; i++)
         c->cost[i] = mode == TIMING_NONE ? 1 : simple[i];
+    for (unsigned op = 0; op < OP_COUNT; op++) /* a pair's op: its first instruction's cost */
+        c->op_cost[op] = c->cost[insn_class(op_pair_first(op))];
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
 }
 
@@ -278,15 +280,14 @@ static void decode_slot(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
         if (insn_length(lo) == 4)
             memcpy(&hi, page + idx * 2 + 2, 2);
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
-        d->cost = c->cost[insn_class(d->op)];
         /* a branch or JAL into the same page jumps slot to slot: no page check, no pc */
         int64_t target = (int64_t)idx + d->imm / 2;
         if (((d->op >= OP_BEQ && d->op <= OP_BGEU) || d->op == OP_JAL) && target >= 0 && target < DPAGE_SLOTS) {
-            d->op = d->op == OP_JAL ? OP_JAL_L : (uint8_t)(OP_BEQ_L + (d->op - OP_BEQ));
+            d->op = d->op == OP_JAL ? OP_JAL_L : (uint16_t)(OP_BEQ_L + (d->op - OP_BEQ));
             d->imm = d->imm / 2 * (int32_t)sizeof(mt_dinsn);
         }
         if (dinsn_len(d) == 2)
-            d->op = (uint8_t)op_compressed_twin(d->op);
+            d->op = (uint16_t)op_compressed_twin(d->op);
     }
     c->dpage_decodes++;
 }
@@ -316,9 +317,9 @@ static void decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
      * last boundary or access */
     unsigned cost = tail ? tail->run_cost : 0, insns = tail ? tail->run_insns : 0;
     unsigned span = tail ? tail->run_bound + 1u : 0;
-    while (n--) {
-        mt_dinsn *d = run[n];
-        unsigned step = d->cost + op_access_cycles(d->op);
+    for (unsigned i = n; i--;) {
+        mt_dinsn *d = run[i];
+        unsigned step = c->op_cost[d->op] + op_access_cycles(d->op);
         cost += step;
         insns++;
         span += step ? step : 1;
@@ -326,6 +327,29 @@ static void decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
         d->run_insns = (uint16_t)insns;
         d->run_bound = (uint16_t)(span - 1);
     }
+    /* fused pairs (decode.h) inside the run; pairs may overlap: each slot is the first of the
+     * pair it starts, wherever execution enters */
+    for (unsigned i = 0; i + 1 < n; i++) {
+        unsigned pair = op_pair(op_uncompressed(run[i]->op), dinsn_len(run[i]), op_uncompressed(run[i + 1]->op),
+                                dinsn_len(run[i + 1]));
+        if (pair != OP_DECODE)
+            run[i]->op = (uint16_t)pair;
+    }
+}
+
+/* The op that executes slot d alone (a pair's first instruction by itself). */
+static unsigned op_alone(const mt_dinsn *d)
+{
+    unsigned first = op_pair_first(d->op);
+    return first == d->op ? first : dinsn_len(d) == 2 ? op_compressed_twin(first) : first;
+}
+
+/* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
+ * after its second instruction. */
+static mt_dinsn *dispatch_after(mt_dinsn *d)
+{
+    mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
+    return op_pair_first(d->op) == d->op ? next : (mt_dinsn *)((char *)next + next->step);
 }
 
 /* The instruction bits at slot d (for logs). */
@@ -668,9 +692,14 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
 {
 #define H(n) [OP_##n] = &&L_##n,
 #define H_C(n) [OP_##n##_C] = &&L_##n##_C,
-    static void *const handler[OP_COUNT] = {MT_OPS(H) MT_STRAIGHT_OPS(H_C)};
+#define H_P(a, b) [OP_P_##a##_##b##_WW] = &&L_P_##a##_##b##_WW, [OP_P_##a##_##b##_WC] = &&L_P_##a##_##b##_WC, \
+                  [OP_P_##a##_##b##_CW] = &&L_P_##a##_##b##_CW, [OP_P_##a##_##b##_CC] = &&L_P_##a##_##b##_CC,
+#define H_PB(a, b) [OP_P_##a##_##b##_W] = &&L_P_##a##_##b##_W, [OP_P_##a##_##b##_C] = &&L_P_##a##_##b##_C,
+    static void *const handler[OP_COUNT] = {MT_OPS(H) MT_STRAIGHT_OPS(H_C) MT_PAIR_OPS(H_P) MT_PAIR_BRANCH_OPS(H_PB)};
 #undef H
 #undef H_C
+#undef H_P
+#undef H_PB
     uint64_t *const x = c->x;
     const uint8_t taken_penalty = c->taken_branch_penalty;
     cpu_update_next_event(c);
@@ -729,7 +758,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
 #define LEN() dinsn_len(d)
 /* the locals as architectural values (inside a run: minus what the rest of the run is charged,
  * this instruction's data access included) */
-#define SAVE() (c->cycle = cycle - (d->run_cost - d->cost), c->instret = instret - (d->run_insns - 1u))
+#define SAVE() (c->cycle = cycle - (d->run_cost - c->op_cost[d->op]), c->instret = instret - (d->run_insns - 1u))
 #define SAVE_EXACT() (c->cycle = cycle, c->instret = instret)
 #define RESTORE() (cycle = c->cycle, instret = c->instret, next_event = c->next_event)
 #define RD x[d->rd]
@@ -749,11 +778,25 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
 /* The next slot of the same run: already charged.  A straight op has a handler for each length
  * (its compressed twin), so the next slot's address does not wait for a load. */
 #define NEXT_AFTER(len) do { d += (len) / 2; goto *handler[d->op]; } while (0)
-#define STRAIGHT(name, ...)                                                           \
-    L_##name: { __VA_ARGS__; }                                                        \
+#define STRAIGHT(name)                                                                \
+    L_##name: { B_##name; }                                                           \
     NEXT_AFTER(4);                                                                    \
-    L_##name##_C: { __VA_ARGS__; }                                                    \
+    L_##name##_C: { B_##name; }                                                       \
     NEXT_AFTER(2);
+/* A fused pair (decode.h): the first body, then the second at its own slot (so a slow path or a
+ * trap in either sees its own pc and run charge), then on to the slot after the pair. */
+#define PAIR_LEN(a, b, sfx, len1, len2)                                               \
+    L_P_##a##_##b##_##sfx: { B_##a; }                                                 \
+    d += (len1) / 2;                                                                  \
+    { B_##b; }                                                                        \
+    NEXT_AFTER(len2);
+#define PAIR(a, b) \
+    PAIR_LEN(a, b, WW, 4, 4) PAIR_LEN(a, b, WC, 4, 2) PAIR_LEN(a, b, CW, 2, 4) PAIR_LEN(a, b, CC, 2, 2)
+#define PAIR_BRANCH_LEN(a, b, sfx, len1)                                              \
+    L_P_##a##_##b##_##sfx: { B_##a; }                                                 \
+    d += (len1) / 2;                                                                  \
+    BRANCH_L(C_##b);
+#define PAIR_BRANCH(a, b) PAIR_BRANCH_LEN(a, b, W, 4) PAIR_BRANCH_LEN(a, b, C, 2)
 /* After a SLOW call (exact locals): on at the slot after the one that made it. */
 #define RESUME() do { d = resume; ENTER(); } while (0)
 /* Another page: chain straight to it when the instruction TLB knows it (no outer loop). */
@@ -886,6 +929,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
          * ends with ENTER anyway. */
         mt_dinsn *stop = NULL, *j = d;
         bool nothing_due = false;
+        unsigned op = d->op;
         if (d->run_insns > 1) {
             stop = (mt_dinsn *)((char *)d + d->step);
             for (unsigned k = 1; k < d->run_insns && next_event > cycle; k++) {
@@ -895,6 +939,16 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
                 stop = j;
                 nothing_due = true;
             }
+            /* A pair runs its second instruction without a dispatch, so the stop must be a slot
+             * that execution from d dispatches to: the last one up to the stop, or else the slot
+             * after d, with d executed alone. */
+            mt_dinsn *at = d;
+            for (mt_dinsn *n = dispatch_after(d); n <= stop; n = dispatch_after(n))
+                at = n;
+            if (at == d)
+                op = op_alone(d);
+            else
+                stop = at;
             c->brk_slot = stop;
             c->brk_op = stop->op;
             stop->op = OP_BREAK;
@@ -903,7 +957,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         instret += d->run_insns;
         if (nothing_due)
             next_event = UINT64_MAX; /* no access hook to check before the stop, which reloads it */
-        goto *handler[d->op];
+        goto *handler[op];
     }
     L_BREAK: /* reached with the run charged from d on: the exact values are before d */
         unbreak(c);
@@ -931,83 +985,88 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         dp = c->cross_page;
         d = &dp->slot[DPAGE_SLOTS - 1];
         decode_insn((uint32_t)lo | (uint32_t)hi << 16, d);
-        d->cost = c->cost[insn_class(d->op)];
-        d->run_cost = (uint16_t)(d->cost + op_access_cycles(d->op));
+        d->run_cost = (uint16_t)(c->op_cost[d->op] + op_access_cycles(d->op));
         d->run_insns = 1;
         cycle += d->run_cost;
         goto *handler[d->op];
     }
     L_ILLEGAL:
         ILLEGAL();
-    STRAIGHT(LUI, RD = (uint64_t)IMM)
-    STRAIGHT(AUIPC, RD = PC() + (uint64_t)IMM)
+#define B_LUI RD = (uint64_t)IMM
+#define B_AUIPC RD = PC() + (uint64_t)IMM
     L_JAL: { uint64_t here = PC(); RD = here + LEN(); JUMP_TO(here + (uint64_t)IMM); }
     L_JALR: { uint64_t target = (RS1 + (uint64_t)IMM) & ~UINT64_C(1); RD = PC() + LEN(); JUMP_TO(target); }
     L_JAL_L: RD = PC() + LEN(); LOCAL_JUMP();
-    L_BEQ_L: BRANCH_L(RS1 == RS2);
-    L_BNE_L: BRANCH_L(RS1 != RS2);
-    L_BLT_L: BRANCH_L((int64_t)RS1 < (int64_t)RS2);
-    L_BGE_L: BRANCH_L((int64_t)RS1 >= (int64_t)RS2);
-    L_BLTU_L: BRANCH_L(RS1 < RS2);
-    L_BGEU_L: BRANCH_L(RS1 >= RS2);
-    L_BEQ: BRANCH(RS1 == RS2);
-    L_BNE: BRANCH(RS1 != RS2);
-    L_BLT: BRANCH((int64_t)RS1 < (int64_t)RS2);
-    L_BGE: BRANCH((int64_t)RS1 >= (int64_t)RS2);
-    L_BLTU: BRANCH(RS1 < RS2);
-    L_BGEU: BRANCH(RS1 >= RS2);
-    STRAIGHT(LB, LOAD(int8_t, 1))
-    STRAIGHT(LH, LOAD(int16_t, 2))
-    STRAIGHT(LW, LOAD(int32_t, 4))
-    STRAIGHT(LD, LOAD(int64_t, 8))
-    STRAIGHT(LBU, LOAD(uint8_t, 1))
-    STRAIGHT(LHU, LOAD(uint16_t, 2))
-    STRAIGHT(LWU, LOAD(uint32_t, 4))
-    STRAIGHT(SB, STORE(uint8_t, 1))
-    STRAIGHT(SH, STORE(uint16_t, 2))
-    STRAIGHT(SW, STORE(uint32_t, 4))
-    STRAIGHT(SD, STORE(uint64_t, 8))
-    STRAIGHT(ADDI, RD = RS1 + (uint64_t)IMM)
-    STRAIGHT(SLTI, RD = (int64_t)RS1 < IMM)
-    STRAIGHT(SLTIU, RD = RS1 < (uint64_t)IMM)
-    STRAIGHT(XORI, RD = RS1 ^ (uint64_t)IMM)
-    STRAIGHT(ORI, RD = RS1 | (uint64_t)IMM)
-    STRAIGHT(ANDI, RD = RS1 & (uint64_t)IMM)
-    STRAIGHT(SLLI, RD = RS1 << (IMM & 63))
-    STRAIGHT(SRLI, RD = RS1 >> (IMM & 63))
-    STRAIGHT(SRAI, RD = (uint64_t)((int64_t)RS1 >> (IMM & 63)))
-    STRAIGHT(ADD, RD = RS1 + RS2)
-    STRAIGHT(SUB, RD = RS1 - RS2)
-    STRAIGHT(SLL, RD = RS1 << (RS2 & 63))
-    STRAIGHT(SLT, RD = (int64_t)RS1 < (int64_t)RS2)
-    STRAIGHT(SLTU, RD = RS1 < RS2)
-    STRAIGHT(XOR, RD = RS1 ^ RS2)
-    STRAIGHT(SRL, RD = RS1 >> (RS2 & 63))
-    STRAIGHT(SRA, RD = (uint64_t)((int64_t)RS1 >> (RS2 & 63)))
-    STRAIGHT(OR, RD = RS1 | RS2)
-    STRAIGHT(AND, RD = RS1 & RS2)
-    STRAIGHT(ADDIW, RD = sext32(RS1 + (uint64_t)IMM))
-    STRAIGHT(SLLIW, RD = sext32((uint32_t)RS1 << (IMM & 31)))
-    STRAIGHT(SRLIW, RD = sext32((uint32_t)RS1 >> (IMM & 31)))
-    STRAIGHT(SRAIW, RD = (uint64_t)(int64_t)((int32_t)RS1 >> (IMM & 31)))
-    STRAIGHT(ADDW, RD = sext32(RS1 + RS2))
-    STRAIGHT(SUBW, RD = sext32(RS1 - RS2))
-    STRAIGHT(SLLW, RD = sext32((uint32_t)RS1 << (RS2 & 31)))
-    STRAIGHT(SRLW, RD = sext32((uint32_t)RS1 >> (RS2 & 31)))
-    STRAIGHT(SRAW, RD = (uint64_t)(int64_t)((int32_t)RS1 >> (RS2 & 31)))
-    STRAIGHT(MUL, RD = RS1 * RS2)
-    STRAIGHT(MULH, RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(int64_t)RS2) >> 64))
-    STRAIGHT(MULHSU, RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(unsigned __int128)RS2) >> 64))
-    STRAIGHT(MULHU, RD = (uint64_t)(((unsigned __int128)RS1 * (unsigned __int128)RS2) >> 64))
-    STRAIGHT(DIV, int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? UINT64_MAX : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b))
-    STRAIGHT(DIVU, RD = RS2 == 0 ? UINT64_MAX : RS1 / RS2)
-    STRAIGHT(REM, int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b))
-    STRAIGHT(REMU, RD = RS2 == 0 ? RS1 : RS1 % RS2)
-    STRAIGHT(MULW, RD = sext32((uint32_t)RS1 * (uint32_t)RS2))
-    STRAIGHT(DIVW, int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b))
-    STRAIGHT(DIVUW, uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? UINT32_MAX : a / b))
-    STRAIGHT(REMW, int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b))
-    STRAIGHT(REMUW, uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? a : a % b))
+#define C_BEQ (RS1 == RS2)
+#define C_BNE (RS1 != RS2)
+#define C_BLT ((int64_t)RS1 < (int64_t)RS2)
+#define C_BGE ((int64_t)RS1 >= (int64_t)RS2)
+#define C_BLTU (RS1 < RS2)
+#define C_BGEU (RS1 >= RS2)
+    L_BEQ_L: BRANCH_L(C_BEQ);
+    L_BNE_L: BRANCH_L(C_BNE);
+    L_BLT_L: BRANCH_L(C_BLT);
+    L_BGE_L: BRANCH_L(C_BGE);
+    L_BLTU_L: BRANCH_L(C_BLTU);
+    L_BGEU_L: BRANCH_L(C_BGEU);
+    L_BEQ: BRANCH(C_BEQ);
+    L_BNE: BRANCH(C_BNE);
+    L_BLT: BRANCH(C_BLT);
+    L_BGE: BRANCH(C_BGE);
+    L_BLTU: BRANCH(C_BLTU);
+    L_BGEU: BRANCH(C_BGEU);
+#define B_LB LOAD(int8_t, 1)
+#define B_LH LOAD(int16_t, 2)
+#define B_LW LOAD(int32_t, 4)
+#define B_LD LOAD(int64_t, 8)
+#define B_LBU LOAD(uint8_t, 1)
+#define B_LHU LOAD(uint16_t, 2)
+#define B_LWU LOAD(uint32_t, 4)
+#define B_SB STORE(uint8_t, 1)
+#define B_SH STORE(uint16_t, 2)
+#define B_SW STORE(uint32_t, 4)
+#define B_SD STORE(uint64_t, 8)
+#define B_ADDI RD = RS1 + (uint64_t)IMM
+#define B_SLTI RD = (int64_t)RS1 < IMM
+#define B_SLTIU RD = RS1 < (uint64_t)IMM
+#define B_XORI RD = RS1 ^ (uint64_t)IMM
+#define B_ORI RD = RS1 | (uint64_t)IMM
+#define B_ANDI RD = RS1 & (uint64_t)IMM
+#define B_SLLI RD = RS1 << (IMM & 63)
+#define B_SRLI RD = RS1 >> (IMM & 63)
+#define B_SRAI RD = (uint64_t)((int64_t)RS1 >> (IMM & 63))
+#define B_ADD RD = RS1 + RS2
+#define B_SUB RD = RS1 - RS2
+#define B_SLL RD = RS1 << (RS2 & 63)
+#define B_SLT RD = (int64_t)RS1 < (int64_t)RS2
+#define B_SLTU RD = RS1 < RS2
+#define B_XOR RD = RS1 ^ RS2
+#define B_SRL RD = RS1 >> (RS2 & 63)
+#define B_SRA RD = (uint64_t)((int64_t)RS1 >> (RS2 & 63))
+#define B_OR RD = RS1 | RS2
+#define B_AND RD = RS1 & RS2
+#define B_ADDIW RD = sext32(RS1 + (uint64_t)IMM)
+#define B_SLLIW RD = sext32((uint32_t)RS1 << (IMM & 31))
+#define B_SRLIW RD = sext32((uint32_t)RS1 >> (IMM & 31))
+#define B_SRAIW RD = (uint64_t)(int64_t)((int32_t)RS1 >> (IMM & 31))
+#define B_ADDW RD = sext32(RS1 + RS2)
+#define B_SUBW RD = sext32(RS1 - RS2)
+#define B_SLLW RD = sext32((uint32_t)RS1 << (RS2 & 31))
+#define B_SRLW RD = sext32((uint32_t)RS1 >> (RS2 & 31))
+#define B_SRAW RD = (uint64_t)(int64_t)((int32_t)RS1 >> (RS2 & 31))
+#define B_MUL RD = RS1 * RS2
+#define B_MULH RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(int64_t)RS2) >> 64)
+#define B_MULHSU RD = (uint64_t)(((__int128)(int64_t)RS1 * (__int128)(unsigned __int128)RS2) >> 64)
+#define B_MULHU RD = (uint64_t)(((unsigned __int128)RS1 * (unsigned __int128)RS2) >> 64)
+#define B_DIV int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? UINT64_MAX : (a == INT64_MIN && b == -1) ? (uint64_t)a : (uint64_t)(a / b)
+#define B_DIVU RD = RS2 == 0 ? UINT64_MAX : RS1 / RS2
+#define B_REM int64_t a = (int64_t)RS1, b = (int64_t)RS2; RD = b == 0 ? (uint64_t)a : (a == INT64_MIN && b == -1) ? 0 : (uint64_t)(a % b)
+#define B_REMU RD = RS2 == 0 ? RS1 : RS1 % RS2
+#define B_MULW RD = sext32((uint32_t)RS1 * (uint32_t)RS2)
+#define B_DIVW int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b)
+#define B_DIVUW uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? UINT32_MAX : a / b)
+#define B_REMW int32_t a = (int32_t)RS1, b = (int32_t)RS2; RD = (uint64_t)(int64_t)(b == 0 ? a : (a == INT32_MIN && b == -1) ? 0 : a % b)
+#define B_REMUW uint32_t a = (uint32_t)RS1, b = (uint32_t)RS2; RD = sext32(b == 0 ? a : a % b)
     L_LR_W: L_SC_W: L_LR_D: L_SC_D:
     L_AMOSWAP_W: L_AMOADD_W: L_AMOXOR_W: L_AMOAND_W: L_AMOOR_W:
     L_AMOMIN_W: L_AMOMAX_W: L_AMOMINU_W: L_AMOMAXU_W:
@@ -1020,7 +1079,10 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         RD = res;
         RESUME();
     }
-    STRAIGHT(FENCE, (void)0)
+#define B_FENCE (void)0
+    MT_STRAIGHT_OPS(STRAIGHT)
+    MT_PAIR_OPS(PAIR)
+    MT_PAIR_BRANCH_OPS(PAIR_BRANCH)
     L_FENCE_I: /* decoded pages follow this hart's stores, so only other harts' can be stale */
         if (likely(!c->smp)) {
             STEP();

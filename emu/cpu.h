@@ -55,9 +55,9 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
 
 /* A decoded instruction: 16 bytes, one per 2-byte slot of a code page.  rd == 32 is the sink
- * register, so writes to x0 need no test.  `op` picks the interpreter's handler, `cost` is the
- * base cycle cost of the timing model, `step` the distance in bytes to the next slot's start
- * (8 x the instruction length).  For OP_ILLEGAL imm holds the instruction bits (mtval), for
+ * register, so writes to x0 need no test.  `op` picks the interpreter's handler (its base cycle
+ * cost in the timing model is cpu->op_cost[op]), `step` the distance in bytes to the next slot's
+ * start (8 x the instruction length).  For OP_ILLEGAL imm holds the instruction bits (mtval), for
  * OP_FP the 32-bit form.
  *
  * Straight-line runs (docs/emulator.md, "Execution model"): the slots from this one to the end of
@@ -68,8 +68,8 @@ enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
  * instruction checks when cycle + run_bound < next_event). */
 typedef struct {
     int32_t imm;
-    uint16_t run_cost, run_insns, run_bound;
-    uint8_t op, rd, rs1, rs2, step, cost;
+    uint16_t run_cost, run_insns, run_bound, op;
+    uint8_t rd, rs1, rs2, step;
 } mt_dinsn;
 
 /* Decoded instructions of one 4 KiB physical page, filled lazily; slots past the end are
@@ -165,7 +165,7 @@ typedef struct mt_cpu {
     bool smp;
     mt_dpage *cross_page; /* holds an instruction straddling two pages, decoded per execution */
     mt_dinsn *brk_slot;   /* a slot whose op is OP_BREAK for now (the interpreter's), or NULL */
-    uint8_t brk_op;       /* its real op */
+    uint16_t brk_op;      /* its real op */
 
     struct mt_bus *bus;
 
@@ -173,6 +173,7 @@ typedef struct mt_cpu {
     mt_timing_mode timing;
     uint8_t taken_branch_penalty;
     uint8_t cost[16];     /* base cycles per instruction class (decode.h mt_insn_class) */
+    uint8_t op_cost[512]; /* the same per decoded op (mt_dinsn.op; decode.h OP_COUNT) */
     uint64_t mtimecmp, mtime_offset;
     uint64_t timer_cycle; /* cycle at which mtime reaches mtimecmp (UINT64_MAX: never) */
     uint64_t insn_limit;  /* stop when instret reaches it (UINT64_MAX: none) */

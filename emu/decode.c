@@ -11,6 +11,12 @@ static const char *const op_names[OP_COUNT] = {
 #define MT_OP_C_NAME(n) #n "_C",
     MT_STRAIGHT_OPS(MT_OP_C_NAME)
 #undef MT_OP_C_NAME
+#define MT_OP_PAIR_NAME(a, b) #a "+" #b, #a "+" #b "_C", #a "_C+" #b, #a "_C+" #b "_C",
+    MT_PAIR_OPS(MT_OP_PAIR_NAME)
+#undef MT_OP_PAIR_NAME
+#define MT_OP_PAIR_BR_NAME(a, b) #a "+" #b, #a "_C+" #b,
+    MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR_NAME)
+#undef MT_OP_PAIR_BR_NAME
 };
 
 const char *op_name(unsigned op) { return op < OP_COUNT ? op_names[op] : "?"; }
@@ -21,6 +27,33 @@ unsigned op_compressed_twin(unsigned op)
 #define MT_OP_TWIN(n) case OP_##n: return OP_##n##_C;
     MT_STRAIGHT_OPS(MT_OP_TWIN)
 #undef MT_OP_TWIN
+    default: return op;
+    }
+}
+
+unsigned op_pair(unsigned first, unsigned len1, unsigned second, unsigned len2)
+{
+    unsigned c1 = len1 == 2, c2 = len2 == 2;
+    switch (first << 10 | second) {
+#define MT_OP_PAIR(a, b) case OP_##a << 10 | OP_##b: return OP_P_##a##_##b##_WW + 2 * c1 + c2;
+#define MT_OP_PAIR_BR(a, b) case OP_##a << 10 | OP_##b##_L: return OP_P_##a##_##b##_W + c1;
+    MT_PAIR_OPS(MT_OP_PAIR) MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR)
+#undef MT_OP_PAIR
+#undef MT_OP_PAIR_BR
+    default: return OP_DECODE;
+    }
+}
+
+unsigned op_pair_first(unsigned op)
+{
+    switch (op) {
+#define MT_OP_PAIR_FIRST(a, b) \
+    case OP_P_##a##_##b##_WW: case OP_P_##a##_##b##_WC: case OP_P_##a##_##b##_CW: case OP_P_##a##_##b##_CC: return OP_##a;
+    MT_PAIR_OPS(MT_OP_PAIR_FIRST)
+#undef MT_OP_PAIR_FIRST
+#define MT_OP_PAIR_BR_FIRST(a, b) case OP_P_##a##_##b##_W: case OP_P_##a##_##b##_C: return OP_##a;
+    MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR_FIRST)
+#undef MT_OP_PAIR_BR_FIRST
     default: return op;
     }
 }
@@ -182,7 +215,7 @@ uint32_t expand_compressed(uint16_t c)
 
 static void set(mt_dinsn *d, unsigned op, uint32_t rd, uint32_t rs1, uint32_t rs2, int32_t imm)
 {
-    d->op = (uint8_t)op;
+    d->op = (uint16_t)op;
     d->rd = (uint8_t)(rd == 0 ? 32 : rd);
     d->rs1 = (uint8_t)rs1;
     d->rs2 = (uint8_t)rs2;

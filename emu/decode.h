@@ -49,6 +49,25 @@
     X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW) \
     X(FENCE)
 
+/* Fused pairs (static superinstructions): a straight op followed, in the same run, by a straight
+ * op or by a conditional branch within the page.  The interpreter gives the first slot of such a
+ * pair the op OP_P_<first>_<second>, whose handler executes both, so the pair costs one dispatch
+ * instead of two; the second slot keeps its own op (a jump may land on it).  The pairs are the
+ * most frequent dynamic ones over a Linux boot to a shell (weighted 3), the firmware workloads and
+ * bench_cpu, as counted by tests/bench/op_pairs.c on --log-commits logs (docs/emulator.md). */
+#define MT_PAIR_OPS(X) \
+    X(ADDI, ADDI) X(LW, ADDI) X(SLLI, SRLI) X(SRLI, ADD) X(SRLI, XOR) X(LW, LW) X(SD, SD) \
+    X(ADDI, ADDW) X(ADD, ADD) X(LD, LD) X(ADDI, MULW) X(SW, ADDI) X(XOR, MUL) X(MUL, SRLI) \
+    X(ADDI, SLLI) X(XOR, SW) X(SB, ADDI) X(MULW, ADDW) X(LW, ADD) X(ADDW, SW) X(LBU, LBU) \
+    X(ADD, SLLI) X(MULW, ADDI) X(SLLI, ADD) X(SD, ADDI) X(ADD, SRLI) X(ADD, LD) X(ADDI, ADD) \
+    X(ADDI, SRLI) X(ADD, ADDI) X(ADD, LW) X(XOR, SRLI) X(SRLI, SLLI) X(SRLI, MUL) X(LBU, ADDI) \
+    X(ADDIW, ADD) X(LD, ADDIW) X(LB, SB) X(XOR, SD) X(AND, SLLI) X(ADD, XOR) X(MUL, ADDI) \
+    X(AUIPC, ADDI) X(LD, ADDI) X(ADDI, SB) X(SLLIW, OR) X(ADDI, SW) X(LW, SLLI) X(LD, ADD) \
+    X(ADDI, SD) X(SB, SB) X(LD, SLLI) X(OR, OR) X(SD, ADD) X(ADDI, LD) X(SW, SW) X(ADDIW, ADDIW)
+#define MT_PAIR_BRANCH_OPS(X) \
+    X(ADDW, BNE) X(ADD, BNE) X(ADDI, BNE) X(SW, BNE) X(ADD, BLTU) X(ADDI, BLTU) X(ADDI, BLT) \
+    X(ANDI, BNE) X(ANDI, BEQ) X(LBU, BEQ) X(LBU, BNE) X(LD, BEQ) X(LD, BNE) X(LW, BEQ) X(LW, BNE)
+
 enum {
 #define MT_OP_ENUM(n) OP_##n,
     MT_OPS(MT_OP_ENUM)
@@ -56,10 +75,17 @@ enum {
 #define MT_OP_C_ENUM(n) OP_##n##_C,
     MT_STRAIGHT_OPS(MT_OP_C_ENUM)
 #undef MT_OP_C_ENUM
+/* one op per pair and lengths (W: 4 bytes, C: 2), so a pair's handler steps by constants */
+#define MT_OP_PAIR_ENUM(a, b) OP_P_##a##_##b##_WW, OP_P_##a##_##b##_WC, OP_P_##a##_##b##_CW, OP_P_##a##_##b##_CC,
+    MT_PAIR_OPS(MT_OP_PAIR_ENUM)
+#undef MT_OP_PAIR_ENUM
+#define MT_OP_PAIR_BR_ENUM(a, b) OP_P_##a##_##b##_W, OP_P_##a##_##b##_C,
+    MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR_ENUM)
+#undef MT_OP_PAIR_BR_ENUM
     OP_COUNT
 };
 
-_Static_assert(OP_COUNT <= 256, "ops fit mt_dinsn.op");
+_Static_assert(OP_COUNT <= 512, "ops fit mt_dinsn.op and mt_cpu.op_cost");
 
 /* Length in bytes of a decoded instruction (its step spans one slot per 2 bytes). */
 static inline unsigned dinsn_len(const mt_dinsn *d) { return d->step / (sizeof(mt_dinsn) / 2); }
@@ -80,6 +106,12 @@ mt_insn_class insn_class(unsigned op);
 unsigned op_compressed_twin(unsigned op);
 unsigned op_uncompressed(unsigned op);
 const char *op_name(unsigned op);
+/* The pair op of a straight op `first` (uncompressed, len1 bytes long) followed by `second` (an
+ * uncompressed straight op len2 bytes long, or a local branch OP_Bxx_L), or OP_DECODE when that
+ * pair is not fused. */
+unsigned op_pair(unsigned first, unsigned len1, unsigned second, unsigned len2);
+/* The (uncompressed) op of a pair's first instruction; any other op is returned as it is. */
+unsigned op_pair_first(unsigned op);
 /* Expands a compressed instruction to its 32-bit form; 0 when it is illegal/reserved. */
 uint32_t expand_compressed(uint16_t c);
 

@@ -17,3 +17,10 @@ $(FWBUILD)/bench/bench_mem.elf: tests/bench/start.S tests/bench/bench_mem.c test
 bench_emu: $(BIN)/mtemu $(BENCH_EMU_ELFS)
 	@BIN=$(BIN) FWBUILD=$(FWBUILD) tests/bench/bench_emu.sh $(BENCH_EMU_ELFS)
 BENCH_STEPS += bench_emu
+
+# op_pairs: dynamic op-pair counts of a --log-commits log (how emu/decode.h's fused pairs were
+# chosen; see the file's header).  Built with everything, so it stays in step with the decoder.
+$(BUILD)/tests/op_pairs: $(OBJ)/tests/bench/op_pairs.o $(EMU_A) $(MT_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+ALL_TARGETS += $(BUILD)/tests/op_pairs

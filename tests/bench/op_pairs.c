@@ -1,0 +1,64 @@
+/* op_pairs: the most frequent consecutive pairs of decoded ops in a Spike-style commit log
+ * (mtemu --log-commits), per hart, as mtemu's decoder sees them (compressed instructions as their
+ * 32-bit ops).  This is how the fused pairs of emu/decode.h (MT_PAIR_OPS) were chosen:
+ *   mtemu --log-commits PROGRAM 2>&1 >/dev/null | build/tests/op_pairs [TOP]
+ * prints "percent first second count" lines, most frequent first, and the instruction count on
+ * stderr.  A trap line ends the pair that it interrupts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/decode.h"
+
+static unsigned long long pairs[OP_COUNT][OP_COUNT];
+
+int main(int argc, char **argv)
+{
+    int top = argc > 1 ? atoi(argv[1]) : 60;
+    if (argc > 2 || top <= 0) {
+        fprintf(stderr, "usage: op_pairs [TOP] < commit-log\n");
+        return 2;
+    }
+    int prev[MT_MAX_HARTS];
+    for (int i = 0; i < MT_MAX_HARTS; i++)
+        prev[i] = -1;
+    unsigned long long total = 0;
+    char line[512];
+    while (fgets(line, sizeof line, stdin)) {
+        int hart;
+        unsigned priv, bits;
+        unsigned long long pc;
+        if (sscanf(line, "core %d: %u 0x%llx (0x%x)", &hart, &priv, &pc, &bits) != 4) {
+            if (sscanf(line, "core %d:", &hart) == 1 && hart >= 0 && hart < MT_MAX_HARTS)
+                prev[hart] = -1; /* an exception line */
+            continue;
+        }
+        if (hart < 0 || hart >= MT_MAX_HARTS)
+            continue;
+        mt_dinsn d;
+        memset(&d, 0, sizeof d);
+        decode_insn(bits, &d);
+        int op = (int)op_uncompressed(d.op);
+        total++;
+        if (prev[hart] >= 0)
+            pairs[prev[hart]][op]++;
+        prev[hart] = op;
+    }
+    for (int k = 0; k < top; k++) {
+        unsigned long long best = 0;
+        int a = 0, b = 0;
+        for (int i = 0; i < OP_COUNT; i++)
+            for (int j = 0; j < OP_COUNT; j++)
+                if (pairs[i][j] > best) {
+                    best = pairs[i][j];
+                    a = i;
+                    b = j;
+                }
+        if (!best)
+            break;
+        printf("%6.2f%% %-8s %-8s %llu\n", 100.0 * (double)best / (double)total, op_name((unsigned)a), op_name((unsigned)b), best);
+        pairs[a][b] = 0;
+    }
+    fprintf(stderr, "%llu instructions\n", total);
+    return 0;
+}

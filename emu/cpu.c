@@ -45,8 +45,10 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
     c->timing = mode; /* cache: the simple latencies plus what the cache model adds per access */
     for (int i = 0; i < CLS_COUNT; i++)
         c->cost[i] = mode == TIMING_NONE ? 1 : simple[i];
-    for (unsigned op = 0; op < OP_COUNT; op++) /* a pair's op: its first instruction's cost */
-        c->op_cost[op] = c->cost[insn_class(op_pair_first(op))];
+    /* a pair's op costs what its first instruction does; the interpreter's own slots (not yet
+     * decoded, past the page end, straddling two pages, stopped at) are charged nothing */
+    for (unsigned op = 0; op < OP_COUNT; op++)
+        c->op_cost[op] = op <= OP_BREAK ? 0 : c->cost[insn_class(op_pair_first(op))];
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
 }
 

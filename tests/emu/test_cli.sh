@@ -95,6 +95,24 @@ for timing in none simple cache; do
     fail "determinism-$timing" "$(diff "$tmp/key1" "$tmp/key2" | head -3)"
   fi
 done
+# The interpreter's fast path (runs charged at once, fused pairs, stops inside runs for events)
+# against its per-instruction path (--log-commits checks before every instruction): the same
+# cycles and the same sampled event stream at rates that put events everywhere in runs and pairs.
+for timing in none simple; do
+  for rate in 1 5 24; do
+    for i in 1 2; do
+      log=(); [ $i = 2 ] && log=(--log-commits)
+      "$EMU" -q --stats "${log[@]}" --event-hash=$rate --timing=$timing --max-insns 300000 \
+        "$FWBUILD/bench/bench_cpu.elf" </dev/null >/dev/null 2>"$tmp/run$i"
+      grep -E '^(instructions|cycles|events)' "$tmp/run$i" >"$tmp/key$i"
+    done
+    if grep -q '^events' "$tmp/key1" && cmp -s "$tmp/key1" "$tmp/key2"; then
+      pass "runs-equal-steps-$timing-$rate"
+    else
+      fail "runs-equal-steps-$timing-$rate" "$(diff "$tmp/key1" "$tmp/key2" | head -3)"
+    fi
+  done
+done
 # the simple model costs more cycles than none for the same instructions
 c0=$("$EMU" -q --stats --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')
 c1=$("$EMU" -q --stats --timing=simple --max-insns 1000000 "$FWBUILD/bench/bench_cpu.elf" 2>&1 </dev/null | awk '/^cycles/ {print $2}')

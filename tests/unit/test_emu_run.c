@@ -258,6 +258,8 @@ static void test_cross_page_instruction(void **state)
     cpu_run(&f->cpu);
     assert_true(f->fin.finished);
     assert_int_equal(f->cpu.x[A0], 7);
+    /* --timing=none: one cycle per instruction and per data access, the straddling one too */
+    assert_int_equal(f->cpu.cycle, f->cpu.instret + f->cpu.access_count[MT_KIND_LOAD] + f->cpu.access_count[MT_KIND_STORE]);
 }
 
 static void test_wfi_timer(void **state)

@@ -342,8 +342,10 @@ static void decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
 /* The op that executes slot d alone (a pair's first instruction by itself). */
 static unsigned op_alone(const mt_dinsn *d)
 {
+    if (!op_is_pair(d->op))
+        return d->op;
     unsigned first = op_pair_first(d->op);
-    return first == d->op ? first : dinsn_len(d) == 2 ? op_compressed_twin(first) : first;
+    return dinsn_len(d) == 2 ? op_compressed_twin(first) : first;
 }
 
 /* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
@@ -351,7 +353,7 @@ static unsigned op_alone(const mt_dinsn *d)
 static mt_dinsn *dispatch_after(mt_dinsn *d)
 {
     mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
-    return op_pair_first(d->op) == d->op ? next : (mt_dinsn *)((char *)next + next->step);
+    return op_is_pair(d->op) ? (mt_dinsn *)((char *)next + next->step) : next;
 }
 
 /* The instruction bits at slot d (for logs). */

@@ -75,6 +75,8 @@ enum {
 #define MT_OP_C_ENUM(n) OP_##n##_C,
     MT_STRAIGHT_OPS(MT_OP_C_ENUM)
 #undef MT_OP_C_ENUM
+    OP_PAIRS_BEGIN, /* every op from here on is a pair's (op_is_pair) */
+    OP_PAIRS_BEFORE = OP_PAIRS_BEGIN - 1,
 /* one op per pair and lengths (W: 4 bytes, C: 2), so a pair's handler steps by constants */
 #define MT_OP_PAIR_ENUM(a, b) OP_P_##a##_##b##_WW, OP_P_##a##_##b##_WC, OP_P_##a##_##b##_CW, OP_P_##a##_##b##_CC,
     MT_PAIR_OPS(MT_OP_PAIR_ENUM)
@@ -112,6 +114,7 @@ const char *op_name(unsigned op);
 unsigned op_pair(unsigned first, unsigned len1, unsigned second, unsigned len2);
 /* The (uncompressed) op of a pair's first instruction; any other op is returned as it is. */
 unsigned op_pair_first(unsigned op);
+static inline int op_is_pair(unsigned op) { return op >= OP_PAIRS_BEGIN; }
 /* Expands a compressed instruction to its 32-bit form; 0 when it is illegal/reserved. */
 uint32_t expand_compressed(uint16_t c);
 

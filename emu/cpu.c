@@ -920,6 +920,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
                 goto leave;
             }
         }
+    event_done:
         if (d->op == OP_DECODE)
             decode_run(c, dp, d);
         if (cycle + d->run_bound < next_event) { /* the event was before d: the run can go */
@@ -968,6 +969,20 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static void interpreter(
         cycle -= d->run_cost;
         instret -= d->run_insns;
         next_event = c->next_event;
+        if (likely(cycle >= next_event && cycle < c->other_event)) {
+            /* the usual stop while tracing: only the access hook is due, at d's fetch (what
+             * cpu_event does then, without the rest of single_step) */
+            SAVE_EXACT();
+            cpu_access_due(c, dp->pa | (PC() - vbase), dinsn_len(d), 0, MT_KIND_FETCH);
+            c->next_event = c->next_due < c->other_event ? c->next_due : c->other_event;
+            RESTORE();
+            if (cycle + d->run_bound < next_event) {
+                cycle += d->run_cost;
+                instret += d->run_insns;
+                goto *handler[d->op];
+            }
+            goto event_done; /* the rest of single_step, with d's event taken */
+        }
         goto single_step;
 
     L_DECODE:

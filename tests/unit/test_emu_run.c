@@ -19,7 +19,7 @@
 #define RAMB UINT64_C(0x80000000)
 
 /* ---- a tiny assembler ---- */
-enum { ZERO = 0, RA = 1, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12 };
+enum { ZERO = 0, RA = 1, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13, A4 = 14 };
 static uint32_t i_type(uint32_t opc, uint32_t f3, unsigned rd, unsigned rs1, int32_t imm)
 {
     return opc | rd << 7 | f3 << 12 | rs1 << 15 | ((uint32_t)imm & 0xfff) << 20;
@@ -220,6 +220,53 @@ static void test_illegal_trap(void **state)
     assert_true(f->fin.finished);
 }
 
+/* A fused pair (emu/decode.h) whose first or second instruction faults: the trap has that
+ * instruction's pc, what the pair did before it is done, and the counts are a per-instruction
+ * interpreter's.  first/second are two instructions forming a pair; the faulting one loads from
+ * address 16, where nothing is mapped. */
+static void run_pair_fault(fixture *f, uint32_t first, uint32_t second, uint64_t fault_at)
+{
+    emit(f, lui(T0, 0x80000));          /* t0 = 0xffffffff80000000 */
+    emit(f, slli(T0, T0, 32));
+    emit(f, 0x0202d293);                /* srli t0, t0, 32 -> 0x80000000 */
+    emit(f, addi(T0, T0, 0x100));
+    emit(f, csrrw(ZERO, 0x305, T0));    /* mtvec = RAMB + 0x100 */
+    emit(f, addi(T1, ZERO, 16));
+    emit(f, first);                     /* at RAMB + 0x18 */
+    emit(f, second);
+    f->at = RAMB + 0x100;
+    emit(f, csrrs(A0, 0x342, ZERO));    /* mcause */
+    emit(f, csrrs(A1, 0x343, ZERO));    /* mtval */
+    emit(f, csrrs(A2, 0x341, ZERO));    /* mepc */
+    emit_exit(f);
+    cpu_run(&f->cpu);
+    assert_true(f->fin.finished);
+    assert_int_equal(f->cpu.x[A0], EXC_LOAD_ACCESS);
+    assert_int_equal(f->cpu.x[A1], 16);
+    assert_int_equal(f->cpu.x[A2], fault_at);
+    /* 6 before the pair, the pair's instructions before the fault, 3 + 4 in the handler */
+    assert_int_equal(f->cpu.instret, 6 + (fault_at - (RAMB + 0x18)) / 4 + 7);
+    assert_int_equal(f->cpu.trap_count, 1);
+    /* --timing=none: a cycle per instruction, per data access (the faulting attempt too: it
+     * took the bus port) and per trap */
+    assert_int_equal(f->cpu.cycle, f->cpu.instret + f->cpu.access_count[MT_KIND_LOAD] +
+                                       f->cpu.access_count[MT_KIND_STORE] + 1 + f->cpu.trap_count);
+}
+
+static void test_pair_fault_second(void **state)
+{
+    fixture *f = *state;
+    run_pair_fault(f, addi(A3, ZERO, 3), ld(A4, T1, 0), RAMB + 0x1c); /* ADDI+LD */
+    assert_int_equal(f->cpu.x[A3], 3);                                /* the first retired */
+}
+
+static void test_pair_fault_first(void **state)
+{
+    fixture *f = *state;
+    run_pair_fault(f, ld(A4, T1, 0), ld(A3, T0, 0), RAMB + 0x18); /* LD+LD */
+    assert_int_equal(f->cpu.x[A3], 0);                            /* the second never ran */
+}
+
 static void test_self_modifying(void **state)
 {
     fixture *f = *state;
@@ -353,6 +400,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_illegal_trap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_self_modifying, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cross_page_instruction, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pair_fault_second, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pair_fault_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wfi_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_page_observer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timing_simple, setup, teardown),

@@ -8,8 +8,10 @@
  * with system side effects (CSR writes, xRET, WFI, fences of the MMU) and traps.  Cycles and
  * instructions are charged per straight-line run, with one compare per run against next_event,
  * which covers the access hook (fetch and data events), the timer, the instruction limit and
- * device polling (see interpreter() and docs/emulator.md).  Data accesses hit the data TLB (one
- * tag compare, host pointer). */
+ * device polling (interpreter_runs, emu/interp.inc, docs/emulator.md); frequent pairs of
+ * instructions run as one handler.  While every access goes to the hook, interpreter_hooked (the
+ * same body compiled per instruction) runs instead.  Data accesses hit the data TLB (one tag
+ * compare, host pointer). */
 #include "emu/cpu.h"
 
 #include <stdio.h>
@@ -676,7 +678,8 @@ int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_
 
 static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v; }
 
-/* The interpreter proper.  The hot state (cycle, instret, the event thresholds) lives in locals.
+/* The interpreter proper (emu/interp.inc, compiled twice: see there and the end of this file).
+ * The hot state (cycle, instret, the event thresholds) lives in locals.
  *
  * Runs.  Cycles and instructions are charged once per straight-line run (mt_dinsn run_*): ENTER
  * charges the run from the entered slot to its end, after checking that no event can fall

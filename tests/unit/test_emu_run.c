@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,54 @@ static void test_determinism(void **state)
     assert_int_equal(f->hash, h1);
     assert_int_equal(f->cpu.cycle, c1);
     assert_int_equal(f->cpu.instret, n1);
+}
+
+/* A listener that wants every access for 40 of them, then one access per 17 cycles for 40,
+ * and so on: the CPU switches between its two interpreters (emu/interp.inc) back and forth. */
+static uint64_t switching_listener(void *ctx, const mt_access *a)
+{
+    fixture *f = ctx;
+    uint64_t n = f->kinds[0] + f->kinds[1] + f->kinds[2] + f->kinds[3] + f->kinds[4];
+    listener(ctx, a);
+    return (n / 40) % 2 ? a->cycle + 17 : 0;
+}
+
+/* The events, cycles and instructions of one run of emit_sum, with or without --log-commits
+ * (which checks before every instruction: the per-instruction reference). */
+static void run_switching(fixture *f, bool log, uint64_t out[3])
+{
+    f->hash = 0;
+    f->last_cycle = 0;
+    memset(f->kinds, 0, sizeof f->kinds);
+    f->fin.finished = false;
+    cpu_free(&f->cpu);
+    cpu_init(&f->cpu, &f->bus, TIMING_NONE);
+    f->clint.cpu = &f->cpu;
+    f->fin.cpu = &f->cpu;
+    cpu_reset(&f->cpu, RAMB);
+    FILE *null = fopen("/dev/null", "w");
+    assert_non_null(null);
+    f->cpu.log_commits = log;
+    f->cpu.log_file = null;
+    cpu_set_listener(&f->cpu, switching_listener, f, 0);
+    cpu_run(&f->cpu);
+    fclose(null);
+    f->cpu.log_file = NULL;
+    assert_true(f->fin.finished);
+    out[0] = f->hash, out[1] = f->cpu.cycle, out[2] = f->cpu.instret;
+}
+
+static void test_interpreters_switch(void **state)
+{
+    fixture *f = *state;
+    emit_sum(f);
+    uint64_t fast[3], stepped[3];
+    run_switching(f, false, fast);
+    run_switching(f, true, stepped);
+    assert_int_equal(fast[0], stepped[0]);
+    assert_int_equal(fast[1], stepped[1]);
+    assert_int_equal(fast[2], stepped[2]);
+    assert_int_equal(f->cpu.x[A0], 5050);
 }
 
 static void test_illegal_trap(void **state)
@@ -401,6 +450,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_self_modifying, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cross_page_instruction, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pair_fault_second, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interpreters_switch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pair_fault_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wfi_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_page_observer, setup, teardown),

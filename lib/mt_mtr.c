@@ -276,6 +276,7 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
         wfail(w, "%s: out of memory", path);
     }
     mt_swenc_init(&w->sw, c.sync_period, mt_writer_sink, w);
+    mt_swenc_on_sync(&w->sw, mt_writer_mark, w); /* its frames are indexed without decoding */
     if (!w->failed && fflush(w->f) != 0) /* a writer killed before its first frame leaves a header */
         wfail(w, "%s: write failed: %s", path, strerror(errno));
     if (w->failed) {
@@ -384,8 +385,13 @@ void mt_writer_abort(mt_writer *w)
 
 int mt_writer_close(mt_writer *w)
 {
-    if (w->used_sw && !w->sw.ended)
-        mt_swenc_end(&w->sw);
+    if (w->used_sw) {
+        if (!w->sw.ended)
+            mt_swenc_end(&w->sw);
+        mt_unit_mark end;
+        mt_swenc_mark_now(&w->sw, &end);
+        mt_writer_mark(w, &end);
+    }
     emit_frame(w, w->n);
     uint64_t idx_off = w->file_off;
     size_t plen = 16 + w->nidx * IDX_ENTRY_WORDS * 8;

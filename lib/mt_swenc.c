@@ -35,10 +35,25 @@ static void flush_run(mt_swenc *s)
     put(s, b, mt_enc_flush_run(&s->enc, b));
 }
 
+void mt_swenc_on_sync(mt_swenc *s, mt_unit_mark_fn fn, void *ctx)
+{
+    s->on_sync = fn;
+    s->on_sync_ctx = ctx;
+}
+
+void mt_swenc_mark_now(const mt_swenc *s, mt_unit_mark *m)
+{
+    *m = (mt_unit_mark){.offset = s->bytes, .cycle = s->ptr, .samples = s->samples, .last_sp = s->last_sp};
+}
+
 static void sync_pair(mt_swenc *s, uint64_t cycle)
 {
     uint8_t b[MT_PKT_MAX];
     flush_run(s);
+    if (s->on_sync) { /* every sample before it is in the stream now: the run was flushed */
+        const mt_unit_mark m = {.offset = s->bytes, .cycle = cycle, .samples = s->samples, .last_sp = s->last_sp};
+        s->on_sync(s->on_sync_ctx, &m);
+    }
     size_t n = mt_pkt_sync(b, s->sync_seq++, s->sync_bytes, cycle);
     s->sync_bytes = 0;
     put(s, b, n);
@@ -81,6 +96,7 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     s->ptr = cycle + s->rate;
     s->floor = cycle + 1;
     s->samples++;
+    s->last_sp = cycle;
     if (s->sync_bytes >= s->sync_period)
         sync_pair(s, s->ptr);
     return 0;

@@ -9,6 +9,7 @@
 
 #include "mt_enc.h"
 #include "mt_fifo.h"
+#include "mt_unit.h" /* mt_unit_mark: the output marks a container indexes by */
 
 typedef struct {
     mt_sink_fn sink;
@@ -25,6 +26,9 @@ typedef struct {
     uint8_t sync_seq;
     uint64_t samples, bytes;
     uint32_t dropped;
+    uint64_t last_sp; /* sample point of the last sample (0: none yet) */
+    mt_unit_mark_fn on_sync;
+    void *on_sync_ctx;
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
@@ -40,5 +44,10 @@ int mt_swenc_marker(mt_swenc *s, uint32_t value);
 int mt_swenc_overflow(mt_swenc *s, uint32_t dropped);
 /* Writes END; further calls fail. */
 int mt_swenc_end(mt_swenc *s);
+/* Output marks, as the trace unit gives them (mt_unit_on_sync, mt_unit_mark_now): fn gets the
+ * totals at the first byte of every SYNC; mt_swenc_mark_now the totals so far (exact after
+ * mt_swenc_end). So a container indexes the stream without decoding it (mt_writer_mark). */
+void mt_swenc_on_sync(mt_swenc *s, mt_unit_mark_fn fn, void *ctx);
+void mt_swenc_mark_now(const mt_swenc *s, mt_unit_mark *m);
 
 #endif

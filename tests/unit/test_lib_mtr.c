@@ -580,6 +580,78 @@ static void test_marks_equal_decoded_index(void **state)
     assert_true(marked > 100); /* the marks were used, not only the decoder */
 }
 
+/* The same for the writer's own software encoder (mt_writer_section/sample/marker/overflow,
+ * what --trace-all and the host's exporters use): its marks index the frames, and the file is
+ * byte for byte the one a writer gets from the same stream raw (which decodes its frames). */
+static void raw_copy(void *ctx, const uint8_t *p, size_t n) { mt_writer_raw(ctx, p, n); }
+
+static void test_swenc_marks_equal_decoded_index(void **state)
+{
+    (void)state;
+    uint64_t rs = 4242, marked = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        char path[2][256];
+        mt_writer *w[2];
+        uint32_t period = 64 + (uint32_t)(tu_rand(&rs) % 900);
+        for (int k = 0; k < 2; k++) {
+            snprintf(path[k], sizeof path[k], "%s", tmpname(k ? "sw1" : "sw0"));
+            char err[256];
+            mt_writer_config wc = {.producer = "test_lib_mtr", .frame_bytes = 200 + (size_t)(trial % 5) * 500,
+                                   .sync_period = period};
+            w[k] = mt_writer_create(path[k], &wc, err, sizeof err);
+            assert_non_null(w[k]);
+        }
+        mt_swenc ref; /* the same samples, raw into w[1] */
+        mt_swenc_init(&ref, period, raw_copy, w[1]);
+        uint64_t cycle = 10 + tu_rand(&rs) % 100, addr = 0x80000000;
+        unsigned fmt = (unsigned)(tu_rand(&rs) % 4), rate = 1 + (unsigned)(tu_rand(&rs) % 5);
+        assert_int_equal(mt_writer_section(w[0], 0, fmt, rate, cycle), 0);
+        assert_int_equal(mt_swenc_section(&ref, 0, fmt, rate, cycle), 0);
+        for (int i = 0; i < 6000; i++) {
+            uint64_t r = tu_rand(&rs);
+            addr = r % 3 ? addr + 8 : (r % 4 ? addr : 0x80000000 + (r >> 20) % (64u << 20));
+            cycle += rate * (r % 7 == 0 ? 1 + (r >> 8) % 9 : 1);
+            unsigned rw = (r >> 4) & 1;
+            if (r % 500 == 1) { /* a new section */
+                fmt = (unsigned)(r >> 12) % 4;
+                rate = 1 + (unsigned)(r >> 16) % 5;
+                assert_int_equal(mt_writer_section(w[0], (r >> 3) & 1, fmt, rate, cycle), 0);
+                assert_int_equal(mt_swenc_section(&ref, (r >> 3) & 1, fmt, rate, cycle), 0);
+            } else if (r % 97 == 2) {
+                assert_int_equal(mt_writer_marker(w[0], (uint32_t)r), 0);
+                assert_int_equal(mt_swenc_marker(&ref, (uint32_t)r), 0);
+            } else if (r % 211 == 3) {
+                assert_int_equal(mt_writer_overflow(w[0], 1 + (uint32_t)(r % 5)), 0);
+                assert_int_equal(mt_swenc_overflow(&ref, 1 + (uint32_t)(r % 5)), 0);
+            }
+            assert_int_equal(mt_writer_sample(w[0], cycle, addr, rw), 0);
+            assert_int_equal(mt_swenc_sample(&ref, cycle, addr, rw), 0);
+        }
+        assert_int_equal(mt_swenc_end(&ref), 0);
+        assert_int_equal(mt_writer_close(w[1]), 0);
+        /* frames indexed from marks so far (close frees the writer; its last frame not counted) */
+        uint64_t before = mt_writer_marked_frames(w[0]);
+        assert_int_equal(mt_writer_close(w[0]), 0);
+        marked += before;
+        tu_buf f[2] = {{0}, {0}};
+        for (int k = 0; k < 2; k++) {
+            FILE *fp = fopen(path[k], "rb");
+            assert_non_null(fp);
+            uint8_t b[4096];
+            size_t got;
+            while ((got = fread(b, 1, sizeof b, fp)) > 0)
+                tu_buf_put(&f[k], b, got);
+            fclose(fp);
+            unlink(path[k]);
+        }
+        assert_int_equal(f[0].n, f[1].n);
+        assert_memory_equal(f[0].p, f[1].p, f[0].n);
+        free(f[0].p);
+        free(f[1].p);
+    }
+    assert_true(marked > 50); /* the marks were used, not only the decoder */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_raw_and_bad_files),
         cmocka_unit_test(test_seek_cycle),
         cmocka_unit_test(test_marks_equal_decoded_index),
+        cmocka_unit_test(test_swenc_marks_equal_decoded_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

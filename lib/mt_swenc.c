@@ -84,10 +84,11 @@ int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, ui
 
 int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
-    if (s->ended || !s->have_section || cycle < s->ptr || (cycle - s->ptr) % s->rate)
+    if (s->ended || !s->have_section || cycle < s->ptr)
         return -1;
-    uint64_t skip = (cycle - s->ptr) / s->rate;
-    if (skip > MT_SKIP_MAX)
+    /* one division, none at rate 1 (every access: --trace-all) */
+    uint64_t d = cycle - s->ptr, skip = s->rate == 1 ? d : d / s->rate;
+    if (skip * s->rate != d || skip > MT_SKIP_MAX)
         return -1;
     mt_enc_plan p;
     mt_enc_plan_sample(&s->enc, mt_fmt_addr_part(s->fmt, addr), rw, skip, &p);

@@ -86,6 +86,26 @@ static void emit_exit(fixture *f)
     emit(f, jal(ZERO, 0));
 }
 
+/* mtvec = RAMB + 0x100 (5 instructions; t0 is left holding it) */
+static void emit_mtvec(fixture *f)
+{
+    emit(f, lui(T0, 0x80000));          /* t0 = 0xffffffff80000000 */
+    emit(f, slli(T0, T0, 32));          /* 0x8000000000000000 */
+    emit(f, 0x0202d293);                /* srli t0, t0, 32 -> 0x80000000 */
+    emit(f, addi(T0, T0, 0x100));
+    emit(f, csrrw(ZERO, 0x305, T0));    /* mtvec */
+}
+
+/* the trap handler at RAMB + 0x100: a0 = mcause, a1 = mtval, a2 = mepc, then exit (7 in all) */
+static void emit_trap_report(fixture *f)
+{
+    f->at = RAMB + 0x100;
+    emit(f, csrrs(A0, 0x342, ZERO));    /* mcause */
+    emit(f, csrrs(A1, 0x343, ZERO));    /* mtval */
+    emit(f, csrrs(A2, 0x341, ZERO));    /* mepc */
+    emit_exit(f);
+}
+
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
@@ -250,17 +270,9 @@ static void test_illegal_trap(void **state)
     f->at = RAMB + 0x14;
     emit(f, 0);
     f->at = RAMB;
-    emit(f, lui(T0, 0x80000));          /* t0 = 0xffffffff80000000 */
-    emit(f, slli(T0, T0, 32));          /* 0x8000000000000000 */
-    emit(f, 0x0202d293);                /* srli t0, t0, 32 -> 0x80000000 */
-    emit(f, addi(T0, T0, 0x100));
-    emit(f, csrrw(ZERO, 0x305, T0));    /* mtvec */
+    emit_mtvec(f);
     emit(f, 0x0000607f);                /* illegal: mtval = its bits */
-    f->at = RAMB + 0x100;
-    emit(f, csrrs(A0, 0x342, ZERO));    /* mcause */
-    emit(f, csrrs(A1, 0x343, ZERO));    /* mtval */
-    emit(f, csrrs(A2, 0x341, ZERO));    /* mepc */
-    emit_exit(f);
+    emit_trap_report(f);
     cpu_run(&f->cpu);
     assert_int_equal(f->cpu.mtvec, 0x80000100);
     assert_int_equal(f->cpu.x[A0], EXC_ILLEGAL);
@@ -275,19 +287,11 @@ static void test_illegal_trap(void **state)
  * address 16, where nothing is mapped. */
 static void run_pair_fault(fixture *f, uint32_t first, uint32_t second, uint64_t fault_at)
 {
-    emit(f, lui(T0, 0x80000));          /* t0 = 0xffffffff80000000 */
-    emit(f, slli(T0, T0, 32));
-    emit(f, 0x0202d293);                /* srli t0, t0, 32 -> 0x80000000 */
-    emit(f, addi(T0, T0, 0x100));
-    emit(f, csrrw(ZERO, 0x305, T0));    /* mtvec = RAMB + 0x100 */
+    emit_mtvec(f);
     emit(f, addi(T1, ZERO, 16));
     emit(f, first);                     /* at RAMB + 0x18 */
     emit(f, second);
-    f->at = RAMB + 0x100;
-    emit(f, csrrs(A0, 0x342, ZERO));    /* mcause */
-    emit(f, csrrs(A1, 0x343, ZERO));    /* mtval */
-    emit(f, csrrs(A2, 0x341, ZERO));    /* mepc */
-    emit_exit(f);
+    emit_trap_report(f);
     cpu_run(&f->cpu);
     assert_true(f->fin.finished);
     assert_int_equal(f->cpu.x[A0], EXC_LOAD_ACCESS);

@@ -484,6 +484,27 @@ static void test_seek_cycle(void **state)
     unlink(path);
 }
 
+/* Two files with the same bytes (both removed). */
+static void assert_same_files_and_remove(const char *a, const char *b)
+{
+    const char *path[2] = {a, b};
+    tu_buf f[2] = {{0}, {0}};
+    for (int k = 0; k < 2; k++) {
+        FILE *fp = fopen(path[k], "rb");
+        assert_non_null(fp);
+        uint8_t buf[4096];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
+            tu_buf_put(&f[k], buf, got);
+        fclose(fp);
+        unlink(path[k]);
+    }
+    assert_int_equal(f[0].n, f[1].n);
+    assert_memory_equal(f[0].p, f[1].p, f[0].n);
+    free(f[0].p);
+    free(f[1].p);
+}
+
 /* The index from the producer's marks (mt_unit_on_sync + mt_unit_mark_now -> mt_writer_mark) is
  * the decoded index, byte for byte: the same unit output through a writer with marks and one
  * without gives identical files, across sessions, overflows, markers, section switches, small
@@ -560,21 +581,7 @@ static void test_marks_equal_decoded_index(void **state)
         assert_int_equal(mt_writer_marked_frames(ps.w[1]), 0);
         for (int k = 0; k < 2; k++)
             assert_int_equal(mt_writer_close(ps.w[k]), 0);
-        tu_buf f[2] = {{0}, {0}};
-        for (int k = 0; k < 2; k++) {
-            FILE *fp = fopen(path[k], "rb");
-            assert_non_null(fp);
-            uint8_t b[4096];
-            size_t got;
-            while ((got = fread(b, 1, sizeof b, fp)) > 0)
-                tu_buf_put(&f[k], b, got);
-            fclose(fp);
-            unlink(path[k]);
-        }
-        assert_int_equal(f[0].n, f[1].n);
-        assert_memory_equal(f[0].p, f[1].p, f[0].n);
-        free(f[0].p);
-        free(f[1].p);
+        assert_same_files_and_remove(path[0], path[1]);
         free(a);
     }
     assert_true(marked > 100); /* the marks were used, not only the decoder */
@@ -633,21 +640,7 @@ static void test_swenc_marks_equal_decoded_index(void **state)
         uint64_t before = mt_writer_marked_frames(w[0]);
         assert_int_equal(mt_writer_close(w[0]), 0);
         marked += before;
-        tu_buf f[2] = {{0}, {0}};
-        for (int k = 0; k < 2; k++) {
-            FILE *fp = fopen(path[k], "rb");
-            assert_non_null(fp);
-            uint8_t b[4096];
-            size_t got;
-            while ((got = fread(b, 1, sizeof b, fp)) > 0)
-                tu_buf_put(&f[k], b, got);
-            fclose(fp);
-            unlink(path[k]);
-        }
-        assert_int_equal(f[0].n, f[1].n);
-        assert_memory_equal(f[0].p, f[1].p, f[0].n);
-        free(f[0].p);
-        free(f[1].p);
+        assert_same_files_and_remove(path[0], path[1]);
     }
     assert_true(marked > 50); /* the marks were used, not only the decoder */
 }

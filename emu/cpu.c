@@ -81,7 +81,8 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->trap_limit = UINT64_MAX;
     c->timer_cycle = UINT64_MAX;
     c->mtimecmp = UINT64_MAX;
-    c->obs_last_pfn = UINT64_MAX;
+    c->obs_last_unit = UINT64_MAX;
+    c->obs_shift = RAM_PAGE_SHIFT;
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = scratch_page_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -402,11 +403,12 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
     cpu_update_next_event(c);
 }
 
-void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx)
+void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned granule_shift)
 {
     c->observer = fn;
     c->observer_ctx = ctx;
-    c->obs_last_pfn = UINT64_MAX;
+    c->obs_last_unit = UINT64_MAX;
+    c->obs_shift = granule_shift > RAM_PAGE_SHIFT && granule_shift < 64 ? granule_shift : RAM_PAGE_SHIFT;
     cpu_update_next_event(c);
 }
 
@@ -433,11 +435,11 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
         extra = cache_access(c->cache, pa, write != 0, kind == MT_KIND_FETCH, dram_transfer, c);
     }
     if (c->observer) {
-        uint64_t pfn = pa >> 12;
-        if (pfn != c->obs_last_pfn || (write && !c->obs_last_write)) {
-            c->obs_last_pfn = pfn;
+        uint64_t unit = pa >> c->obs_shift;
+        if (unit != c->obs_last_unit || (write && !c->obs_last_write)) {
+            c->obs_last_unit = unit;
             c->obs_last_write = write != 0;
-            c->observer(c->observer_ctx, pfn, write != 0);
+            c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write != 0);
         }
     }
     if (c->listener && c->cycle >= c->listener_due) {
@@ -454,6 +456,10 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
+        /* meta-paging's common case, decided here: the same granule again, nothing else due */
+        if (!c->cache && (pa >> c->obs_shift) == c->obs_last_unit && (!write || c->obs_last_write) &&
+            !(c->listener && c->cycle >= c->listener_due))
+            return;
         access_due_hooks(c, pa, size, write, kind);
         return;
     }

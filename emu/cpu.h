@@ -193,7 +193,8 @@ typedef struct mt_cpu {
     uint64_t listener_due;
     ram_page_observer observer;
     void *observer_ctx;
-    uint64_t obs_last_pfn;
+    uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
+    unsigned obs_shift;
     bool obs_last_write;
     mt_fp_exec_fn fp_exec;
     uint64_t fp_tval;
@@ -226,7 +227,9 @@ void cpu_run(mt_cpu *cpu);
 
 /* Hooks. */
 void cpu_set_listener(mt_cpu *cpu, mt_access_listener fn, void *ctx, uint64_t first_due);
-void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx);
+/* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
+ * a consumer that works in coarser units, such as metapages, needs no report within one). */
+void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */

@@ -154,7 +154,8 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     if (cfg->metapaging) { /* before anything is loaded: see docs/metapaging.md */
         mp_session_attach(cfg->metapaging, m->ram);
         if (mp_session_needs_observer(cfg->metapaging))
-            cpu_set_page_observer(&m->cpu, mp_session_observe, cfg->metapaging);
+            cpu_set_page_observer(&m->cpu, mp_session_observe, cfg->metapaging,
+                                  mp_session_observe_shift(cfg->metapaging));
         mp_session_charge_faults_to(cfg->metapaging, &m->cpu.cycle);
     }
     mt_device d = clint_device(&m->clint, &m->cpu);

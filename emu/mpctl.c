@@ -273,6 +273,18 @@ bool mp_session_needs_observer(const struct mp_session *s)
     return s->sim || s->pager;
 }
 
+unsigned mp_session_observe_shift(const struct mp_session *s)
+{
+    uint64_t smallest = s->pager ? s->opt.metapage_bytes : UINT64_MAX;
+    for (size_t i = 0; s->sim && i < mpsim_count(s->sim); i++)
+        if (mpsim_result(s->sim, i)->cfg.metapage_bytes < smallest)
+            smallest = mpsim_result(s->sim, i)->cfg.metapage_bytes;
+    unsigned shift = MP_PAGE_SHIFT;
+    while (smallest != UINT64_MAX && (UINT64_C(1) << (shift + 1)) <= smallest)
+        shift++;
+    return shift;
+}
+
 void mp_session_observe(void *session, uint64_t pfn, bool is_write)
 {
     struct mp_session *s = session;

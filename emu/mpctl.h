@@ -73,6 +73,10 @@ bool mp_session_needs_observer(const struct mp_session *s);
 
 /* The page observer (ram_page_observer): pfn = physical address >> 12. */
 void mp_session_observe(void *session, uint64_t pfn, bool is_write);
+/* The granule the observer needs reports for (cpu_set_page_observer): log2 of the smallest
+ * metapage among the pager and every simulation.  Accesses within one metapage of the smallest
+ * size are hits for every configuration after the first (docs/metapaging.md). */
+unsigned mp_session_observe_shift(const struct mp_session *s);
 
 /* Each fault adds fault_cycles to *counter (the CPU's cycle count); NULL: none. */
 void mp_session_charge_faults_to(struct mp_session *s, uint64_t *counter);

@@ -9,8 +9,9 @@
  *      registered, with a physical range [base, base+len): every TLB entry and cached host pointer
  *      into that range is dropped; nothing else is flushed.
  *  (c) An optional page observer (ram_page_observer) is told, in true access order including
- *      instruction fetches and page-table walks, every time the 4 KiB page touched differs from
- *      the last page reported (and when a write follows a read report of the same page).
+ *      instruction fetches and page-table walks, every time the granule touched (the 4 KiB page,
+ *      or the coarser power of two the observer asked for: cpu_set_page_observer) differs from
+ *      the last one reported (and when a write follows a read report of the same granule).
  *  The emulator's own accesses (ELF loading, device-tree placement, HTIF replies) use
  *  ram_host_read / ram_host_write, which the observer never sees.
  *

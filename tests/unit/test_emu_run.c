@@ -403,7 +403,7 @@ static void test_page_observer(void **state)
     emit(f, sd(A0, T1, 2));             /* write 0x80004000 */
     emit(f, addi(A2, ZERO, 0));
     emit_exit(f);
-    cpu_set_page_observer(&f->cpu, observer, f);
+    cpu_set_page_observer(&f->cpu, observer, f, RAM_PAGE_SHIFT);
     uint64_t x = 1;
     ram_host_write(f->ram, RAMB + 0x5000, &x, 8); /* the emulator's own write: not observed */
     cpu_run(&f->cpu);
@@ -425,6 +425,38 @@ static void test_page_observer(void **state)
     /* then the finisher store (device page 0x100) and the final fetches */
     assert_int_equal(f->obs[7][0], 0x100);
     assert_int_equal(f->obs[7][1], 1);
+}
+
+/* The same program with a 16 KiB granule (a meta-pager whose smallest metapage is 16 KiB): code
+ * page 0x80000 and load page 0x80003 are one granule, store page 0x80004 the next. */
+static void test_page_observer_granule(void **state)
+{
+    fixture *f = *state;
+    emit(f, lui(T0, 0x80003));
+    emit(f, slli(T0, T0, 32));
+    emit(f, 0x0202d293);                /* srli t0, t0, 32 -> 0x80003000 */
+    emit(f, ld(A0, T0, 8));             /* same granule as the code: no report */
+    emit(f, sd(A0, T0, 8));             /* a write in it: reported */
+    emit(f, addi(T1, T0, 2047));
+    emit(f, addi(T1, T1, 2047));
+    emit(f, sd(A0, T1, 2));             /* write 0x80004000: the next granule */
+    emit(f, addi(A2, ZERO, 0));         /* its fetch: back to the first */
+    emit_exit(f);
+    cpu_set_page_observer(&f->cpu, observer, f, RAM_PAGE_SHIFT + 2);
+    cpu_run(&f->cpu);
+    assert_true(f->fin.finished);
+    const uint64_t want[][2] = {
+        {0x80000, 0}, /* fetch at entry */
+        {0x80003, 1}, /* the sd after reads of the granule (its first page as reported: the pfn) */
+        {0x80004, 1}, /* the sd to the next granule */
+        {0x80000, 0}, /* the next fetch */
+        {0x100, 1},   /* the finisher */
+    };
+    assert_true(f->nobs >= 5);
+    for (unsigned i = 0; i < 5; i++) {
+        assert_int_equal(f->obs[i][0], want[i][0]);
+        assert_int_equal(f->obs[i][1], want[i][1]);
+    }
 }
 
 static void test_timing_simple(void **state)
@@ -458,6 +490,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pair_fault_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wfi_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_page_observer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_page_observer_granule, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timing_simple, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

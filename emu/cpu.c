@@ -456,9 +456,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
-        /* meta-paging's common case, decided here: the same granule again, nothing else due */
-        if (!c->cache && (pa >> c->obs_shift) == c->obs_last_unit && (!write || c->obs_last_write) &&
-            !(c->listener && c->cycle >= c->listener_due))
+        if (!cpu_access_needs_hooks(c, pa, write)) /* meta-paging's usual case */
             return;
         access_due_hooks(c, pa, size, write, kind);
         return;

@@ -234,6 +234,13 @@ void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigne
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */
 void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind);
+/* False when cpu_access_due would do nothing with this access: only the page observer is on and
+ * the access repeats the granule it was last told of (a write: of a write report). */
+static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write)
+{
+    return cpu->cache || !cpu->observer || (pa >> cpu->obs_shift) != cpu->obs_last_unit ||
+           (write && !cpu->obs_last_write) || (cpu->listener && cpu->cycle >= cpu->listener_due);
+}
 
 /* The one hook every bus access goes through: stamps it at the current cycle, then takes it. */
 static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind)

@@ -111,6 +111,73 @@ static void push(mt_unit *u, const uint8_t *p, uint32_t n)
     u->fifo.occ += n;
 }
 
+/* ---- packets in flight (contract v2) ------------------------------------------------ */
+
+/* A packet may be chosen in this cycle: the space after this cycle's drain holds a maximal
+ * packet for it and for each packet still in flight. */
+static inline int has_room(const mt_unit *u)
+{
+    return u->p.depth - u->fifo.occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u);
+}
+
+static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
+{
+    unsigned k = u->pipe_head + i;
+    return &u->pipe[k >= MT_UNIT_LATENCY + 1 ? k - (MT_UNIT_LATENCY + 1) : k];
+}
+
+/* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
+static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, uint64_t t)
+{
+    mt_unit_inflight *e = pipe_at(u, u->pipe_n++);
+    for (uint32_t i = 0; i < n; i++)
+        e->bytes[i] = p[i];
+    e->len = (uint8_t)n;
+    e->kind = (uint8_t)kind;
+    e->due = t + MT_UNIT_LATENCY;
+    u->pipe_bytes += n;
+    if (kind == MT_INFLIGHT_SYNC)
+        u->pipe_sync++;
+}
+
+/* End of cycle t: the packet chosen in t - LATENCY enters the FIFO; BYTES and the SYNC byte
+ * count follow the FIFO. */
+static inline void enter_due(mt_unit *u, uint64_t t)
+{
+    if (!u->pipe_n)
+        return;
+    mt_unit_inflight *e = &u->pipe[u->pipe_head];
+    if (e->due != t)
+        return;
+    push(u, e->bytes, e->len);
+    u->bytes += e->len;
+    u->pipe_bytes -= e->len;
+    if (e->kind == MT_INFLIGHT_SYNC) {
+        u->sync_bytes = e->len;
+        u->pipe_sync--;
+    } else {
+        u->sync_bytes += e->len;
+        if (u->sync_bytes > MT_PREV_BYTES_MAX)
+            u->sync_bytes = MT_PREV_BYTES_MAX;
+        if (e->kind == MT_INFLIGHT_END)
+            u->busy = 0;
+    }
+    u->pipe_head = u->pipe_head == MT_UNIT_LATENCY ? 0 : u->pipe_head + 1;
+    u->pipe_n--;
+}
+
+/* End of cycle (after choose and enter_due): a SYNC becomes due once the bytes since the last
+ * SYNC reach the period, counting each packet in flight as MT_PKT_MAX bytes (its length is
+ * known to the hardware only later), unless a SYNC is in flight (its entry restarts the count).
+ * The estimate only grows when a packet is chosen, so the SYNC follows the packet that crossed
+ * the period in the next cycle, as in contract v1. */
+static inline void sync_check(mt_unit *u)
+{
+    if (u->active && !u->pipe_sync &&
+        u->sync_bytes + (uint32_t)MT_PKT_MAX * u->pipe_n >= u->cfg.sync_period)
+        u->sync_pending = 1;
+}
+
 /* ---- one clock ---------------------------------------------------------------------- */
 
 static uint32_t sat_inc(uint32_t v)
@@ -242,11 +309,12 @@ static void clock_one(mt_unit *u)
     const uint64_t t = u->now;
     uint8_t pkt[MT_PKT_MAX];
     uint32_t len = 0;
+    unsigned kind = MT_INFLIGHT_PLAIN;
 
     /* A. drain */
     if (u->fifo.occ)
         drain(u, u->p.drain);
-    const uint32_t space = u->p.depth - u->fifo.occ;
+    const int room = has_room(u);
 
     /* B. schedule */
     if (u->active) {
@@ -296,7 +364,7 @@ static void clock_one(mt_unit *u)
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
-        } else if (plan.len <= space) {
+        } else if (room) {
             memcpy(pkt, plan.bytes, plan.len);
             len = plan.len;
             mt_enc_commit(&u->enc, &plan);
@@ -307,7 +375,7 @@ static void clock_one(mt_unit *u)
         s->valid = 0;
     } else if (w != W_NONE && u->enc.run_cnt) {
         uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
-        if (n <= space) {
+        if (room) {
             len = n;
             u->enc.run_cnt = 0;
         }
@@ -321,13 +389,19 @@ static void clock_one(mt_unit *u)
                 n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->rep_cycle);
             }
             break;
-        case W_SYNC: n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, u->sync_bytes, t); break;
+        case W_SYNC: {
+            /* prev_bytes: the stream bytes since the last SYNC's first byte, those in flight
+             * included (they enter the FIFO before this SYNC) */
+            uint32_t prev = u->sync_bytes + u->pipe_bytes;
+            n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+            break;
+        }
         case W_OVERFLOW: n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending); break;
         case W_MARKER: n = (uint32_t)mt_pkt_marker(pkt, u->marker_val); break;
         case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
         default: break;
         }
-        if (n <= space) {
+        if (room) {
             len = n;
             switch (w) {
             case W_SECTION:
@@ -341,19 +415,22 @@ static void clock_one(mt_unit *u)
                 break;
             case W_SYNC:
                 if (u->on_sync) {
-                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes, .cycle = t,
+                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
                                             .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
                     u->on_sync(u->on_sync_ctx, &m);
                 }
                 u->sync_seq++;
-                u->sync_bytes = 0;
+                kind = MT_INFLIGHT_SYNC;
                 mt_enc_reset(&u->enc, u->enc.fmt);
                 u->sync_pending = 0;
                 u->sect_pending = 1;
                 break;
             case W_OVERFLOW: u->drop_pending = 0; break;
             case W_MARKER: u->marker_pending = 0; break;
-            case W_END: u->end_pending = u->busy = 0; break;
+            case W_END: /* busy clears as the END enters the FIFO */
+                u->end_pending = 0;
+                kind = MT_INFLIGHT_END;
+                break;
             default: break;
             }
         }
@@ -370,16 +447,12 @@ static void clock_one(mt_unit *u)
         }
     }
 
-    /* E. end of cycle */
-    if (len) {
-        push(u, pkt, len);
-        u->sync_bytes += len;
-        if (u->sync_bytes > MT_PREV_BYTES_MAX)
-            u->sync_bytes = MT_PREV_BYTES_MAX;
-        u->bytes += len;
-    }
-    if (u->active && u->sync_bytes >= u->cfg.sync_period)
-        u->sync_pending = 1;
+    /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
+     * enters the FIFO */
+    if (len)
+        choose(u, pkt, len, kind, t);
+    enter_due(u, t);
+    sync_check(u);
     for (unsigned i = 0; i < u->nwrites; i++)
         apply_write(u, t, u->wr_off[i], u->wr_val[i]);
     u->nwrites = 0;
@@ -397,7 +470,7 @@ void mt_unit_on_sync(mt_unit *u, mt_unit_mark_fn fn, void *ctx)
 
 void mt_unit_mark_now(const mt_unit *u, mt_unit_mark *m)
 {
-    *m = (mt_unit_mark){.offset = u->prev_bytes + u->bytes, .cycle = u->now,
+    *m = (mt_unit_mark){.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = u->now,
                         .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
 }
 
@@ -426,6 +499,18 @@ static void skip_to(mt_unit *u, uint64_t j)
         u->next_sp += m * u->sec_r;
     }
     u->now = j;
+    enter_due(u, j - 1); /* callers never skip past a due packet's cycle */
+}
+
+/* The cycle up to which advance may skip from a quiet state: not past the section end, and not
+ * past the cycle in which the oldest packet in flight enters the FIFO. */
+static inline uint64_t skip_limit(const mt_unit *u, uint64_t j)
+{
+    if (u->active && u->sec_end < j)
+        j = u->sec_end;
+    if (u->pipe_n && u->pipe[u->pipe_head].due + 1 < j)
+        j = u->pipe[u->pipe_head].due + 1;
+    return j;
 }
 
 /* The common sampling cycle: an access, nothing else pending, no hold, no section boundary,
@@ -454,7 +539,7 @@ static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint
 }
 
 /* fast_clock's capture and end of cycle (after its drain and interval opening). */
-static inline void fast_capture(mt_unit *u, const mt_access *acc)
+static inline void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
 {
     mt_fifo *f = &u->fifo;
     if (u->int_open && passes(u, acc)) {
@@ -465,27 +550,21 @@ static inline void fast_capture(mt_unit *u, const mt_access *acc)
         if (enc_extends_run(&u->enc, part, rw, s.idx - u->rep_idx)) {
             u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
             reported(u, &s);
-            return; /* no bytes: sync_bytes unchanged, and below the period (not pending) */
+            return; /* no bytes */
         }
         mt_enc_plan plan;
         mt_enc_plan_sample(&u->enc, part, rw, s.idx - u->rep_idx, &plan);
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
-        } else if (plan.len <= u->p.depth - f->occ) {
-            push(u, plan.bytes, plan.len);
+        } else if (u->p.depth - f->occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u)) {
+            choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN, t);
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
-            u->sync_bytes += plan.len;
-            if (u->sync_bytes > MT_PREV_BYTES_MAX)
-                u->sync_bytes = MT_PREV_BYTES_MAX;
-            u->bytes += plan.len;
         } else {
             drop_sample(u);
         }
     }
-    if (u->sync_bytes >= u->cfg.sync_period)
-        u->sync_pending = 1;
 }
 
 static void fast_clock(mt_unit *u, const mt_access *acc)
@@ -500,7 +579,9 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
         u->int_idx = u->next_idx++;
         u->next_sp = t + u->sec_r;
     }
-    fast_capture(u, acc);
+    fast_capture(u, acc, t);
+    enter_due(u, t);
+    sync_check(u);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -509,9 +590,7 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
 {
     while (u->now < cycle) {
         if (u->lazy && quiet(u)) {
-            uint64_t j = cycle;
-            if (u->active && u->sec_end < j)
-                j = u->sec_end;
+            uint64_t j = skip_limit(u, cycle);
             if (j > u->now) {
                 skip_to(u, j);
                 continue;
@@ -533,6 +612,10 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
     if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
         !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
+        /* packets in flight that enter the FIFO before c: exactly as advance skips to them */
+        while (u->pipe_n && u->pipe[u->pipe_head].due < c) {
+            skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
+        }
         if (u->batch) {
             /* skip_to(c) + fast_clock in one: with batched output a drain is arithmetic, so the
              * c - now + 1 cycles drain at once, and the interval open at c is the last of those
@@ -549,7 +632,9 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
                 u->next_idx += m;
                 u->next_sp += m * u->sec_r;
             }
-            fast_capture(u, a);
+            fast_capture(u, a, c);
+            enter_due(u, c);
+            sync_check(u);
             u->now = c + 1;
             return;
         }
@@ -639,7 +724,7 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
     mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
     mt_unit_advance(u, u->now + 1);
     while (u->busy || u->fifo.occ) {
-        if (quiet(u))
+        if (quiet(u) && u->fifo.occ)
             mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
         else
             mt_unit_advance(u, u->now + 1);

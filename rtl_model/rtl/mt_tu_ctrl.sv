@@ -97,6 +97,11 @@ module mt_tu_ctrl #(
   logic [7:0]  sync_seq_q;
   // counters, sticky bits
   logic [31:0] dropped_q;
+  // Drops are counted one cycle late: drops_q (0..3) of the last cycle is added to the registered
+  // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
+  // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
+  logic [1:0]  drops_q, drops_d;
+  logic [31:0] dp_eff, dr_eff;
   logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
 
@@ -199,11 +204,11 @@ module mt_tu_ctrl #(
     if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
     else if (b_sect_pending) win = WSection;
     else if (sync_pending_q) win = WSync;
-    else if (drop_pending_q != '0 && fifo_half_i) win = WOverflow;
+    else if ((drop_pending_q != '0 || drops_q != '0) && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
     else if (cap) win = WCapture;
     // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-    else if (end_pending_q && drop_pending_q == '0 && !b_hold_valid) win = WEnd;
+    else if (end_pending_q && drop_pending_q == '0 && drops_q == '0 && !b_hold_valid) win = WEnd;
     else win = WNone;
   end
 
@@ -245,7 +250,7 @@ module mt_tu_ctrl #(
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
   logic [47:0] p1_fa_q;
-  logic [55:0] p1_fb_q;
+  logic [55:0] p1_fb_q, p1_diff_q;
   logic        p2_v_q, p2_sync_q, p2_end_q;
   logic [7:0]  p2_hdr_q, p2_b1_q;
   logic [2:0]  p2_pre_len_q;
@@ -324,7 +329,7 @@ module mt_tu_ctrl #(
         WOverflow: begin
           k_hdr = mt_tu_pkg::HdrOverflow;
           k_fa_en = 1'b1;
-          k_fa = {16'd0, drop_pending_q};
+          k_fa = {16'd0, dp_eff};
         end
         WMarker: begin
           k_hdr = mt_tu_pkg::HdrMarker;
@@ -336,7 +341,7 @@ module mt_tu_ctrl #(
           k_fa_en = 1'b1;
           k_fa = samples_q;
           k_fb_en = 1'b1;
-          k_fb = {24'd0, dropped_q};
+          k_fb = {24'd0, dr_eff};
         end
         default: ;
       endcase
@@ -345,6 +350,13 @@ module mt_tu_ctrl #(
 
   logic write;
   assign write = (win != WNone) && room && !(is_sample_win && !run_flush && e_absorbed);
+
+  // The sample's difference to the newest history entry (for DELTA, formed in P1): one
+  // subtractor for the hold and one for the capture, so the carry chains start at registers and
+  // the input port, not behind the winner.
+  logic [55:0] diff_hold, diff_cap;
+  assign diff_hold = hold_a_q - hist_q[0 +: 56];
+  assign diff_cap  = cap_a - hist_q[0 +: 56];
 
   // The SYNC estimate after this cycle without / with a packet chosen now (see below).
   logic sync_due0, sync_due1;
@@ -364,7 +376,7 @@ module mt_tu_ctrl #(
   mt_tu_enc u_enc (
     .fmt_i       (enc_fmt_q),
     .a_i         (p1_fb_q),
-    .ref_i       (hist_q[56 +: 56]),
+    .diff_i      (p1_diff_q),
     .ref_valid_i (hist_valid_q[1]),
     .delta_o     (e_delta),
     .pay_o       (e_pay),
@@ -396,7 +408,7 @@ module mt_tu_ctrl #(
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
-      p1_fa_q <= '0;        p1_fb_q <= '0;
+      p1_fa_q <= '0;        p1_fb_q <= '0;        p1_diff_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
@@ -415,6 +427,7 @@ module mt_tu_ctrl #(
         p1_pre_len_q <= k_pre_len;
         p1_fa_q      <= k_fa;
         p1_fb_q      <= k_fb;
+        p1_diff_q    <= (win == WHold) ? diff_hold : diff_cap;
       end
       p2_v_q <= p1_v_q;
       if (p1_v_q) begin
@@ -468,7 +481,6 @@ module mt_tu_ctrl #(
   always_comb begin
     logic s_reported, s_dropped, cap_dropped, hold_freed;
     logic [1:0]  drops;
-    logic [32:0] dp_sum, dr_sum;
 
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
@@ -489,7 +501,7 @@ module mt_tu_ctrl #(
     sync_pending_d = sync_pending_q;
     marker_pending_d = marker_pending_q;
     end_pending_d = end_pending_q;
-    drop_pending_d = drop_pending_q;
+    drop_pending_d = dp_eff;
     marker_val_d = marker_val_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
@@ -497,12 +509,10 @@ module mt_tu_ctrl #(
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    dropped_d = dropped_q;         samples_d = samples_q;    bytes_d = bytes_q;
+    dropped_d = dr_eff;            samples_d = samples_q;    bytes_d = bytes_q;
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
-    dp_sum = '0;
-    dr_sum = '0;
     s_reported = 1'b0;
     s_dropped = 1'b0;
 
@@ -583,10 +593,6 @@ module mt_tu_ctrl #(
 
     drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after_q);
     if (drops != '0) begin
-      dp_sum = {1'b0, drop_pending_d} + 33'(drops);
-      dr_sum = {1'b0, dropped_q} + 33'(drops);
-      drop_pending_d = dp_sum[32] ? '1 : dp_sum[31:0];
-      dropped_d = dr_sum[32] ? '1 : dr_sum[31:0];
       overflowed_d = 1'b1;
     end
     if (s_reported) samples_d = samples_q + 48'd1;
@@ -619,6 +625,7 @@ module mt_tu_ctrl #(
       c_len_h_d = (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i;
       c_len_l_d = len_l_i;
       dropped_d = '0;
+      drops = '0;
       samples_d = '0;
       bytes_d = '0;
       overflowed_d = 1'b0;
@@ -659,6 +666,7 @@ module mt_tu_ctrl #(
         marker_lost_d = 1'b1;
       end
     end
+    drops_d = drops;
   end
 
   // Next cycle's b_fmt (see sec_zero_q): the format after a switch there, else sec_fmt.
@@ -689,7 +697,7 @@ module mt_tu_ctrl #(
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_sp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
-      drop_pending_q <= '0;       marker_val_q <= '0;
+      drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
       hist_q <= '0;
@@ -721,6 +729,7 @@ module mt_tu_ctrl #(
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drop_pending_q <= drop_pending_d; marker_val_q <= marker_val_d;
+      drops_q <= drops_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;
@@ -734,7 +743,15 @@ module mt_tu_ctrl #(
 
   assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q,
                       (fifo_occ_i == '0), busy_q, active_q};
-  assign dropped_o = dropped_q;
+  assign dropped_o = dr_eff;
+
+  always_comb begin
+    logic [32:0] dp_sum, dr_sum;
+    dp_sum = {1'b0, drop_pending_q} + 33'(drops_q);
+    dr_sum = {1'b0, dropped_q} + 33'(drops_q);
+    dp_eff = dp_sum[32] ? '1 : dp_sum[31:0];
+    dr_eff = dr_sum[32] ? '1 : dr_sum[31:0];
+  end
   assign samples_o = samples_q;
   assign bytes_o   = bytes_q;
   assign cycle_o   = t_q;

@@ -3,12 +3,14 @@
 // that matched no history entry it picks DELTA when the newest entry at the time of the choice was
 // valid and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value,
 // FULL otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision itself is made in the
-// arbitration cycle (mt_tu_ctrl); only the payload and its length are left to this stage.
+// arbitration cycle (mt_tu_ctrl), and so is the subtraction (its carry chain sits beside the
+// history compare there); this stage takes the raw difference and forms the zigzag value, the LEB
+// lengths and the choice.
 module mt_tu_enc (
   input  logic [1:0]  fmt_i,        // the encoder's format
   input  logic [55:0] a_i,          // the sample's address part, already reduced to w bits
-  input  logic [55:0] ref_i,        // the newest history entry at the time of the choice
-  input  logic        ref_valid_i,
+  input  logic [55:0] diff_i,       // a minus the newest history entry at the time of the choice
+  input  logic        ref_valid_i,  // that entry was valid
   output logic        delta_o,      // DELTA (else FULL)
   output logic [55:0] pay_o,        // payload value (zigzag delta or the address part)
   output logic [3:0]  pay_len_o     // its LEB length
@@ -21,7 +23,7 @@ module mt_tu_enc (
   logic [5:0]  w;
   logic        sign;
   assign w = mt_tu_pkg::fmt_width(fmt_i);
-  assign d = (a_i - ref_i) & mask;
+  assign d = diff_i & mask;
   assign sign = d[w - 6'd1];
   assign sign_mask = sign ? mask : '0;
   assign z = ((d << 1) ^ sign_mask) & mask;

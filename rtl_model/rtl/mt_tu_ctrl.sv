@@ -415,8 +415,10 @@ module mt_tu_ctrl #(
       p2_fb_q <= '0;        p2_len_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
     end else begin
+      // The stages' data registers load every cycle (meaningful only with their valid bit), so
+      // the late write decision drives only p1_v_q.
       p1_v_q <= write;
-      if (write) begin
+      begin
         p1_sample_q  <= is_sample_win && !run_flush && k_sample;
         p1_sync_q    <= (win == WSync) && !run_flush;
         p1_end_q     <= (win == WEnd) && !run_flush;
@@ -430,7 +432,7 @@ module mt_tu_ctrl #(
         p1_diff_q    <= (win == WHold) ? diff_hold : diff_cap;
       end
       p2_v_q <= p1_v_q;
-      if (p1_v_q) begin
+      begin
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
         p2_hdr_q     <= q_hdr;
@@ -443,7 +445,7 @@ module mt_tu_ctrl #(
         p2_len_q     <= 5'(p1_pre_len_q) + 5'(q_la) + 5'(q_lb);
       end
       p3_v_q <= p2_v_q;
-      if (p2_v_q) begin
+      begin
         p3_sync_q <= p2_sync_q;
         p3_end_q  <= p2_end_q;
         p3_len_q  <= p2_len_q;
@@ -669,11 +671,19 @@ module mt_tu_ctrl #(
     drops_d = drops;
   end
 
+  // The latched lengths' zero flags, from the registers' values in parallel with the start
+  // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
+  logic c_len_h_zero_d, c_len_l_zero_d, start_now;
+  // (busy as the session block sees it: after this cycle's END entry, before a start)
+  assign start_now = ctrl_wr_i && wdata_i[0] && !(busy_q && !(p3_v_q && p3_end_q));
+  assign c_len_h_zero_d = start_now ? (len_h_i == '0 && len_l_i != '0) : c_len_h_zero_q;
+  assign c_len_l_zero_d = start_now ? (len_l_i == '0) : c_len_l_zero_q;
+
   // Next cycle's b_fmt (see sec_zero_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;
   always_comb begin
     logic nxt_sw_span;
-    nxt_sw_span = sec_span_d ? (c_len_h_d == '0) : (c_len_l_d != '0);
+    nxt_sw_span = sec_span_d ? c_len_h_zero_d : !c_len_l_zero_d;
     if (active_d && sec_left_d == '0) nxt_b_fmt = nxt_sw_span ? c_fmt_l_d : c_fmt_h_d;
     else nxt_b_fmt = sec_fmt_d;
   end
@@ -714,8 +724,8 @@ module mt_tu_ctrl #(
       c_sync_period_q <= c_sync_period_d;
       c_rate_h_q <= c_rate_h_d;   c_rate_l_q <= c_rate_l_d;
       c_len_h_q <= c_len_h_d;     c_len_l_q <= c_len_l_d;
-      c_len_h_zero_q <= (c_len_h_d == '0);
-      c_len_l_zero_q <= (c_len_l_d == '0);
+      c_len_h_zero_q <= c_len_h_zero_d;
+      c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_start_q <= sec_start_d; sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_zero_q <= (sec_left_d == '0);

@@ -235,7 +235,15 @@ module mt_tu_ctrl #(
   logic [1:0] e_midx;
   for (genvar i = 0; i < 3; i++) begin : g_eq
     assign eq_hold[i] = hist_valid_q[i] && (hist_q[i*56 +: 56] == hold_a_q);
-    assign eq_cap[i]  = hist_valid_q[i] && (hist_q[i*56 +: 56] == cap_a);
+    // the compare as a two-level tree of kept 4-bit and 16-bit group results: left to itself
+    // the mapper chains the 56-bit compare through LUTs, the longest path of the unit
+    (* keep *) logic [13:0] grp_eq;
+    (* keep *) logic [3:0]  sup_eq;
+    for (genvar g = 0; g < 14; g++) begin : g_grp
+      assign grp_eq[g] = (hist_q[i*56 + g*4 +: 4] == cap_a[g*4 +: 4]);
+    end
+    assign sup_eq = {&grp_eq[13:12], &grp_eq[11:8], &grp_eq[7:4], &grp_eq[3:0]};
+    assign eq_cap[i]  = hist_valid_q[i] && (&sup_eq);
   end
   assign eq = (win == WHold) ? eq_hold : eq_cap;
   assign skip_zero = (win == WHold) ? (hold_idx_q == rep_idx_q) : (b_int_idx == rep_idx_q);

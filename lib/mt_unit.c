@@ -50,17 +50,19 @@ void mt_unit_free(mt_unit *u)
 /* ---- output ---------------------------------------------------------------------------- */
 
 /* Batched output (mt_unit_batch_output): the FIFO's bytes live in a linear stage instead of the
- * ring. The stage holds [drained, not yet handed to the sink][the FIFO's occ bytes], so a push
- * appends, a drain is `occ -= n` (O(1), no copy, no call), and the sink gets the drained bytes
- * in blocks when the stage fills, at mt_unit_flush and at mt_unit_stop. Occupancy, bytes and
- * their order are exactly the ring's; only the sink calls come later and bigger. */
+ * ring. The stage holds [drained, not yet handed to the sink][the FIFO's occ bytes][the bytes of
+ * the packets in flight], so a chosen packet is appended once, its entry into the FIFO is
+ * `occ += len`, a drain is `occ -= n` (O(1), no copy, no call), and the sink gets the drained
+ * bytes in blocks when the stage fills, at mt_unit_flush and at mt_unit_stop. Occupancy, bytes
+ * and their order are exactly the ring's; only the sink calls come later and bigger. */
 static void hand_over(mt_unit *u)
 {
-    uint32_t drained = u->stage_n - u->fifo.occ;
+    uint32_t keep = u->fifo.occ + u->pipe_bytes;
+    uint32_t drained = u->stage_n - keep;
     if (drained && u->p.sink)
         u->p.sink(u->p.sink_ctx, u->stage, drained);
-    memmove(u->stage, u->stage + drained, u->fifo.occ);
-    u->stage_n = u->fifo.occ;
+    memmove(u->stage, u->stage + drained, keep);
+    u->stage_n = keep;
 }
 
 void mt_unit_flush(mt_unit *u)
@@ -74,7 +76,7 @@ int mt_unit_batch_output(mt_unit *u, int on)
     on = on && u->p.sink;
     if (on == u->batch)
         return 0;
-    if (u->fifo.occ) /* switch only with an empty FIFO (the bytes would have to move) */
+    if (u->fifo.occ || u->pipe_n) /* switch only with an empty FIFO (the bytes would move) */
         return -1;
     if (on && !u->stage) {
         u->stage = malloc((size_t)u->p.depth + MT_UNIT_BATCH);
@@ -95,20 +97,16 @@ static void drain(mt_unit *u, uint64_t n)
         mt_fifo_pop(&u->fifo, n, u->p.sink, u->p.sink_ctx);
 }
 
-/* Caller guarantees n <= depth - occ. */
-static void push(mt_unit *u, const uint8_t *p, uint32_t n)
+/* Appends a chosen packet's bytes to the stage (batched output); they enter the occupancy
+ * later (enter_due). occ + pipe_bytes + n <= depth (the room rule). */
+static void stage_append(mt_unit *u, const uint8_t *p, uint32_t n)
 {
-    if (!u->batch) {
-        mt_fifo_push(&u->fifo, p, n);
-        return;
-    }
     if (u->stage_n + n > u->p.depth + MT_UNIT_BATCH)
-        hand_over(u); /* leaves occ <= depth - n bytes */
+        hand_over(u); /* leaves occ + pipe_bytes <= depth - n bytes */
     uint8_t *d = u->stage + u->stage_n;
     for (uint32_t i = 0; i < n; i++) /* a few bytes: a loop beats memcpy's call */
         d[i] = p[i];
     u->stage_n += n;
-    u->fifo.occ += n;
 }
 
 /* ---- packets in flight (contract v2) ------------------------------------------------ */
@@ -129,9 +127,14 @@ static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
 /* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
 static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, uint64_t t)
 {
+    if (u->batch) {
+        stage_append(u, p, n); /* before pipe_bytes counts them: hand_over keeps the rest */
+    } else {
+        mt_unit_inflight *f = pipe_at(u, u->pipe_n);
+        for (uint32_t i = 0; i < n; i++)
+            f->bytes[i] = p[i];
+    }
     mt_unit_inflight *e = pipe_at(u, u->pipe_n++);
-    for (uint32_t i = 0; i < n; i++)
-        e->bytes[i] = p[i];
     e->len = (uint8_t)n;
     e->kind = (uint8_t)kind;
     e->due = t + MT_UNIT_LATENCY;
@@ -149,7 +152,10 @@ static inline void enter_due(mt_unit *u, uint64_t t)
     mt_unit_inflight *e = &u->pipe[u->pipe_head];
     if (e->due != t)
         return;
-    push(u, e->bytes, e->len);
+    if (u->batch)
+        u->fifo.occ += e->len; /* its bytes are in the stage already */
+    else
+        mt_fifo_push(&u->fifo, e->bytes, e->len);
     u->bytes += e->len;
     u->pipe_bytes -= e->len;
     if (e->kind == MT_INFLIGHT_SYNC) {
@@ -538,8 +544,10 @@ static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint
     return (e->hist_valid >> e->prev_idx & 1) && e->hist[e->prev_idx] == a;
 }
 
-/* fast_clock's capture and end of cycle (after its drain and interval opening). */
-static inline void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
+/* fast_clock's capture (after its drain and interval opening); 1 when it chose a packet. Only a
+ * choice can make a SYNC due (sync_check), so the callers check only then. */
+/* always inlined: it is the body of the emulator's per-sample call */
+static inline __attribute__((always_inline)) int fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
 {
     mt_fifo *f = &u->fifo;
     if (u->int_open && passes(u, acc)) {
@@ -550,7 +558,7 @@ static inline void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
         if (enc_extends_run(&u->enc, part, rw, s.idx - u->rep_idx)) {
             u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
             reported(u, &s);
-            return; /* no bytes */
+            return 0; /* no bytes */
         }
         mt_enc_plan plan;
         mt_enc_plan_sample(&u->enc, part, rw, s.idx - u->rep_idx, &plan);
@@ -561,10 +569,12 @@ static inline void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
             choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN, t);
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
+            return 1;
         } else {
             drop_sample(u);
         }
     }
+    return 0;
 }
 
 static void fast_clock(mt_unit *u, const mt_access *acc)
@@ -579,9 +589,10 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
         u->int_idx = u->next_idx++;
         u->next_sp = t + u->sec_r;
     }
-    fast_capture(u, acc, t);
+    const int chosen = fast_capture(u, acc, t);
     enter_due(u, t);
-    sync_check(u);
+    if (chosen)
+        sync_check(u);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -612,16 +623,23 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
     if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
         !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
-        /* packets in flight that enter the FIFO before c: exactly as advance skips to them */
-        while (u->pipe_n && u->pipe[u->pipe_head].due < c) {
-            skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
-        }
         if (u->batch) {
             /* skip_to(c) + fast_clock in one: with batched output a drain is arithmetic, so the
-             * c - now + 1 cycles drain at once, and the interval open at c is the last of those
+             * cycles up to c drain at once (in pieces around the entries of packets in flight,
+             * which never make a SYNC due), and the interval open at c is the last of those
              * whose sample point is <= c (no division while accesses come every interval). */
+            uint64_t from = u->now;
+            while (u->pipe_n && u->pipe[u->pipe_head].due < c) {
+                const uint64_t due = u->pipe[u->pipe_head].due;
+                if (u->fifo.occ) {
+                    uint64_t n = (due - from + 1) * u->p.drain;
+                    u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
+                }
+                enter_due(u, due);
+                from = due + 1;
+            }
             if (u->fifo.occ) {
-                uint64_t n = (c - u->now + 1) * u->p.drain;
+                uint64_t n = (c - from + 1) * u->p.drain;
                 u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
             }
             if (u->next_sp <= c) {
@@ -632,12 +650,16 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
                 u->next_idx += m;
                 u->next_sp += m * u->sec_r;
             }
-            fast_capture(u, a, c);
+            const int chosen = fast_capture(u, a, c);
             enter_due(u, c);
-            sync_check(u);
+            if (chosen)
+                sync_check(u);
             u->now = c + 1;
             return;
         }
+        /* packets in flight that enter the FIFO before c: exactly as advance skips to them */
+        while (u->pipe_n && u->pipe[u->pipe_head].due < c)
+            skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
         if (c > u->now)
             skip_to(u, c);
         u->acc_valid = 1; /* fast_clock clears it, as clock_one does */

@@ -124,8 +124,17 @@ static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
     return &u->pipe[k >= MT_UNIT_LATENCY + 1 ? k - (MT_UNIT_LATENCY + 1) : k];
 }
 
+/* Length bounds the SYNC estimate uses for the packets chosen in this and the last cycle
+ * (docs/trace-unit.md section 4.E): what the hardware knows of a packet at its choice. */
+enum { BOUND_RUN = 2, BOUND_SECTION = 14, BOUND_SYNC = 16, BOUND_VALUE = 6, BOUND_END = 13 };
+static inline unsigned sample_bound(unsigned run, uint64_t skip, unsigned op)
+{
+    return 1u + (run ? 1u : 0u) + (skip ? 6u : 0u) + (op > MT_OP_MATCH2 ? 8u : 0u);
+}
+
 /* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
-static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, uint64_t t)
+static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, unsigned bound,
+                          uint64_t t)
 {
     if (u->batch) {
         stage_append(u, p, n); /* before pipe_bytes counts them: hand_over keeps the rest */
@@ -137,6 +146,7 @@ static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kin
     mt_unit_inflight *e = pipe_at(u, u->pipe_n++);
     e->len = (uint8_t)n;
     e->kind = (uint8_t)kind;
+    e->bound = (uint8_t)bound;
     e->due = t + MT_UNIT_LATENCY;
     u->pipe_bytes += n;
     if (kind == MT_INFLIGHT_SYNC)
@@ -172,15 +182,21 @@ static inline void enter_due(mt_unit *u, uint64_t t)
     u->pipe_n--;
 }
 
-/* End of cycle (after choose and enter_due): a SYNC becomes due once the bytes since the last
- * SYNC reach the period, counting each packet in flight as MT_PKT_MAX bytes (its length is
- * known to the hardware only later), unless a SYNC is in flight (its entry restarts the count).
- * The estimate only grows when a packet is chosen, so the SYNC follows the packet that crossed
- * the period in the next cycle, as in contract v1. */
-static inline void sync_check(mt_unit *u)
+/* End of cycle t (after choose and enter_due): a SYNC becomes due once the bytes since the last
+ * SYNC reach the period, counting the packets in flight chosen in t and t - 1 by their bounds
+ * (their lengths are known to the hardware only later) and older ones exactly, unless a SYNC is
+ * in flight (its entry restarts the count). The estimate only grows when a packet is chosen, so
+ * the SYNC follows the packet that crossed the period in the next cycle, as in contract v1. */
+static inline void sync_check(mt_unit *u, uint64_t t)
 {
-    if (u->active && !u->pipe_sync &&
-        u->sync_bytes + (uint32_t)MT_PKT_MAX * u->pipe_n >= u->cfg.sync_period)
+    if (!u->active || u->pipe_sync)
+        return;
+    uint32_t est = u->sync_bytes;
+    for (unsigned i = 0; i < u->pipe_n; i++) {
+        const mt_unit_inflight *e = pipe_at(u, i);
+        est += e->due >= t + MT_UNIT_LATENCY - 1 ? e->bound : e->len;
+    }
+    if (est >= u->cfg.sync_period)
         u->sync_pending = 1;
 }
 
@@ -315,7 +331,7 @@ static void clock_one(mt_unit *u)
     const uint64_t t = u->now;
     uint8_t pkt[MT_PKT_MAX];
     uint32_t len = 0;
-    unsigned kind = MT_INFLIGHT_PLAIN;
+    unsigned kind = MT_INFLIGHT_PLAIN, bound = 0;
 
     /* A. drain */
     if (u->fifo.occ)
@@ -371,6 +387,7 @@ static void clock_one(mt_unit *u)
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
         } else if (room) {
+            bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
             memcpy(pkt, plan.bytes, plan.len);
             len = plan.len;
             mt_enc_commit(&u->enc, &plan);
@@ -383,6 +400,7 @@ static void clock_one(mt_unit *u)
         uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
         if (room) {
             len = n;
+            bound = BOUND_RUN;
             u->enc.run_cnt = 0;
         }
     } else if (w != W_NONE) {
@@ -409,6 +427,8 @@ static void clock_one(mt_unit *u)
         }
         if (room) {
             len = n;
+            bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
+                    : w == W_END ? BOUND_END : BOUND_VALUE;
             switch (w) {
             case W_SECTION:
                 if (u->sect_switch) {
@@ -456,9 +476,9 @@ static void clock_one(mt_unit *u)
     /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
      * enters the FIFO */
     if (len)
-        choose(u, pkt, len, kind, t);
+        choose(u, pkt, len, kind, bound, t);
     enter_due(u, t);
-    sync_check(u);
+    sync_check(u, t);
     for (unsigned i = 0; i < u->nwrites; i++)
         apply_write(u, t, u->wr_off[i], u->wr_val[i]);
     u->nwrites = 0;
@@ -566,7 +586,8 @@ static inline __attribute__((always_inline)) int fast_capture(mt_unit *u, const 
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
         } else if (u->p.depth - f->occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u)) {
-            choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN, t);
+            choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN,
+                   sample_bound(u->enc.run_cnt, s.idx - u->rep_idx, plan.op), t);
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
             return 1;
@@ -592,7 +613,7 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
     const int chosen = fast_capture(u, acc, t);
     enter_due(u, t);
     if (chosen)
-        sync_check(u);
+        sync_check(u, t);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -653,7 +674,7 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
             const int chosen = fast_capture(u, a, c);
             enter_due(u, c);
             if (chosen)
-                sync_check(u);
+                sync_check(u, c);
             u->now = c + 1;
             return;
         }

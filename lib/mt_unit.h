@@ -31,6 +31,7 @@ enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
 typedef struct {
     uint8_t bytes[MT_PKT_MAX];
     uint8_t len, kind; /* kind: MT_INFLIGHT_* */
+    uint8_t bound;     /* the length bound the SYNC estimate uses while it is that young */
     uint64_t due;      /* the cycle at whose end it enters the FIFO */
 } mt_unit_inflight;
 

@@ -255,6 +255,7 @@ module mt_tu_ctrl #(
 
   // The packet in flight in stage P1 / P2 (registered below).
   logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
+  logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
   logic [47:0] p1_fa_q;
@@ -287,6 +288,7 @@ module mt_tu_ctrl #(
 
   logic [7:0]   k_hdr, k_b1;
   logic [2:0]   k_pre_len;
+  logic [4:0]   k_bound;      // length bound for the SYNC estimate (lib/mt_unit.c BOUND_*)
   logic         k_fa_en, k_fb_en, k_sample;
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
@@ -299,7 +301,9 @@ module mt_tu_ctrl #(
     k_fb_en = 1'b0;
     k_fb = '0;
     k_sample = 1'b0;
+    k_bound = 5'd6;
     if (run_flush) begin
+      k_bound = 5'd2;
       k_hdr = mt_tu_pkg::HdrRun;
       k_b1 = {1'b0, run_cnt_q};
       k_pre_len = 3'd2;
@@ -316,8 +320,11 @@ module mt_tu_ctrl #(
           k_fb_en = !any_match;
           k_fb = s_a;
           k_sample = !any_match;
+          k_bound = 5'd1 + ((run_cnt_q != '0) ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
+                    (any_match ? 5'd0 : 5'd8);
         end
         WSection: begin
+          k_bound = 5'd14;
           k_hdr = mt_tu_pkg::HdrSection;
           k_b1 = {1'b1, 4'd0, b_fmt, b_span};
           k_pre_len = 3'd2;
@@ -327,6 +334,7 @@ module mt_tu_ctrl #(
           k_fb = {8'd0, sect_cycle};
         end
         WSync: begin
+          k_bound = 5'd16;
           k_hdr = mt_tu_pkg::HdrSync;
           k_b1 = sync_seq_q;
           k_pre_len = 3'd7;
@@ -345,6 +353,7 @@ module mt_tu_ctrl #(
           k_fa = {16'd0, marker_val_q};
         end
         WEnd: begin
+          k_bound = 5'd13;
           k_hdr = mt_tu_pkg::HdrEnd;
           k_fa_en = 1'b1;
           k_fa = samples_q;
@@ -366,13 +375,18 @@ module mt_tu_ctrl #(
   assign diff_hold = hold_a_q - hist_q[0 +: 56];
   assign diff_cap  = cap_a - hist_q[0 +: 56];
 
-  // The SYNC estimate after this cycle without / with a packet chosen now (see below).
+  // The SYNC estimate after this cycle without / with a packet chosen now (see below): the bytes
+  // entered, the packet in P2 exactly (it moves to P3), the one in P1 by its bound; what is
+  // still missing to the period is formed from registers, and the choice's bound (late) is only
+  // compared with it.
   logic sync_due0, sync_due1;
   always_comb begin
-    logic [15:0] est;
-    est = {2'd0, sync_in_fifo} + (p1_v_q ? 16'd16 : 16'd0) + (p2_v_q ? 16'd16 : 16'd0);
+    logic [15:0] est, need;
+    est = {2'd0, sync_in_fifo} + (p2_v_q ? {11'd0, p2_len_q} : 16'd0) +
+          (p1_v_q ? {11'd0, p1_bound_q} : 16'd0);
     sync_due0 = est >= {2'd0, c_sync_period_q};
-    sync_due1 = est + 16'd16 >= {2'd0, c_sync_period_q};
+    need = {2'd0, c_sync_period_q} - est;
+    sync_due1 = sync_due0 || (need[15:5] == '0 && k_bound >= need[4:0]);
   end
 
   // P1: DELTA or FULL for a sample that matched nothing (against the newest entry at the time of
@@ -414,7 +428,7 @@ module mt_tu_ctrl #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
-      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;
+      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;        p1_diff_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
@@ -431,6 +445,7 @@ module mt_tu_ctrl #(
         p1_sync_q    <= (win == WSync) && !run_flush;
         p1_end_q     <= (win == WEnd) && !run_flush;
         p1_fa_en_q   <= k_fa_en;
+        p1_bound_q   <= k_bound;
         p1_fb_en_q   <= k_fb_en;
         p1_hdr_q     <= k_hdr;
         p1_b1_q      <= k_b1;

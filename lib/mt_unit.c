@@ -50,17 +50,19 @@ void mt_unit_free(mt_unit *u)
 /* ---- output ---------------------------------------------------------------------------- */
 
 /* Batched output (mt_unit_batch_output): the FIFO's bytes live in a linear stage instead of the
- * ring. The stage holds [drained, not yet handed to the sink][the FIFO's occ bytes], so a push
- * appends, a drain is `occ -= n` (O(1), no copy, no call), and the sink gets the drained bytes
- * in blocks when the stage fills, at mt_unit_flush and at mt_unit_stop. Occupancy, bytes and
- * their order are exactly the ring's; only the sink calls come later and bigger. */
+ * ring. The stage holds [drained, not yet handed to the sink][the FIFO's occ bytes][the bytes of
+ * the packets in flight], so a chosen packet is appended once, its entry into the FIFO is
+ * `occ += len`, a drain is `occ -= n` (O(1), no copy, no call), and the sink gets the drained
+ * bytes in blocks when the stage fills, at mt_unit_flush and at mt_unit_stop. Occupancy, bytes
+ * and their order are exactly the ring's; only the sink calls come later and bigger. */
 static void hand_over(mt_unit *u)
 {
-    uint32_t drained = u->stage_n - u->fifo.occ;
+    uint32_t keep = u->fifo.occ + u->pipe_bytes;
+    uint32_t drained = u->stage_n - keep;
     if (drained && u->p.sink)
         u->p.sink(u->p.sink_ctx, u->stage, drained);
-    memmove(u->stage, u->stage + drained, u->fifo.occ);
-    u->stage_n = u->fifo.occ;
+    memmove(u->stage, u->stage + drained, keep);
+    u->stage_n = keep;
 }
 
 void mt_unit_flush(mt_unit *u)
@@ -74,7 +76,7 @@ int mt_unit_batch_output(mt_unit *u, int on)
     on = on && u->p.sink;
     if (on == u->batch)
         return 0;
-    if (u->fifo.occ) /* switch only with an empty FIFO (the bytes would have to move) */
+    if (u->fifo.occ || u->pipe_n) /* switch only with an empty FIFO (the bytes would move) */
         return -1;
     if (on && !u->stage) {
         u->stage = malloc((size_t)u->p.depth + MT_UNIT_BATCH);
@@ -95,20 +97,107 @@ static void drain(mt_unit *u, uint64_t n)
         mt_fifo_pop(&u->fifo, n, u->p.sink, u->p.sink_ctx);
 }
 
-/* Caller guarantees n <= depth - occ. */
-static void push(mt_unit *u, const uint8_t *p, uint32_t n)
+/* Appends a chosen packet's bytes to the stage (batched output); they enter the occupancy
+ * later (enter_due). occ + pipe_bytes + n <= depth (the room rule). */
+static void stage_append(mt_unit *u, const uint8_t *p, uint32_t n)
 {
-    if (!u->batch) {
-        mt_fifo_push(&u->fifo, p, n);
-        return;
-    }
     if (u->stage_n + n > u->p.depth + MT_UNIT_BATCH)
-        hand_over(u); /* leaves occ <= depth - n bytes */
+        hand_over(u); /* leaves occ + pipe_bytes <= depth - n bytes */
     uint8_t *d = u->stage + u->stage_n;
     for (uint32_t i = 0; i < n; i++) /* a few bytes: a loop beats memcpy's call */
         d[i] = p[i];
     u->stage_n += n;
-    u->fifo.occ += n;
+}
+
+/* ---- packets in flight (contract v2) ------------------------------------------------ */
+
+/* A packet may be chosen in this cycle: the space after this cycle's drain holds a maximal
+ * packet for it and for each packet still in flight. */
+static inline int has_room(const mt_unit *u)
+{
+    return u->p.depth - u->fifo.occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u);
+}
+
+static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
+{
+    unsigned k = u->pipe_head + i;
+    return &u->pipe[k >= MT_UNIT_LATENCY + 1 ? k - (MT_UNIT_LATENCY + 1) : k];
+}
+
+/* Length bounds the SYNC estimate uses for the packets chosen in this and the last cycle
+ * (docs/trace-unit.md section 4.E): what the hardware knows of a packet at its choice. */
+enum { BOUND_RUN = 2, BOUND_SECTION = 14, BOUND_SYNC = 16, BOUND_VALUE = 6, BOUND_END = 13 };
+static inline unsigned sample_bound(unsigned run, uint64_t skip, unsigned op)
+{
+    return 1u + (run ? 1u : 0u) + (skip ? 6u : 0u) + (op > MT_OP_MATCH2 ? 8u : 0u);
+}
+
+/* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
+static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, unsigned bound,
+                          uint64_t t)
+{
+    if (u->batch) {
+        stage_append(u, p, n); /* before pipe_bytes counts them: hand_over keeps the rest */
+    } else {
+        mt_unit_inflight *f = pipe_at(u, u->pipe_n);
+        for (uint32_t i = 0; i < n; i++)
+            f->bytes[i] = p[i];
+    }
+    mt_unit_inflight *e = pipe_at(u, u->pipe_n++);
+    e->len = (uint8_t)n;
+    e->kind = (uint8_t)kind;
+    e->bound = (uint8_t)bound;
+    e->due = t + MT_UNIT_LATENCY;
+    u->pipe_bytes += n;
+    if (kind == MT_INFLIGHT_SYNC)
+        u->pipe_sync++;
+}
+
+/* End of cycle t: the packet chosen in t - LATENCY enters the FIFO; BYTES and the SYNC byte
+ * count follow the FIFO. */
+static inline void enter_due(mt_unit *u, uint64_t t)
+{
+    if (!u->pipe_n)
+        return;
+    mt_unit_inflight *e = &u->pipe[u->pipe_head];
+    if (e->due != t)
+        return;
+    if (u->batch)
+        u->fifo.occ += e->len; /* its bytes are in the stage already */
+    else
+        mt_fifo_push(&u->fifo, e->bytes, e->len);
+    u->bytes += e->len;
+    u->pipe_bytes -= e->len;
+    if (e->kind == MT_INFLIGHT_SYNC) {
+        u->sync_bytes = e->len;
+        u->pipe_sync--;
+    } else {
+        u->sync_bytes += e->len;
+        if (u->sync_bytes > MT_PREV_BYTES_MAX)
+            u->sync_bytes = MT_PREV_BYTES_MAX;
+        if (e->kind == MT_INFLIGHT_END)
+            u->busy = 0;
+    }
+    u->pipe_head = u->pipe_head == MT_UNIT_LATENCY ? 0 : u->pipe_head + 1;
+    u->pipe_n--;
+}
+
+/* End of cycle t (after choose and enter_due): a SYNC becomes due once the bytes since the last
+ * SYNC reach the period, counting the packets in flight chosen in t and t - 1 by their bounds
+ * (their lengths are known to the hardware only later) and older ones exactly, unless a SYNC is
+ * in flight (its entry restarts the count). The estimate only grows when a packet is chosen, so
+ * the SYNC follows the packet that crossed the period in the next cycle, as in contract v1. */
+static inline void sync_check(mt_unit *u, uint64_t t)
+{
+    if (!u->active || u->pipe_sync)
+        return;
+    uint32_t est = u->sync_bytes;
+    for (unsigned i = 0; i < u->pipe_n; i++) {
+        const mt_unit_inflight *e = pipe_at(u, i);
+        est += e->due >= t + MT_UNIT_LATENCY - 1 ? e->bound : e->len;
+    }
+    if (est >= u->cfg.sync_period)
+        u->sync_pending = 1;
 }
 
 /* ---- one clock ---------------------------------------------------------------------- */
@@ -242,11 +331,12 @@ static void clock_one(mt_unit *u)
     const uint64_t t = u->now;
     uint8_t pkt[MT_PKT_MAX];
     uint32_t len = 0;
+    unsigned kind = MT_INFLIGHT_PLAIN, bound = 0;
 
     /* A. drain */
     if (u->fifo.occ)
         drain(u, u->p.drain);
-    const uint32_t space = u->p.depth - u->fifo.occ;
+    const int room = has_room(u);
 
     /* B. schedule */
     if (u->active) {
@@ -296,7 +386,8 @@ static void clock_one(mt_unit *u)
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
-        } else if (plan.len <= space) {
+        } else if (room) {
+            bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
             memcpy(pkt, plan.bytes, plan.len);
             len = plan.len;
             mt_enc_commit(&u->enc, &plan);
@@ -307,8 +398,9 @@ static void clock_one(mt_unit *u)
         s->valid = 0;
     } else if (w != W_NONE && u->enc.run_cnt) {
         uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
-        if (n <= space) {
+        if (room) {
             len = n;
+            bound = BOUND_RUN;
             u->enc.run_cnt = 0;
         }
     } else if (w != W_NONE) {
@@ -321,14 +413,22 @@ static void clock_one(mt_unit *u)
                 n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->rep_cycle);
             }
             break;
-        case W_SYNC: n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, u->sync_bytes, t); break;
+        case W_SYNC: {
+            /* prev_bytes: the stream bytes since the last SYNC's first byte, those in flight
+             * included (they enter the FIFO before this SYNC) */
+            uint32_t prev = u->sync_bytes + u->pipe_bytes;
+            n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+            break;
+        }
         case W_OVERFLOW: n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending); break;
         case W_MARKER: n = (uint32_t)mt_pkt_marker(pkt, u->marker_val); break;
         case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
         default: break;
         }
-        if (n <= space) {
+        if (room) {
             len = n;
+            bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
+                    : w == W_END ? BOUND_END : BOUND_VALUE;
             switch (w) {
             case W_SECTION:
                 if (u->sect_switch) {
@@ -341,19 +441,22 @@ static void clock_one(mt_unit *u)
                 break;
             case W_SYNC:
                 if (u->on_sync) {
-                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes, .cycle = t,
+                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
                                             .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
                     u->on_sync(u->on_sync_ctx, &m);
                 }
                 u->sync_seq++;
-                u->sync_bytes = 0;
+                kind = MT_INFLIGHT_SYNC;
                 mt_enc_reset(&u->enc, u->enc.fmt);
                 u->sync_pending = 0;
                 u->sect_pending = 1;
                 break;
             case W_OVERFLOW: u->drop_pending = 0; break;
             case W_MARKER: u->marker_pending = 0; break;
-            case W_END: u->end_pending = u->busy = 0; break;
+            case W_END: /* busy clears as the END enters the FIFO */
+                u->end_pending = 0;
+                kind = MT_INFLIGHT_END;
+                break;
             default: break;
             }
         }
@@ -370,16 +473,12 @@ static void clock_one(mt_unit *u)
         }
     }
 
-    /* E. end of cycle */
-    if (len) {
-        push(u, pkt, len);
-        u->sync_bytes += len;
-        if (u->sync_bytes > MT_PREV_BYTES_MAX)
-            u->sync_bytes = MT_PREV_BYTES_MAX;
-        u->bytes += len;
-    }
-    if (u->active && u->sync_bytes >= u->cfg.sync_period)
-        u->sync_pending = 1;
+    /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
+     * enters the FIFO */
+    if (len)
+        choose(u, pkt, len, kind, bound, t);
+    enter_due(u, t);
+    sync_check(u, t);
     for (unsigned i = 0; i < u->nwrites; i++)
         apply_write(u, t, u->wr_off[i], u->wr_val[i]);
     u->nwrites = 0;
@@ -397,7 +496,7 @@ void mt_unit_on_sync(mt_unit *u, mt_unit_mark_fn fn, void *ctx)
 
 void mt_unit_mark_now(const mt_unit *u, mt_unit_mark *m)
 {
-    *m = (mt_unit_mark){.offset = u->prev_bytes + u->bytes, .cycle = u->now,
+    *m = (mt_unit_mark){.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = u->now,
                         .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
 }
 
@@ -426,6 +525,18 @@ static void skip_to(mt_unit *u, uint64_t j)
         u->next_sp += m * u->sec_r;
     }
     u->now = j;
+    enter_due(u, j - 1); /* callers never skip past a due packet's cycle */
+}
+
+/* The cycle up to which advance may skip from a quiet state: not past the section end, and not
+ * past the cycle in which the oldest packet in flight enters the FIFO. */
+static inline uint64_t skip_limit(const mt_unit *u, uint64_t j)
+{
+    if (u->active && u->sec_end < j)
+        j = u->sec_end;
+    if (u->pipe_n && u->pipe[u->pipe_head].due + 1 < j)
+        j = u->pipe[u->pipe_head].due + 1;
+    return j;
 }
 
 /* The common sampling cycle: an access, nothing else pending, no hold, no section boundary,
@@ -453,8 +564,10 @@ static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint
     return (e->hist_valid >> e->prev_idx & 1) && e->hist[e->prev_idx] == a;
 }
 
-/* fast_clock's capture and end of cycle (after its drain and interval opening). */
-static inline void fast_capture(mt_unit *u, const mt_access *acc)
+/* fast_clock's capture (after its drain and interval opening); 1 when it chose a packet. Only a
+ * choice can make a SYNC due (sync_check), so the callers check only then. */
+/* always inlined: it is the body of the emulator's per-sample call */
+static inline __attribute__((always_inline)) int fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
 {
     mt_fifo *f = &u->fifo;
     if (u->int_open && passes(u, acc)) {
@@ -465,27 +578,24 @@ static inline void fast_capture(mt_unit *u, const mt_access *acc)
         if (enc_extends_run(&u->enc, part, rw, s.idx - u->rep_idx)) {
             u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
             reported(u, &s);
-            return; /* no bytes: sync_bytes unchanged, and below the period (not pending) */
+            return 0; /* no bytes */
         }
         mt_enc_plan plan;
         mt_enc_plan_sample(&u->enc, part, rw, s.idx - u->rep_idx, &plan);
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
-        } else if (plan.len <= u->p.depth - f->occ) {
-            push(u, plan.bytes, plan.len);
+        } else if (u->p.depth - f->occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u)) {
+            choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN,
+                   sample_bound(u->enc.run_cnt, s.idx - u->rep_idx, plan.op), t);
             mt_enc_commit(&u->enc, &plan);
             reported(u, &s);
-            u->sync_bytes += plan.len;
-            if (u->sync_bytes > MT_PREV_BYTES_MAX)
-                u->sync_bytes = MT_PREV_BYTES_MAX;
-            u->bytes += plan.len;
+            return 1;
         } else {
             drop_sample(u);
         }
     }
-    if (u->sync_bytes >= u->cfg.sync_period)
-        u->sync_pending = 1;
+    return 0;
 }
 
 static void fast_clock(mt_unit *u, const mt_access *acc)
@@ -500,7 +610,10 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
         u->int_idx = u->next_idx++;
         u->next_sp = t + u->sec_r;
     }
-    fast_capture(u, acc);
+    const int chosen = fast_capture(u, acc, t);
+    enter_due(u, t);
+    if (chosen)
+        sync_check(u, t);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -509,9 +622,7 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
 {
     while (u->now < cycle) {
         if (u->lazy && quiet(u)) {
-            uint64_t j = cycle;
-            if (u->active && u->sec_end < j)
-                j = u->sec_end;
+            uint64_t j = skip_limit(u, cycle);
             if (j > u->now) {
                 skip_to(u, j);
                 continue;
@@ -535,10 +646,21 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
         if (u->batch) {
             /* skip_to(c) + fast_clock in one: with batched output a drain is arithmetic, so the
-             * c - now + 1 cycles drain at once, and the interval open at c is the last of those
+             * cycles up to c drain at once (in pieces around the entries of packets in flight,
+             * which never make a SYNC due), and the interval open at c is the last of those
              * whose sample point is <= c (no division while accesses come every interval). */
+            uint64_t from = u->now;
+            while (u->pipe_n && u->pipe[u->pipe_head].due < c) {
+                const uint64_t due = u->pipe[u->pipe_head].due;
+                if (u->fifo.occ) {
+                    uint64_t n = (due - from + 1) * u->p.drain;
+                    u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
+                }
+                enter_due(u, due);
+                from = due + 1;
+            }
             if (u->fifo.occ) {
-                uint64_t n = (c - u->now + 1) * u->p.drain;
+                uint64_t n = (c - from + 1) * u->p.drain;
                 u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
             }
             if (u->next_sp <= c) {
@@ -549,10 +671,16 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
                 u->next_idx += m;
                 u->next_sp += m * u->sec_r;
             }
-            fast_capture(u, a);
+            const int chosen = fast_capture(u, a, c);
+            enter_due(u, c);
+            if (chosen)
+                sync_check(u, c);
             u->now = c + 1;
             return;
         }
+        /* packets in flight that enter the FIFO before c: exactly as advance skips to them */
+        while (u->pipe_n && u->pipe[u->pipe_head].due < c)
+            skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
         if (c > u->now)
             skip_to(u, c);
         u->acc_valid = 1; /* fast_clock clears it, as clock_one does */
@@ -639,7 +767,7 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
     mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
     mt_unit_advance(u, u->now + 1);
     while (u->busy || u->fifo.occ) {
-        if (quiet(u))
+        if (quiet(u) && u->fifo.occ)
             mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
         else
             mt_unit_advance(u, u->now + 1);

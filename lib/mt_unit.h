@@ -22,6 +22,18 @@
 #define MT_UNIT_DEFAULT_DEPTH 4096u
 #define MT_UNIT_DEFAULT_DRAIN 8u
 #define MT_UNIT_MAX_WRITES 8 /* register writes recorded for one cycle */
+/* Contract v2 (docs/trace-unit.md section 4): a packet chosen by the arbitration in cycle t
+ * enters the FIFO at the end of cycle t + MT_UNIT_LATENCY, and a packet may be chosen only
+ * while the space after the drain is at least MT_PKT_MAX * (1 + packets in flight). */
+#define MT_UNIT_LATENCY 3
+
+enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
+typedef struct {
+    uint8_t bytes[MT_PKT_MAX];
+    uint8_t len, kind; /* kind: MT_INFLIGHT_* */
+    uint8_t bound;     /* the length bound the SYNC estimate uses while it is that young */
+    uint64_t due;      /* the cycle at whose end it enters the FIFO */
+} mt_unit_inflight;
 
 typedef struct {
     uint32_t depth; /* FIFO bytes, 32..65536 */
@@ -81,6 +93,11 @@ typedef struct {
     uint32_t sync_bytes;
     uint8_t sync_seq;
     mt_fifo fifo;
+    /* packets chosen, not yet in the FIFO (oldest at pipe_head; at most LATENCY + 1 during a
+     * cycle, LATENCY between cycles) */
+    mt_unit_inflight pipe[MT_UNIT_LATENCY + 1];
+    uint8_t pipe_head, pipe_n, pipe_sync;
+    uint32_t pipe_bytes;
     /* counters and sticky bits */
     uint32_t dropped;
     uint64_t samples, bytes;

@@ -6,8 +6,10 @@
 // feeds a DMA engine or a debug port that is always ready, as the contract's drain rate assumes.
 //
 //   mt_tu_regs  MMIO registers and read mux
-//   mt_tu_ctrl  session, schedule, capture, arbitration, packets, compressor state, counters
-//   mt_tu_enc   the sample compressor's planning step (inside mt_tu_ctrl)
+//   mt_tu_ctrl  session, schedule, capture, arbitration, compressor state, counters, and the
+//               two-stage packet pipeline behind the arbitration (contract v2)
+//   mt_tu_enc   the sample compressor's DELTA/FULL step (pipeline stage 1, inside mt_tu_ctrl)
+//   mt_tu_pack  the packet assembler (pipeline stage 2, inside mt_tu_ctrl)
 //   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
@@ -52,10 +54,11 @@ module mt_tu #(
   logic [47:0] samples, bytes;
   logic [63:0] cycle;
 
-  logic [OccW-1:0] occ, space;
+  logic [OccW-1:0] occ;
+  logic [3:0]      room;
   logic            half;
-  logic            fifo_wr;
-  logic [4:0]      fifo_len;
+  logic            fifo_wr, fifo_commit;
+  logic [4:0]      fifo_len, fifo_commit_len;
   logic [127:0]    fifo_data;
 
   mt_tu_regs u_regs (
@@ -108,11 +111,13 @@ module mt_tu #(
     .marker_wr_i   (marker_wr),
     .wdata_i       (reg_wdata_i),
     .fifo_occ_i    (occ),
-    .fifo_space_i  (space),
+    .fifo_room_i   (room),
     .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
     .fifo_len_o    (fifo_len),
     .fifo_data_o   (fifo_data),
+    .fifo_commit_o (fifo_commit),
+    .fifo_commit_len_o (fifo_commit_len),
     .status_o      (status),
     .dropped_o     (dropped),
     .samples_o     (samples),
@@ -134,8 +139,10 @@ module mt_tu #(
     .wr_i       (fifo_wr),
     .wr_len_i   (fifo_len),
     .wr_data_i  (fifo_data),
+    .commit_i   (fifo_commit),
+    .commit_len_i (fifo_commit_len),
     .occ_o      (occ),
-    .space_o    (space),
+    .room_o     (room),
     .half_o     (half),
     .out_cnt_o,
     .out_data_o

@@ -1,8 +1,15 @@
 // mt_tu_ctrl: the trace unit's control path, one clock of docs/trace-unit.md section 4 per cycle:
 // the session (enable/disable, latched configuration), the schedule (bursts and spans, sample
 // points that never drift, interval indices), capture with the kind/tap filter, the one-cycle
-// skid register (hold), arbitration of at most one packet per clock, the packet builders,
-// the compressor state (through mt_tu_enc) and the counters behind the status registers.
+// skid register (hold), arbitration of at most one packet per clock, the compressor state and
+// the counters behind the status registers.
+//
+// Contract v2: the arbitration decides *which* packet is written and commits the compressor's
+// state (history match, run, drop) in the cycle of the choice, from flags that do not depend on
+// the packet's length (room for a maximal packet); the packet itself is built in a pipeline
+// behind it (P1: DELTA/FULL, zigzag, LEB lengths; P2: LEB bytes, assembly, write into the FIFO's
+// banks; P3: commit into the FIFO's occupancy), so it enters the FIFO at the end of the third
+// cycle after the choice (MT_UNIT_LATENCY = 3 in lib/mt_unit.h).
 //
 // Time is counted down rather than compared: sec_left = sec_end - t and sp_left = next_sp - t,
 // which replaces two 64-bit comparators with decrementers and zero tests.
@@ -33,11 +40,13 @@ module mt_tu_ctrl #(
   input  logic [31:0]     wdata_i,
   // FIFO
   input  logic [OccW-1:0] fifo_occ_i,
-  input  logic [OccW-1:0] fifo_space_i,
+  input  logic [3:0]      fifo_room_i,    // room for a packet with 0..3 packets in flight
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
   output logic [4:0]      fifo_len_o,
   output logic [127:0]    fifo_data_o,
+  output logic            fifo_commit_o,
+  output logic [4:0]      fifo_commit_len_o,
   // State for the registers
   output logic [7:0]      status_o,
   output logic [31:0]     dropped_o,
@@ -58,7 +67,6 @@ module mt_tu_ctrl #(
   logic [39:0] c_len_h_q, c_len_l_q;
   // schedule
   logic        sec_span_q;
-  logic [1:0]  sec_fmt_q;
   logic [31:0] sec_r_q;
   logic [47:0] sec_start_q;
   logic [39:0] sec_left_q;   // sec_end - t
@@ -89,6 +97,11 @@ module mt_tu_ctrl #(
   logic [7:0]  sync_seq_q;
   // counters, sticky bits
   logic [31:0] dropped_q;
+  // Drops are counted one cycle late: drops_q (0..3) of the last cycle is added to the registered
+  // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
+  // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
+  logic [1:0]  drops_q, drops_d;
+  logic [31:0] dp_eff, dr_eff;
   logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
 
@@ -155,10 +168,13 @@ module mt_tu_ctrl #(
 
   // "sec_left == 0" and "sp_left == 0" are registered one cycle ahead (from the _d values), so
   // the 40- and 32-bit zero tests are not at the head of the arbitration path.
+  // The format of this cycle (after a switch) is registered one cycle ahead too (b_fmt_q, from
+  // the same _d values): it selects the capture's address part at the head of the match path.
   logic sec_zero_q, sp_zero_q;
+  logic [1:0] b_fmt_q;
   assign sw     = active_q && sec_zero_q;
   assign b_span = sw ? sw_span : sec_span_q;
-  assign b_fmt  = sw ? (sw_span ? c_fmt_l_q : c_fmt_h_q) : sec_fmt_q;
+  assign b_fmt  = b_fmt_q;
   assign b_r    = sw ? (sw_span ? c_rate_l_q : c_rate_h_q) : sec_r_q;
   assign sp_hit = active_q && (sw || sp_zero_q);
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
@@ -188,11 +204,11 @@ module mt_tu_ctrl #(
     if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
     else if (b_sect_pending) win = WSection;
     else if (sync_pending_q) win = WSync;
-    else if (drop_pending_q != '0 && fifo_half_i) win = WOverflow;
+    else if ((drop_pending_q != '0 || drops_q != '0) && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
     else if (cap) win = WCapture;
     // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-    else if (end_pending_q && drop_pending_q == '0 && !b_hold_valid) win = WEnd;
+    else if (end_pending_q && drop_pending_q == '0 && drops_q == '0 && !b_hold_valid) win = WEnd;
     else win = WNone;
   end
 
@@ -200,77 +216,117 @@ module mt_tu_ctrl #(
   assign is_sample_win = (win == WHold) || (win == WCapture);
   assign run_flush     = !is_sample_win && (win != WNone) && (run_cnt_q != '0);
 
-  // The sample being written (hold or this cycle's capture) through the compressor.
+  // The sample being written (hold or this cycle's capture): its history match, decided here.
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_idx, s_skip;
   logic [47:0] s_sp;
+  // (the address parts are already w bits wide: hold and capture were taken in the encoder's
+  // format, since a sample of a new section is written only after its SECTION)
   assign s_a    = (win == WHold) ? hold_a_q : cap_a;
   assign s_rw   = (win == WHold) ? hold_rw_q : acc_write_i;
   assign s_idx  = (win == WHold) ? hold_idx_q : b_int_idx;
   assign s_sp   = (win == WHold) ? hold_sp_q : b_int_sp;
   assign s_skip = s_idx - rep_idx_q;
 
-  logic         e_absorbed, e_push, e_has_run, e_has_skip, e_pay_en;
-  logic [1:0]   e_midx;
-  logic [7:0]   e_hdr;
-  logic [55:0]  e_pay;
-  logic [3:0]   e_pay_len;
+  // The hold and the capture are compared with the history side by side; the winner selects.
+  logic [2:0] eq, eq_hold, eq_cap;
+  logic       any_match, e_absorbed, skip_zero;
+  logic [1:0] e_midx;
+  for (genvar i = 0; i < 3; i++) begin : g_eq
+    assign eq_hold[i] = hist_valid_q[i] && (hist_q[i*56 +: 56] == hold_a_q);
+    // the compare as a two-level tree of kept 4-bit and 16-bit group results: left to itself
+    // the mapper chains the 56-bit compare through LUTs, the longest path of the unit
+    (* keep *) logic [13:0] grp_eq;
+    (* keep *) logic [3:0]  sup_eq;
+    for (genvar g = 0; g < 14; g++) begin : g_grp
+      assign grp_eq[g] = (hist_q[i*56 + g*4 +: 4] == cap_a[g*4 +: 4]);
+    end
+    assign sup_eq = {&grp_eq[13:12], &grp_eq[11:8], &grp_eq[7:4], &grp_eq[3:0]};
+    assign eq_cap[i]  = hist_valid_q[i] && (&sup_eq);
+  end
+  assign eq = (win == WHold) ? eq_hold : eq_cap;
+  assign skip_zero = (win == WHold) ? (hold_idx_q == rep_idx_q) : (b_int_idx == rep_idx_q);
+  assign any_match = |eq;
+  assign e_midx = eq[0] ? 2'd0 : (eq[1] ? 2'd1 : 2'd2);
+  // the sample extends the run (no bytes, no room needed)
+  assign e_absorbed = prev_valid_q && any_match && (e_midx == prev_idx_q) && (s_rw == prev_rw_q) &&
+                      skip_zero && (run_cnt_q != mt_tu_pkg::RunMax);
 
-  mt_tu_enc u_enc (
-    .fmt_i        (enc_fmt_q),
-    .hist_i       (hist_q),
-    .hist_valid_i (hist_valid_q),
-    .prev_idx_i   (prev_idx_q),
-    .prev_rw_i    (prev_rw_q),
-    .prev_valid_i (prev_valid_q),
-    .run_cnt_i    (run_cnt_q),
-    .a_i          (s_a),
-    .rw_i         (s_rw),
-    .skip_i       (s_skip),
-    .absorbed_o   (e_absorbed),
-    .push_o       (e_push),
-    .match_idx_o  (e_midx),
-    .hdr_o        (e_hdr),
-    .has_run_o    (e_has_run),
-    .has_skip_o   (e_has_skip),
-    .pay_en_o     (e_pay_en),
-    .pay_o        (e_pay),
-    .pay_len_o    (e_pay_len)
-  );
+  // The packet in flight in stage P1 / P2 (registered below).
+  logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
+  logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
+  logic [7:0]  p1_hdr_q, p1_b1_q;
+  logic [2:0]  p1_pre_len_q;
+  logic [47:0] p1_fa_q;
+  logic [55:0] p1_fb_q, p1_diff_q;
+  logic        p2_v_q, p2_sync_q, p2_end_q;
+  logic [7:0]  p2_hdr_q, p2_b1_q;
+  logic [2:0]  p2_pre_len_q;
+  logic [47:0] p2_fa_q;
+  logic [3:0]  p2_la_q, p2_lb_q;
+  logic [55:0] p2_fb_q;
+  logic [4:0]  p2_len_q;
+  logic        p3_v_q, p3_sync_q, p3_end_q;
+  logic [4:0]  p3_len_q;
 
-  // The packet of the winner (or the RUN that flushes before it): select its prefix and fields,
-  // then one assembler builds it.
+  // Room: the space after this cycle's drain holds a maximal packet for this one and for each
+  // packet in flight.
+  logic room;
+  always_comb begin
+    case (2'(p1_v_q) + 2'(p2_v_q) + 2'(p3_v_q))
+      2'd0:    room = fifo_room_i[0];
+      2'd1:    room = fifo_room_i[1];
+      2'd2:    room = fifo_room_i[2];
+      default: room = fifo_room_i[3];
+    endcase
+  end
+
+  // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
   assign sect_cycle = (sect_switch_q || sw) ? (sw ? t_q[47:0] : sec_start_q) : rep_cycle_q;
 
-  logic [55:0]  k_pre;
+  logic [7:0]   k_hdr, k_b1;
   logic [2:0]   k_pre_len;
-  logic         k_fa_en, k_fb_en;
+  logic [4:0]   k_bound;      // length bound for the SYNC estimate (lib/mt_unit.c BOUND_*)
+  logic         k_fa_en, k_fb_en, k_sample;
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
   always_comb begin
-    k_pre = '0;
+    k_hdr = '0;
+    k_b1 = '0;
     k_pre_len = 3'd1;
     k_fa_en = 1'b0;
     k_fa = '0;
     k_fb_en = 1'b0;
     k_fb = '0;
+    k_sample = 1'b0;
+    k_bound = 5'd6;
     if (run_flush) begin
-      k_pre = {40'd0, 1'b0, run_cnt_q, mt_tu_pkg::HdrRun};
+      k_bound = 5'd2;
+      k_hdr = mt_tu_pkg::HdrRun;
+      k_b1 = {1'b0, run_cnt_q};
       k_pre_len = 3'd2;
     end else begin
       case (win)
         WHold, WCapture: begin
-          k_pre = e_has_run ? {40'd0, 1'b0, run_cnt_q, e_hdr} : {48'd0, e_hdr};
-          k_pre_len = e_has_run ? 3'd2 : 3'd1;
-          k_fa_en = e_has_skip;
+          // header without the op bits of DELTA/FULL (P1 adds them)
+          k_hdr = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
+                                          (run_cnt_q != '0), !skip_zero, 1'b0};
+          k_b1 = {1'b0, run_cnt_q};
+          k_pre_len = (run_cnt_q != '0) ? 3'd2 : 3'd1;
+          k_fa_en = !skip_zero;
           k_fa = {8'd0, s_skip};
-          k_fb_en = e_pay_en;
-          k_fb = e_pay;
+          k_fb_en = !any_match;
+          k_fb = s_a;
+          k_sample = !any_match;
+          k_bound = 5'd1 + ((run_cnt_q != '0) ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
+                    (any_match ? 5'd0 : 5'd8);
         end
         WSection: begin
-          k_pre = {40'd0, 1'b1, 4'd0, b_fmt, b_span, mt_tu_pkg::HdrSection};
+          k_bound = 5'd14;
+          k_hdr = mt_tu_pkg::HdrSection;
+          k_b1 = {1'b1, 4'd0, b_fmt, b_span};
           k_pre_len = 3'd2;
           k_fa_en = 1'b1;
           k_fa = {16'd0, b_r};
@@ -278,63 +334,178 @@ module mt_tu_ctrl #(
           k_fb = {8'd0, sect_cycle};
         end
         WSync: begin
-          k_pre = {sync_seq_q, 8'h80, {5{mt_tu_pkg::HdrSync}}};
+          k_bound = 5'd16;
+          k_hdr = mt_tu_pkg::HdrSync;
+          k_b1 = sync_seq_q;
           k_pre_len = 3'd7;
-          k_fa_en = 1'b1;
-          k_fa = {34'd0, sync_bytes_q};
+          k_fa_en = 1'b1;     // prev_bytes: P1 completes it with the packet in P2
           k_fb_en = 1'b1;
           k_fb = {8'd0, t_q[47:0]};
         end
         WOverflow: begin
-          k_pre = {48'd0, mt_tu_pkg::HdrOverflow};
+          k_hdr = mt_tu_pkg::HdrOverflow;
           k_fa_en = 1'b1;
-          k_fa = {16'd0, drop_pending_q};
+          k_fa = {16'd0, dp_eff};
         end
         WMarker: begin
-          k_pre = {48'd0, mt_tu_pkg::HdrMarker};
+          k_hdr = mt_tu_pkg::HdrMarker;
           k_fa_en = 1'b1;
           k_fa = {16'd0, marker_val_q};
         end
         WEnd: begin
-          k_pre = {48'd0, mt_tu_pkg::HdrEnd};
+          k_bound = 5'd13;
+          k_hdr = mt_tu_pkg::HdrEnd;
           k_fa_en = 1'b1;
           k_fa = samples_q;
           k_fb_en = 1'b1;
-          k_fb = {24'd0, dropped_q};
+          k_fb = {24'd0, dr_eff};
         end
         default: ;
       endcase
     end
   end
 
-  logic [127:0] w_bytes;
-  logic [4:0]   w_len;
-  mt_tu_pack u_pack (
-    .pre_i     (k_pre),
-    .pre_len_i (k_pre_len),
-    .fa_en_i   (k_fa_en),
-    .fa_i      (k_fa),
-    .fb_en_i   (k_fb_en),
-    .fb_i      (k_fb),
-    .fb_len_en_i (is_sample_win && !run_flush),
-    .fb_len_i  (e_pay_len),
-    .bytes_o   (w_bytes),
-    .len_o     (w_len)
+  logic write;
+  assign write = (win != WNone) && room && !(is_sample_win && !run_flush && e_absorbed);
+
+  // The sample's difference to the newest history entry (for DELTA, formed in P1): one
+  // subtractor for the hold and one for the capture, so the carry chains start at registers and
+  // the input port, not behind the winner.
+  logic [55:0] diff_hold, diff_cap;
+  assign diff_hold = hold_a_q - hist_q[0 +: 56];
+  assign diff_cap  = cap_a - hist_q[0 +: 56];
+
+  // The SYNC estimate after this cycle without / with a packet chosen now (see below): the bytes
+  // entered, the packet in P2 exactly (it moves to P3), the one in P1 by its bound; what is
+  // still missing to the period is formed from registers, and the choice's bound (late) is only
+  // compared with it.
+  logic sync_due0, sync_due1;
+  always_comb begin
+    logic [15:0] est, need;
+    est = {2'd0, sync_in_fifo} + (p2_v_q ? {11'd0, p2_len_q} : 16'd0) +
+          (p1_v_q ? {11'd0, p1_bound_q} : 16'd0);
+    sync_due0 = est >= {2'd0, c_sync_period_q};
+    need = {2'd0, c_sync_period_q} - est;
+    sync_due1 = sync_due0 || (need[15:5] == '0 && k_bound >= need[4:0]);
+  end
+
+  // P1: DELTA or FULL for a sample that matched nothing (against the newest entry at the time of
+  // the choice, which its own push has moved to entry 1), SYNC's prev_bytes (the bytes since the
+  // last SYNC including the packets in P2 and P3, which enter before it), the LEB lengths.
+  logic        e_delta;
+  logic [55:0] e_pay;
+  logic [3:0]  e_pay_len;
+  mt_tu_enc u_enc (
+    .fmt_i       (enc_fmt_q),
+    .a_i         (p1_fb_q),
+    .diff_i      (p1_diff_q),
+    .ref_valid_i (hist_valid_q[1]),
+    .delta_o     (e_delta),
+    .pay_o       (e_pay),
+    .pay_len_o   (e_pay_len)
   );
 
-  logic fits, write;
-  assign fits  = {{(OccW > 5 ? OccW - 5 : 0){1'b0}}, w_len} <= fifo_space_i;
-  assign write = (win != WNone) && fits && !(is_sample_win && !run_flush && e_absorbed);
+  logic [13:0] sync_in_fifo;   // sync_bytes after this cycle's P3 entry
+  logic [13:0] sync_prev;      // SYNC's prev_bytes: that plus the packet in P2
+  logic [47:0] q_fa;
+  logic [55:0] q_fb;
+  logic [3:0]  q_la, q_lb;
+  logic [7:0]  q_hdr;
+  always_comb begin
+    logic [14:0] sum, sum2;
+    sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
+    sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
+    sum2 = {1'b0, sync_in_fifo} + {10'd0, p2_v_q ? p2_len_q : 5'd0};
+    sync_prev = sum2[14] ? 14'd16383 : sum2[13:0];
+    q_fa = p1_sync_q ? {34'd0, sync_prev} : p1_fa_q;
+    q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
+    q_fb = p1_sample_q ? e_pay : p1_fb_q;
+    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? e_pay_len : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
+    q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (e_delta ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
+                                       4'd0} : 8'd0);
+  end
 
-  assign fifo_wr_o   = write && (w_len != '0);
-  assign fifo_len_o  = w_len;
-  assign fifo_data_o = w_bytes;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
+      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;
+      p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
+      p1_fa_q <= '0;        p1_fb_q <= '0;        p1_diff_q <= '0;
+      p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
+      p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
+      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
+      p2_fb_q <= '0;        p2_len_q <= '0;
+      p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
+    end else begin
+      // The stages' data registers load every cycle (meaningful only with their valid bit), so
+      // the late write decision drives only p1_v_q.
+      p1_v_q <= write;
+      begin
+        p1_sample_q  <= is_sample_win && !run_flush && k_sample;
+        p1_sync_q    <= (win == WSync) && !run_flush;
+        p1_end_q     <= (win == WEnd) && !run_flush;
+        p1_fa_en_q   <= k_fa_en;
+        p1_bound_q   <= k_bound;
+        p1_fb_en_q   <= k_fb_en;
+        p1_hdr_q     <= k_hdr;
+        p1_b1_q      <= k_b1;
+        p1_pre_len_q <= k_pre_len;
+        p1_fa_q      <= k_fa;
+        p1_fb_q      <= k_fb;
+        p1_diff_q    <= (win == WHold) ? diff_hold : diff_cap;
+      end
+      p2_v_q <= p1_v_q;
+      begin
+        p2_sync_q    <= p1_sync_q;
+        p2_end_q     <= p1_end_q;
+        p2_hdr_q     <= q_hdr;
+        p2_b1_q      <= p1_b1_q;
+        p2_pre_len_q <= p1_pre_len_q;
+        p2_fa_q      <= q_fa;
+        p2_la_q      <= q_la;
+        p2_fb_q      <= q_fb;
+        p2_lb_q      <= q_lb;
+        p2_len_q     <= 5'(p1_pre_len_q) + 5'(q_la) + 5'(q_lb);
+      end
+      p3_v_q <= p2_v_q;
+      begin
+        p3_sync_q <= p2_sync_q;
+        p3_end_q  <= p2_end_q;
+        p3_len_q  <= p2_len_q;
+      end
+    end
+  end
+
+  // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
+  logic [55:0]  p2_pre;
+  always_comb begin
+    if (p2_sync_q) p2_pre = {p2_b1_q, 8'h80, 40'd0};
+    else if (p2_pre_len_q == 3'd2) p2_pre = {40'd0, p2_b1_q, p2_hdr_q};
+    else p2_pre = {48'd0, p2_hdr_q};
+  end
+
+  logic [127:0] w_bytes;
+  mt_tu_pack u_pack (
+    .pre_i     (p2_pre),
+    .pre_len_i (p2_pre_len_q),
+    .fa_i      (p2_fa_q),
+    .la_i      (p2_la_q),
+    .fb_i      (p2_fb_q),
+    .lb_i      (p2_lb_q),
+    .bytes_o   (w_bytes)
+  );
+
+  assign fifo_wr_o         = p2_v_q;
+  assign fifo_len_o        = p2_len_q;
+  assign fifo_data_o       = w_bytes;
+  assign fifo_commit_o     = p3_v_q;
+  assign fifo_commit_len_o = p3_len_q;
 
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
     logic s_reported, s_dropped, cap_dropped, hold_freed;
-    logic [31:0] drops;
+    logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
@@ -355,7 +526,7 @@ module mt_tu_ctrl #(
     sync_pending_d = sync_pending_q;
     marker_pending_d = marker_pending_q;
     end_pending_d = end_pending_q;
-    drop_pending_d = drop_pending_q;
+    drop_pending_d = dp_eff;
     marker_val_d = marker_val_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
@@ -363,7 +534,7 @@ module mt_tu_ctrl #(
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    dropped_d = dropped_q;         samples_d = samples_q;    bytes_d = bytes_q;
+    dropped_d = dr_eff;            samples_d = samples_q;    bytes_d = bytes_q;
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
@@ -379,11 +550,11 @@ module mt_tu_ctrl #(
       if (e_absorbed) begin
         run_cnt_d = run_cnt_q + 7'd1;
         s_reported = 1'b1;
-      end else if (fits) begin
-        if (e_push) begin
+      end else if (room) begin
+        if (!any_match) begin
           hist_d[112 +: 56] = hist_q[56 +: 56];
           hist_d[56 +: 56] = hist_q[0 +: 56];
-          hist_d[0 +: 56] = s_a & mt_tu_pkg::fmt_mask(enc_fmt_q);
+          hist_d[0 +: 56] = s_a;
           hist_valid_d = {hist_valid_q[1:0], 1'b1};
           prev_idx_d = 2'd0;
         end else begin
@@ -416,7 +587,6 @@ module mt_tu_ctrl #(
         end
         WSync: begin
           sync_seq_d = sync_seq_q + 8'd1;
-          sync_bytes_d = '0;
           hist_valid_d = '0;
           prev_valid_d = 1'b0;
           sync_pending_d = 1'b0;
@@ -424,10 +594,7 @@ module mt_tu_ctrl #(
         end
         WOverflow: drop_pending_d = '0;
         WMarker:   marker_pending_d = 1'b0;
-        WEnd: begin
-          end_pending_d = 1'b0;
-          busy_d = 1'b0;
-        end
+        WEnd: end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
         default: ;
       endcase
     end
@@ -449,20 +616,25 @@ module mt_tu_ctrl #(
       end
     end
 
-    drops = 32'(s_dropped) + 32'(cap_dropped) + 32'(sw && hold_valid_q && hold_after_q);
+    drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after_q);
     if (drops != '0) begin
-      drop_pending_d = (drop_pending_d > ~drops) ? '1 : drop_pending_d + drops;
-      dropped_d = (dropped_q > ~drops) ? '1 : dropped_q + drops;
       overflowed_d = 1'b1;
     end
     if (s_reported) samples_d = samples_q + 48'd1;
 
     // E: end of cycle.
-    if (fifo_wr_o) begin
-      sync_bytes_d = (sync_bytes_d > 14'd16383 - 14'(w_len)) ? 14'd16383 : sync_bytes_d + 14'(w_len);
-      bytes_d = bytes_q + 48'(w_len);
+    // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
+    if (p3_v_q) begin
+      sync_bytes_d = sync_in_fifo;
+      bytes_d = bytes_q + 48'(p3_len_q);
+      if (p3_end_q) busy_d = 1'b0;
     end
-    if (active_q && (sync_bytes_d >= c_sync_period_q)) sync_pending_d = 1'b1;
+    // A SYNC is due once the bytes since the last one reach the period, each packet in flight
+    // counted as 16 bytes, unless a SYNC is in flight.  Both sums are formed beside the
+    // arbitration; its outcome (write) only selects one.
+    if (active_q && !p1_sync_q && !p2_sync_q && !(write && win == WSync && !run_flush)) begin
+      if (write ? sync_due1 : sync_due0) sync_pending_d = 1'b1;
+    end
 
     // MMIO commands of this cycle.
     if (ctrl_wr_i && wdata_i[0] && !busy_d) begin
@@ -478,6 +650,7 @@ module mt_tu_ctrl #(
       c_len_h_d = (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i;
       c_len_l_d = len_l_i;
       dropped_d = '0;
+      drops = '0;
       samples_d = '0;
       bytes_d = '0;
       overflowed_d = 1'b0;
@@ -518,6 +691,24 @@ module mt_tu_ctrl #(
         marker_lost_d = 1'b1;
       end
     end
+    drops_d = drops;
+  end
+
+  // The latched lengths' zero flags, from the registers' values in parallel with the start
+  // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
+  logic c_len_h_zero_d, c_len_l_zero_d, start_now;
+  // (busy as the session block sees it: after this cycle's END entry, before a start)
+  assign start_now = ctrl_wr_i && wdata_i[0] && !(busy_q && !(p3_v_q && p3_end_q));
+  assign c_len_h_zero_d = start_now ? (len_h_i == '0 && len_l_i != '0) : c_len_h_zero_q;
+  assign c_len_l_zero_d = start_now ? (len_l_i == '0) : c_len_l_zero_q;
+
+  // Next cycle's b_fmt (see sec_zero_q): the format after a switch there, else sec_fmt.
+  logic [1:0] nxt_b_fmt;
+  always_comb begin
+    logic nxt_sw_span;
+    nxt_sw_span = sec_span_d ? c_len_h_zero_d : !c_len_l_zero_d;
+    if (active_d && sec_left_d == '0) nxt_b_fmt = nxt_sw_span ? c_fmt_l_d : c_fmt_h_d;
+    else nxt_b_fmt = sec_fmt_d;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -530,16 +721,16 @@ module mt_tu_ctrl #(
       c_rate_h_q <= 32'd24;       c_rate_l_q <= 32'd2048;
       c_len_h_q <= '0;            c_len_l_q <= '0;
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
-      sec_span_q <= 1'b0;         sec_fmt_q <= '0;          sec_r_q <= 32'd1;
+      sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_start_q <= '0;          sec_left_q <= '0;         sp_left_q <= '0;
-      sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;
+      sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
       int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_sp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
-      drop_pending_q <= '0;       marker_val_q <= '0;
+      drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
       hist_q <= '0;
@@ -556,11 +747,12 @@ module mt_tu_ctrl #(
       c_sync_period_q <= c_sync_period_d;
       c_rate_h_q <= c_rate_h_d;   c_rate_l_q <= c_rate_l_d;
       c_len_h_q <= c_len_h_d;     c_len_l_q <= c_len_l_d;
-      c_len_h_zero_q <= (c_len_h_d == '0);
-      c_len_l_zero_q <= (c_len_l_d == '0);
-      sec_span_q <= sec_span_d;   sec_fmt_q <= sec_fmt_d;   sec_r_q <= sec_r_d;
+      c_len_h_zero_q <= c_len_h_zero_d;
+      c_len_l_zero_q <= c_len_l_zero_d;
+      sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_start_q <= sec_start_d; sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_zero_q <= (sec_left_d == '0);
+      b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   int_sp_q <= int_sp_d;
       next_idx_q <= next_idx_d;
@@ -570,6 +762,7 @@ module mt_tu_ctrl #(
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drop_pending_q <= drop_pending_d; marker_val_q <= marker_val_d;
+      drops_q <= drops_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;
@@ -583,7 +776,15 @@ module mt_tu_ctrl #(
 
   assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q,
                       (fifo_occ_i == '0), busy_q, active_q};
-  assign dropped_o = dropped_q;
+  assign dropped_o = dr_eff;
+
+  always_comb begin
+    logic [32:0] dp_sum, dr_sum;
+    dp_sum = {1'b0, drop_pending_q} + 33'(drops_q);
+    dr_sum = {1'b0, dropped_q} + 33'(drops_q);
+    dp_eff = dp_sum[32] ? '1 : dp_sum[31:0];
+    dr_eff = dr_sum[32] ? '1 : dr_sum[31:0];
+  end
   assign samples_o = samples_q;
   assign bytes_o   = bytes_q;
   assign cycle_o   = t_q;

@@ -1,12 +1,18 @@
 // mt_tu_fifo: the trace unit's output FIFO (docs/trace-unit.md sections 1 and 4.A/E).
 //
-// Packets go in whole (up to 16 bytes per clock, one packet per clock); bytes come out at the
-// head, min(occupancy, Drain) of them every clock.  Occupancy is counted in bytes against the
-// build parameter Depth; the storage is 16 byte-wide banks (byte i of the stream lives in bank
-// i mod 16), so a packet of any alignment writes each bank at most once and a drain of up to 16
-// bytes reads each bank at most once.  Bank reads are registered (block RAM), so the read row
-// for cycle t is computed in cycle t-1 from the next head pointer, and bytes written in cycle t-1
-// reach the head in cycle t through a per-bank bypass.
+// Packets go in whole, up to 16 bytes and one packet per clock, from the end of the control
+// block's pipeline, in two steps: the bytes are written into the banks (write port) one cycle
+// before the packet is committed into the occupancy (commit port), so every committed byte is
+// in block RAM by the time its row is read: no write-to-read bypass.  Bytes come out at the head,
+// min(occupancy, Drain) of them every clock.  The flags the arbitration uses (room for a packet
+// with k packets in flight; at most half full after the drain) are compares of the registered
+// occupancy against constants of the straps, so they sit at the head of the control path.
+//
+// Occupancy is counted in bytes against the build parameter Depth; the storage is 16 byte-wide
+// banks (byte i of the stream lives in bank i mod 16), so a packet of any alignment writes each
+// bank at most once and a drain of up to 16 bytes reads each bank at most once.  Bank reads are
+// registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the next head
+// pointer.
 //
 // depth_i and drain_i are strap inputs (constants in a real top, which synthesis folds): the
 // capacity counted against (<= Depth, the storage built) and the bytes drained per clock
@@ -25,14 +31,17 @@ module mt_tu_fifo #(
   input  logic                rst_ni,
   input  logic [OccW-1:0]     depth_i,   // capacity, 32..Depth
   input  logic [4:0]          drain_i,   // bytes per clock, 1..Drain
-  // Write port: a whole packet, byte 0 first.  The caller checks len_i <= space_o.
+  // Write port: a whole packet, byte 0 first, into the banks (the caller has reserved room);
+  // commit port: the packet written in the previous cycle enters the occupancy.
   input  logic                wr_i,
   input  logic [4:0]          wr_len_i,
   input  logic [16*8-1:0]     wr_data_i,
-  // Occupancy at the start of this cycle, and the space for this cycle's packet
-  // (Depth minus what stays after this cycle's drain).
+  input  logic                commit_i,
+  input  logic [4:0]          commit_len_i,
+  // Occupancy at the start of this cycle; room_o[k]: the space after this cycle's drain holds
+  // 16 * (k + 1) bytes (a packet chosen now and k packets in flight).
   output logic [OccW-1:0]     occ_o,
-  output logic [OccW-1:0]     space_o,
+  output logic [3:0]          room_o,
   output logic                half_o,    // after this cycle's drain the FIFO is at most half full
   // This cycle's output: out_cnt_o bytes, byte 0 in out_data_o[7:0].
   output logic [4:0]          out_cnt_o,
@@ -48,11 +57,16 @@ module mt_tu_fifo #(
     else out_cnt = 5'(occ_q);
   end
   assign occ_o     = occ_q;
-  assign space_o   = depth_i - (occ_q - OccW'(out_cnt));
   assign out_cnt_o = out_cnt;
-  assign half_o    = (occ_q - OccW'(out_cnt)) <= (depth_i >> 1);
+  // occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0)
+  assign half_o    = {1'b0, occ_q} <= {1'b0, depth_i >> 1} + (OccW+1)'(drain_i);
+  for (genvar k = 0; k < 4; k++) begin : g_room
+    localparam int unsigned Need = 16 * (k + 1);
+    assign room_o[k] = ({1'b0, depth_i} >= (OccW+1)'(Need)) &&
+                       ({1'b0, occ_q} <= {1'b0, depth_i} + (OccW+1)'(drain_i) - (OccW+1)'(Need));
+  end
 
-  assign occ_d = occ_q - OccW'(out_cnt) + (wr_i ? OccW'(wr_len_i) : '0);
+  assign occ_d = occ_q - OccW'(out_cnt) + (commit_i ? OccW'(commit_len_i) : '0);
   assign rp_d  = rp_q + PW'(out_cnt);
   assign wp_d  = wp_q + (wr_i ? PW'(wr_len_i) : '0);
 
@@ -97,14 +111,12 @@ module mt_tu_fifo #(
   assign wp_row1 = wp_row + RW'(1);
   assign rn_row1 = rn_row + RW'(1);
 
-  logic [127:0] lanes;   // bank outputs (after bypass) for this cycle's head rows, lane b = bank b
+  logic [127:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
 
   for (genvar b = 0; b < 16; b++) begin : g_bank
     logic          we;
     logic [RW-1:0] waddr, raddr;
-    logic [7:0]    wdata, rdata;
-    logic          byp_q;
-    logic [7:0]    byp_data_q;
+    logic [7:0]    wdata;
 
     assign we    = wmask[b];
     assign waddr = (5'(b) < {1'b0, wp_lo}) ? wp_row1 : wp_row;
@@ -117,20 +129,8 @@ module mt_tu_fifo #(
       .waddr_i (waddr),
       .wdata_i (wdata),
       .raddr_i (raddr),
-      .rdata_o (rdata)
+      .rdata_o (lanes[b*8 +: 8])
     );
-
-    // Write-to-read bypass: the row read for cycle t+1 may be the one written in cycle t.
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        byp_q      <= 1'b0;
-        byp_data_q <= '0;
-      end else begin
-        byp_q      <= we && (waddr == raddr);
-        byp_data_q <= wdata;
-      end
-    end
-    assign lanes[b*8 +: 8] = byp_q ? byp_data_q : rdata;
   end
 
   // Output byte j is lane (rp_lo + j) mod 16: rotate the lanes right by rp_lo.

@@ -1,34 +1,27 @@
-// mt_tu_pack: the one packet assembler of the trace unit.  Every packet of docs/trace-format.md
-// has the same shape: a fixed prefix of 1..7 bytes (header, and for SYNC its signature and seq,
-// for SECTION its flags, for a sample its run byte) followed by at most two LEB128 fields
-// (SYNC: prev_bytes, cycle; SECTION: r, cycle; OVERFLOW/MARKER: the value; END: samples, dropped;
-// sample: skip, payload).  Sharing one assembler (two LEB encoders, two byte shifters) among all
-// packet types keeps the unit small: the arbiter selects values, not finished packets.
+// mt_tu_pack: the one packet assembler of the trace unit (the last pipeline stage before the
+// FIFO).  Every packet of docs/trace-format.md has the same shape: a fixed prefix of 1..7 bytes
+// (header, and for SYNC its signature and seq, for SECTION its flags, for a sample or RUN its run
+// byte) followed by at most two LEB128 fields (SYNC: prev_bytes, cycle; SECTION: r, cycle;
+// OVERFLOW/MARKER: the value; END: samples, dropped; sample: skip, payload).  The field lengths
+// come in with the fields (the stage before computed them), so this stage only forms the LEB
+// bytes and shifts them into place.  Sharing one assembler among all packet types keeps the unit
+// small: the arbiter selects values, not finished packets.
 module mt_tu_pack (
   input  logic [55:0]  pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
   input  logic [2:0]   pre_len_i,  // 1..7
-  input  logic         fa_en_i,
   input  logic [47:0]  fa_i,       // first LEB field (up to 7 bytes)
-  input  logic         fb_en_i,
+  input  logic [3:0]   la_i,       // its LEB length, 0 when absent
   input  logic [55:0]  fb_i,       // second LEB field (up to 8 bytes)
-  input  logic         fb_len_en_i,  // fb_len_i is its LEB length (already known by the caller)
-  input  logic [3:0]   fb_len_i,
-  output logic [127:0] bytes_o,
-  output logic [4:0]   len_o
+  input  logic [3:0]   lb_i,       // its LEB length, 0 when absent
+  output logic [127:0] bytes_o
 );
-  logic [3:0]  la, lb;
   logic [55:0] fa_bytes;
   logic [63:0] fb_bytes;
-  logic [3:0]  na, nb;
   logic [3:0]  off_b;
 
-  assign la = fa_en_i ? mt_tu_pkg::leb_len({16'd0, fa_i}) : 4'd0;
-  assign lb = !fb_en_i ? 4'd0 : (fb_len_en_i ? fb_len_i : mt_tu_pkg::leb_len({8'd0, fb_i}));
-  assign na = la;
-  assign nb = lb;
-  assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, na));
-  assign fb_bytes = 64'(mt_tu_pkg::leb_bytes({8'd0, fb_i}, nb));
-  assign off_b = {1'b0, pre_len_i} + la;
+  assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, la_i));
+  assign fb_bytes = 64'(mt_tu_pkg::leb_bytes({8'd0, fb_i}, lb_i));
+  assign off_b = {1'b0, pre_len_i} + la_i;
 
   // Byte shifters as explicit stages (shift amounts in bytes).
   logic [111:0] a_sh;    // prefix + field A: at most 14 bytes
@@ -50,5 +43,4 @@ module mt_tu_pack (
   end
 
   assign bytes_o = {16'd0, a_sh} | b_sh;
-  assign len_o   = {2'd0, pre_len_i} + {1'b0, la} + {1'b0, lb};
 endmodule

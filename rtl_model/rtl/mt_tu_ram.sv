@@ -1,7 +1,8 @@
 // mt_tu_ram: one FIFO bank, a simple dual-port RAM (one write port, one read port) with a
 // registered, read-first output.  Written in the plain form that yosys maps to an iCE40
-// SB_RAM40_4K and Verilator simulates as an array (read-first); the FIFO adds its own
-// write-to-read bypass, so this RAM never needs to be transparent.
+// SB_RAM40_4K and Verilator simulates as an array (read-first); the FIFO never reads a byte in
+// the cycle it is written (bytes are committed one cycle after they are written), so this RAM
+// never needs to be transparent.
 module mt_tu_ram #(
   parameter int unsigned Depth = 256,  // entries
   parameter int unsigned Width = 8,    // bits per entry
@@ -14,8 +15,8 @@ module mt_tu_ram #(
   input  logic [AW-1:0]    raddr_i,
   output logic [Width-1:0] rdata_o
 );
-  // no_rw_check: a read of the row being written may return anything (the FIFO's bypass covers
-  // that case), so yosys maps to a bare SB_RAM40_4K instead of adding collision logic.
+  // no_rw_check: a read of the row being written may return anything (the FIFO does not use
+  // that byte), so yosys maps to a bare SB_RAM40_4K instead of adding collision logic.
   (* no_rw_check *) logic [Width-1:0] mem [Depth];
 
   always_ff @(posedge clk_i) begin

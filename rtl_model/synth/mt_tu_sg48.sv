@@ -1,10 +1,11 @@
 // mt_tu_sg48: a package top for place-and-route of mt_tu on the iCE40 UP5K in the SG48 package
 // (39 I/O pins).  It is a synthesis harness, not a product interface: wide ports are serialised
 // so that every bit of the core stays live and timing is measured register to register.
-//   - access: 16 nibbles shifted in on acc_sd_i (acc_shift_i), presented for one clock by acc_fire_i
-//     ({tap, kind[2:0], write, addr[55:0]} = 61 bits, LSB nibble first);
-//   - MMIO: 42 bits ({wdata[31:0], word addr[9:0]}) shifted in on reg_sd_i, then reg_rd_i or
-//     reg_wr_i for one clock; read data is captured and shifted out on reg_so_o;
+//   - one 64-bit input register, 16 nibbles shifted in on acc_sd_i (acc_shift_i), LSB nibble
+//     first, holds either an access ({tap, kind[2:0], write, addr[55:0]} = 61 bits), presented
+//     for one clock by acc_fire_i, or an MMIO request ({wdata[31:0], word addr[9:0]} in its low
+//     42 bits), presented for one clock by reg_rd_i or reg_wr_i; read data is captured and
+//     shifted out on reg_so_o;
 //   - output: each clock's drained bytes are folded (XOR of the valid bytes) onto 8 pins with the
 //     byte count, registered, so that no output bit can be optimised away.
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
@@ -15,21 +16,18 @@ module mt_tu_sg48 (
   input  logic [3:0] acc_sd_i,
   input  logic       acc_shift_i,
   input  logic       acc_fire_i,
-  input  logic       reg_sd_i,
-  input  logic       reg_shift_i,
   input  logic       reg_rd_i,
   input  logic       reg_wr_i,
   output logic       reg_so_o,
   output logic [7:0] out_fold_o,
   output logic [4:0] out_cnt_o
 );
-  localparam int unsigned Drain = 8;
+  localparam int unsigned Drain = 4;   // a byte-wide consumer takes at most a few bytes a clock
 
   // Input registers (pins to flops) and the deserialisers.
   logic [3:0]  acc_sd_q;
-  logic        acc_shift_q, acc_fire_q, reg_sd_q, reg_shift_q, reg_rd_q, reg_wr_q;
+  logic        acc_shift_q, acc_fire_q, reg_rd_q, reg_wr_q;
   logic [63:0] acc_sr_q;
-  logic [41:0] reg_sr_q;
   logic [31:0] rdata_sr_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -37,22 +35,16 @@ module mt_tu_sg48 (
       acc_sd_q <= '0;
       acc_shift_q <= 1'b0;
       acc_fire_q <= 1'b0;
-      reg_sd_q <= 1'b0;
-      reg_shift_q <= 1'b0;
       reg_rd_q <= 1'b0;
       reg_wr_q <= 1'b0;
       acc_sr_q <= '0;
-      reg_sr_q <= '0;
     end else begin
       acc_sd_q <= acc_sd_i;
       acc_shift_q <= acc_shift_i;
       acc_fire_q <= acc_fire_i;
-      reg_sd_q <= reg_sd_i;
-      reg_shift_q <= reg_shift_i;
       reg_rd_q <= reg_rd_i;
       reg_wr_q <= reg_wr_i;
       if (acc_shift_q) acc_sr_q <= {acc_sd_q, acc_sr_q[63:4]};
-      if (reg_shift_q) reg_sr_q <= {reg_sd_q, reg_sr_q[41:1]};
     end
   end
 
@@ -73,8 +65,8 @@ module mt_tu_sg48 (
     .acc_tap_i    (acc_sr_q[60]),
     .reg_rd_i     (reg_rd_q),
     .reg_wr_i     (reg_wr_q),
-    .reg_addr_i   (reg_sr_q[9:0]),
-    .reg_wdata_i  (reg_sr_q[41:10]),
+    .reg_addr_i   (acc_sr_q[9:0]),
+    .reg_wdata_i  (acc_sr_q[41:10]),
     .reg_rdata_o  (rdata),
     .out_cnt_o    (out_cnt),
     .out_data_o   (out_data),

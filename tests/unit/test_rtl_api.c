@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mt_regs.h"
+#include "mt_unit.h"
 #include "rtl_model/sim/mt_rtl.h"
 
 static int setup(void **state)
@@ -78,14 +79,17 @@ static void test_register_writes(void **state)
 }
 
 /* Enable at cycle 10: the session starts at 11 with SYNC (seq 0, prev_bytes 0, cycle 11) and a
- * SECTION (burst, 48-bit format, r = 24, cycle 11); the FIFO drains them from cycle 12 on. */
+ * SECTION (burst, 48-bit format, r = 24, cycle 11); the SYNC chosen at 11 enters the FIFO at the
+ * end of 11 + MT_UNIT_LATENCY, and the FIFO drains from the cycle after. */
 static void test_session_start_and_end(void **state)
 {
     mt_rtl *r = *state;
     assert_int_equal(mt_rtl_mmio_write(r, 10, MT_REG_CTRL, MT_CTRL_ENABLE), 0);
     assert_int_equal(mt_rtl_mmio_read(r, 11, MT_REG_STATUS), MT_STATUS_ACTIVE | MT_STATUS_BUSY | MT_STATUS_FIFO_EMPTY);
     assert_int_equal(mt_rtl_fifo_level(r), 0);
-    mt_rtl_clock(r, 1);                       /* cycle 11 written: SYNC (9 bytes) */
+    mt_rtl_clock(r, MT_UNIT_LATENCY);         /* SYNC chosen at 11, still in flight */
+    assert_int_equal(mt_rtl_fifo_level(r), 0);
+    mt_rtl_clock(r, 1);                       /* ... and in the FIFO (9 bytes) */
     assert_int_equal(mt_rtl_fifo_level(r), 9);
     mt_rtl_advance(r, 20);
     uint8_t b[64];

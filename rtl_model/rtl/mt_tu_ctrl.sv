@@ -62,6 +62,8 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_q;
   logic        c_tap_q;
   logic [1:0]  c_fmt_h_q, c_fmt_l_q;
+  // (rates, lengths and SYNC period in block RAM, mt_tu_cfgram: valid from two cycles after the
+  // start on, which is before their first use)
   logic [13:0] c_sync_period_q;
   logic [31:0] c_rate_h_q, c_rate_l_q;
   logic [39:0] c_len_h_q, c_len_l_q;
@@ -110,9 +112,7 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_d;
   logic        c_tap_d;
   logic [1:0]  c_fmt_h_d, c_fmt_l_d;
-  logic [13:0] c_sync_period_d;
-  logic [31:0] c_rate_h_d, c_rate_l_d;
-  logic [39:0] c_len_h_d, c_len_l_d;
+  logic        c_we;            // the session starts: the configuration RAM takes the new word
   logic        sec_span_d;
   logic [1:0]  sec_fmt_d;
   logic [31:0] sec_r_d;
@@ -510,9 +510,7 @@ module mt_tu_ctrl #(
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
-    c_sync_period_d = c_sync_period_q;
-    c_rate_h_d = c_rate_h_q;       c_rate_l_d = c_rate_l_q;
-    c_len_h_d = c_len_h_q;         c_len_l_d = c_len_l_q;
+    c_we = 1'b0;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
     sec_start_d = sw ? t_q[47:0] : sec_start_q;
     sec_left_d = sw ? sw_len - 40'd1 : sec_left_q - 40'd1;
@@ -644,11 +642,7 @@ module mt_tu_ctrl #(
       c_tap_d = tap_i;
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
-      c_sync_period_d = sync_period_i;
-      c_rate_h_d = rate_h_i;
-      c_rate_l_d = rate_l_i;
-      c_len_h_d = (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i;
-      c_len_l_d = len_l_i;
+      c_we = 1'b1;
       dropped_d = '0;
       drops = '0;
       samples_d = '0;
@@ -694,6 +688,22 @@ module mt_tu_ctrl #(
     drops_d = drops;
   end
 
+  // The configuration latched at the start that is read only from two cycles later on: the first
+  // section switch is at t + 2 at the earliest (the first section's length is not 0), and the
+  // SYNC estimate is not used before the first SYNC, which is pending from the start, has left
+  // P2 (no earlier than t + 4).
+  logic [159:0] c_wdata, c_rdata;
+  logic [1:0]   c_unused;
+  assign c_wdata = {2'd0, sync_period_i, rate_h_i, rate_l_i,
+                    (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i, len_l_i};
+  mt_tu_cfgram #(.Width(160)) u_cfg (
+    .clk_i,
+    .we_i    (c_we),
+    .wdata_i (c_wdata),
+    .rdata_o (c_rdata)
+  );
+  assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
+
   // The latched lengths' zero flags, from the registers' values in parallel with the start
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
   logic c_len_h_zero_d, c_len_l_zero_d, start_now;
@@ -717,9 +727,6 @@ module mt_tu_ctrl #(
       active_q <= 1'b0;           busy_q <= 1'b0;
       c_kind_mask_q <= 5'h1F;     c_tap_q <= 1'b0;
       c_fmt_h_q <= 2'd0;          c_fmt_l_q <= 2'd1;
-      c_sync_period_q <= 14'd4096;
-      c_rate_h_q <= 32'd24;       c_rate_l_q <= 32'd2048;
-      c_len_h_q <= '0;            c_len_l_q <= '0;
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_start_q <= '0;          sec_left_q <= '0;         sp_left_q <= '0;
@@ -744,9 +751,6 @@ module mt_tu_ctrl #(
       active_q <= active_d;       busy_q <= busy_d;
       c_kind_mask_q <= c_kind_mask_d; c_tap_q <= c_tap_d;
       c_fmt_h_q <= c_fmt_h_d;     c_fmt_l_q <= c_fmt_l_d;
-      c_sync_period_q <= c_sync_period_d;
-      c_rate_h_q <= c_rate_h_d;   c_rate_l_q <= c_rate_l_d;
-      c_len_h_q <= c_len_h_d;     c_len_l_q <= c_len_l_d;
       c_len_h_zero_q <= c_len_h_zero_d;
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;

@@ -230,11 +230,15 @@ module mt_tu_ctrl #(
   assign s_skip = s_idx - rep_idx_q;
 
   // The hold and the capture are compared with the history side by side; the winner selects.
-  logic [2:0] eq, eq_hold, eq_cap;
+  // The hold's compare is registered when the capture enters it (eq_hold_q): while the hold waits,
+  // the history changes only by the hold's own write, and a barrier clears only valid bits.
+  logic [2:0] eq, eq_hold, eq_cap, eq_hold_q, eq_hold_d;
+  logic       hold_cap_eq;   // this cycle's capture equals the hold (the entry the hold pushes)
+  assign hold_cap_eq = (cap_a == hold_a_q);
   logic       any_match, e_absorbed, skip_zero;
   logic [1:0] e_midx;
   for (genvar i = 0; i < 3; i++) begin : g_eq
-    assign eq_hold[i] = hist_valid_q[i] && (hist_q[i*56 +: 56] == hold_a_q);
+    assign eq_hold[i] = hist_valid_q[i] && eq_hold_q[i];
     // the compare as a two-level tree of kept 4-bit and 16-bit group results: left to itself
     // the mapper chains the 56-bit compare through LUTs, the longest path of the unit
     (* keep *) logic [13:0] grp_eq;
@@ -504,7 +508,7 @@ module mt_tu_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_reported, s_dropped, cap_dropped, hold_freed;
+    logic s_reported, s_dropped, cap_dropped, hold_freed, push;
     logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
@@ -536,6 +540,8 @@ module mt_tu_ctrl #(
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
+    push = 1'b0;
+    eq_hold_d = eq_hold_q;
     s_reported = 1'b0;
     s_dropped = 1'b0;
 
@@ -550,6 +556,7 @@ module mt_tu_ctrl #(
         s_reported = 1'b1;
       end else if (room) begin
         if (!any_match) begin
+          push = 1'b1;
           hist_d[112 +: 56] = hist_q[56 +: 56];
           hist_d[56 +: 56] = hist_q[0 +: 56];
           hist_d[0 +: 56] = s_a;
@@ -606,6 +613,9 @@ module mt_tu_ctrl #(
         hold_valid_d = 1'b1;
         hold_after_d = sect_pending_d || sync_pending_d;
         hold_a_d = cap_a;
+        // against the history after this cycle's write: a push (by the hold, the only sample
+        // that can win beside a capture that goes to the hold) shifts it by one entry
+        eq_hold_d = push ? {eq_cap[1:0], hold_cap_eq} : eq_cap;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
         hold_sp_d = b_int_sp;
@@ -734,7 +744,7 @@ module mt_tu_ctrl #(
       int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
-      hold_a_q <= '0;             hold_idx_q <= '0;         hold_sp_q <= '0;
+      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_sp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -761,7 +771,7 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   int_sp_q <= int_sp_d;
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; hold_sp_q <= hold_sp_d;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_sp_q <= hold_sp_d;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

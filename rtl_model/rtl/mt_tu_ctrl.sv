@@ -505,6 +505,10 @@ module mt_tu_ctrl #(
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
 
+  // t + 1: the cycle counter's increment, shared with the start's section start and report cycle
+  logic [63:0] t_inc;
+  assign t_inc = t_q + 64'd1;
+
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
@@ -669,7 +673,7 @@ module mt_tu_ctrl #(
       sec_span_d = (len_h_i == '0) && (len_l_i != '0);
       sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
       sec_r_d = sec_span_d ? rate_l_i : rate_h_i;
-      sec_start_d = t_q[47:0] + 48'd1;
+      sec_start_d = t_inc[47:0];
       sec_left_d = sec_span_d ? len_l_i : ((len_h_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i);
       sp_left_d = '0;
       int_open_d = 1'b0;
@@ -677,7 +681,7 @@ module mt_tu_ctrl #(
       next_idx_d = '0;
       enc_fmt_d = sec_fmt_d;
       rep_idx_d = '0;
-      rep_cycle_d = t_q[47:0] + 48'd1;
+      rep_cycle_d = t_inc[47:0];
       hold_valid_d = 1'b0;
       run_cnt_d = '0;
       hist_valid_d = '0;
@@ -757,7 +761,7 @@ module mt_tu_ctrl #(
       dropped_q <= '0;            samples_q <= '0;          bytes_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
-      t_q <= t_q + 64'd1;
+      t_q <= t_inc;
       active_q <= active_d;       busy_q <= busy_d;
       c_kind_mask_q <= c_kind_mask_d; c_tap_q <= c_tap_d;
       c_fmt_h_q <= c_fmt_h_d;     c_fmt_l_q <= c_fmt_l_d;

@@ -70,7 +70,6 @@ module mt_tu_ctrl #(
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
-  logic [47:0] sec_start_q;
   logic [39:0] sec_left_q;   // sec_end - t
   logic [31:0] sp_left_q;    // next_sp - t
   logic        int_open_q;
@@ -116,7 +115,6 @@ module mt_tu_ctrl #(
   logic        sec_span_d;
   logic [1:0]  sec_fmt_d;
   logic [31:0] sec_r_d;
-  logic [47:0] sec_start_d;
   logic [39:0] sec_left_d;
   logic [31:0] sp_left_d;
   logic        int_open_d;
@@ -288,7 +286,9 @@ module mt_tu_ctrl #(
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
-  assign sect_cycle = (sect_switch_q || sw) ? (sw ? t_q[47:0] : sec_start_q) : rep_cycle_q;
+  // (the section start after a switch: rep_cycle holds it from the switch to its SECTION, which
+  // resets the report state anyway, so no separate section-start register)
+  assign sect_cycle = sw ? t_q[47:0] : rep_cycle_q;
 
   logic [7:0]   k_hdr, k_b1;
   logic [2:0]   k_pre_len;
@@ -520,7 +520,6 @@ module mt_tu_ctrl #(
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     c_we = 1'b0;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
-    sec_start_d = sw ? t_q[47:0] : sec_start_q;
     sec_left_d = sw ? sw_len - 40'd1 : sec_left_q - 40'd1;
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
     int_open_d = b_int_open;       int_idx_d = b_int_idx;    int_sp_d = b_int_sp;
@@ -534,7 +533,7 @@ module mt_tu_ctrl #(
     end_pending_d = end_pending_q;
     drop_pending_d = dp_eff;
     marker_val_d = marker_val_q;
-    rep_idx_d = rep_idx_q;         rep_cycle_d = rep_cycle_q;
+    rep_idx_d = rep_idx_q;         rep_cycle_d = sw ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
@@ -578,7 +577,7 @@ module mt_tu_ctrl #(
       end
       if (s_reported) begin
         rep_idx_d = s_idx + 40'd1;
-        rep_cycle_d = s_sp + {16'd0, sec_r_d};
+        if (!(sw || sect_switch_q)) rep_cycle_d = s_sp + {16'd0, sec_r_d};
       end
     end else if (write) begin
       case (win)
@@ -673,7 +672,6 @@ module mt_tu_ctrl #(
       sec_span_d = (len_h_i == '0) && (len_l_i != '0);
       sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
       sec_r_d = sec_span_d ? rate_l_i : rate_h_i;
-      sec_start_d = t_inc[47:0];
       sec_left_d = sec_span_d ? len_l_i : ((len_h_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i);
       sp_left_d = '0;
       int_open_d = 1'b0;
@@ -743,7 +741,7 @@ module mt_tu_ctrl #(
       c_fmt_h_q <= 2'd0;          c_fmt_l_q <= 2'd1;
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
-      sec_start_q <= '0;          sec_left_q <= '0;         sp_left_q <= '0;
+      sec_left_q <= '0;         sp_left_q <= '0;
       sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
       int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
       next_idx_q <= '0;
@@ -768,7 +766,7 @@ module mt_tu_ctrl #(
       c_len_h_zero_q <= c_len_h_zero_d;
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
-      sec_start_q <= sec_start_d; sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
+      sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_zero_q <= (sec_left_d == '0);
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);

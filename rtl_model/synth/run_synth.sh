@@ -38,7 +38,7 @@ device=up5k-sg48
 if ! nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
   --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
   --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1; then
-  if grep -q "Unable to place cell" "$out/nextpnr.log"; then
+  if grep -qE "Unable to place cell|Failed to expand region" "$out/nextpnr.log"; then
     cp "$out/nextpnr.log" "$out/nextpnr-up5k.log"
     echo "synth: does not fit the UP5K: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$out/nextpnr-up5k.log" | tail -n 1)" >&2
     device=hx8k-ct256

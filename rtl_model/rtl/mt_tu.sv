@@ -10,6 +10,7 @@
 //               two-stage packet pipeline behind the arbitration (contract v2)
 //   mt_tu_enc   the sample compressor's DELTA/FULL step (pipeline stage 1, inside mt_tu_ctrl)
 //   mt_tu_pack  the packet assembler (pipeline stage 2, inside mt_tu_ctrl)
+//   mt_tu_cfgram the latched rates, lengths and SYNC period (block RAM, inside mt_tu_ctrl)
 //   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536

@@ -62,13 +62,14 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_q;
   logic        c_tap_q;
   logic [1:0]  c_fmt_h_q, c_fmt_l_q;
+  // (rates, lengths and SYNC period in block RAM, mt_tu_cfgram: valid from two cycles after the
+  // start on, which is before their first use)
   logic [13:0] c_sync_period_q;
   logic [31:0] c_rate_h_q, c_rate_l_q;
   logic [39:0] c_len_h_q, c_len_l_q;
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
-  logic [47:0] sec_start_q;
   logic [39:0] sec_left_q;   // sec_end - t
   logic [31:0] sp_left_q;    // next_sp - t
   logic        int_open_q;
@@ -110,13 +111,10 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_d;
   logic        c_tap_d;
   logic [1:0]  c_fmt_h_d, c_fmt_l_d;
-  logic [13:0] c_sync_period_d;
-  logic [31:0] c_rate_h_d, c_rate_l_d;
-  logic [39:0] c_len_h_d, c_len_l_d;
+  logic        c_we;            // the session starts: the configuration RAM takes the new word
   logic        sec_span_d;
   logic [1:0]  sec_fmt_d;
   logic [31:0] sec_r_d;
-  logic [47:0] sec_start_d;
   logic [39:0] sec_left_d;
   logic [31:0] sp_left_d;
   logic        int_open_d;
@@ -230,11 +228,15 @@ module mt_tu_ctrl #(
   assign s_skip = s_idx - rep_idx_q;
 
   // The hold and the capture are compared with the history side by side; the winner selects.
-  logic [2:0] eq, eq_hold, eq_cap;
+  // The hold's compare is registered when the capture enters it (eq_hold_q): while the hold waits,
+  // the history changes only by the hold's own write, and a barrier clears only valid bits.
+  logic [2:0] eq, eq_hold, eq_cap, eq_hold_q, eq_hold_d;
+  logic       hold_cap_eq;   // this cycle's capture equals the hold (the entry the hold pushes)
+  assign hold_cap_eq = (cap_a == hold_a_q);
   logic       any_match, e_absorbed, skip_zero;
   logic [1:0] e_midx;
   for (genvar i = 0; i < 3; i++) begin : g_eq
-    assign eq_hold[i] = hist_valid_q[i] && (hist_q[i*56 +: 56] == hold_a_q);
+    assign eq_hold[i] = hist_valid_q[i] && eq_hold_q[i];
     // the compare as a two-level tree of kept 4-bit and 16-bit group results: left to itself
     // the mapper chains the 56-bit compare through LUTs, the longest path of the unit
     (* keep *) logic [13:0] grp_eq;
@@ -284,7 +286,9 @@ module mt_tu_ctrl #(
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
-  assign sect_cycle = (sect_switch_q || sw) ? (sw ? t_q[47:0] : sec_start_q) : rep_cycle_q;
+  // (the section start after a switch: rep_cycle holds it from the switch to its SECTION, which
+  // resets the report state anyway, so no separate section-start register)
+  assign sect_cycle = sw ? t_q[47:0] : rep_cycle_q;
 
   logic [7:0]   k_hdr, k_b1;
   logic [2:0]   k_pre_len;
@@ -501,20 +505,21 @@ module mt_tu_ctrl #(
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
 
+  // t + 1: the cycle counter's increment, shared with the start's section start and report cycle
+  logic [63:0] t_inc;
+  assign t_inc = t_q + 64'd1;
+
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_reported, s_dropped, cap_dropped, hold_freed;
+    logic s_reported, s_dropped, cap_dropped, hold_freed, push;
     logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
-    c_sync_period_d = c_sync_period_q;
-    c_rate_h_d = c_rate_h_q;       c_rate_l_d = c_rate_l_q;
-    c_len_h_d = c_len_h_q;         c_len_l_d = c_len_l_q;
+    c_we = 1'b0;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
-    sec_start_d = sw ? t_q[47:0] : sec_start_q;
     sec_left_d = sw ? sw_len - 40'd1 : sec_left_q - 40'd1;
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
     int_open_d = b_int_open;       int_idx_d = b_int_idx;    int_sp_d = b_int_sp;
@@ -528,7 +533,7 @@ module mt_tu_ctrl #(
     end_pending_d = end_pending_q;
     drop_pending_d = dp_eff;
     marker_val_d = marker_val_q;
-    rep_idx_d = rep_idx_q;         rep_cycle_d = rep_cycle_q;
+    rep_idx_d = rep_idx_q;         rep_cycle_d = sw ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
@@ -538,6 +543,8 @@ module mt_tu_ctrl #(
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
+    push = 1'b0;
+    eq_hold_d = eq_hold_q;
     s_reported = 1'b0;
     s_dropped = 1'b0;
 
@@ -552,6 +559,7 @@ module mt_tu_ctrl #(
         s_reported = 1'b1;
       end else if (room) begin
         if (!any_match) begin
+          push = 1'b1;
           hist_d[112 +: 56] = hist_q[56 +: 56];
           hist_d[56 +: 56] = hist_q[0 +: 56];
           hist_d[0 +: 56] = s_a;
@@ -569,7 +577,7 @@ module mt_tu_ctrl #(
       end
       if (s_reported) begin
         rep_idx_d = s_idx + 40'd1;
-        rep_cycle_d = s_sp + {16'd0, sec_r_d};
+        if (!(sw || sect_switch_q)) rep_cycle_d = s_sp + {16'd0, sec_r_d};
       end
     end else if (write) begin
       case (win)
@@ -608,6 +616,9 @@ module mt_tu_ctrl #(
         hold_valid_d = 1'b1;
         hold_after_d = sect_pending_d || sync_pending_d;
         hold_a_d = cap_a;
+        // against the history after this cycle's write: a push (by the hold, the only sample
+        // that can win beside a capture that goes to the hold) shifts it by one entry
+        eq_hold_d = push ? {eq_cap[1:0], hold_cap_eq} : eq_cap;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
         hold_sp_d = b_int_sp;
@@ -644,11 +655,7 @@ module mt_tu_ctrl #(
       c_tap_d = tap_i;
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
-      c_sync_period_d = sync_period_i;
-      c_rate_h_d = rate_h_i;
-      c_rate_l_d = rate_l_i;
-      c_len_h_d = (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i;
-      c_len_l_d = len_l_i;
+      c_we = 1'b1;
       dropped_d = '0;
       drops = '0;
       samples_d = '0;
@@ -665,7 +672,6 @@ module mt_tu_ctrl #(
       sec_span_d = (len_h_i == '0) && (len_l_i != '0);
       sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
       sec_r_d = sec_span_d ? rate_l_i : rate_h_i;
-      sec_start_d = t_q[47:0] + 48'd1;
       sec_left_d = sec_span_d ? len_l_i : ((len_h_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i);
       sp_left_d = '0;
       int_open_d = 1'b0;
@@ -673,7 +679,7 @@ module mt_tu_ctrl #(
       next_idx_d = '0;
       enc_fmt_d = sec_fmt_d;
       rep_idx_d = '0;
-      rep_cycle_d = t_q[47:0] + 48'd1;
+      rep_cycle_d = t_inc[47:0];
       hold_valid_d = 1'b0;
       run_cnt_d = '0;
       hist_valid_d = '0;
@@ -693,6 +699,22 @@ module mt_tu_ctrl #(
     end
     drops_d = drops;
   end
+
+  // The configuration latched at the start that is read only from two cycles later on: the first
+  // section switch is at t + 2 at the earliest (the first section's length is not 0), and the
+  // SYNC estimate is not used before the first SYNC, which is pending from the start, has left
+  // P2 (no earlier than t + 4).
+  logic [159:0] c_wdata, c_rdata;
+  logic [1:0]   c_unused;
+  assign c_wdata = {2'd0, sync_period_i, rate_h_i, rate_l_i,
+                    (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i, len_l_i};
+  mt_tu_cfgram #(.Width(160)) u_cfg (
+    .clk_i,
+    .we_i    (c_we),
+    .wdata_i (c_wdata),
+    .rdata_o (c_rdata)
+  );
+  assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
 
   // The latched lengths' zero flags, from the registers' values in parallel with the start
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
@@ -717,17 +739,14 @@ module mt_tu_ctrl #(
       active_q <= 1'b0;           busy_q <= 1'b0;
       c_kind_mask_q <= 5'h1F;     c_tap_q <= 1'b0;
       c_fmt_h_q <= 2'd0;          c_fmt_l_q <= 2'd1;
-      c_sync_period_q <= 14'd4096;
-      c_rate_h_q <= 32'd24;       c_rate_l_q <= 32'd2048;
-      c_len_h_q <= '0;            c_len_l_q <= '0;
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
-      sec_start_q <= '0;          sec_left_q <= '0;         sp_left_q <= '0;
+      sec_left_q <= '0;         sp_left_q <= '0;
       sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
       int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
-      hold_a_q <= '0;             hold_idx_q <= '0;         hold_sp_q <= '0;
+      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_sp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -740,24 +759,21 @@ module mt_tu_ctrl #(
       dropped_q <= '0;            samples_q <= '0;          bytes_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
-      t_q <= t_q + 64'd1;
+      t_q <= t_inc;
       active_q <= active_d;       busy_q <= busy_d;
       c_kind_mask_q <= c_kind_mask_d; c_tap_q <= c_tap_d;
       c_fmt_h_q <= c_fmt_h_d;     c_fmt_l_q <= c_fmt_l_d;
-      c_sync_period_q <= c_sync_period_d;
-      c_rate_h_q <= c_rate_h_d;   c_rate_l_q <= c_rate_l_d;
-      c_len_h_q <= c_len_h_d;     c_len_l_q <= c_len_l_d;
       c_len_h_zero_q <= c_len_h_zero_d;
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
-      sec_start_q <= sec_start_d; sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
+      sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_zero_q <= (sec_left_d == '0);
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   int_sp_q <= int_sp_d;
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; hold_sp_q <= hold_sp_d;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_sp_q <= hold_sp_d;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

@@ -133,14 +133,16 @@ module mt_tu_fifo #(
     );
   end
 
-  // Output byte j is lane (rp_lo + j) mod 16: rotate the lanes right by rp_lo.
+  // Output byte j is lane (rp_lo + j) mod 16: rotate the lanes right by rp_lo, the largest step
+  // first, so that each later stage only forms the bytes the narrower output still needs
+  // (Drain = 4: 11, 7, 5, 4 bytes instead of 16, 16, 8, 4).
   always_comb begin
     logic [127:0] d;
     d = lanes;
-    if (rp_lo[0]) d = {d[7:0], d[127:8]};
-    if (rp_lo[1]) d = {d[15:0], d[127:16]};
-    if (rp_lo[2]) d = {d[31:0], d[127:32]};
     if (rp_lo[3]) d = {d[63:0], d[127:64]};
+    if (rp_lo[2]) d = {d[31:0], d[127:32]};
+    if (rp_lo[1]) d = {d[15:0], d[127:16]};
+    if (rp_lo[0]) d = {d[7:0], d[127:8]};
     out_data_o = d[Drain*8-1:0];
   end
 endmodule

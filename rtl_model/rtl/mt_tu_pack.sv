@@ -8,7 +8,7 @@
 // small: the arbiter selects values, not finished packets.
 module mt_tu_pack (
   input  logic [55:0]  pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
-  input  logic [2:0]   pre_len_i,  // 1..7
+  input  logic [2:0]   pre_len_i,  // 1, 2 or 7
   input  logic [47:0]  fa_i,       // first LEB field (up to 7 bytes)
   input  logic [3:0]   la_i,       // its LEB length, 0 when absent
   input  logic [55:0]  fb_i,       // second LEB field (up to 8 bytes)
@@ -29,10 +29,11 @@ module mt_tu_pack (
   always_comb begin
     logic [111:0] x;
     logic [127:0] y;
-    x = {56'd0, fa_bytes};
-    if (pre_len_i[0]) x = {x[103:0], 8'd0};
-    if (pre_len_i[1]) x = {x[95:0], 16'd0};
-    if (pre_len_i[2]) x = {x[79:0], 32'd0};
+    // the prefix is 1, 2 (a header and one byte) or 7 bytes (SYNC) long: a 3-way select, not a
+    // shifter by 0..7
+    if (pre_len_i[2]) x = {fa_bytes, 56'd0};
+    else if (pre_len_i[1]) x = {40'd0, fa_bytes, 16'd0};
+    else x = {48'd0, fa_bytes, 8'd0};
     a_sh = x | {56'd0, pre_i};
     y = {64'd0, fb_bytes};
     if (off_b[0]) y = {y[119:0], 8'd0};

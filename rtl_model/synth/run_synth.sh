@@ -29,16 +29,16 @@ ABC9_SCRIPT='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&ps;&if,{C}
 case " $SYNTH_FLAGS " in *" -abc9 "*) ;; *) ABC9_SCRIPT= ;; esac
 
 # Core out of context: LUT/FF/BRAM of the trace unit itself.
-yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv ${*}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null
+yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv -DMT_TU_ICE40 ${*}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null
 # Package top: what is placed and routed.
-yosys -q -l "$out/yosys.log" -p "read_verilog -sv ${srcs[*]}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu_sg48 -json $out/mt_tu_sg48.json; tee -o $out/stat.txt stat" >/dev/null
+yosys -q -l "$out/yosys.log" -p "read_verilog -sv -DMT_TU_ICE40 ${srcs[*]}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu_sg48 -json $out/mt_tu_sg48.json; tee -o $out/stat.txt stat" >/dev/null
 # Place and route on the UP5K (sg48).  If the design does not fit there, say so and place it on
 # the next larger iCE40 (HX8K, ct256) so that timing is still measured, on a named device.
 device=up5k-sg48
 if ! nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
   --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
   --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1; then
-  if grep -q "Unable to place cell" "$out/nextpnr.log"; then
+  if grep -qE "Unable to place cell|Failed to expand region" "$out/nextpnr.log"; then
     cp "$out/nextpnr.log" "$out/nextpnr-up5k.log"
     echo "synth: does not fit the UP5K: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$out/nextpnr-up5k.log" | tail -n 1)" >&2
     device=hx8k-ct256

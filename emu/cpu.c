@@ -690,7 +690,7 @@ static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v
  * inside it (cycle + run_bound < next_event: no instruction boundary reaches next_event and no
  * access reaches next_due); inside the run, handlers go from slot to slot with NEXT, which does
  * no accounting and no check.  So while a handler of slot d runs, the locals are ahead of the
- * architectural values by what the rest of the run will cost (d->run_cost - d->cost cycles,
+ * architectural values by what the rest of the run will cost (d->run_cost - op_cost[d->op] cycles,
  * d->run_insns - 1 instructions); SAVE() subtracts that when it stores them in the cpu.  Every
  * call that may look at or change the cpu state (SLOW) leaves the locals exact, so execution
  * then goes on with ENTER at the next slot, which also sees a new next_event.

@@ -36,7 +36,7 @@ WARN        := -Wall -Wextra -Werror
 CFLAGS      := -std=c17 $(OPT) -g $(WARN) -D_GNU_SOURCE -MMD -MP $(SAN_FLAGS) -I$(ROOT) -I$(ROOT)/lib $(EXTRA_CFLAGS)
 CXXFLAGS    := -std=c++17 $(OPT) -g -Wall -Wextra -MMD -MP $(SAN_FLAGS)
 LDFLAGS     := $(SAN_FLAGS) $(EXTRA_LDFLAGS)
-LDLIBS      := -lzstd -lfdt -lm
+LDLIBS      := -lzstd -lfdt -lm -pthread
 CMOCKA_LIBS := -lcmocka
 
 PREFIX      ?= /usr/local

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/tracedev.h"
 #include "emu/cliopt.h"
@@ -39,6 +40,7 @@ void trace_options_default(struct trace_options *o)
     o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
     o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
     o->start_at_reset = true;
+    o->model_thread = sysconf(_SC_NPROCESSORS_ONLN) > 1; /* a thread on one core only adds switches */
     o->all_kinds = (1u << MT_KIND_COUNT) - 1;
     o->all_tap = MT_TAP_CORE;
 }
@@ -51,6 +53,8 @@ const char *trace_options_help(void)
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
            "  --trace-start=WHEN        reset (default) | firmware (wait for the guest's CTRL.ENABLE)\n"
+           "  --trace-thread=on|off     the C model on a thread of its own (default on with 2+ CPUs;\n"
+           "                            the same trace either way)\n"
            "  --trace-kinds LIST        KIND_MASK: fetch,load,store,amo,ptw or 'all' (default all)\n"
            "  --trace-tap T             core (default) | dram (needs --timing=cache)\n"
            "  --trace-rate-h N          burst cycles per sample (default 24)\n"
@@ -193,6 +197,15 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
             o->start_at_reset = false;
         else
             BAD("--trace-start", "reset or firmware");
+    } else if (OPT("--trace-thread")) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "on") == 0)
+            o->model_thread = true;
+        else if (strcmp(v, "off") == 0)
+            o->model_thread = false;
+        else
+            BAD("--trace-thread", "on or off");
     } else if (OPT("--trace-kinds")) {
         if (m < 0)
             return -1;
@@ -302,11 +315,13 @@ struct trace_session {
     mt_writer *all;  /* --trace-all */
     bool all_started;
     uint64_t all_samples, all_markers;
-    mt_unit unit;    /* model */
-    bool unit_init;
+    /* The model and the device on cache lines of their own: with the model on its own thread
+     * (emu/tracepipe.h) each is written per sample by a different core. */
+    _Alignas(64) mt_unit unit; /* model */
+    _Alignas(64) bool unit_init;
     mt_lockstep *ls; /* both */
     rtl_side rtl;    /* rtl */
-    mt_tracedev dev;
+    _Alignas(64) mt_tracedev dev;
     mt_device busdev;
     bool finished;
 };
@@ -511,7 +526,9 @@ static void run_info(const struct trace_options *o, const trace_run_info *ri, bo
 struct trace_session *trace_session_create(const struct trace_options *o, const trace_run_info *ri, char *err,
                                            size_t errlen)
 {
-    struct trace_session *s = calloc(1, sizeof *s);
+    struct trace_session *s = aligned_alloc(_Alignof(struct trace_session), sizeof *s);
+    if (s)
+        memset(s, 0, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -575,6 +592,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     tracedev_recorder rec = {.ctx = s, .kind_mask = o->all_kinds, .tap = o->all_tap, .access = all_access,
                              .marker = all_marker};
     tracedev_init(&s->dev, &be, s->all ? &rec : NULL);
+    tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);
     return s;
 fail:
@@ -676,6 +694,9 @@ void trace_session_report(const struct trace_session *s, FILE *f)
                 mt_lockstep_diverged(s->ls) ? " DIVERGED" : ", identical");
     fprintf(f, "trace.accesses %" PRIu64 " to the unit, %" PRIu64 " same-cycle skipped\n", s->dev.unit_accesses,
             s->dev.collisions);
+    if (s->dev.pipe_used)
+        fprintf(f, "trace.thread  the model on its own thread: %" PRIu64 " captures queued, %" PRIu64
+                " waits for it, %.3f s CPU\n", s->dev.pipe_queued, s->dev.pipe_waits, s->dev.pipe_seconds);
     if (s->o.all_path)
         fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
                 s->all_markers);
@@ -692,6 +713,7 @@ void trace_session_destroy(struct trace_session *s)
         mt_writer_abort(s->w);
     if (s->all)
         mt_writer_abort(s->all);
+    tracedev_release(&s->dev); /* its thread uses the unit */
     if (s->unit_init)
         mt_unit_free(&s->unit);
     if (s->ls)

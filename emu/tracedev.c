@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "emu/tracepipe.h"
+
 #include "mt_regs.h"
 
 /* ---- the C model as a backend ---------------------------------------------------------- */
@@ -72,6 +74,8 @@ static uint64_t due(const mt_tracedev *d)
         return UINT64_MAX;
     if (d->rec.access)
         return 0; /* the recorder wants every access */
+    if (d->pipe)
+        return tracepipe_due(d->pipe);
     return d->be.next_due(d->be.ctx);
 }
 
@@ -88,7 +92,11 @@ static uint64_t model_only_listener(void *ctx, const mt_access *a);
 
 void tracedev_rearm(mt_tracedev *d)
 {
-    if (d->cpu)
+    if (!d->cpu)
+        return;
+    if (d->pipe)
+        cpu_set_listener(d->cpu, tracepipe_listener, d->pipe, due(d));
+    else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
                          d, due(d));
 }
@@ -164,7 +172,11 @@ static bool dev_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
     }
     bool ok = true;
     d->mmio_reads++;
+    if (d->pipe)
+        tracepipe_sync(d->pipe); /* the model must have taken every access before this cycle */
     *val = d->be.mmio_read(d->be.ctx, d->cpu->cycle, (uint32_t)off, &ok);
+    if (d->pipe)
+        tracepipe_resume(d->pipe);
     if (!ok)
         fail(d);
     return true;
@@ -179,11 +191,15 @@ static bool dev_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
     }
     uint64_t cycle = d->cpu->cycle;
     d->mmio_writes++;
+    if (d->pipe)
+        tracepipe_sync(d->pipe);
     if (off == MT_REG_MARKER && d->rec.marker && !d->rec.marker(d->rec.ctx, cycle, (uint32_t)val))
         fail(d);
     if (!d->be.mmio_write(d->be.ctx, cycle, (uint32_t)off, (uint32_t)val))
         fail(d);
     /* a write may start or stop a session or change what is due */
+    if (d->pipe)
+        tracepipe_resume(d->pipe);
     tracedev_rearm(d);
     return true;
 }
@@ -194,14 +210,41 @@ mt_device tracedev_device(mt_tracedev *d)
                        .read = dev_read, .write = dev_write};
 }
 
+void tracedev_use_thread(mt_tracedev *d, bool on) { d->want_thread = on; }
+
 void tracedev_attach(mt_tracedev *d, mt_cpu *cpu)
 {
     d->cpu = cpu;
+    /* no thread: the same stream, in line (the pipe is only a way to run the model elsewhere) */
+    if (d->want_thread && d->model && !d->rec.access && !d->failed && !d->pipe)
+        d->pipe = tracepipe_create(d->model, d->last_cycle);
     tracedev_rearm(d);
+}
+
+void tracedev_release(mt_tracedev *d)
+{
+    if (!d->pipe)
+        return;
+    tracepipe_stop(d->pipe);
+    tracepipe_stats st = tracepipe_counts(d->pipe);
+    d->unit_accesses += st.accesses;
+    d->collisions += st.collisions;
+    if (st.last_cycle > d->last_cycle)
+        d->last_cycle = st.last_cycle;
+    d->pipe_queued = st.queued;
+    d->pipe_waits = st.waits;
+    d->pipe_seconds = st.consumer_seconds;
+    d->pipe_used = true;
+    tracepipe_destroy(d->pipe);
+    d->pipe = NULL;
 }
 
 bool tracedev_finish(mt_tracedev *d)
 {
+    if (d->pipe) { /* the model has every access, and is the emulator's thread's again */
+        tracedev_release(d);
+        tracedev_rearm(d);
+    }
     if (d->failed)
         return false;
     uint64_t cycle = d->cpu ? d->cpu->cycle : 0;

@@ -62,11 +62,19 @@ typedef struct mt_tracedev {
     uint64_t collisions;   /* accesses in an already used cycle (dram tap transfers): not given */
     uint64_t mmio_reads, mmio_writes, bad_mmio;
     bool failed;           /* the backend stopped (divergence): the CPU was asked to stop */
+    bool want_thread;      /* run the C model on a thread of its own (tracedev_use_thread) */
+    struct tracepipe *pipe; /* that thread's queue, from tracedev_attach to tracedev_finish */
+    bool pipe_used;         /* it ran: its counts, for --stats */
+    uint64_t pipe_queued, pipe_waits;
+    double pipe_seconds;    /* its CPU time */
 } mt_tracedev;
 
 void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec);
 /* The bus device for machine_create (base MT_REGS_BASE, 4 KiB). */
 mt_device tracedev_device(mt_tracedev *d);
+/* Asks for the C model (without a recorder) to run on a thread of its own (emu/tracepipe.h):
+ * the same stream, the emulator's thread freed of the model's work. Call before attach. */
+void tracedev_use_thread(mt_tracedev *d, bool on);
 /* Installs the CPU listener; call after machine_create and after any reset-time programming. */
 void tracedev_attach(mt_tracedev *d, mt_cpu *cpu);
 /* Tells the CPU when the next access is needed (after register writes made outside the CPU). */
@@ -75,5 +83,7 @@ void tracedev_rearm(mt_tracedev *d);
 uint64_t tracedev_listener(void *ctx, const mt_access *a);
 /* At the end of the run: stop the unit at the current cycle.  false when the backend failed. */
 bool tracedev_finish(mt_tracedev *d);
+/* Stops the model's thread if it still runs (before the unit is freed; tracedev_finish does it). */
+void tracedev_release(mt_tracedev *d);
 
 #endif

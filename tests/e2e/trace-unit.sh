@@ -55,6 +55,33 @@ done
 cmp -s "$T/d1.mtr" "$T/d2.mtr" && cmp -s "$T/a1.mtr" "$T/a2.mtr" && [ -s "$T/d1.mtr" ]
 ok trace-deterministic $?
 
+# 4b. the model on its own thread (the default with 2+ CPUs) writes the same file as in line:
+# bursts and spans switching, a guest that stops, reprograms and reads the unit, a FIFO that
+# overflows, a kind filter, the dram tap; and --stats counts the same accesses
+r=0
+thread_same() {
+    name=$1
+    shift
+    for t in on off; do
+        "$MTEMU" -q --stats --trace "$T/th-$t.mtr" --trace-thread=$t "$@" >/dev/null 2>"$T/th-$t.err"
+        echo $? >"$T/th-$t.rc"
+    done
+    if ! { [ "$(cat "$T/th-on.rc")" = 0 ] && cmp -s "$T/th-on.mtr" "$T/th-off.mtr" && [ -s "$T/th-on.mtr" ] \
+        && has "$T/th-on.err" "trace.thread" && ! has "$T/th-off.err" "trace.thread" \
+        && [ "$(grep '^trace.accesses' "$T/th-on.err")" = "$(grep '^trace.accesses' "$T/th-off.err")" ]; }; then
+        echo "  thread on/off differ: $name"
+        r=1
+    fi
+}
+thread_same sections --trace-len-h 100us --trace-len-l 300us --append "size=1M iters=1" "$FWBUILD/random.elf"
+thread_same guest-regs "$FWBUILD/e2e/trace_regs.elf"
+thread_same overflow --trace-rate-h 1 --trace-fmt-h full --trace-fifo-depth 64 --trace-fifo-drain 1 \
+    --append "size=64K iters=1" "$FWBUILD/memcpy.elf"
+thread_same kinds --trace-kinds store,ptw --trace-rate-h 3 --append "size=256K stride=64" "$FWBUILD/pchase.elf"
+thread_same dram-tap --timing=cache --trace-tap dram --trace-fmt-h line --append "size=128K iters=1" "$FWBUILD/memcpy.elf"
+thread_same qsort "$FWBUILD/qsort.elf"
+ok trace-thread-same-file $r
+
 # 5. model, RTL and lockstep give the same stream; lockstep reports no divergence
 for u in model rtl both; do
     "$MTEMU" -q --stats --trace "$T/$u.mtr" --trace-unit=$u --trace-rate-h 5 --trace-sync-period 128 \
@@ -119,6 +146,7 @@ bad --trace-len-h --trace "$T/b.mtr" --trace-len-h 2000s || r=1
 bad --trace-fifo-depth --trace "$T/b.mtr" --trace-fifo-depth 8 || r=1
 bad nonexistent --trace "$T/nonexistent/b.mtr" || r=1
 bad --event-hash --trace "$T/b.mtr" --event-hash || r=1
+bad --trace-thread --trace "$T/b.mtr" --trace-thread=maybe || r=1
 [ ! -e "$T/b.mtr" ] || r=1
 ok trace-bad-options $r
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench step: the cost of tracing in mtemu, as MIPS ratios against the same workload without
 # tracing measured in the same run (best of 3 each, to damp a shared machine), and the same ratio
-# in user CPU time (least of the 3 runs; less sensitive than wall time to other processes):
+# in user CPU time (least of the 3 runs; less sensitive than wall time to other processes; with
+# the model on its own thread, the default on 2+ CPUs, it counts both threads):
 #   default rates over a whole burst+span period (1:10, scaled to 1 ms / 10 ms),
 #   inside a burst (r = 24: the first emulated second of any run), --trace-all (every access),
 #   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle).

@@ -81,6 +81,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->trap_limit = UINT64_MAX;
     c->timer_cycle = UINT64_MAX;
     c->mtimecmp = UINT64_MAX;
+    c->stimecmp = UINT64_MAX;
     c->obs_last_unit = UINT64_MAX;
     c->obs_shift = RAM_PAGE_SHIFT;
     c->poll_cycle = BUS_POLL_CYCLES;
@@ -130,6 +131,7 @@ void cpu_reset(mt_cpu *c, uint64_t pc)
     memset(c->pmpaddr, 0, sizeof c->pmpaddr);
     c->pmp_active = false;
     memset(&c->hyp, 0, sizeof c->hyp);
+    c->hyp.vstimecmp = UINT64_MAX;
     cpu_flush_tlb(c);
     cpu_update_priv_ctx(c);
     cpu_update_next_event(c);
@@ -379,7 +381,7 @@ void cpu_update_next_event(mt_cpu *c)
 {
     c->next_due = (c->observer || c->cache) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
     uint64_t e = UINT64_MAX;
-    if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < e)
+    if (c->timer_cycle < e)
         e = c->timer_cycle;
     if (c->poll_cycle < e)
         e = c->poll_cycle;
@@ -483,21 +485,51 @@ void cpu_request_stop(mt_cpu *c)
 
 uint64_t cpu_mtime(const mt_cpu *c) { return c->cycle / CYCLES_PER_MTIME_TICK + c->mtime_offset; }
 
+/* One timer comparison (time >= cmp drives `bit` of mip_hw); *ticks: the fewest mtime ticks
+ * until one not yet true turns true. */
+static void timer_compare(mt_cpu *c, bool on, uint64_t time, uint64_t cmp, uint64_t bit, uint64_t *ticks)
+{
+    if (on && cmp <= time) {
+        c->mip_hw |= bit;
+        return;
+    }
+    c->mip_hw &= ~bit;
+    if (on && cmp - time < *ticks)
+        *ticks = cmp - time;
+}
+
 static void timer_update(mt_cpu *c)
 {
-    uint64_t now = cpu_mtime(c);
-    if (c->mtimecmp <= now) {
-        c->mip_hw |= MIP_MTIP;
+    uint64_t now = cpu_mtime(c), ticks = UINT64_MAX;
+    timer_compare(c, true, now, c->mtimecmp, MIP_MTIP, &ticks);
+    /* Sstc: S-mode's timer compares itself while menvcfg.STCE; a guest's (VS) runs on its own
+     * time, mtime + htimedelta, while henvcfg.STCE (hip.VSTIP is then hvip.VSTIP or this) */
+    timer_compare(c, (c->menvcfg & ENVCFG_STCE) != 0, now, c->stimecmp, MIP_STIP, &ticks);
+    timer_compare(c, (c->hyp.henvcfg & ENVCFG_STCE) != 0, now + c->hyp.htimedelta, c->hyp.vstimecmp, MIP_VSTIP,
+                  &ticks);
+    uint64_t base = c->cycle / CYCLES_PER_MTIME_TICK;
+    if (ticks == UINT64_MAX || ticks > UINT64_MAX / CYCLES_PER_MTIME_TICK - base)
         c->timer_cycle = UINT64_MAX;
-    } else {
-        c->mip_hw &= ~(uint64_t)MIP_MTIP;
-        uint64_t delta = c->mtimecmp - now, base = c->cycle / CYCLES_PER_MTIME_TICK;
-        if (delta > UINT64_MAX / CYCLES_PER_MTIME_TICK - base)
-            c->timer_cycle = UINT64_MAX;
-        else
-            c->timer_cycle = (base + delta) * CYCLES_PER_MTIME_TICK;
-    }
+    else
+        c->timer_cycle = (base + ticks) * CYCLES_PER_MTIME_TICK;
     cpu_update_next_event(c);
+}
+
+void cpu_timer_changed(mt_cpu *c) { timer_update(c); }
+
+uint64_t cpu_next_timer(const mt_cpu *c, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    if ((c->mie & MIP_MTIP) && c->mtimecmp > now)
+        next = c->mtimecmp;
+    if ((c->mie & MIP_STIP) && (c->menvcfg & ENVCFG_STCE) && c->stimecmp > now && c->stimecmp < next)
+        next = c->stimecmp;
+    if ((c->mie & MIP_VSTIP) && (c->hyp.henvcfg & ENVCFG_STCE)) {
+        uint64_t at = c->hyp.vstimecmp - c->hyp.htimedelta; /* guest time = mtime + htimedelta */
+        if (c->hyp.vstimecmp > now + c->hyp.htimedelta && at > now && at < next)
+            next = at;
+    }
+    return next;
 }
 
 void cpu_set_mtimecmp(mt_cpu *c, uint64_t val)
@@ -652,9 +684,9 @@ static bool wfi_wait(mt_cpu *c)
         c->wfi = false;
         return true;
     }
-    if (c->cycle >= c->poll_cycle || !(c->mip_hw & MIP_MTIP)) {
+    if (c->cycle >= c->poll_cycle || c->timer_cycle != UINT64_MAX) {
         uint64_t target = c->poll_cycle;
-        if (!(c->mip_hw & MIP_MTIP) && c->timer_cycle < target)
+        if (c->timer_cycle < target)
             target = c->timer_cycle;
         if (target > c->cycle)
             c->cycle = target;

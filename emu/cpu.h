@@ -31,6 +31,10 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 #define MIP_MTIP (1u << IRQ_MTI)
 #define MIP_SEIP (1u << IRQ_SEI)
 #define MIP_MEIP (1u << IRQ_MEI)
+/* menvcfg / henvcfg fields (FIOM is bit 0): Sstc's timer compare enable, Svpbmt's enable */
+#define ENVCFG_FIOM UINT64_C(1)
+#define ENVCFG_PBMTE (UINT64_C(1) << 62)
+#define ENVCFG_STCE (UINT64_C(1) << 63)
 #define CAUSE_INTERRUPT (UINT64_C(1) << 63)
 
 /* mstatus fields */
@@ -175,7 +179,9 @@ typedef struct mt_cpu {
     uint8_t cost[16];     /* base cycles per instruction class (decode.h mt_insn_class) */
     uint8_t op_cost[512]; /* the same per decoded op (mt_dinsn.op; decode.h OP_COUNT) */
     uint64_t mtimecmp, mtime_offset;
-    uint64_t timer_cycle; /* cycle at which mtime reaches mtimecmp (UINT64_MAX: never) */
+    uint64_t stimecmp;    /* Sstc: STIP = mtime >= stimecmp while menvcfg.STCE */
+    uint64_t timer_cycle; /* first cycle at which a timer comparison not yet true turns true:
+                           * mtimecmp, and with Sstc stimecmp / vstimecmp (UINT64_MAX: never) */
     uint64_t insn_limit;  /* stop when instret reaches it (UINT64_MAX: none) */
     uint64_t trap_limit;  /* stop when trap_count reaches it (UINT64_MAX: none): ends an SMP turn
                            * spent in a trap storm, which retires nothing (emu/smp.c) */
@@ -261,6 +267,12 @@ void cpu_set_irq_line(mt_cpu *cpu, uint64_t mip_bit, bool level);
 uint64_t cpu_mip(const mt_cpu *cpu);
 /* CLINT side of the timer. */
 void cpu_set_mtimecmp(mt_cpu *cpu, uint64_t val);
+/* Recomputes the timer interrupts and the next timer event after a change of mtimecmp, the
+ * Sstc compare registers, htimedelta or the envcfg enables. */
+void cpu_timer_changed(mt_cpu *cpu);
+/* The first mtime after `now` at which one of the hart's enabled timer interrupts (mie) turns
+ * pending: mtimecmp, and with Sstc stimecmp and vstimecmp (UINT64_MAX: none). */
+uint64_t cpu_next_timer(const mt_cpu *cpu, uint64_t now);
 void cpu_set_mtime(mt_cpu *cpu, uint64_t val);
 /* Stops the run loop at the next instruction boundary (exit requested by a device / HTIF). */
 void cpu_request_stop(mt_cpu *cpu);

@@ -50,6 +50,12 @@ static void mstatus_write(mt_cpu *cpu, uint64_t val, uint64_t writable)
         cpu_update_priv_ctx(cpu);
 }
 
+/* Sstc: below M, stimecmp and vstimecmp need menvcfg.STCE and mcounteren.TM. */
+bool csr_stimecmp_allowed(const mt_cpu *cpu)
+{
+    return (cpu->menvcfg & ENVCFG_STCE) && (cpu->mcounteren & 2);
+}
+
 /* cycle/time/instret and hpmcounters: visible below M only when the enables allow. */
 static bool counter_allowed(const mt_cpu *cpu, unsigned idx)
 {
@@ -72,6 +78,19 @@ static void satp_write(mt_cpu *cpu, uint64_t val)
         cpu->satp = nv;
         cpu_flush_tlb(cpu);
     }
+}
+
+/* menvcfg: FIOM (no effect: the emulator's I/O is ordered), PBMTE (Svpbmt: PTE bits 62:61
+ * allowed), STCE (Sstc: stimecmp on). Turning STCE on hands STIP to the comparison; turning it
+ * off leaves henvcfg's STCE and PBMTE read-only zero, as the spec has them. */
+static void menvcfg_write(mt_cpu *cpu, uint64_t v)
+{
+    cpu->menvcfg = v & (ENVCFG_FIOM | ENVCFG_PBMTE | ENVCFG_STCE);
+    if (cpu->menvcfg & ENVCFG_STCE)
+        cpu->mip_sw &= ~(uint64_t)MIP_STIP;
+    cpu->hyp.henvcfg &= cpu->menvcfg | ENVCFG_FIOM;
+    cpu_flush_tlb(cpu); /* PBMTE changes which PTEs are valid */
+    cpu_timer_changed(cpu);
 }
 
 bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
@@ -97,6 +116,7 @@ bool csr_read(mt_cpu *cpu, unsigned csr, uint64_t *val)
     case 0x142: v = cpu->scause; break;
     case 0x143: v = cpu->stval; break;
     case 0x144: v = cpu_mip(cpu) & cpu->mideleg; break;
+    case 0x14d: v = cpu->stimecmp; break;
     case 0x180: v = cpu->satp; break;
     case 0xf11: case 0xf12: case 0xf13: case 0xf15: v = 0; break;
     case 0xf14: v = cpu->mhartid; break;
@@ -156,6 +176,7 @@ bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
     case 0x142: cpu->scause = v; break;
     case 0x143: cpu->stval = v; break;
     case 0x144: cpu->mip_sw = (cpu->mip_sw & ~(cpu->mideleg & MIP_SSIP)) | (v & cpu->mideleg & MIP_SSIP); break;
+    case 0x14d: cpu->stimecmp = v; cpu_timer_changed(cpu); break;
     case 0x180: satp_write(cpu, v); break;
     case 0x300: mstatus_write(cpu, v, MSTATUS_WRITABLE); break;
     case 0x301: break; /* misa: WARL, the extensions cannot be turned off */
@@ -164,13 +185,17 @@ bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
     case 0x304: cpu->mie = v & MIE_WRITABLE; break;
     case 0x305: if ((v & 3) < 2) cpu->mtvec = v; break;
     case 0x306: cpu->mcounteren = v & 0xffffffffu; break;
-    case 0x30a: cpu->menvcfg = v & 1; break;
+    case 0x30a: menvcfg_write(cpu, v); break;
     case 0x320: break;
     case 0x340: cpu->mscratch = v; break;
     case 0x341: cpu->mepc = v & ~UINT64_C(1); break;
     case 0x342: cpu->mcause = v; break;
     case 0x343: cpu->mtval = v; break;
-    case 0x344: cpu->mip_sw = (cpu->mip_sw & ~MIP_SW_WRITABLE) | (v & MIP_SW_WRITABLE); break;
+    case 0x344: { /* with Sstc on, STIP is the comparison's (read-only) */
+        uint64_t w = MIP_SW_WRITABLE & ~((cpu->menvcfg & ENVCFG_STCE) ? (uint64_t)MIP_STIP : 0);
+        cpu->mip_sw = (cpu->mip_sw & ~w) | (v & w);
+        break;
+    }
     case 0x3a0: case 0x3a2: {
         unsigned base = (csr - 0x3a0) * 4;
         for (unsigned i = 0; i < 8; i++)
@@ -206,6 +231,8 @@ int csr_access(mt_cpu *cpu, unsigned csr, int op, uint64_t src, bool write, uint
     if (csr <= 0x003 && !cpu_fp_enabled(cpu))
         return EXC_ILLEGAL;
     if (csr >= 0xc00 && csr <= 0xc1f && !counter_allowed(cpu, csr - 0xc00))
+        return EXC_ILLEGAL;
+    if (csr == 0x14d && cpu->priv < PRV_M && !csr_stimecmp_allowed(cpu))
         return EXC_ILLEGAL;
     uint64_t v;
     if (!csr_read(cpu, csr, &v))

@@ -23,4 +23,7 @@ uint64_t csr_mstatus_read(const mt_cpu *cpu);
 /* misa of this hart */
 uint64_t csr_misa(void);
 
+/* Sstc: stimecmp / vstimecmp may be accessed below M (menvcfg.STCE and mcounteren.TM). */
+bool csr_stimecmp_allowed(const mt_cpu *cpu);
+
 #endif

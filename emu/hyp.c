@@ -278,6 +278,7 @@ bool hyp_csr_read(mt_cpu *c, unsigned csr, uint64_t *val)
     case 0x606: v = h->hcounteren; break;
     case 0x607: v = 0; break;                                           /* hgeie: GEILEN = 0 */
     case 0x60a: v = h->henvcfg; break;
+    case 0x24d: v = h->vstimecmp; break;
     case 0x643: v = h->htval; break;
     case 0x644: v = cpu_mip(c) & MIP_VS_MASK; break;                    /* hip */
     case 0x645: v = c->mip_sw & MIP_VS_MASK; break;                     /* hvip */
@@ -305,10 +306,15 @@ bool hyp_csr_write(mt_cpu *c, unsigned csr, uint64_t v)
     case 0x602: h->hedeleg = v & HEDELEG_WRITABLE; break;
     case 0x603: h->hideleg = v & MIP_VS_MASK; break;
     case 0x604: c->mie = (c->mie & ~MIP_VS_MASK) | (v & MIP_VS_MASK); break;
-    case 0x605: h->htimedelta = v; break;
+    case 0x605: h->htimedelta = v; cpu_timer_changed(c); break;
     case 0x606: h->hcounteren = v & 0xffffffffu; break;
     case 0x607: break;
-    case 0x60a: h->henvcfg = v & 1; break;
+    case 0x60a: /* STCE and PBMTE only where menvcfg has them */
+        h->henvcfg = v & (ENVCFG_FIOM | (c->menvcfg & (ENVCFG_PBMTE | ENVCFG_STCE)));
+        cpu_flush_tlb(c);
+        cpu_timer_changed(c);
+        break;
+    case 0x24d: h->vstimecmp = v; cpu_timer_changed(c); break;
     case 0x643: h->htval = v; break;
     case 0x644: c->mip_sw = (c->mip_sw & ~MIP_VSSIP) | (v & MIP_VSSIP); break;
     case 0x645: c->mip_sw = (c->mip_sw & ~MIP_VS_MASK) | (v & MIP_VS_MASK); break;
@@ -393,6 +399,10 @@ bool hyp_csr_access(mt_cpu *c, unsigned csr, int op, uint64_t src, bool write, u
             *exc = EXC_ILLEGAL;
             return true;
         }
+        if (csr == 0x24d && c->priv < PRV_M && !csr_stimecmp_allowed(c)) {
+            *exc = EXC_ILLEGAL;
+            return true;
+        }
         *exc = rmw(c, csr, op, src, write, old);
         return true;
     }
@@ -426,6 +436,14 @@ bool hyp_csr_access(mt_cpu *c, unsigned csr, int op, uint64_t src, bool write, u
     switch (csr) {
     case 0x104: *exc = rmw(c, 0x204, op, src, write, old); return true; /* sie -> vsie */
     case 0x144: *exc = rmw(c, 0x244, op, src, write, old); return true; /* sip -> vsip */
+    case 0x14d: /* stimecmp -> vstimecmp (Sstc): M's enables first, then the hypervisor's */
+        if (!csr_stimecmp_allowed(c))
+            *exc = EXC_ILLEGAL;
+        else if (!(h->henvcfg & ENVCFG_STCE) || !(h->hcounteren & 2))
+            *exc = EXC_VIRTUAL_INSN;
+        else
+            *exc = rmw(c, 0x24d, op, src, write, old);
+        return true;
     case 0x180: { /* satp holds vsatp; hstatus.VTVM, not mstatus.TVM, governs it */
         if (h->hstatus & HSTATUS_VTVM) {
             *exc = EXC_VIRTUAL_INSN;

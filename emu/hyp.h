@@ -45,6 +45,7 @@ typedef struct mt_hyp {
     bool hlv;       /* an HLV/HSV is running: its faults carry a guest virtual address */
     unsigned tlb_key; /* (virt, data_virt) the software TLBs were filled under */
     uint64_t hstatus, hedeleg, hideleg, hcounteren, henvcfg, htval, htinst, hgatp, htimedelta;
+    uint64_t vstimecmp; /* Sstc: VSTIP |= mtime + htimedelta >= vstimecmp while henvcfg.STCE */
     uint64_t mtval2, mtinst;
     /* the S-level registers of the world that is not running (VS's when V=0, HS's when V=1) */
     uint64_t alt_status; /* the sstatus fields that are swapped (see HYP_SWAP_STATUS) */

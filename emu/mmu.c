@@ -20,11 +20,37 @@ static int guest_page_fault(int acc)
 }
 
 /* What one translation depends on besides the address: the stage-1 root and permission bits,
- * and whether a G-stage follows (then gmxr is HS's mstatus.MXR).  hlvx: reads need X (HLVX). */
+ * and whether a G-stage follows (then gmxr is HS's mstatus.MXR).  hlvx: reads need X (HLVX).
+ * pbmte / gpbmte: Svpbmt's enable for stage 1 (menvcfg, or henvcfg for a guest) and stage 2. */
 typedef struct {
     uint64_t satp;
-    bool sum, mxr, two_stage, gmxr, hlvx;
+    bool sum, mxr, two_stage, gmxr, hlvx, pbmte, gpbmte;
 } xlate_ctx;
+
+#define PTE_N (UINT64_C(1) << 63)         /* Svnapot */
+#define PTE_PBMT (UINT64_C(3) << 61)      /* Svpbmt: 0 PMA, 1 NC, 2 IO, 3 reserved */
+#define PTE_RESERVED (UINT64_C(0x7f) << 54)
+
+/* Bits 63:54 of a valid PTE: the reserved ones must be zero; PBMT only in a leaf and only with
+ * the envcfg's PBMTE (the memory type itself changes nothing here: the emulator has no cache of
+ * device memory to bypass); N only in a leaf of the last level whose PPN[3:0] is 1000, a 64 KiB
+ * NAPOT page (the only size Svnapot defines).  False: a page fault. */
+static bool pte_high_bits_ok(uint64_t pte, bool leaf, int level, bool pbmte)
+{
+    if (pte & PTE_RESERVED)
+        return false;
+    if ((pte & PTE_PBMT) && (!leaf || !pbmte || (pte & PTE_PBMT) == PTE_PBMT))
+        return false;
+    if ((pte & PTE_N) && (!leaf || level != 0 || ((pte >> 10) & 0xf) != 0x8))
+        return false;
+    return true;
+}
+
+/* The leaf's physical page bits for va: a NAPOT PTE maps 16 pages with PPN[3:0] from va. */
+static uint64_t leaf_ppn(uint64_t pte, uint64_t ppn, uint64_t va)
+{
+    return (pte & PTE_N) ? (ppn & ~UINT64_C(0xf)) | ((va >> 12) & 0xf) : ppn;
+}
 
 /* One PTE read or write on the bus, PMP-checked as an S-mode implicit access. */
 static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int acc)
@@ -68,13 +94,15 @@ static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, int fa
         int e = pte_access(cpu, pte_pa, &pte, false, fault);
         if (e != EXC_NONE)
             return e;
-        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) || (pte >> 54) != 0)
+        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) ||
+            !pte_high_bits_ok(pte, (pte & (PTE_R | PTE_X)) != 0, level, x->gpbmte))
             return guest_page_fault(fault);
         uint64_t ppn = (pte >> 10) & ((UINT64_C(1) << 44) - 1);
         if (!(pte & (PTE_R | PTE_X))) {
             table = ppn << 12;
             continue;
         }
+        ppn = leaf_ppn(pte, ppn, gpa);
         bool ok = (pte & PTE_U) &&
                   (acc == ACC_X || x->hlvx ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W)
                                                     : ((pte & PTE_R) || (x->gmxr && (pte & PTE_X))));
@@ -113,13 +141,15 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
             return e;
         if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
             return e;
-        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) || (pte >> 54) != 0)
+        if (!(pte & PTE_V) || ((pte & (PTE_R | PTE_W)) == PTE_W) ||
+            !pte_high_bits_ok(pte, (pte & (PTE_R | PTE_X)) != 0, level, x->pbmte))
             return page_fault(acc);
         uint64_t ppn = (pte >> 10) & ((UINT64_C(1) << 44) - 1);
         if (!(pte & (PTE_R | PTE_X))) { /* pointer to the next level */
             table = ppn << 12;
             continue;
         }
+        ppn = leaf_ppn(pte, ppn, va);
         /* leaf */
         if (pte & PTE_U) {
             if (priv == PRV_S && (acc == ACC_X || !x->sum))
@@ -151,8 +181,10 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
 static xlate_ctx make_ctx(const mt_cpu *cpu, bool virt, bool hlvx)
 {
     xlate_ctx x = {.satp = cpu->satp, .sum = (cpu->mstatus & MSTATUS_SUM) != 0,
-                   .mxr = (cpu->mstatus & MSTATUS_MXR) != 0, .hlvx = hlvx};
+                   .mxr = (cpu->mstatus & MSTATUS_MXR) != 0, .hlvx = hlvx,
+                   .pbmte = (cpu->menvcfg & ENVCFG_PBMTE) != 0, .gpbmte = (cpu->menvcfg & ENVCFG_PBMTE) != 0};
     if (virt) {
+        x.pbmte = (cpu->hyp.henvcfg & ENVCFG_PBMTE) != 0; /* the VS-stage: the hypervisor's enable */
         bool vs_mxr, hs_mxr;
         x.two_stage = true;
         if (cpu->hyp.virt) {

@@ -17,9 +17,9 @@ static uint64_t next_timer(const mt_machine *m, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
     for (unsigned i = 0; i < m->nharts; i++) {
-        const mt_cpu *h = m->harts[i];
-        if ((h->mie & MIP_MTIP) && h->mtimecmp > now && h->mtimecmp < next)
-            next = h->mtimecmp;
+        uint64_t t = cpu_next_timer(m->harts[i], now);
+        if (t < next)
+            next = t;
     }
     return next;
 }

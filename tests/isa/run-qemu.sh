@@ -29,8 +29,11 @@ for elf in "${elfs[@]}"; do
       -I$root/tests/isa/include -T $root/tests/isa/link.ld -DENV_${env^^} -DFINISHER "$src" -o "$vdir/t.elf" || exit 1
     elf=$vdir/t.elf
   fi
-  # The H extension's tests (tests/isa/src/h-*.S) say "QEMU-CPU-H": QEMU enables H only on request.
+  # The H extension's tests (tests/isa/src/h-*.S) say "QEMU-CPU-H": QEMU enables H only on request;
+  # "QEMU-CPU(rv64,ext=true,...)" names other extensions QEMU leaves off by default.
   cpu=(); grep -q 'QEMU-CPU-H' "$src" 2>/dev/null && cpu=(-cpu rv64,h=true)
+  props=$(sed -n 's/.*QEMU-CPU(\([^)]*\)).*/\1/p' "$src" 2>/dev/null | head -n1)
+  [ -n "$props" ] && cpu=(-cpu "$props")
   timeout --kill-after=2 "${ISA_TIMEOUT:-20}" "$QEMU" -M $machine "${cpu[@]}" -m 256M -bios none -kernel "$elf" \
     -nographic -monitor none -serial null </dev/null >/dev/null 2>&1
   rc=$?

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,9 +24,17 @@ double machine_wall_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static volatile sig_atomic_t pending_signal;
+
+void machine_signal(int sig) { pending_signal = sig; }
+
 static void on_poll(void *ctx)
 {
     mt_machine *m = ctx;
+    if (pending_signal && !m->interrupted) {
+        m->interrupted = pending_signal;
+        cpu_request_stop(m->finisher.cpu ? m->finisher.cpu : &m->cpu);
+    }
     if (!m->cfg.progress)
         return;
     double now = machine_wall_seconds();
@@ -334,6 +343,11 @@ int machine_run(mt_machine *m)
         cpu_run(&m->cpu);
     }
     fflush(m->cfg.out);
+    if (m->interrupted) {
+        fprintf(stderr, "mtemu: stopped by signal %d (%s) after %llu instructions\n", m->interrupted,
+                strsignal(m->interrupted), (unsigned long long)smp_total_instret(m));
+        return 128 + m->interrupted;
+    }
     if (m->has_htif && m->htif.finished)
         return m->htif.exit_code;
     if (m->finisher.finished) {

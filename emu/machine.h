@@ -54,6 +54,7 @@ typedef struct mt_machine {
     uint64_t ev_hash, ev_count;
     /* progress line */
     double wall_start, wall_last;
+    int interrupted; /* the signal that stopped the run (machine_signal), or 0 */
 } mt_machine;
 
 /* NULL with one line in err on bad input (file, format, size). */
@@ -65,5 +66,8 @@ bool machine_write_signature(mt_machine *m, char *err, size_t errlen);
 void machine_print_stats(const mt_machine *m, FILE *f, double seconds);
 void machine_destroy(mt_machine *m);
 double machine_wall_seconds(void);
+/* From a signal handler (async-signal-safe): stop the run at the next device poll, so that the
+ * trace and the statistics are finished as at a normal end; machine_run then returns 128 + sig. */
+void machine_signal(int sig);
 
 #endif

@@ -1,6 +1,7 @@
 /* mtemu: the command line.  mtemu [options] program.elf */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,16 @@ int main(int argc, char **argv)
     bool stats = false;
     char err[512];
     struct mp_options mpo;
+    /* SIGINT, SIGTERM, SIGHUP (a kill, `timeout`, a closed terminal; the console passes Ctrl-C to
+     * the guest): end the run at the next device poll and finish the trace and the statistics, as
+     * at a normal end (installed first: one that comes during the set-up stops the run at its
+     * first poll). A second one kills at once. */
+    struct sigaction sa = {.sa_handler = machine_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+
     mp_options_default(&mpo);
     if (mp_options_extract(&mpo, &argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "mtemu: %s\n", err);

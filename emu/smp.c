@@ -32,6 +32,8 @@ mt_smp_end smp_run(mt_machine *m)
         bool ran = false;
         for (unsigned i = 0; i < m->nharts; i++) {
             mt_cpu *h = m->harts[i];
+            if (m->interrupted)
+                return SMP_STOPPED;
             cpu_set_mtime(h, now); /* its clock joins the machine's (and its timer is compared) */
             if (sleeping(h))
                 continue;

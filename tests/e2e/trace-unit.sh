@@ -82,6 +82,26 @@ thread_same dram-tap --timing=cache --trace-tap dram --trace-fmt-h line --append
 thread_same qsort "$FWBUILD/qsort.elf"
 ok trace-thread-same-file $r
 
+# 4c. a signal (kill, `timeout`) ends the run as a normal end would: exit 128 + signal, the trace
+# finished (its index written) with every sample --stats counted; the same with several harts
+"$MTEMU" -q --stats --trace "$T/sig.mtr" "$FWBUILD/bench/bench_cpu.elf" >/dev/null 2>"$T/sig.err" &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+"$MT" info "$T/sig.mtr" >"$T/sig.info" 2>&1
+n=$(awk '$1 == "trace.samples" { print $2 }' "$T/sig.err")
+[ $rc = 143 ] && has "$T/sig.err" "stopped by signal 15" && grep -q "^index: .* $n samples" "$T/sig.info"
+ok trace-signal-finishes $?
+"$MTEMU" -q -smp 2 "$FWBUILD/bench/bench_cpu.elf" >/dev/null 2>"$T/sig2.err" &
+pid=$!
+sleep 0.3
+kill -INT $pid
+wait $pid
+[ $? = 130 ] && has "$T/sig2.err" "stopped by signal 2"
+ok signal-smp $?
+
 # 5. model, RTL and lockstep give the same stream; lockstep reports no divergence
 for u in model rtl both; do
     "$MTEMU" -q --stats --trace "$T/$u.mtr" --trace-unit=$u --trace-rate-h 5 --trace-sync-period 128 \

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "emu/tracedev.h"
@@ -23,6 +24,15 @@
 static const char *const kind_names[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
 static const char *const unit_names[3] = {"model", "rtl", "both"};
 
+/* CPUs this process may run on (taskset, cgroup cpusets), else those online. */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 void trace_options_default(struct trace_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -40,7 +50,7 @@ void trace_options_default(struct trace_options *o)
     o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
     o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
     o->start_at_reset = true;
-    o->model_thread = sysconf(_SC_NPROCESSORS_ONLN) > 1; /* a thread on one core only adds switches */
+    o->model_thread = usable_cpus() > 1; /* a thread on one core only adds switches */
     o->all_kinds = (1u << MT_KIND_COUNT) - 1;
     o->all_tap = MT_TAP_CORE;
 }

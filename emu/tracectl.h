@@ -28,7 +28,7 @@ struct trace_options {
     mt_unit_cfg cfg;            /* register values at reset (defaults: the registers' reset values) */
     uint32_t fifo_depth, fifo_drain; /* --trace-fifo-depth / --trace-fifo-drain (4096, 8) */
     bool start_at_reset;        /* --trace-start reset|firmware (default reset) */
-    bool model_thread;          /* --trace-thread on|off (default on with 2+ CPUs online) */
+    bool model_thread;          /* --trace-thread on|off (default on when the process may use 2+ CPUs) */
     uint32_t all_kinds;         /* --trace-all-kinds LIST (default all five) */
     unsigned all_tap;           /* --trace-all-tap core|dram (default core) */
     bool all_ram_only;          /* --trace-all-ram: only accesses to guest RAM (no MMIO) */

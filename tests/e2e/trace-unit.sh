@@ -80,6 +80,11 @@ thread_same overflow --trace-rate-h 1 --trace-fmt-h full --trace-fifo-depth 64 -
 thread_same kinds --trace-kinds store,ptw --trace-rate-h 3 --append "size=256K stride=64" "$FWBUILD/pchase.elf"
 thread_same dram-tap --timing=cache --trace-tap dram --trace-fmt-h line --append "size=128K iters=1" "$FWBUILD/memcpy.elf"
 thread_same qsort "$FWBUILD/qsort.elf"
+# the default follows the CPUs the process may use: one (taskset) means no thread, same file
+if command -v taskset >/dev/null 2>&1; then
+    taskset -c 0 "$MTEMU" -q --stats --trace "$T/th-1cpu.mtr" "$FWBUILD/qsort.elf" >/dev/null 2>"$T/th-1cpu.err"
+    { ! has "$T/th-1cpu.err" "trace.thread" && cmp -s "$T/th-1cpu.mtr" "$T/th-on.mtr"; } || { echo "  one CPU: thread or other file"; r=1; }
+fi
 ok trace-thread-same-file $r
 
 # 4c. a signal (kill, `timeout`) ends the run as a normal end would: exit 128 + signal, the trace

@@ -401,9 +401,12 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
 {
     c->listener = fn;
     c->listener_ctx = ctx;
+    c->listener_kinds = (1u << MT_KIND_COUNT) - 1;
     c->listener_due = fn ? first_due : UINT64_MAX;
     cpu_update_next_event(c);
 }
+
+void cpu_set_listener_kinds(mt_cpu *c, uint32_t mask) { c->listener_kinds = mask; }
 
 void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned granule_shift)
 {
@@ -421,7 +424,7 @@ static void dram_transfer(void *ctx, uint64_t line, bool write)
     mt_cpu *c = ctx;
     c->dram_cycle = c->dram_cycle + 1 > c->cycle ? c->dram_cycle + 1 : c->cycle;
     c->dram_count[write]++;
-    if (c->listener && c->dram_cycle >= c->listener_due) {
+    if (c->listener && c->dram_cycle >= c->listener_due && ((c->listener_kinds >> c->cache_kind) & 1)) {
         mt_access a = {.cycle = c->dram_cycle, .addr = line & MT_PADDR_MASK, .write = write, .size = CACHE_LINE,
                        .kind = (uint8_t)(write ? MT_KIND_STORE : c->cache_kind), .tap = MT_TAP_DRAM};
         c->listener_due = c->listener(c->listener_ctx, &a);
@@ -444,7 +447,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
             c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write != 0);
         }
     }
-    if (c->listener && c->cycle >= c->listener_due) {
+    if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
         mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         c->listener_due = c->listener(c->listener_ctx, &a);
@@ -458,14 +461,14 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
-        if (!cpu_access_needs_hooks(c, pa, write)) /* meta-paging's usual case */
+        if (!cpu_access_needs_hooks(c, pa, write, kind)) /* meta-paging's usual case */
             return;
         access_due_hooks(c, pa, size, write, kind);
         return;
     }
     /* Only the listener (tracing): next_due is listener_due, no latency to add. This path runs
      * once per recorded sample; the hooks above live apart so it saves no registers. */
-    if (c->listener && c->cycle >= c->listener_due) {
+    if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
         const mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         uint64_t due = c->listener(c->listener_ctx, &a);

@@ -197,6 +197,7 @@ typedef struct mt_cpu {
     mt_access_listener listener;
     void *listener_ctx;
     uint64_t listener_due;
+    uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
     ram_page_observer observer;
     void *observer_ctx;
     uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
@@ -233,6 +234,9 @@ void cpu_run(mt_cpu *cpu);
 
 /* Hooks. */
 void cpu_set_listener(mt_cpu *cpu, mt_access_listener fn, void *ctx, uint64_t first_due);
+/* Only accesses whose kind is in `mask` (1 << mt_kind) go to the listener (cpu_set_listener
+ * resets it to all): an every-access recorder of loads and stores then costs a fetch nothing. */
+void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
 /* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
  * a consumer that works in coarser units, such as metapages, needs no report within one). */
 void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);
@@ -242,10 +246,13 @@ void cpu_update_next_event(mt_cpu *cpu);
 void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind);
 /* False when cpu_access_due would do nothing with this access: only the page observer is on and
  * the access repeats the granule it was last told of (a write: of a write report). */
-static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write)
+static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write, int kind)
 {
-    return cpu->cache || !cpu->observer || (pa >> cpu->obs_shift) != cpu->obs_last_unit ||
-           (write && !cpu->obs_last_write) || (cpu->listener && cpu->cycle >= cpu->listener_due);
+    if (cpu->cache)
+        return true;
+    if (cpu->observer && ((pa >> cpu->obs_shift) != cpu->obs_last_unit || (write && !cpu->obs_last_write)))
+        return true;
+    return cpu->listener && cpu->cycle >= cpu->listener_due && ((cpu->listener_kinds >> kind) & 1);
 }
 
 /* The one hook every bus access goes through: stamps it at the current cycle, then takes it. */

@@ -90,6 +90,16 @@ static void fail(mt_tracedev *d)
 
 static uint64_t model_only_listener(void *ctx, const mt_access *a);
 
+/* The recorder alone (no session of the unit to feed, no register write pending in it): the CPU
+ * hands over only the kinds the recorder takes, so a fetch costs a load/store recorder nothing.
+ * Checked at every re-arm (a register write) and after the unit takes an access (the one that
+ * applies a pending write, such as a MARKER outside a session). */
+static void recorder_kinds(mt_tracedev *d)
+{
+    if (d->cpu && d->rec.access && !d->failed && d->be.next_due(d->be.ctx) == UINT64_MAX)
+        cpu_set_listener_kinds(d->cpu, d->rec.kind_mask);
+}
+
 void tracedev_rearm(mt_tracedev *d)
 {
     if (!d->cpu)
@@ -99,6 +109,7 @@ void tracedev_rearm(mt_tracedev *d)
     else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
                          d, due(d));
+    recorder_kinds(d);
 }
 
 /* The common case, the C model without a recorder, without indirect calls: the CPU only calls
@@ -157,6 +168,7 @@ uint64_t tracedev_listener(void *ctx, const mt_access *a)
             d->unit_accesses++;
             if (!d->be.access(d->be.ctx, a))
                 fail(d);
+            recorder_kinds(d);
         }
     }
     return due(d);

@@ -244,8 +244,9 @@ void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigne
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */
 void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind);
-/* False when cpu_access_due would do nothing with this access: only the page observer is on and
- * the access repeats the granule it was last told of (a write: of a write report). */
+/* False when cpu_access_due would do nothing with this access: no cache model, the page observer
+ * (if on) was last told of this granule (a write: of a write report), and the listener is not due
+ * or does not take this kind. */
 static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write, int kind)
 {
     if (cpu->cache)

@@ -12,6 +12,7 @@ static bool level_init(mt_cache_level *l, unsigned bytes, unsigned ways)
     l->tag = calloc(n, sizeof *l->tag);
     l->stamp = calloc(n, sizeof *l->stamp);
     l->dirty = calloc(n, 1);
+    l->last_line = UINT64_MAX; /* no line yet (line addresses are multiples of 64) */
     return l->tag && l->stamp && l->dirty;
 }
 
@@ -80,11 +81,16 @@ static void l2_write_back(mt_cache_model *m, uint64_t line, cache_dram_fn dram, 
 
 unsigned cache_access(mt_cache_model *m, uint64_t pa, bool write, bool fetch, cache_dram_fn dram, void *ctx)
 {
+    if (cache_hit_again(m, pa, write, fetch))
+        return 0;
     uint64_t line = pa & ~(uint64_t)(CACHE_LINE - 1), victim;
     mt_cache_level *l1 = fetch ? &m->l1i : &m->l1d;
     size_t slot;
     bool vdirty;
-    if (lookup(m, l1, line, &slot, &victim, &vdirty)) {
+    bool hit = lookup(m, l1, line, &slot, &victim, &vdirty);
+    l1->last_line = line; /* the line is in the L1 from here on, hit or fill */
+    l1->last_slot = slot;
+    if (hit) {
         if (write)
             l1->dirty[slot] = 1;
         return 0;

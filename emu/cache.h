@@ -6,6 +6,7 @@
 #define EMU_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CACHE_LINE 64
@@ -18,6 +19,12 @@ typedef struct {
     uint64_t *stamp; /* last use, for LRU */
     uint8_t *dirty;
     uint64_t hits, misses, writebacks;
+    /* The line this level was last accessed at, and its slot (an L1's only: the L2 is not
+     * inclusive, so nothing but the L1's own accesses replaces its lines).  Another access to it
+     * is a hit whose LRU update can be skipped: it already is the newest line of its set, and
+     * stamps are only compared within a set, so decisions stay the same (cache_hit_again). */
+    uint64_t last_line;
+    size_t last_slot;
 } mt_cache_level;
 
 typedef struct {
@@ -33,5 +40,19 @@ bool cache_init(mt_cache_model *m);
 void cache_free(mt_cache_model *m);
 /* One access of the hart at physical address pa; returns the extra cycles. */
 unsigned cache_access(mt_cache_model *m, uint64_t pa, bool write, bool fetch, cache_dram_fn dram, void *ctx);
+
+/* cache_access's outcome when the access is to the line its L1 was last accessed at (most are:
+ * a line holds 16 instructions): a hit costing nothing, counted, a write making it dirty.
+ * Returns false, doing nothing, for any other access. */
+static inline bool cache_hit_again(mt_cache_model *m, uint64_t pa, bool write, bool fetch)
+{
+    mt_cache_level *l1 = fetch ? &m->l1i : &m->l1d;
+    if ((pa & ~(uint64_t)(CACHE_LINE - 1)) != l1->last_line)
+        return false;
+    l1->hits++;
+    if (write)
+        l1->dirty[l1->last_slot] = 1;
+    return true;
+}
 
 #endif

@@ -461,9 +461,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
-        /* --timing=cache's usual case: the line its L1 had last, nothing else to tell */
-        if (c->cache && !c->observer && !(c->listener && c->cycle >= c->listener_due) &&
-            cache_hit_again(c->cache, pa, write != 0, kind == MT_KIND_FETCH))
+        if (cpu_cache_hit_again(c, pa, write, kind))
             return;
         if (!cpu_access_needs_hooks(c, pa, write, kind)) /* meta-paging's usual case */
             return;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emu/cache.h"
 #include "emu/hyp.h"
 #include "emu/ram.h"
 #include "mt_event.h"
@@ -188,7 +189,7 @@ typedef struct mt_cpu {
     uint64_t poll_cycle;  /* next device poll / progress line */
 
     /* the cache timing model (--timing=cache): every access goes through it; NULL otherwise */
-    void *cache;              /* mt_cache_model * (emu/cache.h) */
+    mt_cache_model *cache;    /* --timing=cache's model, or NULL */
     uint64_t dram_cycle;      /* last cycle stamped on the dram tap */
     int cache_kind;           /* kind of the access being modelled (for its DRAM transfers) */
     uint64_t dram_count[2];   /* DRAM line fills, write-backs */
@@ -247,6 +248,14 @@ void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind
 /* False when cpu_access_due would do nothing with this access: no cache model, the page observer
  * (if on) was last told of this granule (a write: of a write report), and the listener is not due
  * or does not take this kind. */
+/* --timing=cache's usual access, in line: the line its L1 had last (cache_hit_again), with no
+ * observer or due listener to tell. True when that is all the access needed. */
+static inline bool cpu_cache_hit_again(mt_cpu *cpu, uint64_t pa, int write, int kind)
+{
+    return cpu->cache && !cpu->observer && !(cpu->listener && cpu->cycle >= cpu->listener_due) &&
+           cache_hit_again(cpu->cache, pa, write != 0, kind == MT_KIND_FETCH);
+}
+
 static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write, int kind)
 {
     if (cpu->cache)

@@ -10,8 +10,9 @@
  * which covers the access hook (fetch and data events), the timer, the instruction limit and
  * device polling (interpreter_runs, emu/interp.inc, docs/emulator.md); frequent pairs of
  * instructions run as one handler.  While every access goes to the hook, interpreter_hooked (the
- * same body compiled per instruction) runs instead.  Data accesses hit the data TLB (one tag
- * compare, host pointer). */
+ * same body compiled per instruction) runs instead, and with the meta-pager's page observer
+ * interpreter_observed (the runs, with its granule checks).  Data accesses hit the data TLB (one
+ * tag compare, host pointer). */
 #include "emu/cpu.h"
 
 #include <stdio.h>
@@ -379,7 +380,9 @@ static uint32_t slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
 
 void cpu_update_next_event(mt_cpu *c)
 {
-    c->next_due = (c->observer || c->cache) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
+    /* the cache model wants every access, and so does an observer whose calls may cost cycles;
+     * any other observer is served by interpreter_observed */
+    c->next_due = (c->cache || (c->observer && c->obs_timed)) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
     uint64_t e = UINT64_MAX;
     if (c->timer_cycle < e)
         e = c->timer_cycle;
@@ -451,7 +454,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
         mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         c->listener_due = c->listener(c->listener_ctx, &a);
-        c->next_due = (c->observer || c->cache) ? 0 : c->listener_due;
+        c->next_due = (c->cache || (c->observer && c->obs_timed)) ? 0 : c->listener_due;
         if (c->next_due < c->next_event)
             c->next_event = c->next_due;
     }
@@ -736,21 +739,51 @@ static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v
  * from a copy in the step page (every other slot of which sends execution back to the real page
  * through ENTER), with the per-instruction event check of cpu_event() before each: exactly the
  * cycles, instret and events of a per-instruction interpreter. */
+/* The page observer is told of an access to another granule than the last it was told of, or of
+ * the first write to it (the interpreters' inline checks come here). */
+static __attribute__((noinline)) void cpu_observe(mt_cpu *c, uint64_t pa, bool write)
+{
+    c->obs_last_unit = pa >> c->obs_shift;
+    c->obs_last_write = write;
+    c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
+}
+
+/* Which interpreter the hooks call for: every access to the hook (hooked), runs with the page
+ * observer's granule checks (observed), or runs alone. */
+enum { INTERP_RUNS, INTERP_OBSERVED, INTERP_HOOKED };
+static inline int interp_kind(const mt_cpu *c)
+{
+    if (c->next_due == 0 || (c->observer && c->obs_timed))
+        return INTERP_HOOKED;
+    return c->observer ? INTERP_OBSERVED : INTERP_RUNS;
+}
+
 #define MT_INTERP_HOOKED 0
+#define MT_INTERP_OBSERVED 0
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_runs(mt_cpu *c)
 #include "emu/interp.inc"
+#undef MT_INTERP_OBSERVED
+#define MT_INTERP_OBSERVED 1
+__attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_observed(mt_cpu *c)
+#include "emu/interp.inc"
+#undef MT_INTERP_OBSERVED
 #undef MT_INTERP_HOOKED
 #define MT_INTERP_HOOKED 1
+#define MT_INTERP_OBSERVED 0
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_hooked(mt_cpu *c)
 #include "emu/interp.inc"
+#undef MT_INTERP_OBSERVED
 #undef MT_INTERP_HOOKED
 
-/* Each interpreter returns true when the other one's case has come (the hook now wants every
- * access, or no longer does). */
+/* Each interpreter returns true when another one's case has come (the hook now wants every
+ * access, or no longer does; the observer came or went). */
 void cpu_run(mt_cpu *c)
 {
     cpu_update_next_event(c);
-    while (c->next_due == 0 ? interpreter_hooked(c) : interpreter_runs(c))
-        ;
+    for (;;) {
+        int k = interp_kind(c);
+        if (!(k == INTERP_HOOKED ? interpreter_hooked(c) : k == INTERP_OBSERVED ? interpreter_observed(c) : interpreter_runs(c)))
+            break;
+    }
 }
 

@@ -204,6 +204,8 @@ typedef struct mt_cpu {
     uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
     unsigned obs_shift;
     bool obs_last_write;
+    bool obs_timed; /* the observer may move the cycle count (a fault that costs cycles): every
+                     * access then goes through the hook at its exact cycle (interpreter_hooked) */
     mt_fp_exec_fn fp_exec;
     uint64_t fp_tval;
 
@@ -268,7 +270,7 @@ static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int wr
 /* The one hook every bus access goes through: stamps it at the current cycle, then takes it. */
 static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind)
 {
-    if (__builtin_expect(cpu->cycle >= cpu->next_due, 0))
+    if (__builtin_expect(cpu->cycle >= cpu->next_due || cpu->observer, 0))
         cpu_access_due(cpu, pa, size, write, kind);
     cpu->access_count[kind]++;
     cpu->cycle++;

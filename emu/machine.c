@@ -162,9 +162,11 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     ram_set_invalidator(m->ram, invalidate_cpu, &m->cpu);
     if (cfg->metapaging) { /* before anything is loaded: see docs/metapaging.md */
         mp_session_attach(cfg->metapaging, m->ram);
-        if (mp_session_needs_observer(cfg->metapaging))
+        if (mp_session_needs_observer(cfg->metapaging)) {
             cpu_set_page_observer(&m->cpu, mp_session_observe, cfg->metapaging,
                                   mp_session_observe_shift(cfg->metapaging));
+            m->cpu.obs_timed = mp_session_faults_cost_cycles(cfg->metapaging);
+        }
         mp_session_charge_faults_to(cfg->metapaging, &m->cpu.cycle);
     }
     mt_device d = clint_device(&m->clint, &m->cpu);

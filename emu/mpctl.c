@@ -303,6 +303,8 @@ void mp_session_observe(void *session, uint64_t pfn, bool is_write)
     }
 }
 
+bool mp_session_faults_cost_cycles(const struct mp_session *s) { return s->opt.fault_cycles != 0; }
+
 void mp_session_charge_faults_to(struct mp_session *s, uint64_t *counter)
 {
     s->cycle_counter = s->opt.fault_cycles ? counter : NULL;

@@ -78,6 +78,9 @@ void mp_session_observe(void *session, uint64_t pfn, bool is_write);
  * size are hits for every configuration after the first (docs/metapaging.md). */
 unsigned mp_session_observe_shift(const struct mp_session *s);
 
+/* True when faults cost emulated cycles (--metapage-fault-cycles), so the page observer's calls
+ * may move the CPU's cycle count. */
+bool mp_session_faults_cost_cycles(const struct mp_session *s);
 /* Each fault adds fault_cycles to *counter (the CPU's cycle count); NULL: none. */
 void mp_session_charge_faults_to(struct mp_session *s, uint64_t *counter);
 

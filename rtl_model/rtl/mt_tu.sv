@@ -11,14 +11,14 @@
 //   mt_tu_enc   the sample compressor's DELTA/FULL step (pipeline stage 1, inside mt_tu_ctrl)
 //   mt_tu_pack  the packet assembler (pipeline stage 2, inside mt_tu_ctrl)
 //   mt_tu_cfgram the latched rates, lengths and SYNC period (block RAM, inside mt_tu_ctrl)
-//   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
+//   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
-  parameter int unsigned Drain = 8      // output port width in bytes, 1..16
+  parameter int unsigned Drain = 8      // output port width in bytes, 1..8
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  // Straps (constants in a real top): FIFO capacity 32..Depth and drain 1..Drain bytes/clock,
+  // Straps (constants in a real top): FIFO capacity 32..Depth and drain 1..Drain (<= 8) bytes/clock,
   // the build parameters D and N of docs/trace-unit.md.
   input  logic [16:0]        depth_i,
   input  logic [4:0]         drain_i,
@@ -59,8 +59,9 @@ module mt_tu #(
   logic [3:0]      room;
   logic            half;
   logic            fifo_wr, fifo_commit;
-  logic [4:0]      fifo_len, fifo_commit_len;
-  logic [127:0]    fifo_data;
+  logic [3:0]      fifo_cnt;
+  logic [4:0]      fifo_commit_len;
+  logic [63:0]     fifo_data;
 
   mt_tu_regs u_regs (
     .clk_i,
@@ -115,7 +116,7 @@ module mt_tu #(
     .fifo_room_i   (room),
     .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
-    .fifo_len_o    (fifo_len),
+    .fifo_cnt_o    (fifo_cnt),
     .fifo_data_o   (fifo_data),
     .fifo_commit_o (fifo_commit),
     .fifo_commit_len_o (fifo_commit_len),
@@ -138,7 +139,7 @@ module mt_tu #(
     .depth_i    (OccW'(depth_i)),
     .drain_i,
     .wr_i       (fifo_wr),
-    .wr_len_i   (fifo_len),
+    .wr_cnt_i   (fifo_cnt),
     .wr_data_i  (fifo_data),
     .commit_i   (fifo_commit),
     .commit_len_i (fifo_commit_len),

@@ -43,8 +43,8 @@ module mt_tu_ctrl #(
   input  logic [3:0]      fifo_room_i,    // room for a packet with 0..3 packets in flight
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
-  output logic [4:0]      fifo_len_o,
-  output logic [127:0]    fifo_data_o,
+  output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
+  output logic [63:0]     fifo_data_o,
   output logic            fifo_commit_o,
   output logic [4:0]      fifo_commit_len_o,
   // State for the registers
@@ -271,6 +271,12 @@ module mt_tu_ctrl #(
   logic [4:0]  p2_len_q;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
+  // Contract v3: the FIFO's write port takes 8 bytes a clock.  port_q: a packet whose length
+  // bound exceeds 8 was chosen in the last cycle, so its second half takes the port in the
+  // cycle in which it leaves P2: nothing is chosen in this cycle (a sample that would need a
+  // packet waits in the hold instead of being dropped).  p2h_q: P2's packet is longer than 8
+  // bytes and its second half is written now.
+  logic        port_q, p2h_q;
 
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
   // packet in flight.
@@ -370,7 +376,10 @@ module mt_tu_ctrl #(
   end
 
   logic write;
-  assign write = (win != WNone) && room && !(is_sample_win && !run_flush && e_absorbed);
+  assign write = (win != WNone) && room && !port_q && !(is_sample_win && !run_flush && e_absorbed);
+  // the winning sample needs a packet but the port is taken: it waits in the hold
+  logic s_waits;
+  assign s_waits = is_sample_win && !run_flush && !e_absorbed && port_q;
 
   // The sample's difference to the newest history entry (for DELTA, formed in P1): one
   // subtractor for the hold and one for the capture, so the carry chains start at registers and
@@ -440,7 +449,10 @@ module mt_tu_ctrl #(
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
       p2_fb_q <= '0;        p2_len_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
+      port_q <= 1'b0;       p2h_q <= 1'b0;
     end else begin
+      port_q <= write && (k_bound > 5'd8);
+      p2h_q  <= p2_v_q && (p2_len_q > 5'd8);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
       // the late write decision drives only p1_v_q.
       p1_v_q <= write;
@@ -459,7 +471,10 @@ module mt_tu_ctrl #(
         p1_diff_q    <= (win == WHold) ? diff_hold : diff_cap;
       end
       p2_v_q <= p1_v_q;
-      begin
+      // (P2's data stays while P1 is empty: a long packet's second half is formed from it in the
+      // cycle after its first; the next packet is chosen no earlier than that cycle, so P1 is
+      // empty in the first)
+      if (p1_v_q) begin
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
         p2_hdr_q     <= q_hdr;
@@ -488,7 +503,7 @@ module mt_tu_ctrl #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  logic [127:0] w_bytes;
+  logic [63:0] w_bytes;
   mt_tu_pack u_pack (
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
@@ -496,11 +511,13 @@ module mt_tu_ctrl #(
     .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
+    .half_i    (p2h_q),
     .bytes_o   (w_bytes)
   );
 
-  assign fifo_wr_o         = p2_v_q;
-  assign fifo_len_o        = p2_len_q;
+  // the first 8 bytes in the cycle in P2, the rest in the cycle after
+  assign fifo_wr_o         = p2_v_q || p2h_q;
+  assign fifo_cnt_o        = p2h_q ? 4'(p2_len_q - 5'd8) : ((p2_len_q > 5'd8) ? 4'd8 : 4'(p2_len_q));
   assign fifo_data_o       = w_bytes;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
@@ -557,7 +574,7 @@ module mt_tu_ctrl #(
       if (e_absorbed) begin
         run_cnt_d = run_cnt_q + 7'd1;
         s_reported = 1'b1;
-      end else if (room) begin
+      end else if (room && !port_q) begin
         if (!any_match) begin
           push = 1'b1;
           hist_d[112 +: 56] = hist_q[56 +: 56];
@@ -572,7 +589,7 @@ module mt_tu_ctrl #(
         prev_valid_d = 1'b1;
         run_cnt_d = '0;
         s_reported = 1'b1;
-      end else begin
+      end else if (!port_q) begin
         s_dropped = 1'b1;
       end
       if (s_reported) begin
@@ -608,10 +625,10 @@ module mt_tu_ctrl #(
     end
 
     // The hold after this cycle's write; then this cycle's capture if it did not win.
-    hold_freed = !b_hold_valid || (win == WHold && !run_flush);
-    if (win == WHold && !run_flush) hold_valid_d = 1'b0;
+    hold_freed = !b_hold_valid || (win == WHold && !run_flush && !s_waits);
+    if (win == WHold && !run_flush && !s_waits) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
-    if (cap && !(win == WCapture && !run_flush)) begin
+    if (cap && !(win == WCapture && !run_flush && !s_waits)) begin
       if (hold_freed) begin
         hold_valid_d = 1'b1;
         hold_after_d = sect_pending_d || sync_pending_d;

@@ -97,7 +97,7 @@ static void tick(mt_rtl *r)
         if (!out_reserve(r, n))
             std::abort();   // out of memory: nothing sensible to return through a clock
         for (unsigned i = 0; i < n; i++)
-            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o[i / 4] >> (8 * (i % 4)));
+            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o >> (8 * i));   // 64 bits (Drain = 8)
         r->bytes_out += n;
     }
     top->clk_i = 1;

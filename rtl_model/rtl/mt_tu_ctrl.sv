@@ -75,12 +75,11 @@ module mt_tu_ctrl #(
   logic        int_open_q;
   logic [39:0] int_idx_q;
   logic [39:0] next_idx_q;   // index of the next interval to open
-  logic [47:0] int_sp_q;
   // hold (skid register)
   logic        hold_valid_q, hold_after_q, hold_rw_q;
   logic [55:0] hold_a_q;
   logic [39:0] hold_idx_q;
-  logic [47:0] hold_sp_q;
+  logic [47:0] hold_nsp_q;  // the hold's sample point + r (its report's rep_cycle)
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
   logic [31:0] drop_pending_q, marker_val_q;
@@ -120,11 +119,10 @@ module mt_tu_ctrl #(
   logic        int_open_d;
   logic [39:0] int_idx_d;
   logic [39:0] next_idx_d;
-  logic [47:0] int_sp_d;
   logic        hold_valid_d, hold_after_d, hold_rw_d;
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
-  logic [47:0] hold_sp_d;
+  logic [47:0] hold_nsp_d;
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
   logic [31:0] drop_pending_d, marker_val_d;
   logic [39:0] rep_idx_d;
@@ -149,7 +147,7 @@ module mt_tu_ctrl #(
   logic        sp_hit;        // a new interval opens this cycle
   logic        b_int_open;
   logic [39:0] b_int_idx;
-  logic [47:0] b_int_sp;
+  logic [47:0] cap_nsp;     // the capture's sample point + r: the next sample point
   logic [1:0]  b_fmt;
   logic [31:0] b_r;
   logic        b_span;
@@ -177,7 +175,9 @@ module mt_tu_ctrl #(
   assign sp_hit = active_q && (sw || sp_zero_q);
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
   assign b_int_idx  = sp_hit ? (sw ? 40'd0 : next_idx_q) : int_idx_q;
-  assign b_int_sp   = sp_hit ? t_q[47:0] : int_sp_q;
+  // (no register for the interval's sample point: what a report needs is its sample point + r,
+  // which is the next sample point, t + sp_left, or t + r when the interval opens now)
+  assign cap_nsp    = t_q[47:0] + {16'd0, sp_hit ? b_r : sp_left_q};
   assign b_hold_valid   = hold_valid_q && !(sw && hold_after_q);
   assign b_sect_pending = sect_pending_q || sw;
 
@@ -218,13 +218,13 @@ module mt_tu_ctrl #(
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_idx, s_skip;
-  logic [47:0] s_sp;
+  logic [47:0] s_nsp;
   // (the address parts are already w bits wide: hold and capture were taken in the encoder's
   // format, since a sample of a new section is written only after its SECTION)
   assign s_a    = (win == WHold) ? hold_a_q : cap_a;
   assign s_rw   = (win == WHold) ? hold_rw_q : acc_write_i;
   assign s_idx  = (win == WHold) ? hold_idx_q : b_int_idx;
-  assign s_sp   = (win == WHold) ? hold_sp_q : b_int_sp;
+  assign s_nsp  = (win == WHold) ? hold_nsp_q : cap_nsp;
   assign s_skip = s_idx - rep_idx_q;
 
   // The hold and the capture are compared with the history side by side; the winner selects.
@@ -539,10 +539,10 @@ module mt_tu_ctrl #(
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
     sec_left_d = sw ? sw_len - 40'd1 : sec_left_q - 40'd1;
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
-    int_open_d = b_int_open;       int_idx_d = b_int_idx;    int_sp_d = b_int_sp;
+    int_open_d = b_int_open;       int_idx_d = b_int_idx;
     next_idx_d = sp_hit ? b_int_idx + 40'd1 : next_idx_q;
     hold_valid_d = b_hold_valid;   hold_after_d = hold_after_q; hold_rw_d = hold_rw_q;
-    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_sp_d = hold_sp_q;
+    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_nsp_d = hold_nsp_q;
     sect_pending_d = b_sect_pending;
     sect_switch_d = sect_switch_q || sw;
     sync_pending_d = sync_pending_q;
@@ -594,7 +594,7 @@ module mt_tu_ctrl #(
       end
       if (s_reported) begin
         rep_idx_d = s_idx + 40'd1;
-        if (!(sw || sect_switch_q)) rep_cycle_d = s_sp + {16'd0, sec_r_d};
+        if (!(sw || sect_switch_q)) rep_cycle_d = s_nsp;
       end
     end else if (write) begin
       case (win)
@@ -638,7 +638,7 @@ module mt_tu_ctrl #(
         eq_hold_d = push ? {eq_cap[1:0], hold_cap_eq} : eq_cap;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
-        hold_sp_d = b_int_sp;
+        hold_nsp_d = cap_nsp;
       end else begin
         cap_dropped = 1'b1;
       end
@@ -760,10 +760,10 @@ module mt_tu_ctrl #(
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
       sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
-      int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
+      int_open_q <= 1'b0;         int_idx_q <= '0;          
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
-      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_sp_q <= '0;
+      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_nsp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -787,10 +787,10 @@ module mt_tu_ctrl #(
       sec_zero_q <= (sec_left_d == '0);
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);
-      int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   int_sp_q <= int_sp_d;
+      int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_sp_q <= hold_sp_d;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_nsp_q <= hold_nsp_d;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

@@ -61,7 +61,8 @@ cbram=$(cells "$out/core_stat.txt" 'SB_RAM40_4K')
 # nextpnr: "Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 52.31 MHz (PASS at 48.00 MHz)"
 fmax=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$out/nextpnr.log" | tail -n 1 | awk '{print $(NF-1)}')
 lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr.log" | tail -n 1 | tr -d ' ' | cut -d: -f2)
-up5k_lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>/dev/null | tail -n 1 | tr -d ' ' | cut -d: -f2)
+# (nextpnr-up5k.log exists only when the UP5K was too small)
+up5k_lcs=$( { grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>/dev/null || true; } | tail -n 1 | tr -d ' ' | cut -d: -f2)
 [ -n "$up5k_lcs" ] || up5k_lcs=$lcs
 [ -n "$fmax" ] || { echo "synth: no fmax in $out/nextpnr.log" >&2; exit 1; }
 {

@@ -57,17 +57,17 @@ module mt_tu_fifo #(
 
   // A. Drain: min(occ, Drain) bytes leave.
   always_comb begin
-    if (occ_q >= OccW'(drain_i)) out_cnt = drain_i;
+    if (mt_tu_pkg::le17(17'(drain_i), 17'(occ_q))) out_cnt = drain_i;
     else out_cnt = 5'(occ_q);
   end
   assign occ_o     = occ_q;
   assign out_cnt_o = out_cnt;
   // occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0)
-  assign half_o    = {1'b0, occ_q} <= {1'b0, depth_i >> 1} + (OccW+1)'(drain_i);
+  assign half_o    = mt_tu_pkg::le17(17'(occ_q), (17'(depth_i) >> 1) + 17'(drain_i));
   for (genvar k = 0; k < 4; k++) begin : g_room
     localparam int unsigned Need = 16 * (k + 1);
-    assign room_o[k] = ({1'b0, depth_i} >= (OccW+1)'(Need)) &&
-                       ({1'b0, occ_q} <= {1'b0, depth_i} + (OccW+1)'(drain_i) - (OccW+1)'(Need));
+    assign room_o[k] = mt_tu_pkg::le17(17'(Need), 17'(depth_i)) &&
+                       mt_tu_pkg::le17(17'(occ_q), 17'(depth_i) + 17'(drain_i) - 17'(Need));
   end
 
   assign occ_d = occ_q - OccW'(out_cnt) + (commit_i ? OccW'(commit_len_i) : '0);

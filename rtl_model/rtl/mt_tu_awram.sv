@@ -21,9 +21,20 @@ module mt_tu_awram #(
   output logic [159:0] peek_o
 );
 `ifdef MT_TU_ICE40
+`ifdef MT_TU_SIMCHECK
+  // (simulation of this variant, test_rtl_ice40.sh: a behavioural shadow gives peek_o, against
+  // which the simulation library checks the block RAMs' answers)
+  logic [159:0] shadow_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) shadow_q <= Reset;
+    else if (we_i) shadow_q <= (shadow_q & ~wmask_i) | (wdata_i & wmask_i);
+  end
+  assign peek_o = shadow_q;
+`else
   logic unused_rst;
   assign unused_rst = rst_ni;
   assign peek_o = '0;
+`endif
   for (genvar i = 0; i < 10; i++) begin : g_bram
     SB_RAM40_4K #(
       .READ_MODE  (0),

@@ -398,7 +398,8 @@ module mt_tu_ctrl #(
   // The sample's difference to the newest history entry at its choice, for DELTA, formed in P1:
   // that entry is entry 1 by then (the sample's own push moved it), and nothing else changes the
   // history's values in between.  (One subtractor, in P1, where the choice's two subtractors and
-  // the 56-bit register between them were: fewer cells for a longer P1 path.)
+  // the 56-bit register between them were: fewer cells for a longer P1 path.  Measured on the
+  // UP5K: the choice's subtractors cost about 90 cells, 5273 of 5280, for 18.0 MHz against 15.2.)
   logic [55:0] p1_diff;
   assign p1_diff = p1_fb_q - hist_q[56 +: 56];
 

@@ -21,7 +21,7 @@ FREQ=${FREQ:-48}
 # SB_MAC16 inference; yosys 0.23 maps only multipliers there, so none is used by this design, but
 # the changed pass order maps it smaller (5608 LUT4 against 5745 with -abc9 alone and 5968 with
 # neither, same RTL).  SYNTH_FLAGS= (empty) gives the plain flow for comparison.
-SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp}
+SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp -device u}
 # ABC9's default script ends in &mfs, which aborts on this design in Debian's berkeley-abc
 # (giaMfs.c assertion); yosys then silently keeps the mapping written before it.  Say so
 # explicitly: the default script without &mfs (same result, no abort).

@@ -75,7 +75,7 @@ const char *trace_options_help(void)
            "  --trace-fmt-l F           span format (default 32)\n"
            "  --trace-sync-period N     bytes between SYNC packets, 64..8192 (default 4096)\n"
            "  --trace-fifo-depth N      FIFO bytes, 32..65536 (default 4096)\n"
-           "  --trace-fifo-drain N      FIFO drain, bytes per cycle 1..16 (default 8)\n"
+           "  --trace-fifo-drain N      FIFO drain, bytes per cycle 1..8 (default 8)\n"
            "  --trace-all FILE.mtr      every access, full addresses, no FIFO (ground truth)\n"
            "  --trace-all-kinds LIST    kinds recorded by --trace-all (default all)\n"
            "  --trace-all-tap T         core (default) | dram\n"
@@ -276,8 +276,8 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
     } else if (OPT("--trace-fifo-drain")) {
         if (m < 0)
             return -1;
-        if (!parse_num(v, 16, &x) || x < 1)
-            BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 16");
+        if (!parse_num(v, MT_UNIT_MAX_DRAIN, &x) || x < 1)
+            BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 8");
         o->fifo_drain = (uint32_t)x;
     } else if ((m = cliopt_match("--trace-all-ram", argc, argv, i, &v, false, err, errlen)) != 0) {
         o->all_ram_only = true;

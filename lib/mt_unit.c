@@ -29,13 +29,14 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
         u->p.depth = MT_UNIT_DEFAULT_DEPTH;
     if (!u->p.drain)
         u->p.drain = MT_UNIT_DEFAULT_DRAIN;
-    if (u->p.depth < 32 || u->p.depth > 65536 || u->p.drain > 16)
+    if (u->p.depth < 32 || u->p.depth > 65536 || u->p.drain > MT_UNIT_MAX_DRAIN)
         return -1;
     regs_reset(&u->regs);
     u->cfg = u->regs;
     u->lazy = 1;
     u->fast = 1;
     u->sec_r = 1;
+    u->port_cycle = UINT64_MAX;
     return mt_fifo_init(&u->fifo, u->p.depth);
 }
 
@@ -148,6 +149,8 @@ static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kin
     e->kind = (uint8_t)kind;
     e->bound = (uint8_t)bound;
     e->due = t + MT_UNIT_LATENCY;
+    if (bound > MT_UNIT_PORT)
+        u->port_cycle = t + 1; /* its second half takes the write port in t + 1 */
     u->pipe_bytes += n;
     if (kind == MT_INFLIGHT_SYNC)
         u->pipe_sync++;
@@ -336,7 +339,9 @@ static void clock_one(mt_unit *u)
     /* A. drain */
     if (u->fifo.occ)
         drain(u, u->p.drain);
-    const int room = has_room(u);
+    /* the write port is free (not taken by the second half of the packet chosen in t - 1) */
+    const int port = t != u->port_cycle;
+    const int room = has_room(u) && port;
 
     /* B. schedule */
     if (u->active) {
@@ -386,16 +391,20 @@ static void clock_one(mt_unit *u)
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
+            s->valid = 0;
         } else if (room) {
             bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
             memcpy(pkt, plan.bytes, plan.len);
             len = plan.len;
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
-        } else {
+            s->valid = 0;
+        } else if (port) {
             drop_sample(u);
+            s->valid = 0;
         }
-        s->valid = 0;
+        /* else the port is taken: the sample waits (the hold keeps it, a capture goes to the
+         * hold, which is empty when a capture wins) */
     } else if (w != W_NONE && u->enc.run_cnt) {
         uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
         if (room) {
@@ -462,8 +471,9 @@ static void clock_one(mt_unit *u)
         }
     }
 
-    /* the capture, when it did not win, waits in the hold or is dropped */
-    if (cap.valid && w != W_CAPTURE) {
+    /* the capture, when it did not win (or won in a cycle without the port), waits in the hold
+     * or is dropped */
+    if (cap.valid) {
         if (!u->hold.valid) {
             u->hold = cap;
             u->hold.valid = 1;
@@ -548,7 +558,7 @@ static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
-           u->now != u->sec_end;
+           u->now != u->sec_end && u->now != u->port_cycle;
 }
 
 /* mt_enc_plan_sample's first outcome, decided inline (most samples in a burst): the sample
@@ -641,7 +651,7 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
      * the section's end, the cycles up to the access are quiet (skip_to, exactly what
      * mt_unit_advance does for them) and the access's own cycle is a fast_clock one. */
     const uint64_t c = a->cycle;
-    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
+    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end && c != u->port_cycle &&
         !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
         if (u->batch) {

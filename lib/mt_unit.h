@@ -26,6 +26,12 @@
  * enters the FIFO at the end of cycle t + MT_UNIT_LATENCY, and a packet may be chosen only
  * while the space after the drain is at least MT_PKT_MAX * (1 + packets in flight). */
 #define MT_UNIT_LATENCY 3
+/* Contract v3: the FIFO's write port takes 8 bytes a clock.  A packet that may be longer (its
+ * length bound at the choice exceeds MT_UNIT_PORT: SYNC, SECTION, END, a sample without a history
+ * match) takes the port for two clocks, so nothing is chosen in the cycle after its choice. The
+ * drain N is at most MT_UNIT_PORT bytes per cycle (more could never be sustained). */
+#define MT_UNIT_PORT 8u
+#define MT_UNIT_MAX_DRAIN MT_UNIT_PORT
 
 enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
 typedef struct {
@@ -37,7 +43,7 @@ typedef struct {
 
 typedef struct {
     uint32_t depth; /* FIFO bytes, 32..65536 */
-    uint32_t drain; /* bytes per cycle, 1..16 */
+    uint32_t drain; /* bytes per cycle, 1..MT_UNIT_MAX_DRAIN (8) */
     mt_sink_fn sink;
     void *sink_ctx;
 } mt_unit_params;
@@ -98,6 +104,7 @@ typedef struct {
     mt_unit_inflight pipe[MT_UNIT_LATENCY + 1];
     uint8_t pipe_head, pipe_n, pipe_sync;
     uint32_t pipe_bytes;
+    uint64_t port_cycle; /* the cycle after a long packet's choice: nothing can be chosen in it */
     /* counters and sticky bits */
     uint32_t dropped;
     uint64_t samples, bytes;

@@ -20,10 +20,10 @@ RTL_LIBS    := -lstdc++ -lpthread
 RTL_FST_LIBS := $(RTL_LIBS) -lz
 VERILATOR   ?= verilator
 VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
-# The simulation library is the largest unit (65536-byte FIFO storage, 16-byte output port),
+# The simulation library is the largest unit (65536-byte FIFO storage, 8-byte output port),
 # strapped at run time to the depth and drain the caller asks for (mt_rtl_create).
 RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing \
-               -GDepth=65536 -GDrain=16
+               -GDepth=65536 -GDrain=8
 RTL_OPT     := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -Irtl_model/sim -Ilib
@@ -48,12 +48,30 @@ $(1)/mt_rtl.o: rtl_model/sim/mt_rtl.cpp rtl_model/sim/mt_rtl.h $(1)/obj/V$(RTL_T
 	g++ $(RTL_CXXFLAGS) $(3) -I$(1)/obj -c $$< -o $$@
 
 $(1)/libmtrtl.a: $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.a $(RTL_C_OBJS)
-	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(RTL_C_OBJS) $(1)/obj/V$(RTL_TOP)__ALL.o $(1)/obj/verilated.o \
+	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(RTL_C_OBJS) \
+	  $$$$(ls $(1)/obj/V$(RTL_TOP)__ALL.o 2>/dev/null || ls $(1)/obj/V$(RTL_TOP)*.o) $(1)/obj/verilated.o \
 	  $(1)/obj/verilated_threads.o $(if $(findstring fst,$(2)),$(1)/obj/verilated_fst_c.o)
 endef
 
 $(eval $(call rtl_build,$(RTL_OUT),,))
 $(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 -DVM_TRACE_FST=1))
+
+# The iCE40 variant (MT_TU_ICE40: the SB_RAM40_4K and SB_MAC16 instances that synthesis sees)
+# simulated with yosys' own models of those primitives (cells_sim.v), so that the netlist's
+# configuration RAMs and DSP counters are checked against the C model too (test_rtl_ice40.sh).
+# MT_TU_SIMCHECK gives mt_tu_awram a behavioural shadow for reg_rdata_now_o.
+YOSYS_DATDIR := $(or $(shell yosys-config --datdir 2>/dev/null),$(abspath $(dir $(shell command -v yosys 2>/dev/null))../share/yosys))
+RTL_ICE40_PRIMS := $(RTL_OUT)/ice40/prims.v
+$(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
+	@mkdir -p $(@D)
+	{ echo '`define NO_ICE40_DEFAULT_ASSIGNMENTS'; sed -n '/^`ifndef NO_ICE40_DEFAULT_ASSIGNMENTS/,/^`endif/p' $<; \
+	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; } >$@
+$(RTL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
+$(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style $(RTL_ICE40_PRIMS),))
+$(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+$(RTL_OUT)/ice40/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(RTL_A)
 
@@ -70,9 +88,9 @@ $(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_A) $(MT_A)
 $(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
-TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst
+TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40/mt_cosim $(RTL_OUT)/ice40/mt_rtl_tb
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
-                rtl_model/tb/test_rtl_fst.sh
+                rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh
 
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)

@@ -5,20 +5,22 @@
 // clock) for firmware.  The output is a plain byte count + bytes each clock: in a system it
 // feeds a DMA engine or a debug port that is always ready, as the contract's drain rate assumes.
 //
-//   mt_tu_regs  MMIO registers and read mux
+//   mt_tu_regs  MMIO registers and read port (answers a clock after the request)
+//   mt_tu_awram the wide configuration registers as written (block RAM, inside mt_tu_regs)
+//   mt_tu_acc   the cycle counter and BYTES (SB_MAC16 on iCE40, inside mt_tu_ctrl)
 //   mt_tu_ctrl  session, schedule, capture, arbitration, compressor state, counters, and the
 //               two-stage packet pipeline behind the arbitration (contract v2)
 //   mt_tu_enc   the sample compressor's DELTA/FULL step (pipeline stage 1, inside mt_tu_ctrl)
 //   mt_tu_pack  the packet assembler (pipeline stage 2, inside mt_tu_ctrl)
 //   mt_tu_cfgram the latched rates, lengths and SYNC period (block RAM, inside mt_tu_ctrl)
-//   mt_tu_fifo  packet-in, bytes-out FIFO over 16 byte-wide block-RAM banks (mt_tu_ram)
+//   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
-  parameter int unsigned Drain = 8      // output port width in bytes, 1..16
+  parameter int unsigned Drain = 8      // output port width in bytes, 1..8
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
-  // Straps (constants in a real top): FIFO capacity 32..Depth and drain 1..Drain bytes/clock,
+  // Straps (constants in a real top): FIFO capacity 32..Depth and drain 1..Drain (<= 8) bytes/clock,
   // the build parameters D and N of docs/trace-unit.md.
   input  logic [16:0]        depth_i,
   input  logic [4:0]         drain_i,
@@ -33,7 +35,11 @@ module mt_tu #(
   input  logic               reg_wr_i,
   input  logic [9:0]         reg_addr_i,
   input  logic [31:0]        reg_wdata_i,
-  output logic [31:0]        reg_rdata_o,
+  output logic [31:0]        reg_rdata_o,      // the data of the read request of the last cycle
+  // The same value in the cycle of the request, for the simulation library's register reads only
+  // (its C API answers at once; mt_rtl.cpp checks reg_rdata_o against it a clock later).  Not
+  // part of the hardware interface: a top leaves it open, and under MT_TU_ICE40 it reads 0.
+  output logic [31:0]        reg_rdata_now_o,
   // Output bytes of this clock
   output logic [4:0]         out_cnt_o,
   output logic [Drain*8-1:0] out_data_o,
@@ -46,9 +52,8 @@ module mt_tu #(
   logic [4:0]  kind_mask;
   logic        tap;
   logic [1:0]  fmt_h, fmt_l;
-  logic [13:0] sync_period;
-  logic [31:0] rate_h, rate_l;
-  logic [39:0] len_h, len_l;
+  logic [159:0] aw;
+  logic         len_h_zero, len_l_zero;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
   logic [31:0] dropped;
@@ -59,8 +64,9 @@ module mt_tu #(
   logic [3:0]      room;
   logic            half;
   logic            fifo_wr, fifo_commit;
-  logic [4:0]      fifo_len, fifo_commit_len;
-  logic [127:0]    fifo_data;
+  logic [3:0]      fifo_cnt;
+  logic [4:0]      fifo_commit_len;
+  logic [63:0]     fifo_data;
 
   mt_tu_regs u_regs (
     .clk_i,
@@ -72,15 +78,14 @@ module mt_tu #(
     .reg_addr_i,
     .reg_wdata_i,
     .reg_rdata_o,
+    .reg_rdata_now_o,
     .kind_mask_o   (kind_mask),
     .tap_o         (tap),
     .fmt_h_o       (fmt_h),
     .fmt_l_o       (fmt_l),
-    .sync_period_o (sync_period),
-    .rate_h_o      (rate_h),
-    .rate_l_o      (rate_l),
-    .len_h_o       (len_h),
-    .len_l_o       (len_l),
+    .aw_o          (aw),
+    .len_h_zero_o  (len_h_zero),
+    .len_l_zero_o  (len_l_zero),
     .ctrl_wr_o     (ctrl_wr),
     .marker_wr_o   (marker_wr),
     .status_i      (status),
@@ -103,11 +108,9 @@ module mt_tu #(
     .tap_i         (tap),
     .fmt_h_i       (fmt_h),
     .fmt_l_i       (fmt_l),
-    .sync_period_i (sync_period),
-    .rate_h_i      (rate_h),
-    .rate_l_i      (rate_l),
-    .len_h_i       (len_h),
-    .len_l_i       (len_l),
+    .aw_i          (aw),
+    .len_h_zero_i  (len_h_zero),
+    .len_l_zero_i  (len_l_zero),
     .ctrl_wr_i     (ctrl_wr),
     .marker_wr_i   (marker_wr),
     .wdata_i       (reg_wdata_i),
@@ -115,7 +118,7 @@ module mt_tu #(
     .fifo_room_i   (room),
     .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
-    .fifo_len_o    (fifo_len),
+    .fifo_cnt_o    (fifo_cnt),
     .fifo_data_o   (fifo_data),
     .fifo_commit_o (fifo_commit),
     .fifo_commit_len_o (fifo_commit_len),
@@ -138,7 +141,7 @@ module mt_tu #(
     .depth_i    (OccW'(depth_i)),
     .drain_i,
     .wr_i       (fifo_wr),
-    .wr_len_i   (fifo_len),
+    .wr_cnt_i   (fifo_cnt),
     .wr_data_i  (fifo_data),
     .commit_i   (fifo_commit),
     .commit_len_i (fifo_commit_len),

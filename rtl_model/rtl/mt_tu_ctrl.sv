@@ -30,11 +30,9 @@ module mt_tu_ctrl #(
   input  logic            tap_i,
   input  logic [1:0]      fmt_h_i,
   input  logic [1:0]      fmt_l_i,
-  input  logic [13:0]     sync_period_i,
-  input  logic [31:0]     rate_h_i,
-  input  logic [31:0]     rate_l_i,
-  input  logic [39:0]     len_h_i,
-  input  logic [39:0]     len_l_i,
+  input  logic [159:0]    aw_i,           // SYNC_PERIOD, RATE_*, LEN_* as written two cycles ago
+  input  logic            len_h_zero_i,   // LEN_H == 0 as written now
+  input  logic            len_l_zero_i,
   input  logic            ctrl_wr_i,
   input  logic            marker_wr_i,
   input  logic [31:0]     wdata_i,
@@ -43,8 +41,8 @@ module mt_tu_ctrl #(
   input  logic [3:0]      fifo_room_i,    // room for a packet with 0..3 packets in flight
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
-  output logic [4:0]      fifo_len_o,
-  output logic [127:0]    fifo_data_o,
+  output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
+  output logic [63:0]     fifo_data_o,
   output logic            fifo_commit_o,
   output logic [4:0]      fifo_commit_len_o,
   // State for the registers
@@ -75,12 +73,11 @@ module mt_tu_ctrl #(
   logic        int_open_q;
   logic [39:0] int_idx_q;
   logic [39:0] next_idx_q;   // index of the next interval to open
-  logic [47:0] int_sp_q;
   // hold (skid register)
   logic        hold_valid_q, hold_after_q, hold_rw_q;
   logic [55:0] hold_a_q;
   logic [39:0] hold_idx_q;
-  logic [47:0] hold_sp_q;
+  logic [47:0] hold_nsp_q;  // the hold's sample point + r (its report's rep_cycle)
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
   logic [31:0] drop_pending_q, marker_val_q;
@@ -111,7 +108,7 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_d;
   logic        c_tap_d;
   logic [1:0]  c_fmt_h_d, c_fmt_l_d;
-  logic        c_we;            // the session starts: the configuration RAM takes the new word
+  logic        c_we;            // a session's first cycle: the configuration RAM takes the word
   logic        sec_span_d;
   logic [1:0]  sec_fmt_d;
   logic [31:0] sec_r_d;
@@ -120,11 +117,10 @@ module mt_tu_ctrl #(
   logic        int_open_d;
   logic [39:0] int_idx_d;
   logic [39:0] next_idx_d;
-  logic [47:0] int_sp_d;
   logic        hold_valid_d, hold_after_d, hold_rw_d;
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
-  logic [47:0] hold_sp_d;
+  logic [47:0] hold_nsp_d;
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
   logic [31:0] drop_pending_d, marker_val_d;
   logic [39:0] rep_idx_d;
@@ -138,7 +134,7 @@ module mt_tu_ctrl #(
   logic [13:0] sync_bytes_d;
   logic [7:0]  sync_seq_d;
   logic [31:0] dropped_d;
-  logic [47:0] samples_d, bytes_d;
+  logic [47:0] samples_d;
   logic        overflowed_d, marker_lost_d;
 
   // ---------------------------------------------------------------------------------------------
@@ -149,7 +145,7 @@ module mt_tu_ctrl #(
   logic        sp_hit;        // a new interval opens this cycle
   logic        b_int_open;
   logic [39:0] b_int_idx;
-  logic [47:0] b_int_sp;
+  logic [47:0] cap_nsp;     // the capture's sample point + r: the next sample point
   logic [1:0]  b_fmt;
   logic [31:0] b_r;
   logic        b_span;
@@ -157,11 +153,22 @@ module mt_tu_ctrl #(
   logic        b_sect_pending;
 
   // The section that follows a section of type `span`: the other type unless its length is 0.
+  // A session's first cycle (first_q) loads its first section the same way (sw_ld): the rates and
+  // lengths are then those of the configuration as written (aw_i, which equals the latched one in
+  // the first two cycles of a session: the ENABLE was the last register write before them), since
+  // the configuration RAM (mt_tu_cfgram) is written in the first cycle and read from the third.
   logic c_len_h_zero_q, c_len_l_zero_q;   // latched with the lengths
+  logic first_q, young_q;                  // the session's first cycle; its first two cycles
+  logic sw_ld, ld_span;
+  logic [39:0] aw_len_h;                   // LEN_H as the session uses it (both 0: 2^40 - 1)
+  logic c_both_zero_q;
+  assign aw_len_h = c_both_zero_q ? 40'hFF_FFFF_FFFF : aw_i[79:40];
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
-    sw_len = sw_span ? c_len_l_q : c_len_h_q;
+    ld_span = first_q ? sec_span_q : sw_span;
+    if (young_q) sw_len = ld_span ? aw_i[39:0] : aw_len_h;
+    else sw_len = ld_span ? c_len_l_q : c_len_h_q;
   end
 
   // "sec_left == 0" and "sp_left == 0" are registered one cycle ahead (from the _d values), so
@@ -171,13 +178,20 @@ module mt_tu_ctrl #(
   logic sec_zero_q, sp_zero_q;
   logic [1:0] b_fmt_q;
   assign sw     = active_q && sec_zero_q;
-  assign b_span = sw ? sw_span : sec_span_q;
+  assign sw_ld  = sw || first_q;
+  assign b_span = sw_ld ? ld_span : sec_span_q;
   assign b_fmt  = b_fmt_q;
-  assign b_r    = sw ? (sw_span ? c_rate_l_q : c_rate_h_q) : sec_r_q;
-  assign sp_hit = active_q && (sw || sp_zero_q);
+  always_comb begin
+    if (!sw_ld) b_r = sec_r_q;
+    else if (young_q) b_r = ld_span ? aw_i[111:80] : aw_i[143:112];
+    else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
+  end
+  assign sp_hit = active_q && (sw_ld || sp_zero_q);
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
-  assign b_int_idx  = sp_hit ? (sw ? 40'd0 : next_idx_q) : int_idx_q;
-  assign b_int_sp   = sp_hit ? t_q[47:0] : int_sp_q;
+  assign b_int_idx  = sp_hit ? (sw_ld ? 40'd0 : next_idx_q) : int_idx_q;
+  // (no register for the interval's sample point: what a report needs is its sample point + r,
+  // which is the next sample point, t + sp_left, or t + r when the interval opens now)
+  assign cap_nsp    = t_q[47:0] + {16'd0, sp_hit ? b_r : sp_left_q};
   assign b_hold_valid   = hold_valid_q && !(sw && hold_after_q);
   assign b_sect_pending = sect_pending_q || sw;
 
@@ -218,13 +232,13 @@ module mt_tu_ctrl #(
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_idx, s_skip;
-  logic [47:0] s_sp;
+  logic [47:0] s_nsp;
   // (the address parts are already w bits wide: hold and capture were taken in the encoder's
   // format, since a sample of a new section is written only after its SECTION)
   assign s_a    = (win == WHold) ? hold_a_q : cap_a;
   assign s_rw   = (win == WHold) ? hold_rw_q : acc_write_i;
   assign s_idx  = (win == WHold) ? hold_idx_q : b_int_idx;
-  assign s_sp   = (win == WHold) ? hold_sp_q : b_int_sp;
+  assign s_nsp  = (win == WHold) ? hold_nsp_q : cap_nsp;
   assign s_skip = s_idx - rep_idx_q;
 
   // The hold and the capture are compared with the history side by side; the winner selects.
@@ -261,7 +275,7 @@ module mt_tu_ctrl #(
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
   logic [47:0] p1_fa_q;
-  logic [55:0] p1_fb_q, p1_diff_q;
+  logic [55:0] p1_fb_q;
   logic        p2_v_q, p2_sync_q, p2_end_q;
   logic [7:0]  p2_hdr_q, p2_b1_q;
   logic [2:0]  p2_pre_len_q;
@@ -271,6 +285,12 @@ module mt_tu_ctrl #(
   logic [4:0]  p2_len_q;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
+  // Contract v3: the FIFO's write port takes 8 bytes a clock.  port_q: a packet whose length
+  // bound exceeds 8 was chosen in the last cycle, so its second half takes the port in the
+  // cycle in which it leaves P2: nothing is chosen in this cycle (a sample that would need a
+  // packet waits in the hold instead of being dropped).  p2h_q: P2's packet is longer than 8
+  // bytes and its second half is written now.
+  logic        port_q, p2h_q;
 
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
   // packet in flight.
@@ -370,14 +390,18 @@ module mt_tu_ctrl #(
   end
 
   logic write;
-  assign write = (win != WNone) && room && !(is_sample_win && !run_flush && e_absorbed);
+  assign write = (win != WNone) && room && !port_q && !(is_sample_win && !run_flush && e_absorbed);
+  // the winning sample needs a packet but the port is taken: it waits in the hold
+  logic s_waits;
+  assign s_waits = is_sample_win && !run_flush && !e_absorbed && port_q;
 
-  // The sample's difference to the newest history entry (for DELTA, formed in P1): one
-  // subtractor for the hold and one for the capture, so the carry chains start at registers and
-  // the input port, not behind the winner.
-  logic [55:0] diff_hold, diff_cap;
-  assign diff_hold = hold_a_q - hist_q[0 +: 56];
-  assign diff_cap  = cap_a - hist_q[0 +: 56];
+  // The sample's difference to the newest history entry at its choice, for DELTA, formed in P1:
+  // that entry is entry 1 by then (the sample's own push moved it), and nothing else changes the
+  // history's values in between.  (One subtractor, in P1, where the choice's two subtractors and
+  // the 56-bit register between them were: fewer cells for a longer P1 path.  Measured on the
+  // UP5K: the choice's subtractors cost about 90 cells, 5273 of 5280, for 18.0 MHz against 15.2.)
+  logic [55:0] p1_diff;
+  assign p1_diff = p1_fb_q - hist_q[56 +: 56];
 
   // The SYNC estimate after this cycle without / with a packet chosen now (see below): the bytes
   // entered, the packet in P2 exactly (it moves to P3), the one in P1 by its bound; what is
@@ -402,7 +426,7 @@ module mt_tu_ctrl #(
   mt_tu_enc u_enc (
     .fmt_i       (enc_fmt_q),
     .a_i         (p1_fb_q),
-    .diff_i      (p1_diff_q),
+    .diff_i      (p1_diff),
     .ref_valid_i (hist_valid_q[1]),
     .delta_o     (e_delta),
     .pay_o       (e_pay),
@@ -434,13 +458,16 @@ module mt_tu_ctrl #(
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
-      p1_fa_q <= '0;        p1_fb_q <= '0;        p1_diff_q <= '0;
+      p1_fa_q <= '0;        p1_fb_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
       p2_fb_q <= '0;        p2_len_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
+      port_q <= 1'b0;       p2h_q <= 1'b0;
     end else begin
+      port_q <= write && (k_bound > 5'd8);
+      p2h_q  <= p2_v_q && (p2_len_q > 5'd8);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
       // the late write decision drives only p1_v_q.
       p1_v_q <= write;
@@ -456,10 +483,12 @@ module mt_tu_ctrl #(
         p1_pre_len_q <= k_pre_len;
         p1_fa_q      <= k_fa;
         p1_fb_q      <= k_fb;
-        p1_diff_q    <= (win == WHold) ? diff_hold : diff_cap;
       end
       p2_v_q <= p1_v_q;
-      begin
+      // (P2's data stays while P1 is empty: a long packet's second half is formed from it in the
+      // cycle after its first; the next packet is chosen no earlier than that cycle, so P1 is
+      // empty in the first)
+      if (p1_v_q) begin
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
         p2_hdr_q     <= q_hdr;
@@ -488,7 +517,7 @@ module mt_tu_ctrl #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  logic [127:0] w_bytes;
+  logic [63:0] w_bytes;
   mt_tu_pack u_pack (
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
@@ -496,18 +525,36 @@ module mt_tu_ctrl #(
     .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
+    .half_i    (p2h_q),
     .bytes_o   (w_bytes)
   );
 
-  assign fifo_wr_o         = p2_v_q;
-  assign fifo_len_o        = p2_len_q;
+  // the first 8 bytes in the cycle in P2, the rest in the cycle after
+  assign fifo_wr_o         = p2_v_q || p2h_q;
+  assign fifo_cnt_o        = p2h_q ? 4'(p2_len_q - 5'd8) : ((p2_len_q > 5'd8) ? 4'd8 : 4'(p2_len_q));
   assign fifo_data_o       = w_bytes;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
 
-  // t + 1: the cycle counter's increment, shared with the start's section start and report cycle
-  logic [63:0] t_inc;
-  assign t_inc = t_q + 64'd1;
+  // The cycle counter and BYTES are counters in the iCE40's DSP blocks (mt_tu_acc), so there is
+  // no t + 1 in the fabric: the report cycle of a new session, t + 1 at its start, is taken from
+  // the counter in the session's first cycle instead (first_q; nothing is reported in that cycle,
+  // since the SYNC pending from the start has priority over every sample).
+  logic start_now;
+  mt_tu_acc #(.Width(64), .AddW(1)) u_t (
+    .clk_i,
+    .rst_ni,
+    .load_i (1'b0),
+    .add_i  (1'b1),
+    .q_o    (t_q)
+  );
+  mt_tu_acc #(.Width(48), .AddW(5)) u_bytes (
+    .clk_i,
+    .rst_ni,
+    .load_i (start_now),
+    .add_i  (p3_v_q ? p3_len_q : 5'd0),
+    .q_o    (bytes_q)
+  );
 
   // ---------------------------------------------------------------------------------------------
   // Next state.
@@ -518,14 +565,13 @@ module mt_tu_ctrl #(
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
-    c_we = 1'b0;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
-    sec_left_d = sw ? sw_len - 40'd1 : sec_left_q - 40'd1;
+    sec_left_d = sw_ld ? sw_len - 40'd1 : sec_left_q - 40'd1;
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
-    int_open_d = b_int_open;       int_idx_d = b_int_idx;    int_sp_d = b_int_sp;
+    int_open_d = b_int_open;       int_idx_d = b_int_idx;
     next_idx_d = sp_hit ? b_int_idx + 40'd1 : next_idx_q;
     hold_valid_d = b_hold_valid;   hold_after_d = hold_after_q; hold_rw_d = hold_rw_q;
-    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_sp_d = hold_sp_q;
+    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_nsp_d = hold_nsp_q;
     sect_pending_d = b_sect_pending;
     sect_switch_d = sect_switch_q || sw;
     sync_pending_d = sync_pending_q;
@@ -533,13 +579,13 @@ module mt_tu_ctrl #(
     end_pending_d = end_pending_q;
     drop_pending_d = dp_eff;
     marker_val_d = marker_val_q;
-    rep_idx_d = rep_idx_q;         rep_cycle_d = sw ? t_q[47:0] : rep_cycle_q;
+    rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    dropped_d = dr_eff;            samples_d = samples_q;    bytes_d = bytes_q;
+    dropped_d = dr_eff;            samples_d = samples_q;
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
@@ -557,7 +603,7 @@ module mt_tu_ctrl #(
       if (e_absorbed) begin
         run_cnt_d = run_cnt_q + 7'd1;
         s_reported = 1'b1;
-      end else if (room) begin
+      end else if (room && !port_q) begin
         if (!any_match) begin
           push = 1'b1;
           hist_d[112 +: 56] = hist_q[56 +: 56];
@@ -572,12 +618,12 @@ module mt_tu_ctrl #(
         prev_valid_d = 1'b1;
         run_cnt_d = '0;
         s_reported = 1'b1;
-      end else begin
+      end else if (!port_q) begin
         s_dropped = 1'b1;
       end
       if (s_reported) begin
         rep_idx_d = s_idx + 40'd1;
-        if (!(sw || sect_switch_q)) rep_cycle_d = s_sp + {16'd0, sec_r_d};
+        if (!(sw || sect_switch_q)) rep_cycle_d = s_nsp;
       end
     end else if (write) begin
       case (win)
@@ -608,10 +654,10 @@ module mt_tu_ctrl #(
     end
 
     // The hold after this cycle's write; then this cycle's capture if it did not win.
-    hold_freed = !b_hold_valid || (win == WHold && !run_flush);
-    if (win == WHold && !run_flush) hold_valid_d = 1'b0;
+    hold_freed = !b_hold_valid || (win == WHold && !run_flush && !s_waits);
+    if (win == WHold && !run_flush && !s_waits) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
-    if (cap && !(win == WCapture && !run_flush)) begin
+    if (cap && !(win == WCapture && !run_flush && !s_waits)) begin
       if (hold_freed) begin
         hold_valid_d = 1'b1;
         hold_after_d = sect_pending_d || sync_pending_d;
@@ -621,7 +667,7 @@ module mt_tu_ctrl #(
         eq_hold_d = push ? {eq_cap[1:0], hold_cap_eq} : eq_cap;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
-        hold_sp_d = b_int_sp;
+        hold_nsp_d = cap_nsp;
       end else begin
         cap_dropped = 1'b1;
       end
@@ -637,7 +683,6 @@ module mt_tu_ctrl #(
     // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
     if (p3_v_q) begin
       sync_bytes_d = sync_in_fifo;
-      bytes_d = bytes_q + 48'(p3_len_q);
       if (p3_end_q) busy_d = 1'b0;
     end
     // A SYNC is due once the bytes since the last one reach the period, each packet in flight
@@ -655,11 +700,9 @@ module mt_tu_ctrl #(
       c_tap_d = tap_i;
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
-      c_we = 1'b1;
       dropped_d = '0;
       drops = '0;
       samples_d = '0;
-      bytes_d = '0;
       overflowed_d = 1'b0;
       marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
@@ -669,17 +712,15 @@ module mt_tu_ctrl #(
       sect_pending_d = 1'b0;
       sect_switch_d = 1'b0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
-      sec_span_d = (len_h_i == '0) && (len_l_i != '0);
+      sec_span_d = len_h_zero_i && !len_l_zero_i;
       sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
-      sec_r_d = sec_span_d ? rate_l_i : rate_h_i;
-      sec_left_d = sec_span_d ? len_l_i : ((len_h_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i);
+      // (the rate and the length follow in the first cycle, sw_ld)
       sp_left_d = '0;
       int_open_d = 1'b0;
       int_idx_d = '0;
       next_idx_d = '0;
       enc_fmt_d = sec_fmt_d;
       rep_idx_d = '0;
-      rep_cycle_d = t_inc[47:0];
       hold_valid_d = 1'b0;
       run_cnt_d = '0;
       hist_valid_d = '0;
@@ -700,14 +741,14 @@ module mt_tu_ctrl #(
     drops_d = drops;
   end
 
-  // The configuration latched at the start that is read only from two cycles later on: the first
-  // section switch is at t + 2 at the earliest (the first section's length is not 0), and the
-  // SYNC estimate is not used before the first SYNC, which is pending from the start, has left
-  // P2 (no earlier than t + 4).
+  // The configuration latched at the start, written in the session's first cycle from the
+  // configuration as written (then equal), read from its third cycle on: before that the section
+  // loads take aw_i (young_q), and the SYNC estimate is not used before the first SYNC, which is
+  // pending from the start, has left P2 (no earlier than the fourth cycle).
   logic [159:0] c_wdata, c_rdata;
   logic [1:0]   c_unused;
-  assign c_wdata = {2'd0, sync_period_i, rate_h_i, rate_l_i,
-                    (len_h_i == '0 && len_l_i == '0) ? 40'hFF_FFFF_FFFF : len_h_i, len_l_i};
+  assign c_we    = first_q;
+  assign c_wdata = {aw_i[159:80], aw_len_h, aw_i[39:0]};
   mt_tu_cfgram #(.Width(160)) u_cfg (
     .clk_i,
     .we_i    (c_we),
@@ -718,24 +759,31 @@ module mt_tu_ctrl #(
 
   // The latched lengths' zero flags, from the registers' values in parallel with the start
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
-  logic c_len_h_zero_d, c_len_l_zero_d, start_now;
+  logic c_len_h_zero_d, c_len_l_zero_d;
   // (busy as the session block sees it: after this cycle's END entry, before a start)
   assign start_now = ctrl_wr_i && wdata_i[0] && !(busy_q && !(p3_v_q && p3_end_q));
-  assign c_len_h_zero_d = start_now ? (len_h_i == '0 && len_l_i != '0) : c_len_h_zero_q;
-  assign c_len_l_zero_d = start_now ? (len_l_i == '0) : c_len_l_zero_q;
+  logic c_both_zero_d;
+  assign c_len_h_zero_d = start_now ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
+  assign c_len_l_zero_d = start_now ? len_l_zero_i : c_len_l_zero_q;
+  assign c_both_zero_d  = start_now ? (len_h_zero_i && len_l_zero_i) : c_both_zero_q;
+
+  // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
+  // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
+  logic sec_zero_d;
+  assign sec_zero_d = !start_now && (sw_ld ? (sw_len == 40'd1) : (sec_left_q == 40'd1));
 
   // Next cycle's b_fmt (see sec_zero_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;
   always_comb begin
     logic nxt_sw_span;
     nxt_sw_span = sec_span_d ? c_len_h_zero_d : !c_len_l_zero_d;
-    if (active_d && sec_left_d == '0) nxt_b_fmt = nxt_sw_span ? c_fmt_l_d : c_fmt_h_d;
+    if (active_d && sec_zero_d) nxt_b_fmt = nxt_sw_span ? c_fmt_l_d : c_fmt_h_d;
     else nxt_b_fmt = sec_fmt_d;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      t_q <= '0;
+      first_q <= 1'b0;            young_q <= 1'b0;            c_both_zero_q <= 1'b0;
       active_q <= 1'b0;           busy_q <= 1'b0;
       c_kind_mask_q <= 5'h1F;     c_tap_q <= 1'b0;
       c_fmt_h_q <= 2'd0;          c_fmt_l_q <= 2'd1;
@@ -743,10 +791,10 @@ module mt_tu_ctrl #(
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
       sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
-      int_open_q <= 1'b0;         int_idx_q <= '0;          int_sp_q <= '0;
+      int_open_q <= 1'b0;         int_idx_q <= '0;          
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
-      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_sp_q <= '0;
+      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_nsp_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -756,10 +804,11 @@ module mt_tu_ctrl #(
       hist_valid_q <= '0;         prev_idx_q <= '0;         prev_rw_q <= 1'b0;
       prev_valid_q <= 1'b0;       run_cnt_q <= '0;
       sync_bytes_q <= '0;         sync_seq_q <= '0;
-      dropped_q <= '0;            samples_q <= '0;          bytes_q <= '0;
+      dropped_q <= '0;            samples_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
-      t_q <= t_inc;
+      first_q <= start_now;       young_q <= start_now || first_q;
+      c_both_zero_q <= c_both_zero_d;
       active_q <= active_d;       busy_q <= busy_d;
       c_kind_mask_q <= c_kind_mask_d; c_tap_q <= c_tap_d;
       c_fmt_h_q <= c_fmt_h_d;     c_fmt_l_q <= c_fmt_l_d;
@@ -767,13 +816,13 @@ module mt_tu_ctrl #(
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
-      sec_zero_q <= (sec_left_d == '0);
+      sec_zero_q <= sec_zero_d;
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);
-      int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   int_sp_q <= int_sp_d;
+      int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_sp_q <= hold_sp_d;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_nsp_q <= hold_nsp_d;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
@@ -785,7 +834,7 @@ module mt_tu_ctrl #(
       prev_idx_q <= prev_idx_d;   prev_rw_q <= prev_rw_d;   prev_valid_q <= prev_valid_d;
       run_cnt_q <= run_cnt_d;
       sync_bytes_q <= sync_bytes_d; sync_seq_q <= sync_seq_d;
-      dropped_q <= dropped_d;     samples_q <= samples_d;   bytes_q <= bytes_d;
+      dropped_q <= dropped_d;     samples_q <= samples_d;
       overflowed_q <= overflowed_d; marker_lost_q <= marker_lost_d;
     end
   end

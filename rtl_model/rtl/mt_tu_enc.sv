@@ -3,9 +3,9 @@
 // that matched no history entry it picks DELTA when the newest entry at the time of the choice was
 // valid and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value,
 // FULL otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision itself is made in the
-// arbitration cycle (mt_tu_ctrl), and so is the subtraction (its carry chain sits beside the
-// history compare there); this stage takes the raw difference and forms the zigzag value, the LEB
-// lengths and the choice.
+// arbitration cycle (mt_tu_ctrl); the subtraction is P1's too (mt_tu_ctrl, against history entry
+// 1); this stage takes the raw difference and forms the zigzag value, the LEB lengths and the
+// choice.
 module mt_tu_enc (
   input  logic [1:0]  fmt_i,        // the encoder's format
   input  logic [55:0] a_i,          // the sample's address part, already reduced to w bits

@@ -1,18 +1,21 @@
 // mt_tu_fifo: the trace unit's output FIFO (docs/trace-unit.md sections 1 and 4.A/E).
 //
-// Packets go in whole, up to 16 bytes and one packet per clock, from the end of the control
-// block's pipeline, in two steps: the bytes are written into the banks (write port) one cycle
-// before the packet is committed into the occupancy (commit port), so every committed byte is
-// in block RAM by the time its row is read: no write-to-read bypass.  Bytes come out at the head,
-// min(occupancy, Drain) of them every clock.  The flags the arbitration uses (room for a packet
-// with k packets in flight; at most half full after the drain) are compares of the registered
-// occupancy against constants of the straps, so they sit at the head of the control path.
+// Packets go in from the end of the control block's pipeline through an 8-byte write port: a
+// packet of up to 8 bytes in one clock, a longer one (up to 16) in two, its first 8 bytes in the
+// first (the arbitration keeps the port free for the second: contract v3).  A packet is
+// committed into the occupancy one cycle after its first write, as its second half (if any) is
+// written, so a committed byte is in block RAM by the time its row is read: no write-to-read
+// bypass (the second half's bytes lie at least 8 bytes past the head, and the drain takes at
+// most 8).  Bytes come out at the head, min(occupancy, Drain) of them every clock.  The flags the
+// arbitration uses (room for a packet with k packets in flight; at most half full after the
+// drain) are compares of the registered occupancy against constants of the straps, so they sit
+// at the head of the control path.
 //
-// Occupancy is counted in bytes against the build parameter Depth; the storage is 16 byte-wide
-// banks (byte i of the stream lives in bank i mod 16), so a packet of any alignment writes each
-// bank at most once and a drain of up to 16 bytes reads each bank at most once.  Bank reads are
-// registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the next head
-// pointer.
+// Occupancy is counted in bytes against the build parameter Depth; the storage is 8 byte-wide
+// banks (byte i of the stream lives in bank i mod 8), so a write of up to 8 bytes at any alignment
+// writes each bank at most once and a drain of up to 8 bytes reads each bank at most once.  Bank
+// reads are registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the
+// next head pointer.
 //
 // depth_i and drain_i are strap inputs (constants in a real top, which synthesis folds): the
 // capacity counted against (<= Depth, the storage built) and the bytes drained per clock
@@ -20,9 +23,9 @@
 // straps it at run time, so one Verilated model serves every (depth, drain) the C model accepts.
 module mt_tu_fifo #(
   parameter int unsigned Depth = 4096,  // storage in bytes, 32..65536
-  parameter int unsigned Drain = 8,     // output port width in bytes, 1..16
+  parameter int unsigned Drain = 8,     // output port width in bytes, 1..8
   localparam int unsigned PhysBytes = (Depth <= 32) ? 32 : (1 << $clog2(Depth)),
-  localparam int unsigned Rows = PhysBytes / 16,
+  localparam int unsigned Rows = PhysBytes / 8,
   localparam int unsigned RW = $clog2(Rows),
   localparam int unsigned PW = $clog2(PhysBytes),
   localparam int unsigned OccW = $clog2(Depth + 1)
@@ -31,11 +34,12 @@ module mt_tu_fifo #(
   input  logic                rst_ni,
   input  logic [OccW-1:0]     depth_i,   // capacity, 32..Depth
   input  logic [4:0]          drain_i,   // bytes per clock, 1..Drain
-  // Write port: a whole packet, byte 0 first, into the banks (the caller has reserved room);
-  // commit port: the packet written in the previous cycle enters the occupancy.
+  // Write port: wr_cnt_i (0..8) bytes of a packet, byte 0 first, into the banks (the caller has
+  // reserved room); commit port: a packet whose first bytes were written in the previous cycle
+  // enters the occupancy.
   input  logic                wr_i,
-  input  logic [4:0]          wr_len_i,
-  input  logic [16*8-1:0]     wr_data_i,
+  input  logic [3:0]          wr_cnt_i,
+  input  logic [8*8-1:0]      wr_data_i,
   input  logic                commit_i,
   input  logic [4:0]          commit_len_i,
   // Occupancy at the start of this cycle; room_o[k]: the space after this cycle's drain holds
@@ -53,22 +57,22 @@ module mt_tu_fifo #(
 
   // A. Drain: min(occ, Drain) bytes leave.
   always_comb begin
-    if (occ_q >= OccW'(drain_i)) out_cnt = drain_i;
+    if (mt_tu_pkg::le17(17'(drain_i), 17'(occ_q))) out_cnt = drain_i;
     else out_cnt = 5'(occ_q);
   end
   assign occ_o     = occ_q;
   assign out_cnt_o = out_cnt;
   // occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0)
-  assign half_o    = {1'b0, occ_q} <= {1'b0, depth_i >> 1} + (OccW+1)'(drain_i);
+  assign half_o    = mt_tu_pkg::le17(17'(occ_q), (17'(depth_i) >> 1) + 17'(drain_i));
   for (genvar k = 0; k < 4; k++) begin : g_room
     localparam int unsigned Need = 16 * (k + 1);
-    assign room_o[k] = ({1'b0, depth_i} >= (OccW+1)'(Need)) &&
-                       ({1'b0, occ_q} <= {1'b0, depth_i} + (OccW+1)'(drain_i) - (OccW+1)'(Need));
+    assign room_o[k] = mt_tu_pkg::le17(17'(Need), 17'(depth_i)) &&
+                       mt_tu_pkg::le17(17'(occ_q), 17'(depth_i) + 17'(drain_i) - 17'(Need));
   end
 
   assign occ_d = occ_q - OccW'(out_cnt) + (commit_i ? OccW'(commit_len_i) : '0);
   assign rp_d  = rp_q + PW'(out_cnt);
-  assign wp_d  = wp_q + (wr_i ? PW'(wr_len_i) : '0);
+  assign wp_d  = wp_q + (wr_i ? PW'(wr_cnt_i) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -83,45 +87,44 @@ module mt_tu_fifo #(
   end
 
   // Banks.
-  logic [3:0]    wp_lo, rp_lo, rn_lo;
+  logic [2:0]    wp_lo, rp_lo, rn_lo;
   logic [RW-1:0] wp_row, rn_row;
-  assign wp_lo  = wp_q[3:0];
-  assign wp_row = wp_q[PW-1:4];
-  assign rp_lo  = rp_q[3:0];
-  assign rn_lo  = rp_d[3:0];
-  assign rn_row = rp_d[PW-1:4];
+  assign wp_lo  = wp_q[2:0];
+  assign wp_row = wp_q[PW-1:3];
+  assign rp_lo  = rp_q[2:0];
+  assign rn_lo  = rp_d[2:0];
+  assign rn_row = rp_d[PW-1:3];
 
-  // Lane b of a packet written at wp is byte (b - wp) mod 16 of the packet: rotate the packet and
-  // its byte mask left by wp_lo once (explicit byte stages), rather than select per bank.
-  logic [127:0]  wrot;
-  logic [15:0]   wmask;
+  // Lane b of a write at wp is byte (b - wp) mod 8 of the write: rotate the bytes and their mask
+  // left by wp_lo (explicit byte stages).
+  logic [63:0]   wrot;
+  logic [7:0]    wmask;
   logic [RW-1:0] wp_row1, rn_row1;
   always_comb begin
-    logic [127:0] d;
-    logic [15:0]  m;
+    logic [63:0] d;
+    logic [7:0]  m;
     d = wr_data_i;
-    for (int k = 0; k < 16; k++) m[k] = wr_i && (5'(k) < wr_len_i);
-    if (wp_lo[0]) begin d = {d[119:0], d[127:120]}; m = {m[14:0], m[15]};     end
-    if (wp_lo[1]) begin d = {d[111:0], d[127:112]}; m = {m[13:0], m[15:14]};  end
-    if (wp_lo[2]) begin d = {d[95:0], d[127:96]};   m = {m[11:0], m[15:12]};  end
-    if (wp_lo[3]) begin d = {d[63:0], d[127:64]};   m = {m[7:0], m[15:8]};    end
+    for (int k = 0; k < 8; k++) m[k] = wr_i && (4'(k) < wr_cnt_i);
+    if (wp_lo[0]) begin d = {d[55:0], d[63:56]}; m = {m[6:0], m[7]};     end
+    if (wp_lo[1]) begin d = {d[47:0], d[63:48]}; m = {m[5:0], m[7:6]};   end
+    if (wp_lo[2]) begin d = {d[31:0], d[63:32]}; m = {m[3:0], m[7:4]};   end
     wrot = d;
     wmask = m;
   end
   assign wp_row1 = wp_row + RW'(1);
   assign rn_row1 = rn_row + RW'(1);
 
-  logic [127:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
+  logic [63:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
 
-  for (genvar b = 0; b < 16; b++) begin : g_bank
+  for (genvar b = 0; b < 8; b++) begin : g_bank
     logic          we;
     logic [RW-1:0] waddr, raddr;
     logic [7:0]    wdata;
 
     assign we    = wmask[b];
-    assign waddr = (5'(b) < {1'b0, wp_lo}) ? wp_row1 : wp_row;
+    assign waddr = (4'(b) < {1'b0, wp_lo}) ? wp_row1 : wp_row;
     assign wdata = wrot[b*8 +: 8];
-    assign raddr = (5'(b) < {1'b0, rn_lo}) ? rn_row1 : rn_row;
+    assign raddr = (4'(b) < {1'b0, rn_lo}) ? rn_row1 : rn_row;
 
     mt_tu_ram #(.Depth(Rows), .Width(8)) u_ram (
       .clk_i,
@@ -133,16 +136,14 @@ module mt_tu_fifo #(
     );
   end
 
-  // Output byte j is lane (rp_lo + j) mod 16: rotate the lanes right by rp_lo, the largest step
-  // first, so that each later stage only forms the bytes the narrower output still needs
-  // (Drain = 4: 11, 7, 5, 4 bytes instead of 16, 16, 8, 4).
+  // Output byte j is lane (rp_lo + j) mod 8: rotate the lanes right by rp_lo, the largest step
+  // first, so that each later stage only forms the bytes the narrower output still needs.
   always_comb begin
-    logic [127:0] d;
+    logic [63:0] d;
     d = lanes;
-    if (rp_lo[3]) d = {d[63:0], d[127:64]};
-    if (rp_lo[2]) d = {d[31:0], d[127:32]};
-    if (rp_lo[1]) d = {d[15:0], d[127:16]};
-    if (rp_lo[0]) d = {d[7:0], d[127:8]};
+    if (rp_lo[2]) d = {d[31:0], d[63:32]};
+    if (rp_lo[1]) d = {d[15:0], d[63:16]};
+    if (rp_lo[0]) d = {d[7:0], d[63:8]};
     out_data_o = d[Drain*8-1:0];
   end
 endmodule

@@ -45,6 +45,20 @@ package mt_tu_pkg;
     endcase
   endfunction
 
+  // a <= b as plain logic (MSB first), not as an adder: yosys maps a comparison operator to a
+  // carry chain, which against a constant (the FIFO's thresholds, once the straps are folded)
+  // costs a logic cell per bit; this form folds into a few LUTs.
+  function automatic logic le17(input logic [16:0] a, input logic [16:0] b);
+    logic lt, eq;
+    lt = 1'b0;
+    eq = 1'b1;
+    for (int i = 16; i >= 0; i--) begin
+      lt = lt | (eq & ~a[i] & b[i]);
+      eq = eq & ~(a[i] ^ b[i]);
+    end
+    le17 = lt | eq;
+  endfunction
+
   // Minimal LEB128 length (1..10) of a 64-bit value.
   function automatic logic [3:0] leb_len(input logic [63:0] v);
     leb_len = 4'd1;

@@ -1,38 +1,41 @@
 // mt_tu_regs: the trace unit's MMIO register block (docs/trace-unit.md section 1, lib/mt_regs.h).
 // Holds the configuration registers (written at the end of the cycle of the write; the control
-// block latches them when a session starts) and the read mux, which returns the state at the
-// start of the cycle of the read.  Reading a *_LO counter latches its HI half for a later read.
+// block latches them when a session starts) and the read port, which answers a read of cycle t in
+// cycle t + 1 with the state at the start of cycle t (reg_rdata_o, registered).  Reading a *_LO
+// counter latches its HI half for a later read.  The wide configuration registers (SYNC_PERIOD,
+// RATE_*, LEN_*) live in block RAM (mt_tu_awram); KIND_MASK, TAP and FMT, which the capture uses in
+// the cycle after a start, and the zero flags of the lengths, in flip-flops.
 // 32-bit word accesses only: reg_addr_i is the word index (byte offset >> 2) in the 4 KiB window.
 module mt_tu_regs (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [15:0] depth_i,   // FIFO capacity strap, low 16 bits (FIFO_INFO: 65536 reads as 0)
-  input  logic [4:0]  drain_i,   // drain strap (FIFO_INFO)
-  input  logic        reg_rd_i,
-  input  logic        reg_wr_i,
-  input  logic [9:0]  reg_addr_i,
-  input  logic [31:0] reg_wdata_i,
-  output logic [31:0] reg_rdata_o,
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [15:0]  depth_i,   // FIFO capacity strap, low 16 bits (FIFO_INFO: 65536 reads as 0)
+  input  logic [4:0]   drain_i,   // drain strap (FIFO_INFO)
+  input  logic         reg_rd_i,
+  input  logic         reg_wr_i,
+  input  logic [9:0]   reg_addr_i,
+  input  logic [31:0]  reg_wdata_i,
+  output logic [31:0]  reg_rdata_o,      // the read of the last cycle
+  output logic [31:0]  reg_rdata_now_o,  // the same value in the cycle of the read (simulation only)
   // Configuration (to the control block)
-  output logic [4:0]  kind_mask_o,
-  output logic        tap_o,
-  output logic [1:0]  fmt_h_o,
-  output logic [1:0]  fmt_l_o,
-  output logic [13:0] sync_period_o,
-  output logic [31:0] rate_h_o,
-  output logic [31:0] rate_l_o,
-  output logic [39:0] len_h_o,
-  output logic [39:0] len_l_o,
+  output logic [4:0]   kind_mask_o,
+  output logic         tap_o,
+  output logic [1:0]   fmt_h_o,
+  output logic [1:0]   fmt_l_o,
+  output logic [159:0] aw_o,      // {2'b0, SYNC_PERIOD[13:0], RATE_H, RATE_L, LEN_H[39:0], LEN_L[39:0]}
+                                  // as written up to two cycles ago
+  output logic         len_h_zero_o,   // LEN_H == 0 as written now
+  output logic         len_l_zero_o,
   // Commands (to the control block, this cycle)
-  output logic        ctrl_wr_o,
-  output logic        marker_wr_o,
+  output logic         ctrl_wr_o,
+  output logic         marker_wr_o,
   // State to read back (start of this cycle)
-  input  logic [7:0]  status_i,
-  input  logic [16:0] fifo_level_i,
-  input  logic [31:0] dropped_i,
-  input  logic [47:0] samples_i,
-  input  logic [47:0] bytes_i,
-  input  logic [63:0] cycle_i
+  input  logic [7:0]   status_i,
+  input  logic [16:0]  fifo_level_i,
+  input  logic [31:0]  dropped_i,
+  input  logic [47:0]  samples_i,
+  input  logic [47:0]  bytes_i,
+  input  logic [63:0]  cycle_i
 );
   localparam logic [9:0] RegId = 10'h000, RegVersion = 10'h001, RegCtrl = 10'h002;
   localparam logic [9:0] RegStatus = 10'h003, RegFifoLevel = 10'h004, RegFifoInfo = 10'h005;
@@ -43,33 +46,71 @@ module mt_tu_regs (
   localparam logic [9:0] RegSamplesLo = 10'h012, RegSamplesHi = 10'h013, RegBytesLo = 10'h014;
   localparam logic [9:0] RegBytesHi = 10'h015, RegCycleLo = 10'h016, RegCycleHi = 10'h017;
 
+  // the word's reset value: SYNC_PERIOD 4096, RATE_H 24, RATE_L 2048, LEN_H 1e9, LEN_L 1e10
+  localparam logic [159:0] AwReset = {2'd0, 14'd4096, 32'd24, 32'd2048, 40'h00_3B9A_CA00,
+                                      40'h02_540B_E400};
 
   logic [4:0]  kind_mask_q;
   logic        tap_q;
   logic [1:0]  fmt_h_q, fmt_l_q;
-  logic [13:0] sync_period_q;
-  logic [31:0] rate_h_q, rate_l_q;
-  logic [39:0] len_h_q, len_l_q;
+  logic        len_h_lo_zero_q, len_h_hi_zero_q, len_l_lo_zero_q, len_l_hi_zero_q;
   logic [15:0] samples_hi_q, bytes_hi_q;
   logic [31:0] cycle_hi_q;
 
   logic wr;
   assign wr = reg_wr_i;
 
+  // Writes of the block-RAM registers: the value placed at its field, the field's bit mask.
+  logic [13:0]  sync_w;
+  logic [31:0]  rate_w;
+  logic [159:0] aw_wdata, aw_wmask, aw_peek;
+  logic         aw_we;
+  always_comb begin
+    // the model keeps bits 13:0, then clamps to 64..8192 (le17: the compares as logic, not as
+    // carry chains)
+    if (!mt_tu_pkg::le17(17'd64, 17'(reg_wdata_i[13:0]))) sync_w = 14'd64;
+    else if (!mt_tu_pkg::le17(17'(reg_wdata_i[13:0]), 17'd8192)) sync_w = 14'd8192;
+    else sync_w = reg_wdata_i[13:0];
+    rate_w = (reg_wdata_i == '0) ? 32'd1 : reg_wdata_i;
+    aw_wdata = {2'd0, sync_w, rate_w, rate_w, reg_wdata_i[7:0], reg_wdata_i, reg_wdata_i[7:0],
+                reg_wdata_i};
+    aw_wmask = '0;
+    case (reg_addr_i)
+      RegSyncPeriod: aw_wmask[157:144] = '1;
+      RegRateH:      aw_wmask[143:112] = '1;
+      RegRateL:      aw_wmask[111:80] = '1;
+      RegLenHHi:     aw_wmask[79:72] = '1;
+      RegLenHLo:     aw_wmask[71:40] = '1;
+      RegLenLHi:     aw_wmask[39:32] = '1;
+      RegLenLLo:     aw_wmask[31:0] = '1;
+      default: ;
+    endcase
+  end
+  assign aw_we = wr && (aw_wmask != '0);
+
+  mt_tu_awram #(.Reset(AwReset)) u_aw (
+    .clk_i,
+    .rst_ni,
+    .we_i    (aw_we),
+    .wmask_i (aw_wmask),
+    .wdata_i (aw_wdata),
+    .rdata_o (aw_o),
+    .peek_o  (aw_peek)
+  );
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      kind_mask_q   <= 5'h1F;
-      tap_q         <= 1'b0;
-      fmt_h_q       <= 2'd0;
-      fmt_l_q       <= 2'd1;
-      sync_period_q <= 14'd4096;
-      rate_h_q      <= 32'd24;
-      rate_l_q      <= 32'd2048;
-      len_h_q       <= 40'h00_3B9A_CA00;
-      len_l_q       <= 40'h02_540B_E400;
-      samples_hi_q  <= '0;
-      bytes_hi_q    <= '0;
-      cycle_hi_q    <= '0;
+      kind_mask_q     <= 5'h1F;
+      tap_q           <= 1'b0;
+      fmt_h_q         <= 2'd0;
+      fmt_l_q         <= 2'd1;
+      len_h_lo_zero_q <= 1'b0;
+      len_h_hi_zero_q <= 1'b1;
+      len_l_lo_zero_q <= 1'b0;
+      len_l_hi_zero_q <= 1'b0;
+      samples_hi_q    <= '0;
+      bytes_hi_q      <= '0;
+      cycle_hi_q      <= '0;
     end else begin
       if (wr) begin
         case (reg_addr_i)
@@ -79,18 +120,10 @@ module mt_tu_regs (
             fmt_h_q <= reg_wdata_i[1:0];
             fmt_l_q <= reg_wdata_i[5:4];
           end
-          RegSyncPeriod: begin
-            // the model keeps bits 13:0, then clamps to 64..8192
-            if (reg_wdata_i[13:0] < 14'd64) sync_period_q <= 14'd64;
-            else if (reg_wdata_i[13:0] > 14'd8192) sync_period_q <= 14'd8192;
-            else sync_period_q <= reg_wdata_i[13:0];
-          end
-          RegRateH:  rate_h_q <= (reg_wdata_i == '0) ? 32'd1 : reg_wdata_i;
-          RegRateL:  rate_l_q <= (reg_wdata_i == '0) ? 32'd1 : reg_wdata_i;
-          RegLenHLo: len_h_q[31:0] <= reg_wdata_i;
-          RegLenHHi: len_h_q[39:32] <= reg_wdata_i[7:0];
-          RegLenLLo: len_l_q[31:0] <= reg_wdata_i;
-          RegLenLHi: len_l_q[39:32] <= reg_wdata_i[7:0];
+          RegLenHLo: len_h_lo_zero_q <= (reg_wdata_i == '0);
+          RegLenHHi: len_h_hi_zero_q <= (reg_wdata_i[7:0] == '0);
+          RegLenLLo: len_l_lo_zero_q <= (reg_wdata_i == '0);
+          RegLenLHi: len_l_hi_zero_q <= (reg_wdata_i[7:0] == '0);
           default: ;
         endcase
       end
@@ -105,45 +138,85 @@ module mt_tu_regs (
     end
   end
 
-  assign ctrl_wr_o   = wr && (reg_addr_i == RegCtrl);
-  assign marker_wr_o = wr && (reg_addr_i == RegMarker);
+  assign ctrl_wr_o    = wr && (reg_addr_i == RegCtrl);
+  assign marker_wr_o  = wr && (reg_addr_i == RegMarker);
+  assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
+  assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
 
+  // Read: the block-RAM registers from the word (in the next cycle, from the RAM's output), the
+  // others from a register of this cycle's values.
+  function automatic logic [31:0] aw_field(input logic [2:0] sel, input logic [157:0] w);
+    case (sel)
+      3'd0:    aw_field = {18'd0, w[157:144]};
+      3'd1:    aw_field = w[143:112];
+      3'd2:    aw_field = w[111:80];
+      3'd3:    aw_field = w[71:40];
+      3'd4:    aw_field = {24'd0, w[79:72]};
+      3'd5:    aw_field = w[31:0];
+      default: aw_field = {24'd0, w[39:32]};
+    endcase
+  endfunction
+
+  logic        is_aw;
+  logic [2:0]  aw_sel;
+  logic [31:0] live;
   always_comb begin
+    is_aw = 1'b1;
     case (reg_addr_i)
-      RegId:         reg_rdata_o = 32'h4D54_5455;
-      RegVersion:    reg_rdata_o = 32'h0001_0000;
-      RegCtrl:       reg_rdata_o = {31'd0, status_i[0]};
-      RegStatus:     reg_rdata_o = {24'd0, status_i};
-      RegFifoLevel:  reg_rdata_o = {15'd0, fifo_level_i};
-      RegFifoInfo:   reg_rdata_o = {8'd16, 3'd0, drain_i, depth_i};
-      RegKindMask:   reg_rdata_o = {27'd0, kind_mask_q};
-      RegTap:        reg_rdata_o = {31'd0, tap_q};
-      RegFmt:        reg_rdata_o = {26'd0, fmt_l_q, 2'd0, fmt_h_q};
-      RegSyncPeriod: reg_rdata_o = {18'd0, sync_period_q};
-      RegRateH:      reg_rdata_o = rate_h_q;
-      RegRateL:      reg_rdata_o = rate_l_q;
-      RegLenHLo:     reg_rdata_o = len_h_q[31:0];
-      RegLenHHi:     reg_rdata_o = {24'd0, len_h_q[39:32]};
-      RegLenLLo:     reg_rdata_o = len_l_q[31:0];
-      RegLenLHi:     reg_rdata_o = {24'd0, len_l_q[39:32]};
-      RegDropped:    reg_rdata_o = dropped_i;
-      RegSamplesLo:  reg_rdata_o = samples_i[31:0];
-      RegSamplesHi:  reg_rdata_o = {16'd0, samples_hi_q};
-      RegBytesLo:    reg_rdata_o = bytes_i[31:0];
-      RegBytesHi:    reg_rdata_o = {16'd0, bytes_hi_q};
-      RegCycleLo:    reg_rdata_o = cycle_i[31:0];
-      RegCycleHi:    reg_rdata_o = cycle_hi_q;
-      default:       reg_rdata_o = '0;
+      RegSyncPeriod: aw_sel = 3'd0;
+      RegRateH:      aw_sel = 3'd1;
+      RegRateL:      aw_sel = 3'd2;
+      RegLenHLo:     aw_sel = 3'd3;
+      RegLenHHi:     aw_sel = 3'd4;
+      RegLenLLo:     aw_sel = 3'd5;
+      RegLenLHi:     aw_sel = 3'd6;
+      default: begin
+        aw_sel = 3'd0;
+        is_aw = 1'b0;
+      end
+    endcase
+    case (reg_addr_i)
+      RegId:         live = 32'h4D54_5455;
+      RegVersion:    live = 32'h0001_0000;
+      RegCtrl:       live = {31'd0, status_i[0]};
+      RegStatus:     live = {24'd0, status_i};
+      RegFifoLevel:  live = {15'd0, fifo_level_i};
+      RegFifoInfo:   live = {8'd16, 3'd0, drain_i, depth_i};
+      RegKindMask:   live = {27'd0, kind_mask_q};
+      RegTap:        live = {31'd0, tap_q};
+      RegFmt:        live = {26'd0, fmt_l_q, 2'd0, fmt_h_q};
+      RegDropped:    live = dropped_i;
+      RegSamplesLo:  live = samples_i[31:0];
+      RegSamplesHi:  live = {16'd0, samples_hi_q};
+      RegBytesLo:    live = bytes_i[31:0];
+      RegBytesHi:    live = {16'd0, bytes_hi_q};
+      RegCycleLo:    live = cycle_i[31:0];
+      RegCycleHi:    live = cycle_hi_q;
+      default:       live = '0;
     endcase
   end
+
+  logic        is_aw_q;
+  logic [2:0]  aw_sel_q;
+  logic [31:0] live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      is_aw_q  <= 1'b0;
+      aw_sel_q <= '0;
+      live_q   <= '0;
+    end else begin
+      is_aw_q  <= is_aw;
+      aw_sel_q <= aw_sel;
+      live_q   <= live;
+    end
+  end
+  assign reg_rdata_o     = is_aw_q ? aw_field(aw_sel_q, aw_o[157:0]) : live_q;
+  assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : live;
+  logic [1:0] unused_peek;
+  assign unused_peek = aw_peek[159:158];
 
   assign kind_mask_o   = kind_mask_q;
   assign tap_o         = tap_q;
   assign fmt_h_o       = fmt_h_q;
   assign fmt_l_o       = fmt_l_q;
-  assign sync_period_o = sync_period_q;
-  assign rate_h_o      = rate_h_q;
-  assign rate_l_o      = rate_l_q;
-  assign len_h_o       = len_h_q;
-  assign len_l_o       = len_l_q;
 endmodule

@@ -6,6 +6,7 @@
 #define VM_TRACE_FST 0   // the plain build; the FST build defines it to 1
 #endif
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -28,6 +29,8 @@ struct mt_rtl {
     size_t out_len, out_head, out_cap;
     uint64_t bytes_out;
     unsigned depth, drain;
+    bool rd_check;          // a register read this cycle: reg_rdata_o must show rd_expect next
+    uint32_t rd_expect, rd_off;
 };
 
 extern "C" int mt_rtl_has_fst(void)
@@ -97,11 +100,22 @@ static void tick(mt_rtl *r)
         if (!out_reserve(r, n))
             std::abort();   // out of memory: nothing sensible to return through a clock
         for (unsigned i = 0; i < n; i++)
-            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o[i / 4] >> (8 * (i % 4)));
+            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o >> (8 * i));   // 64 bits (Drain = 8)
         r->bytes_out += n;
     }
     top->clk_i = 1;
     top->eval();
+    if (r->rd_check) {
+        r->rd_check = false;
+        if (top->reg_rdata_o != r->rd_expect) {
+            // the registered read port disagrees with the value the API returned: an RTL bug
+            std::fprintf(stderr, "mt_rtl: register 0x%03x read at cycle %llu: reg_rdata_o 0x%08x in the "
+                                 "next cycle, 0x%08x in the cycle of the read\n", r->rd_off,
+                         static_cast<unsigned long long>(r->now), static_cast<unsigned>(top->reg_rdata_o),
+                         static_cast<unsigned>(r->rd_expect));
+            std::abort();
+        }
+    }
     dump(r, 2 * r->now + 1);
     top->clk_i = 0;
     top->eval();
@@ -111,13 +125,20 @@ static void tick(mt_rtl *r)
     r->now++;
 }
 
+// A register read in the current cycle.  The RTL answers on reg_rdata_o in the next cycle (the
+// state at the start of this one); the C API answers at once, so the value is taken from
+// reg_rdata_now_o (the same value, formed in this cycle for simulation) and tick() checks the
+// registered port against it after the clock edge.
 static uint32_t read_now(mt_rtl *r, uint32_t off)
 {
     Vmt_tu *top = r->top;
     top->reg_rd_i = 1;
     top->reg_addr_i = (off >> 2) & 0x3FF;
     top->eval();
-    return top->reg_rdata_o;
+    r->rd_check = true;
+    r->rd_expect = top->reg_rdata_now_o;
+    r->rd_off = off;
+    return r->rd_expect;
 }
 
 extern "C" void mt_rtl_reset(mt_rtl *r)
@@ -139,6 +160,7 @@ extern "C" void mt_rtl_reset(mt_rtl *r)
     uint32_t info = read_now(r, 0x014);   // FIFO_INFO
     top->reg_rd_i = 0;
     top->eval();
+    r->rd_check = false;   // (not clocked: nothing to check)
     r->depth = (info & 0xFFFF) ? (info & 0xFFFF) : 65536;
     r->drain = (info >> 16) & 0xFF;
 }

@@ -27,9 +27,9 @@ typedef struct mt_rtl mt_rtl;
 #define MT_RTL_DEFAULT_DEPTH 4096u
 #define MT_RTL_DEFAULT_DRAIN 8u
 #define MT_RTL_MAX_DEPTH 65536u
-#define MT_RTL_MAX_DRAIN 16u
+#define MT_RTL_MAX_DRAIN 8u
 
-/* depth: FIFO bytes (32..65536, 0 = 4096); drain: bytes per clock (1..16, 0 = 8) -- the RTL's
+/* depth: FIFO bytes (32..65536, 0 = 4096); drain: bytes per clock (1..8, 0 = 8) -- the RTL's
  * depth_i/drain_i straps, the same build parameters as lib/mt_unit's.  fst_path: NULL for no
  * waveform.  Returns NULL for parameters out of range, when out of memory, or when a waveform is
  * asked of a library built without FST support (mt_rtl_has_fst() says which).  The unit comes

@@ -4,8 +4,8 @@
 //   - one 64-bit input register, 16 nibbles shifted in on acc_sd_i (acc_shift_i), LSB nibble
 //     first, holds either an access ({tap, kind[2:0], write, addr[55:0]} = 61 bits), presented
 //     for one clock by acc_fire_i, or an MMIO request ({wdata[31:0], word addr[9:0]} in its low
-//     42 bits), presented for one clock by reg_rd_i or reg_wr_i; read data is captured and
-//     shifted out on reg_so_o;
+//     42 bits), presented for one clock by reg_rd_i or reg_wr_i; read data (valid the clock after
+//     the request) is captured and shifted out on reg_so_o;
 //   - output: each clock's drained bytes are folded (XOR of the valid bytes) onto 8 pins with the
 //     byte count, registered, so that no output bit can be optimised away.
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
@@ -26,7 +26,7 @@ module mt_tu_sg48 (
 
   // Input registers (pins to flops) and the deserialisers.
   logic [3:0]  acc_sd_q;
-  logic        acc_shift_q, acc_fire_q, reg_rd_q, reg_wr_q;
+  logic        acc_shift_q, acc_fire_q, reg_rd_q, reg_rd_q2, reg_wr_q;
   logic [63:0] acc_sr_q;
   logic [31:0] rdata_sr_q;
 
@@ -68,6 +68,7 @@ module mt_tu_sg48 (
     .reg_addr_i   (acc_sr_q[9:0]),
     .reg_wdata_i  (acc_sr_q[41:10]),
     .reg_rdata_o  (rdata),
+    .reg_rdata_now_o (),
     .out_cnt_o    (out_cnt),
     .out_data_o   (out_data),
     .fifo_level_o (fifo_level)
@@ -84,10 +85,12 @@ module mt_tu_sg48 (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rdata_sr_q <= '0;
+      reg_rd_q2 <= 1'b0;
       out_fold_o <= '0;
       out_cnt_o <= '0;
     end else begin
-      rdata_sr_q <= reg_rd_q ? rdata : {1'b0, rdata_sr_q[31:1]};
+      reg_rd_q2 <= reg_rd_q;
+      rdata_sr_q <= reg_rd_q2 ? rdata : {1'b0, rdata_sr_q[31:1]};
       out_fold_o <= fold;
       out_cnt_o <= out_cnt;
     end

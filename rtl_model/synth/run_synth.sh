@@ -4,7 +4,7 @@
 # yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39 I/O pins
 # of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target.  The core alone
 # (mt_tu, out of context) is synthesised too, so that its own size is reported next to the total.
-# Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, fmax_mhz X (plus core_* lines and the device
+# Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, dsp N, fmax_mhz X (plus core_* lines and the device
 # fraction, and fmax_device: the device that was placed, hx8k-ct256 when the UP5K is too small).
 # Exits non-zero when a tool fails; a missed timing target or a misfit is reported, not an error.
 set -euo pipefail
@@ -21,7 +21,7 @@ FREQ=${FREQ:-48}
 # SB_MAC16 inference; yosys 0.23 maps only multipliers there, so none is used by this design, but
 # the changed pass order maps it smaller (5608 LUT4 against 5745 with -abc9 alone and 5968 with
 # neither, same RTL).  SYNTH_FLAGS= (empty) gives the plain flow for comparison.
-SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp}
+SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp -device u}
 # ABC9's default script ends in &mfs, which aborts on this design in Debian's berkeley-abc
 # (giaMfs.c assertion); yosys then silently keeps the mapping written before it.  Say so
 # explicitly: the default script without &mfs (same result, no abort).
@@ -56,18 +56,21 @@ cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types
 }
 lut=$(cells "$out/stat.txt" 'SB_LUT4'); ff=$(cells "$out/stat.txt" 'SB_DFF[A-Z]*')
 bram=$(cells "$out/stat.txt" 'SB_RAM40_4K'); carry=$(cells "$out/stat.txt" 'SB_CARRY')
+dsp=$(cells "$out/stat.txt" 'SB_MAC16')
 clut=$(cells "$out/core_stat.txt" 'SB_LUT4'); cff=$(cells "$out/core_stat.txt" 'SB_DFF[A-Z]*')
 cbram=$(cells "$out/core_stat.txt" 'SB_RAM40_4K')
 # nextpnr: "Max frequency for clock 'clk_i$SB_IO_IN_$glb_clk': 52.31 MHz (PASS at 48.00 MHz)"
 fmax=$(grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$out/nextpnr.log" | tail -n 1 | awk '{print $(NF-1)}')
 lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr.log" | tail -n 1 | tr -d ' ' | cut -d: -f2)
-up5k_lcs=$(grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>/dev/null | tail -n 1 | tr -d ' ' | cut -d: -f2)
+# (nextpnr-up5k.log exists only when the UP5K was too small)
+up5k_lcs=$( { grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>/dev/null || true; } | tail -n 1 | tr -d ' ' | cut -d: -f2)
 [ -n "$up5k_lcs" ] || up5k_lcs=$lcs
 [ -n "$fmax" ] || { echo "synth: no fmax in $out/nextpnr.log" >&2; exit 1; }
 {
   echo "lut4 $lut"
   echo "ff $ff"
   echo "bram $bram"
+  echo "dsp $dsp"
   echo "fmax_mhz $fmax"
   echo "lut4_fraction $(awk -v l="$lut" 'BEGIN { printf "%.3f", l / 5280 }')"
   echo "up5k_lc_demand $up5k_lcs"

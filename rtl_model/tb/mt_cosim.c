@@ -250,7 +250,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     c->rec.n = 0;
     /* FIFO parameters: mostly the default, else small and odd (overflow, wrap-around). */
     static const unsigned depths[] = {4096, 4096, 32, 33, 48, 100, 64, 257, 1000, 65536};
-    unsigned depth = depths[below(&g, 10)], drain = (unsigned)(chance(&g, 400) ? 8 : 1 + below(&g, 16));
+    unsigned depth = depths[below(&g, 10)], drain = (unsigned)(chance(&g, 400) ? 8 : 1 + below(&g, 8));
     int flood = chance(&g, 250); /* FIFO pressure: every access sampled, slow drain, small FIFO */
     if (flood) {
         depth = (unsigned)(32 + below(&g, 200));

@@ -44,7 +44,7 @@ static const uint32_t regs[] = {MT_REG_CTRL, MT_REG_KIND_MASK, MT_REG_TAP, MT_RE
 static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
 {
     mt_unit u;
-    mt_unit_params p = {.depth = 32 + (n ? d[0] : 0) * 4, .drain = 1 + (n > 1 ? d[1] % 16 : 0),
+    mt_unit_params p = {.depth = 32 + (n ? d[0] : 0) * 4, .drain = 1 + (n > 1 ? d[1] % 8 : 0),
                         .sink = put, .sink_ctx = out};
     if (mt_unit_init(&u, &p) != 0)
         abort();

@@ -133,7 +133,7 @@ def overflow_at_end():
 
 
 def dense_r1():
-    v = Vec("dense_r1", "r = 1, an access every cycle: hold register, SYNC+SECTION cost, RUN before SYNC", depth=1024, drain=16)
+    v = Vec("dense_r1", "r = 1, an access every cycle: hold register, SYNC+SECTION cost, RUN before SYNC", depth=1024, drain=8)
     c0 = v.config(0, rate_h=1, len_h=0, rate_l=1, len_l=0, fmt=0x22, sync=64)
     v.w(c0, CTRL, 1)
     r = Rng(4)

@@ -56,15 +56,15 @@ static void test_unit_roundtrip(void **state)
         size_t n = 40000;
         mt_access *a = tu_stream(pat, n, 100, 4242 + pat);
         mt_unit_cfg cfg = {.kind_mask = 0x1F, .tap = 0, .fmt = (uint32_t)(pat & 3) | 0x10,
-                           .sync_period = 512, .rate_h = 4, .rate_l = 256, .len_h = 20000, .len_l = 30000};
+                           .sync_period = 512, .rate_h = 6, .rate_l = 256, .len_h = 20000, .len_l = 30000};
         const char *path = tmpname("rt");
         char err[256];
         mt_writer_config wc = {.producer = "test_lib_mtr", .frame_bytes = 2048, .unit_cfg = &cfg,
-                               .fifo_depth = 4096, .fifo_drain = 16};
+                               .fifo_depth = 4096, .fifo_drain = 8};
         tee t = {.w = mt_writer_create(path, &wc, err, sizeof err)};
         assert_non_null(t.w);
         mt_unit u;
-        mt_unit_params p = {.depth = 4096, .drain = 16, .sink = tee_sink, .sink_ctx = &t};
+        mt_unit_params p = {.depth = 4096, .drain = 8, .sink = tee_sink, .sink_ctx = &t};
         assert_int_equal(mt_unit_init(&u, &p), 0);
         mt_unit_mmio_write(&u, 1, MT_REG_FMT, cfg.fmt);
         mt_unit_mmio_write(&u, 1, MT_REG_SYNC_PERIOD, cfg.sync_period);
@@ -92,7 +92,7 @@ static void test_unit_roundtrip(void **state)
         assert_int_equal(h->raw, 0);
         assert_int_equal(h->has_unit_cfg, 1);
         assert_int_equal(h->cfg.rate_l, 256);
-        assert_int_equal(h->fifo_drain, 16);
+        assert_int_equal(h->fifo_drain, 8);
         assert_non_null(strstr(h->info, "producer=test_lib_mtr"));
         /* the index covers the stream exactly, frames start at SYNCs */
         size_t ni;

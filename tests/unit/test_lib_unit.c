@@ -158,14 +158,22 @@ static void test_sampling_matches_definition(void **state)
         for (int fmtsel = 0; fmtsel < 4; fmtsel++) {
             size_t n = 20000;
             mt_access *a = tu_stream(pat, n, 100, 1234 + pat * 7 + fmtsel);
-            run_opts o = {.cfg = cfg_default(), .depth = 4096, .drain = 16, .en = 50, .lazy = 1};
+            run_opts o = {.cfg = cfg_default(), .depth = 4096, .drain = 8, .en = 50, .lazy = 1};
             o.cfg.fmt = (uint32_t)(fmtsel | ((3 - fmtsel) << 4));
             o.cfg.rate_h = pat == TU_DENSE ? 2 : 3 + fmtsel;
             o.dis = a[n - 1].cycle + 10;
             run_result r;
             run(&o, a, n, &r);
             check_against_reference(&o, a, n, &r);
-            assert_int_equal(r.dropped, 0); /* large FIFO, r >= 2: nothing may be lost */
+            /* large FIFO, r >= 2: a sample is lost only where the hold still waits for a SYNC or
+             * SECTION and the write-port cycles after them (docs/trace-unit.md section 5) */
+            tu_events ev = {0};
+            tu_decode(r.out.p, r.out.n, &ev);
+            size_t barriers = 0;
+            for (size_t i = 0; i < ev.n; i++)
+                barriers += ev.ev[i].type == MT_DEV_SYNC || ev.ev[i].type == MT_DEV_SECTION;
+            assert_true(r.dropped <= barriers);
+            free(ev.ev);
             free(r.out.p);
             free(a);
         }
@@ -241,7 +249,7 @@ static void test_every_cycle_r1(void **state)
     (void)state;
     size_t n = 20000;
     mt_access *a = tu_stream(TU_DENSE, n, 10, 77);
-    run_opts o = {.cfg = cfg_default(), .depth = 8192, .drain = 16, .en = 5, .lazy = 1};
+    run_opts o = {.cfg = cfg_default(), .depth = 8192, .drain = 8, .en = 5, .lazy = 1};
     o.cfg.rate_h = 1;
     o.cfg.len_h = 0;
     o.cfg.len_l = 0; /* one long burst */
@@ -250,15 +258,35 @@ static void test_every_cycle_r1(void **state)
     run_result r;
     run(&o, a, n, &r);
     check_against_reference(&o, a, n, &r);
-    /* each SYNC+SECTION pair costs at most three samples (docs/trace-unit.md section 5) */
+    /* each SYNC+SECTION pair costs at most five samples, and each sample without a history match
+     * (its packet takes the write port for two cycles) at most one more (docs/trace-unit.md
+     * section 5); the matches are recomputed from the decoded stream with the encoder's history */
     tu_events ev = {0};
     tu_decode(r.out.p, r.out.n, &ev);
-    size_t syncs = 0;
-    for (size_t i = 0; i < ev.n; i++)
-        syncs += ev.ev[i].type == MT_DEV_SYNC;
+    size_t syncs = 0, misses = 0;
+    uint64_t hist[3] = {0};
+    unsigned nhist = 0;
+    for (size_t i = 0; i < ev.n; i++) {
+        const mt_dec_event *e = &ev.ev[i];
+        if (e->type == MT_DEV_SYNC || e->type == MT_DEV_SECTION)
+            nhist = 0;
+        syncs += e->type == MT_DEV_SYNC;
+        if (e->type != MT_DEV_SAMPLE)
+            continue;
+        int hit = 0;
+        for (unsigned k = 0; k < nhist; k++)
+            hit |= hist[k] == e->addr;
+        if (!hit) {
+            misses++;
+            hist[2] = hist[1];
+            hist[1] = hist[0];
+            hist[0] = e->addr;
+            nhist = nhist < 3 ? nhist + 1 : 3;
+        }
+    }
     assert_true(syncs > 100);
     assert_true(r.dropped > 0);
-    assert_true(r.dropped <= 3 * syncs);
+    assert_true(r.dropped <= 5 * syncs + misses);
     free(ev.ev);
     free(r.out.p);
     free(a);

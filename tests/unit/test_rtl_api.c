@@ -121,10 +121,10 @@ static void test_create_params(void **state)
     (void)state;
     assert_null(mt_rtl_create(31, 8, NULL));
     assert_null(mt_rtl_create(65537, 8, NULL));
-    assert_null(mt_rtl_create(4096, 17, NULL));
-    mt_rtl *r = mt_rtl_create(65536, 16, NULL);
+    assert_null(mt_rtl_create(4096, 9, NULL));
+    mt_rtl *r = mt_rtl_create(65536, 8, NULL);
     assert_non_null(r);
-    assert_int_equal(mt_rtl_mmio_read(r, 0, MT_REG_FIFO_INFO), (16u << 24) | (16u << 16) | 0u);
+    assert_int_equal(mt_rtl_mmio_read(r, 0, MT_REG_FIFO_INFO), (16u << 24) | (8u << 16) | 0u);
     mt_rtl_destroy(r);
     r = mt_rtl_create(100, 3, NULL);
     assert_non_null(r);

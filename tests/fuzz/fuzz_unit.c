@@ -1,12 +1,16 @@
 /* libFuzzer target: the trace-unit model driven by arbitrary register writes and accesses.
  * Whatever the input, the model's output must decode without a single loss, its END totals
- * must match its counters, and lazy and per-cycle clocking must give the same bytes. */
+ * must match its counters, and lazy and per-cycle clocking must give the same bytes.  Driven
+ * as the emulator drives it (one access per cycle, each of the unit's tap from next_due on), a
+ * model fed only the accesses its schedule's copy says it captures (lib/mt_sched.h, what
+ * emu/tracepipe.c does) must give the same bytes as one fed them all. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mt_dec.h"
+#include "mt_sched.h"
 #include "mt_unit.h"
 
 typedef struct {
@@ -81,6 +85,55 @@ static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *sample
     mt_unit_free(&u);
 }
 
+/* The emulator's protocol: via_sched 0 gives every access of the unit's tap from next_due on
+ * (tracedev's model listener), 1 only those the schedule's copy captures (tracepipe). */
+static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
+{
+    mt_unit u;
+    mt_unit_params p = {.depth = 32 + (n ? d[0] : 0) * 4, .drain = 1 + (n > 1 ? d[1] % 8 : 0),
+                        .sink = put, .sink_ctx = out};
+    if (mt_unit_init(&u, &p) != 0)
+        abort();
+    if (via_sched && mt_unit_batch_output(&u, 1) != 0) /* as the emulator runs it */
+        abort();
+    mt_sched s;
+    int direct = 1; /* a register write pending in u: no copy of the schedule */
+    uint64_t c = 1, last = 0;
+    for (size_t i = 2; i + 4 <= n; i += 4) {
+        const uint8_t *x = d + i;
+        c += x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3);
+        if ((x[1] & 0xE0) == 0xE0) {
+            uint32_t reg = regs[x[1] % (sizeof regs / sizeof regs[0])];
+            uint32_t val = reg == MT_REG_RATE_H || reg == MT_REG_RATE_L ? x[2] % 9 : (uint32_t)x[2] << (x[3] % 24) | x[3];
+            if (reg == MT_REG_LEN_H_HI || reg == MT_REG_LEN_L_HI)
+                val &= 1;
+            if (reg == MT_REG_CTRL)
+                val &= 1;
+            if (i > 2 && c <= last)
+                c = last + 1; /* as a guest's store: after the last access it made */
+            mt_unit_mmio_write(&u, c, reg, val);
+            direct = 1;
+            continue;
+        }
+        mt_access a = {.cycle = c, .addr = ((uint64_t)x[2] << 30 | (uint64_t)x[3] << 12 | x[1]) & MT_PADDR_MASK,
+                       .write = x[1] & 1, .kind = (x[1] >> 1) % 5, .tap = (x[1] >> 4) & 1};
+        if (i > 2 && c < last + 1)
+            continue; /* one access per cycle */
+        last = c;
+        if (!via_sched || direct) {
+            unsigned tap = u.active ? u.cfg.tap : u.regs.tap;
+            if (a.tap == tap && c >= mt_unit_next_due(&u) && c >= u.now)
+                mt_unit_access_cycle(&u, &a);
+            if (via_sched)
+                direct = mt_sched_from_unit(&s, &u) != 0;
+        } else if (a.tap == s.tap && c >= mt_sched_due(&s) && mt_sched_access(&s, &a)) {
+            mt_unit_access_cycle(&u, &a);
+        }
+    }
+    mt_unit_stop(&u, (c > u.now ? c : u.now) + 1);
+    mt_unit_free(&u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
@@ -100,5 +153,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* the model wrote something its own decoder rejects */
     free(a.p);
     free(b.p);
+    buf h = {0}, q = {0};
+    run_hooked(data, size, 0, &h);
+    run_hooked(data, size, 1, &q);
+    if (h.n != q.n || (h.n && memcmp(h.p, q.p, h.n)))
+        abort(); /* the schedule's copy picked other accesses than the unit captures */
+    free(h.p);
+    free(q.p);
     return 0;
 }

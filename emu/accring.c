@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,7 +60,7 @@ struct accring {
     /* shared */
     _Alignas(64) _Atomic uint64_t published;
     _Alignas(64) _Atomic uint64_t done;
-    _Alignas(64) _Atomic int sleeping, quit, failed;
+    _Alignas(64) _Atomic int sleeping, quit;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t thread;
@@ -104,7 +105,6 @@ static void *consumer(void *arg)
     const accring_take_fn take = r->take;
     void *const ctx = r->ctx;
     const packed_access *const ring = r->ring;
-    bool ok = true;
     uint64_t tail = 0;
     pthread_setname_np(pthread_self(), r->name);
     for (;;) {
@@ -112,13 +112,8 @@ static void *consumer(void *arg)
         if (head == tail && (head = await_work(r, tail)) == tail)
             break; /* quit, with everything taken */
         while (tail != head) {
-            if (ok) {
-                const mt_access a = unpack(&ring[tail & (RING_SIZE - 1)]);
-                if (!take(ctx, &a)) {
-                    ok = false;
-                    atomic_store(&r->failed, 1);
-                }
-            }
+            const mt_access a = unpack(&ring[tail & (RING_SIZE - 1)]);
+            take(ctx, &a);
             if ((++tail & (DONE_EVERY - 1)) == 0) /* room for a producer waiting on a full ring */
                 atomic_store_explicit(&r->done, tail, memory_order_release);
         }
@@ -202,8 +197,6 @@ void accring_sync(accring *r)
     if (r->tail_seen != r->head)
         wait_done(r, r->head);
 }
-
-bool accring_failed(const accring *r) { return atomic_load(&r->failed) != 0; }
 
 void accring_stop(accring *r)
 {

@@ -12,15 +12,13 @@
 #ifndef EMU_ACCRING_H
 #define EMU_ACCRING_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "mt_event.h"
 
 typedef struct accring accring;
-/* Takes one access; false: it cannot go on (a write error, reported by it): the ring drops the
- * rest and accring_failed() says so. */
-typedef bool (*accring_take_fn)(void *ctx, const mt_access *a);
+/* Takes one access (on the consumer thread). */
+typedef void (*accring_take_fn)(void *ctx, const mt_access *a);
 
 /* Starts the consumer thread; `name` names it (top, perf). NULL when no thread or memory. */
 accring *accring_create(accring_take_fn take, void *ctx, const char *name);
@@ -28,8 +26,6 @@ accring *accring_create(accring_take_fn take, void *ctx, const char *name);
 void accring_push(accring *r, const mt_access *a);
 /* Waits until the consumer has taken everything pushed. */
 void accring_sync(accring *r);
-/* The consumer's `take` returned false (its state is as it left it). */
-bool accring_failed(const accring *r);
 /* accring_sync, then ends the thread (idempotent); the counts stay readable. */
 void accring_stop(accring *r);
 /* accring_stop, then frees the ring. */

@@ -13,11 +13,7 @@ struct tracepipe {
     uint64_t accesses, collisions, last_cycle; /* as tracedev counts them */
 };
 
-static bool model_take(void *ctx, const mt_access *a)
-{
-    mt_unit_access_cycle(ctx, a);
-    return true;
-}
+static void model_take(void *ctx, const mt_access *a) { mt_unit_access_cycle(ctx, a); }
 
 static void take_schedule(tracepipe *p)
 {

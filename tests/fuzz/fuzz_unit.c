@@ -45,6 +45,23 @@ static const uint32_t regs[] = {MT_REG_CTRL, MT_REG_KIND_MASK, MT_REG_TAP, MT_RE
                                 MT_REG_RATE_H, MT_REG_RATE_L, MT_REG_LEN_H_LO, MT_REG_LEN_H_HI,
                                 MT_REG_LEN_L_LO, MT_REG_LEN_L_HI, MT_REG_MARKER};
 
+/* One 4-byte item of the input: a register write (reg, val) or an access at cycle c. */
+static int item_is_write(const uint8_t *x) { return (x[1] & 0xE0) == 0xE0; }
+
+static void item_write(const uint8_t *x, uint32_t *reg, uint32_t *val)
+{
+    *reg = regs[x[1] % (sizeof regs / sizeof regs[0])];
+    *val = *reg == MT_REG_RATE_H || *reg == MT_REG_RATE_L ? x[2] % 9 : (uint32_t)x[2] << (x[3] % 24) | x[3];
+    if (*reg == MT_REG_LEN_H_HI || *reg == MT_REG_LEN_L_HI || *reg == MT_REG_CTRL)
+        *val &= 1;
+}
+
+static mt_access item_access(const uint8_t *x, uint64_t c)
+{
+    return (mt_access){.cycle = c, .addr = ((uint64_t)x[2] << 30 | (uint64_t)x[3] << 12 | x[1]) & MT_PADDR_MASK,
+                       .write = x[1] & 1, .kind = (x[1] >> 1) % 5, .tap = (x[1] >> 4) & 1};
+}
+
 static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
 {
     mt_unit u;
@@ -53,26 +70,17 @@ static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *sample
     if (mt_unit_init(&u, &p) != 0)
         abort();
     u.lazy = lazy;
-    uint64_t c = 1, start_samples = 0;
+    uint64_t c = 1;
     *samples = 0;
     for (size_t i = 2; i + 4 <= n; i += 4) {
         const uint8_t *x = d + i;
         c += x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3);
-        if ((x[1] & 0xE0) == 0xE0) {
-            uint32_t reg = regs[x[1] % (sizeof regs / sizeof regs[0])];
-            uint32_t val = reg == MT_REG_RATE_H || reg == MT_REG_RATE_L ? x[2] % 9 : (uint32_t)x[2] << (x[3] % 24) | x[3];
-            if (reg == MT_REG_LEN_H_HI || reg == MT_REG_LEN_L_HI)
-                val &= 1;
-            if (reg == MT_REG_CTRL) {
-                val &= 1;
-                if (val && !u.busy)
-                    start_samples = 1;
-            }
+        if (item_is_write(x)) {
+            uint32_t reg, val;
+            item_write(x, &reg, &val);
             mt_unit_mmio_write(&u, c, reg, val);
-            (void)start_samples;
         } else {
-            mt_access a = {.cycle = c, .addr = ((uint64_t)x[2] << 30 | (uint64_t)x[3] << 12 | x[1]) & MT_PADDR_MASK,
-                           .write = x[1] & 1, .kind = (x[1] >> 1) % 5, .tap = (x[1] >> 4) & 1};
+            mt_access a = item_access(x, c);
             mt_unit_access(&u, &a);
         }
         if (x[0] & 0x40)
@@ -102,21 +110,16 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
     for (size_t i = 2; i + 4 <= n; i += 4) {
         const uint8_t *x = d + i;
         c += x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3);
-        if ((x[1] & 0xE0) == 0xE0) {
-            uint32_t reg = regs[x[1] % (sizeof regs / sizeof regs[0])];
-            uint32_t val = reg == MT_REG_RATE_H || reg == MT_REG_RATE_L ? x[2] % 9 : (uint32_t)x[2] << (x[3] % 24) | x[3];
-            if (reg == MT_REG_LEN_H_HI || reg == MT_REG_LEN_L_HI)
-                val &= 1;
-            if (reg == MT_REG_CTRL)
-                val &= 1;
+        if (item_is_write(x)) {
+            uint32_t reg, val;
+            item_write(x, &reg, &val);
             if (i > 2 && c <= last)
                 c = last + 1; /* as a guest's store: after the last access it made */
             mt_unit_mmio_write(&u, c, reg, val);
             direct = 1;
             continue;
         }
-        mt_access a = {.cycle = c, .addr = ((uint64_t)x[2] << 30 | (uint64_t)x[3] << 12 | x[1]) & MT_PADDR_MASK,
-                       .write = x[1] & 1, .kind = (x[1] >> 1) % 5, .tap = (x[1] >> 4) & 1};
+        mt_access a = item_access(x, c);
         if (i > 2 && c < last + 1)
             continue; /* one access per cycle */
         last = c;

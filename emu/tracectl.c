@@ -441,11 +441,7 @@ static uint32_t ls_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
 }
 static uint64_t ls_next_due(void *ctx) { return mt_unit_next_due(mt_lockstep_model(ctx)); }
 static uint64_t ls_now(void *ctx) { return mt_lockstep_model(ctx)->now; }
-static unsigned ls_tap(void *ctx)
-{
-    const mt_unit *u = mt_lockstep_model(ctx);
-    return u->active ? u->cfg.tap : u->regs.tap;
-}
+static unsigned ls_tap(void *ctx) { return mt_unit_tap(mt_lockstep_model(ctx)); }
 static bool ls_stop(void *ctx, uint64_t cycle) { return mt_lockstep_stop(ctx, cycle, NULL) == 0; }
 
 static tracedev_backend lockstep_backend(mt_lockstep *l)

@@ -33,11 +33,7 @@ static uint32_t model_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *o
 static uint64_t model_next_due(void *ctx) { return mt_unit_next_due(ctx); }
 static uint64_t model_now(void *ctx) { return ((const mt_unit *)ctx)->now; }
 
-static unsigned model_tap(void *ctx)
-{
-    const mt_unit *u = ctx;
-    return u->active ? u->cfg.tap : u->regs.tap;
-}
+static unsigned model_tap(void *ctx) { return mt_unit_tap(ctx); }
 
 static bool model_stop(void *ctx, uint64_t cycle)
 {

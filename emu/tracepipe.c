@@ -1,5 +1,6 @@
 #include "emu/tracepipe.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "emu/accring.h"
@@ -67,7 +68,7 @@ uint64_t tracepipe_due(const tracepipe *p)
 static uint64_t give_direct(tracepipe *p, const mt_access *a)
 {
     mt_unit *u = p->u;
-    if (a->cycle >= mt_unit_next_due(u) && a->tap == (u->active ? u->cfg.tap : u->regs.tap)) {
+    if (a->cycle >= mt_unit_next_due(u) && a->tap == mt_unit_tap(u)) {
         if (a->cycle < p->last_cycle || a->cycle < u->now) {
             p->collisions++;
         } else {

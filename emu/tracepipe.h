@@ -17,7 +17,6 @@
 #ifndef EMU_TRACEPIPE_H
 #define EMU_TRACEPIPE_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "mt_event.h"

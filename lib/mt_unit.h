@@ -156,6 +156,9 @@ uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off);
 uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle);
 
 /* Earliest cycle at which an access could be captured (UINT64_MAX when not sampling). */
+/* The tap the unit samples: latched while a session runs, else as written. */
+static inline unsigned mt_unit_tap(const mt_unit *u) { return u->active ? u->cfg.tap : u->regs.tap; }
+
 static inline uint64_t mt_unit_next_due(const mt_unit *u)
 {
     if (u->nwrites)

@@ -124,8 +124,7 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
             continue; /* one access per cycle */
         last = c;
         if (!via_sched || direct) {
-            unsigned tap = u.active ? u.cfg.tap : u.regs.tap;
-            if (a.tap == tap && c >= mt_unit_next_due(&u) && c >= u.now)
+            if (a.tap == mt_unit_tap(&u) && c >= mt_unit_next_due(&u) && c >= u.now)
                 mt_unit_access_cycle(&u, &a);
             if (via_sched)
                 direct = mt_sched_from_unit(&s, &u) != 0;

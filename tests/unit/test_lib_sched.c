@@ -15,8 +15,6 @@
 #include "lib_testutil.h"
 #include "mt_sched.h"
 
-static unsigned unit_tap(const mt_unit *u) { return u->active ? u->cfg.tap : u->regs.tap; }
-
 typedef struct {
     mt_unit u;
     mt_sched s;
@@ -26,7 +24,7 @@ typedef struct {
 
 static void give_hooked(mt_unit *u, const mt_access *a, uint64_t *given)
 {
-    if ((a->tap & 1) == unit_tap(u) && a->cycle >= mt_unit_next_due(u) && a->cycle >= u->now) {
+    if ((a->tap & 1) == mt_unit_tap(u) && a->cycle >= mt_unit_next_due(u) && a->cycle >= u->now) {
         mt_unit_access_cycle(u, a);
         (*given)++;
     }

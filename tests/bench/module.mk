@@ -24,3 +24,10 @@ $(BUILD)/tests/op_pairs: $(OBJ)/tests/bench/op_pairs.o $(EMU_A) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 ALL_TARGETS += $(BUILD)/tests/op_pairs
+
+# mispredict: the host's cost of one branch it cannot predict (tests/bench/mispredict.c), the
+# floor that tests/e2e/trace-bench.sh sets beside the cost of a sample inside a burst.
+$(BUILD)/tests/mispredict: $(OBJ)/tests/bench/mispredict.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@
+ALL_TARGETS += $(BUILD)/tests/mispredict

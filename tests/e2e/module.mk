@@ -26,8 +26,8 @@ TEST_SCRIPTS += tests/e2e/console.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 
 .PHONY: bench-trace
-bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS)
-	BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
+bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict
+	BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
 BENCH_STEPS += bench-trace
 
 # test_tracectl drives --trace-unit=both, so it links the RTL (overrides tests/unit's rule).

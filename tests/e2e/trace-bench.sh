@@ -6,8 +6,13 @@
 #   default rates over a whole burst+span period (1:10, scaled to 1 ms / 10 ms),
 #   inside a burst (r = 24: the first emulated second of any run), --trace-all (every access),
 #   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle).
+# Inside a burst it also prints what a sample costs (the extra time over untraced, per sample) and
+# the floor under that cost on this host: a sample comes at a time the guest's control flow does
+# not foretell, so taking it costs at least one branch the host mispredicts (tests/bench/mispredict.c
+# measures one); with the untraced time between two samples, no design can be faster than
+# interval / (interval + mispredict) of untraced there.
 set -eu
-BIN=${BIN:-build/bin} FWBUILD=${FWBUILD:-build/firmware}
+BUILD=${BUILD:-build} BIN=${BIN:-build/bin} FWBUILD=${FWBUILD:-build/firmware}
 T=$(mktemp -d "${TMPDIR:-/tmp}/trace-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 # user CPU seconds: `times` (a builtin: it must run in the shell that waited for the runs, not in a
@@ -29,12 +34,19 @@ base=$(mips -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
 period=$(mips --trace "$T/p.mtr" --trace-len-h 1ms --trace-len-l 10ms -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
 burst=$(mips --trace "$T/b.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
 all=$(mips --trace-all "$T/a.mtr" --trace-all-kinds load,store -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
+# instructions per sample inside a burst (the run is deterministic: any run of it gives the same)
+per_sample=$("$BIN/mtemu" -q --stats --trace "$T/s.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf" 2>&1 >/dev/null |
+    awk '$1 == "instructions" { n = $2 } $1 == "trace.samples" { s = $2 } END { print (s > 0 ? n / s : 0) }')
+mispredict=$("$BUILD/tests/mispredict" | awk '$1 == "mispredict_ns" { print $2 }')
 small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
-echo "$base $period $burst $all $small $both" | awk '{
-    b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11
+echo "$base $period $burst $all $small $both $per_sample $mispredict" | awk '{
+    b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
     printf "trace-bench: wss 512K..16M without tracing %.1f MIPS (%.2f s user)\n", b, bc
     printf "  --trace, default rates over a burst+span period  %6.1f MIPS  %.2fx of untraced  (user time %.2fx)\n", p, p / b, (pc > 0 ? bc / pc : 0)
     printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, (uc > 0 ? bc / uc : 0)
+    gap = n * 1000 / b; cost = n * (1000 / u - 1000 / b)
+    printf "    a sample per %.1f instructions (%.1f ns untraced) costs %.1f ns; a sample at a time the host\n", n, gap, cost
+    printf "    cannot foresee costs at least a mispredicted branch, %.1f ns here: %.2fx at best\n", m, gap / (gap + m)
     printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, (ac > 0 ? bc / ac : 0)
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

@@ -57,7 +57,12 @@ typedef struct {
     ht_record *q;
     size_t qhead, qlen, qcap;
     int oom, eof;
+    int told;            /* the damage was reported (once per source, whatever the rewinds) */
+    uint64_t last_cycle; /* of the last record read: where a damaged trace's readable part ends */
+    int read_any;
+    uint64_t losses, lost_bytes; /* the decoder's LOSS events: a damaged stream */
     uint64_t from;       /* restrict_cycles: where rewind seeks to (0: the start) */
+    uint64_t to;         /* and the last cycle wanted (UINT64_MAX: all) */
     uint8_t buf[1 << 16];
 } mtp_state;
 
@@ -84,7 +89,12 @@ static void on_event(void *ctx, const mt_dec_event *ev)
         break;
     case MT_DEV_OVERFLOW: r.kind = HT_REC_OVERFLOW; r.value = ev->count; break;
     case MT_DEV_MARKER: r.kind = HT_REC_MARKER; r.value = ev->value; break;
-    case MT_DEV_LOSS: r.kind = HT_REC_LOSS; r.value = ev->count; break;
+    case MT_DEV_LOSS:
+        r.kind = HT_REC_LOSS;
+        r.value = ev->count;
+        m->losses++;
+        m->lost_bytes += ev->count;
+        break;
     default: return; /* SYNC and END carry nothing the analyses need */
     }
     if (m->qhead + m->qlen == m->qcap) {
@@ -105,6 +115,37 @@ static void on_event(void *ctx, const mt_dec_event *ev)
     m->q[m->qhead + m->qlen++] = r;
 }
 
+/* At the end of the stream read back: what a killed writer or a corrupt frame took away. Only a
+ * .mtr has an index to miss; a raw stream (.mtp, plain zstd) ends where it ends. */
+static void tell_damage(ht_source *s)
+{
+    mtp_state *m = s->state;
+    const mt_file_header *h = mt_file_header_get(m->f);
+    uint64_t bad = mt_file_bad_frames(m->f);
+    int cut = mt_file_truncated(m->f), unfinished = !h->raw && !h->has_index;
+    if (m->told || (!bad && !m->losses && !cut && !unfinished))
+        return;
+    /* records come in cycle order: one past the region read means the region itself is whole */
+    if (!bad && !m->losses && m->read_any && m->last_cycle > m->to)
+        return;
+    m->told = 1;
+    ht_note_damaged_input();
+    if (bad)
+        fprintf(stderr, "metatrace: %s: %" PRIu64 " corrupt frame%s skipped: the samples in %s are missing\n",
+                s->name, bad, bad == 1 ? "" : "s", bad == 1 ? "it" : "them");
+    if (m->losses) /* (the trace unit never writes a stream its decoder loses: the file is damaged) */
+        fprintf(stderr, "metatrace: %s: damaged: the decoder lost its place %" PRIu64 " time%s (%" PRIu64
+                        " bytes skipped) and resynchronised at a SYNC: the samples there are missing\n",
+                s->name, m->losses, m->losses == 1 ? "" : "s", m->lost_bytes);
+    const char *why = cut ? "its last frame is cut short" : "no index";
+    if ((cut || unfinished) && m->read_any)
+        fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s): what it read ends at "
+                        "cycle %" PRIu64 ", the rest is lost\n", s->name, why, m->last_cycle);
+    else if (cut || unfinished)
+        fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s) and no frame of it is "
+                        "complete: nothing could be read\n", s->name, why);
+}
+
 static int mtp_next(ht_source *s, ht_record *r)
 {
     mtp_state *m = s->state;
@@ -123,11 +164,14 @@ static int mtp_next(ht_source *s, ht_record *r)
         if (n == 0) {
             m->eof = 1;
             mt_dec_finish(&m->dec);
+            tell_damage(s);
         } else {
             mt_dec_feed(&m->dec, m->buf, (size_t)n);
         }
     }
     *r = m->q[m->qhead++];
+    m->last_cycle = r->cycle;
+    m->read_any = 1;
     m->qlen--;
     if (!m->qlen)
         m->qhead = 0;
@@ -144,6 +188,7 @@ static int mtp_rewind(ht_source *s)
     mt_dec_init(&m->dec, on_event, m);
     m->qhead = m->qlen = 0;
     m->eof = m->oom = 0;
+    m->losses = m->lost_bytes = 0; /* counted again by this pass */
     return 0;
 }
 
@@ -152,6 +197,7 @@ static int mtp_restrict(ht_source *s, uint64_t from, uint64_t to)
     mtp_state *m = s->state;
     size_t nidx = 0;
     mt_file_index(m->f, &nidx);
+    m->to = to;
     if (!nidx)
         return 0;
     m->from = from;
@@ -225,6 +271,7 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     m->f = f;
+    m->to = UINT64_MAX;
     mt_dec_init(&m->dec, on_event, m);
     s->state = m;
     s->next = mtp_next;

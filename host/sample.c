@@ -6,6 +6,11 @@
 
 #define PADDR_MASK ((UINT64_C(1) << 56) - 1)
 
+static unsigned damaged_inputs;
+
+void ht_note_damaged_input(void) { damaged_inputs++; }
+unsigned ht_damaged_inputs(void) { return damaged_inputs; }
+
 void ht_close(ht_source *s)
 {
     if (s)

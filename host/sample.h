@@ -57,6 +57,13 @@ struct ht_source {
     char err[512];
 };
 
+/* Inputs found damaged while being read (a trace whose writer was killed: frames cut short or
+ * never written, corrupt frames skipped).  The reader says what is missing on stderr as it
+ * finds it and counts it here; metatrace then exits 1 after the command's output, as gzip does
+ * for a truncated file, so that a salvaged result never passes for a complete one. */
+void ht_note_damaged_input(void);
+unsigned ht_damaged_inputs(void);
+
 static inline int ht_next(ht_source *s, ht_record *r) { return s->next(s, r); }
 static inline int ht_rewind(ht_source *s) { return s->rewind(s); }
 void ht_close(ht_source *s);

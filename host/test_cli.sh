@@ -18,6 +18,15 @@ fails() { # name, command...: passes on a non-zero exit with a 'metatrace CMD: .
     elif grep -q '^metatrace' err; then pass "$name"
     else echo "FAIL $name (no error message)"; fi
 }
+salvages() { # name, pattern, command...: a damaged input still gives its output, says why on
+    # stderr (pattern) and exits 1
+    local name=$1 pat=$2 rc; shift 2
+    "$@" >out 2>err; rc=$?
+    if [ $rc -ne 1 ]; then echo "FAIL $name (exit $rc)"
+    elif ! [ -s out ]; then echo "FAIL $name (no output)"
+    elif ! grep -qE -- "$pat" err; then echo "FAIL $name: no /$pat/ in stderr"; sed 's/^/    /' err | head -3
+    else pass "$name"; fi
+}
 has() { # name, file, pattern (grep -E)
     if grep -qE -- "$3" "$2"; then pass "$1"; else echo "FAIL $1: no /$3/ in $2"; head -5 "$2" | sed 's/^/    /'; fi
 }
@@ -155,10 +164,28 @@ fails compare_one_arg "$MT" compare f.mtr
 check gen_big "$MT" gen -o big.mtr --every-access --accesses 600000
 size=$(wc -c <big.mtr)
 head -c $((size * 2 / 3)) big.mtr >cut.mtr
-check info_truncated "$MT" info cut.mtr
+salvages info_truncated 'cut.mtr: incomplete: the writer did not finish \(its last frame is cut short\): what it read ends at cycle [0-9]+' "$MT" info cut.mtr
 has info_truncated_index out 'index: none'
 n_cut=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' out)
 if [ -n "$n_cut" ] && [ "$n_cut" -gt 0 ] && [ "$n_cut" -lt 600000 ]; then pass truncated_partial_samples; else echo "FAIL truncated_partial_samples ($n_cut)"; fi
+# every command that reads the cut trace says so and exits 1 after its output
+salvages decode_truncated 'cut.mtr: incomplete' "$MT" decode cut.mtr --samples-only
+if [ "$(wc -l <out)" -eq "$n_cut" ]; then pass decode_truncated_samples; else echo "FAIL decode_truncated_samples"; fi
+salvages policy_truncated 'cut.mtr: incomplete' "$MT" policy cut.mtr --sizes 4K --budgets 1M
+salvages export_truncated 'cut.mtr: incomplete' "$MT" export cut.mtr --to csv
+# no complete frame at all (the header and a part of the first frame): nothing to read, said so
+head -c 3000 big.mtr >stub.mtr
+"$MT" decode stub.mtr >out 2>err; rc=$?
+if [ $rc -eq 1 ] && grep -q 'stub.mtr: incomplete: .* no frame of it is complete: nothing could be read' err; then
+    pass truncated_nothing_readable; else echo "FAIL truncated_nothing_readable (exit $rc)"; fi
+# a damaged byte inside a frame: the frame's checksum fails, and the frame is skipped and counted
+# (the decoder alone might not see the gap: a 1 MiB frame at the 4096-byte SYNC period holds 256
+# SYNCs, a whole turn of their 8-bit sequence number)
+cp big.mtr dmg.mtr
+printf '\377' | dd of=dmg.mtr bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+salvages info_damaged 'dmg.mtr: 1 corrupt frame skipped' "$MT" info dmg.mtr
+n_dmg=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' out)
+if [ -n "$n_dmg" ] && [ "$n_dmg" -gt 0 ] && [ "$n_dmg" -lt 600000 ]; then pass damaged_partial_samples; else echo "FAIL damaged_partial_samples ($n_dmg)"; fi
 
 # --- region of interest: --from/--to seek through the index (same answer as filtering a full
 #     decode), a killed writer's file is scanned and says so; --between-markers on a hand-built

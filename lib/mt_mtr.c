@@ -177,7 +177,9 @@ static void emit_frame(mt_writer *w, size_t len)
             return;
         }
     }
-    size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, w->buf, len, w->level);
+    /* ZSTD_compress2, not ZSTD_compressCCtx: the simple call ignores the parameters set on the
+     * context, and so wrote frames without their checksum */
+    size_t z = ZSTD_compress2(w->cctx, w->zbuf, w->zcap, w->buf, len);
     if (ZSTD_isError(z)) {
         wfail(w, "%s: zstd: %s", w->path, ZSTD_getErrorName(z));
         return;
@@ -240,6 +242,9 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
         free(w);
         return NULL;
     }
+    /* every frame with its content size (ZSTD_compress2 knows it) and a checksum of it, so that a
+     * damaged frame is skipped and counted instead of decoding into wrong samples */
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     /* header */
     char info[MT_MTR_INFO_MAX];

@@ -195,6 +195,75 @@ static void test_killed_writer(void **state)
     unlink(path);
 }
 
+/* Every data frame carries its content size and a checksum, so one damaged byte inside a frame
+ * costs that frame, which is skipped and counted, and nothing else: the stream read back is the
+ * other frames' content, in order; the decoder resynchronises at the next frame's SYNC and
+ * reports the gap once (its SYNC sequence number skips), and only the frame's samples are gone. */
+static void test_damaged_frame(void **state)
+{
+    (void)state;
+    const char *path = tmpname("dmg");
+    char err[256];
+    mt_writer_config wc = {.frame_bytes = 1024, .sync_period = 256};
+    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
+    assert_non_null(w);
+    uint64_t s = 7, c = 1000;
+    assert_int_equal(mt_writer_section(w, 0, MT_FMT_FULL, 1, 1000), 0);
+    for (int i = 0; i < 20000; i++) {
+        c += 1 + (tu_rand(&s) & 7);
+        assert_int_equal(mt_writer_sample(w, c, tu_rand(&s) & 0xffffff, i & 1), 0);
+    }
+    assert_int_equal(mt_writer_close(w), 0);
+    tu_buf whole = {0};
+    mt_file *mf;
+    read_all(path, &whole, &mf);
+    size_t ni;
+    const mt_frame_index *idx = mt_file_index(mf, &ni);
+    assert_true(ni >= 8);
+    mt_frame_index victim = idx[ni / 2];
+    uint64_t before = 0; /* uncompressed bytes of the frames before the victim */
+    for (size_t i = 0; i < ni / 2; i++)
+        before += idx[i].stream_bytes;
+    FILE *f = fopen(path, "rb");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    uint8_t *file = malloc((size_t)size);
+    fseek(f, 0, SEEK_SET);
+    assert_int_equal(fread(file, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    for (size_t i = 0; i < ni; i++) { /* each frame declares its size and a checksum */
+        const uint8_t *fr = file + idx[i].file_offset;
+        /* RFC 8878 3.1.1.1.1: the descriptor after the magic; bit 2 is Content_Checksum_Flag */
+        assert_int_equal(fr[4] >> 2 & 1, 1);
+        assert_int_equal(ZSTD_getFrameContentSize(fr, idx[i].comp_size), idx[i].stream_bytes);
+    }
+    mt_file_close(mf); /* (idx is its) */
+    file[victim.file_offset + victim.comp_size / 2] ^= 0x5a; /* one byte inside the victim's data */
+    f = fopen(path, "wb");
+    fwrite(file, 1, (size_t)size, f);
+    fclose(f);
+    tu_buf part = {0};
+    read_all(path, &part, &mf);
+    assert_int_equal(mt_file_bad_frames(mf), 1);
+    assert_int_equal(mt_file_truncated(mf), 0);
+    assert_int_equal(part.n, whole.n - victim.stream_bytes);
+    assert_memory_equal(part.p, whole.p, before);
+    assert_memory_equal(part.p + before, whole.p + before + victim.stream_bytes, part.n - before);
+    tu_events ev = {0}, all = {0};
+    tu_decode(part.p, part.n, &ev);
+    tu_decode(whole.p, whole.n, &all);
+    assert_int_equal(all.losses, 0);
+    assert_int_equal(ev.losses, 1);
+    assert_int_equal(ev.samples, all.samples - victim.samples);
+    mt_file_close(mf);
+    free(ev.ev);
+    free(all.ev);
+    free(part.p);
+    free(whole.p);
+    free(file);
+    unlink(path);
+}
+
 /* The software writer: every sample, marker and overflow comes back. */
 static void test_swenc_roundtrip(void **state)
 {
@@ -650,6 +719,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit_roundtrip),
         cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_damaged_frame),
         cmocka_unit_test(test_swenc_roundtrip),
         cmocka_unit_test(test_raw_and_bad_files),
         cmocka_unit_test(test_seek_cycle),

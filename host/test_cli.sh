@@ -135,6 +135,12 @@ first=$(sed -n 2p l_ref.csv | cut -d, -f1)
 awk -F, -v f="$first" 'NR==1{print;next}{printf "%d,%s,%s\n",$1-f,$2,$3}' l_ref.csv >l_rel.csv
 if cmp -s l_back.csv l_rel.csv; then pass hmtt_round_trip; else fail hmtt_round_trip; diff l_back.csv l_rel.csv | head -3; fi
 head -c 100 t.hmtt >cut.hmtt
+: >empty.csv
+fails csv_empty "$MT" decode empty.csv
+has csv_empty_msg err 'empty.csv: empty'
+printf 'cycle,address,rw\n' >header_only.csv
+check csv_header_only "$MT" info header_only.csv
+has csv_header_only_none out '^samples: 0 '
 fails import_hmtt_truncated "$MT" import --from hmtt cut.hmtt -o cut.csv
 has import_hmtt_truncated_msg err 'truncated'
 

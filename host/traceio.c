@@ -183,6 +183,10 @@ static int csv_next(ht_source *s, ht_record *r)
                 seterr(s->err, sizeof s->err, "%s: read error", s->name);
                 return -1;
             }
+            if (c->line == 0) { /* not even the header: no trace at all (an .mtr says "empty" too) */
+                seterr(s->err, sizeof s->err, "%s: empty (not even the header line 'cycle,address,rw')", s->name);
+                return -1;
+            }
             return 0;
         }
         c->line++;

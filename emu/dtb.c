@@ -174,3 +174,27 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
     CHECK(fdt_finish(fdt));
     return (long)fdt_totalsize(fdt);
 }
+
+long dtb_check(const void *blob, size_t size, char *why, size_t whylen)
+{
+    if (size < FDT_V1_SIZE) {
+        snprintf(why, whylen, "%zu bytes: too short for a device tree", size);
+        return -1;
+    }
+    int rc = fdt_check_header(blob);
+    if (rc == 0 && fdt_totalsize(blob) > size)
+        rc = -FDT_ERR_TRUNCATED;
+    if (rc == 0) /* the structure block, walked end to end */
+        for (int node = 0; node >= 0;)
+            if ((node = fdt_next_node(blob, node, NULL)) < 0 && node != -FDT_ERR_NOTFOUND)
+                rc = node;
+    if (rc) {
+        if (rc == -FDT_ERR_TRUNCATED && fdt_magic(blob) == FDT_MAGIC)
+            snprintf(why, whylen, "not a whole device tree (its header says %u bytes, the file has %zu)",
+                     (unsigned)fdt_totalsize(blob), size);
+        else
+            snprintf(why, whylen, "not a device tree blob (%s)", fdt_strerror(rc));
+        return -1;
+    }
+    return (long)fdt_totalsize(blob);
+}

@@ -17,4 +17,10 @@ typedef struct {
 /* Writes the DTB into buf; returns its size, or -1 when buf is too small. */
 long dtb_build(const mt_dtb_params *p, void *buf, size_t bufsize);
 
+/* A device tree given by the user (--dtb): its size (the header's total size) when blob[0..size)
+ * begins with one whole flattened device tree as libfdt checks it (magic, version, the blocks
+ * inside the total size, the structure block walked to its end); bytes after it are ignored, as
+ * QEMU ignores them. Else -1 with the reason in why. */
+long dtb_check(const void *blob, size_t size, char *why, size_t whylen);
+
 #endif

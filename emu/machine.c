@@ -250,8 +250,31 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
             free(dtb);
             goto fail;
         }
-        dtb_size = (long)fread(dtb, 1, dtb_cap, f);
+        /* up to 1 MiB (QEMU's virt blob is about 8 KiB); a longer file is refused, not cut */
+        size_t got = 0;
+        for (size_t n; (n = fread(dtb + got, 1, dtb_cap - got, f)) > 0;) {
+            got += n;
+            if (got == dtb_cap && dtb_cap < MiB) {
+                uint8_t *bigger = realloc(dtb, dtb_cap * 2);
+                if (!bigger)
+                    break;
+                dtb = bigger;
+                dtb_cap *= 2;
+            }
+        }
+        int too_long = got == dtb_cap && fgetc(f) != EOF, failed = ferror(f);
         fclose(f);
+        char why[160];
+        if (failed)
+            snprintf(err, errlen, "%s: read error", cfg->dtb_in);
+        else if (too_long)
+            snprintf(err, errlen, "%s: longer than %zu bytes: not a device tree for this machine", cfg->dtb_in, dtb_cap);
+        else if ((dtb_size = dtb_check(dtb, got, why, sizeof why)) < 0)
+            snprintf(err, errlen, "%s: %s", cfg->dtb_in, why);
+        if (failed || too_long || dtb_size < 0) {
+            free(dtb);
+            goto fail;
+        }
     } else {
         /* as QEMU 7.2 virt names its rv64 (which adds Zb*, not here), with Svnapot and Svpbmt */
         const char *isa = "rv64imafdch_zicsr_zifencei_zihintpause_sstc_svnapot_svpbmt";

@@ -38,6 +38,19 @@ expect_error unknown-option "unknown option --frobnicate" --frobnicate "$hello"
 expect_error bad-size "not a size" -m lots "$hello"
 expect_error bad-timing "unknown timing model" --timing=quantum "$hello"
 expect_error no-program "no program" -m 64M
+# --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
+# with bytes after its total size is taken, as QEMU takes it)
+"$EMU" -q --max-insns 1 --dump-dtb "$tmp/virt.dtb" "$hello" >/dev/null 2>&1
+head -c 1000 "$tmp/virt.dtb" >"$tmp/cut.dtb"
+{ cat "$tmp/virt.dtb"; printf 'padding'; } >"$tmp/padded.dtb"
+expect_error dtb-not-fdt "hello.elf: not a device tree blob (FDT_ERR_BADMAGIC)" --dtb "$hello" "$hello"
+expect_error dtb-short "text.bin: 11 bytes: too short for a device tree" --dtb "$tmp/text.bin" "$hello"
+expect_error dtb-cut "cut.dtb: not a whole device tree (its header says [0-9]* bytes, the file has 1000)" \
+  --dtb "$tmp/cut.dtb" "$hello"
+"$EMU" -q --dtb "$tmp/padded.dtb" "$hello" >"$tmp/padded.out" 2>&1; rc_padded=$?
+"$EMU" -q "$hello" >"$tmp/plain.out" 2>&1; rc_plain=$?
+if [ $rc_padded -eq $rc_plain ] && cmp -s "$tmp/padded.out" "$tmp/plain.out"; then pass dtb-padded
+else fail dtb-padded "exit $rc_padded/$rc_plain: $(head -2 "$tmp/padded.out")"; fi
 expect_error kernel-missing "nosuch-kernel" --kernel "$tmp/nosuch-kernel"
 
 # finisher exit code and UART output

@@ -620,6 +620,16 @@ void cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
      * storm, e.g. a handler that faults itself */
     c->cycle++;
     c->trap_count++;
+    if (c->instret != c->storm_instret) {
+        c->storm_instret = c->instret;
+        c->storm_traps = 0;
+    }
+    if (++c->storm_traps >= CPU_TRAP_STORM_LIMIT && !c->trap_stuck) {
+        c->trap_stuck = true;
+        c->stuck_pc = c->pc;
+        c->stuck_cause = cause;
+        cpu_request_stop(c);
+    }
     if (c->log_commits) {
         log_flush(c, false);
         fprintf(c->log_file ? (FILE *)c->log_file : stderr, "core   0: exception %s 0x%llx, epc 0x%016llx, tval 0x%llx\n",

@@ -187,6 +187,13 @@ typedef struct mt_cpu {
     uint64_t trap_limit;  /* stop when trap_count reaches it (UINT64_MAX: none): ends an SMP turn
                            * spent in a trap storm, which retires nothing (emu/smp.c) */
     uint64_t poll_cycle;  /* next device poll / progress line */
+    /* A hart whose trap handler itself traps (mtvec at unmapped or illegal code, say) takes
+     * traps forever without retiring anything, so --max-insns never ends it: after
+     * CPU_TRAP_STORM_LIMIT traps in a row with instret unchanged it stops (trap_stuck), and
+     * mtemu says where (the last trap's pc and cause) and exits 1. */
+    uint64_t storm_instret, storm_traps;
+    bool trap_stuck;
+    uint64_t stuck_pc, stuck_cause;
 
     /* the cache timing model (--timing=cache): every access goes through it; NULL otherwise */
     mt_cache_model *cache;    /* --timing=cache's model, or NULL */
@@ -278,6 +285,9 @@ static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write
 
 /* Traps and interrupts. */
 void cpu_take_trap(mt_cpu *cpu, uint64_t cause, uint64_t tval);
+/* Traps in a row without an instruction retired after which a hart counts as stuck: about a
+ * second of a trap storm, where no handler that returns could take as many. */
+#define CPU_TRAP_STORM_LIMIT (UINT64_C(1) << 23)
 /* Takes the highest-priority pending and enabled interrupt; true when one was taken. */
 bool cpu_check_interrupts(mt_cpu *cpu);
 /* Device interrupt lines into mip (MEIP, SEIP, MTIP, MSIP). */

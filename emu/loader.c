@@ -178,7 +178,12 @@ bool loader_load_raw(mt_ram *ram, const char *path, uint64_t addr, mt_load_info 
     memset(info, 0, sizeof *info);
     if (!read_file(path, &data, &len, err, errlen))
         return false;
-    bool ok = ram_contains(ram, addr, len ? len : 1);
+    if (!len) { /* an image of nothing: a mistake (zeros would run as a trap storm) */
+        snprintf(err, errlen, "%s: empty file", path);
+        free(data);
+        return false;
+    }
+    bool ok = ram_contains(ram, addr, len);
     if (!ok)
         snprintf(err, errlen, "%s: %zu bytes at 0x%llx do not fit in RAM [0x%llx, 0x%llx)", path, len,
                  (unsigned long long)addr, (unsigned long long)ram_base(ram),

@@ -368,6 +368,17 @@ int machine_run(mt_machine *m)
         cpu_run(&m->cpu);
     }
     fflush(m->cfg.out);
+    for (unsigned i = 0; i < m->nharts; i++) {
+        const mt_cpu *h = m->harts[i];
+        if (h->trap_stuck) {
+            fprintf(stderr, "mtemu: hart %u is stuck: %llu traps in a row without retiring an instruction, the last "
+                            "at pc 0x%llx (%s %llu, handler at 0x%llx); stopping\n", i,
+                    (unsigned long long)h->storm_traps, (unsigned long long)h->stuck_pc,
+                    h->stuck_cause & CAUSE_INTERRUPT ? "interrupt" : "cause",
+                    (unsigned long long)(h->stuck_cause & ~CAUSE_INTERRUPT), (unsigned long long)h->pc);
+            return 1;
+        }
+    }
     if (m->interrupted) {
         fprintf(stderr, "mtemu: stopped by signal %d (%s) after %llu instructions\n", m->interrupted,
                 strsignal(m->interrupted), (unsigned long long)smp_total_instret(m));

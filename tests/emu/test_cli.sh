@@ -38,6 +38,14 @@ expect_error unknown-option "unknown option --frobnicate" --frobnicate "$hello"
 expect_error bad-size "not a size" -m lots "$hello"
 expect_error bad-timing "unknown timing model" --timing=quantum "$hello"
 expect_error no-program "no program" -m 64M
+# a trap handler that traps itself (zeros at the reset vector: illegal instruction, mtvec = 0,
+# no memory there) retires nothing, so --max-insns cannot end it: mtemu stops and says where
+head -c 4 /dev/zero >"$tmp/zeros.bin"
+: >"$tmp/empty.bin"
+expect_error trap-storm "hart 0 is stuck: [0-9]* traps in a row without retiring an instruction, the last at pc 0x0 (cause 1" \
+  -m 64M --max-insns 100 --bios "$tmp/zeros.bin"
+expect_error trap-storm-smp "hart [01] is stuck" -m 64M -smp 2 --bios "$tmp/zeros.bin"
+expect_error empty-bios "empty.bin: empty file" -m 64M --bios "$tmp/empty.bin"
 # --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
 # with bytes after its total size is taken, as QEMU takes it)
 "$EMU" -q --max-insns 1 --dump-dtb "$tmp/virt.dtb" "$hello" >/dev/null 2>&1

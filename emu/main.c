@@ -11,6 +11,7 @@
 #include "emu/machine.h"
 #include "emu/mpctl.h"
 #include "emu/tracectl.h"
+#include "mt_paths.h"
 
 static void usage(FILE *f)
 {
@@ -208,6 +209,16 @@ int main(int argc, char **argv)
     }
     if (cfg.program && (cfg.kernel || cfg.bios)) {
         fprintf(stderr, "mtemu: give either a program or --bios/--kernel, not both\n");
+        return 2;
+    }
+    const mt_named_path outputs[] = {{"--trace", tro.trace_path},   {"--trace-all", tro.all_path},
+                                     {"--dump-dtb", cfg.dtb_out},   {"--signature", cfg.signature},
+                                     {"--backing", mpo.backing},    {"--stats-json", mpo.stats_json}};
+    const mt_named_path inputs[] = {{"program", cfg.program}, {"--bios", cfg.bios},  {"--kernel", cfg.kernel},
+                                    {"--initrd", cfg.initrd}, {"--dtb", cfg.dtb_in}};
+    if (mt_paths_check(outputs, sizeof outputs / sizeof outputs[0], inputs, sizeof inputs / sizeof inputs[0], err,
+                       sizeof err)) {
+        fprintf(stderr, "mtemu: %s\n", err);
         return 2;
     }
     mpo.stats = stats;

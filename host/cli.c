@@ -1,5 +1,7 @@
 #include "host/cli.h"
+
 #include "host/commands.h"
+#include "mt_paths.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -133,6 +135,23 @@ const char *cli_bytes_str(uint64_t v, char *buf, size_t len)
     else
         snprintf(buf, len, "%" PRIu64, v);
     return buf;
+}
+
+int cli_outputs_distinct(const char *cmd, const cli_path *outputs, size_t nout, const cli_path *inputs, size_t nin)
+{
+    mt_named_path o[8], in[8];
+    if (nout > 8 || nin > 8)
+        return 0;
+    for (size_t i = 0; i < nout; i++)
+        o[i] = (mt_named_path){outputs[i].option, outputs[i].path && strcmp(outputs[i].path, "-") ? outputs[i].path : NULL};
+    for (size_t i = 0; i < nin; i++)
+        in[i] = (mt_named_path){inputs[i].option, inputs[i].path};
+    char err[600];
+    if (mt_paths_check(o, nout, in, nin, err, sizeof err)) {
+        cli_error(cmd, "%s", err);
+        return -1;
+    }
+    return 0;
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -22,6 +22,13 @@ int cli_parse_bytes_list(const char *s, uint64_t *out, int max);
 /* Formats a byte count compactly: 4096 -> "4K", 2097152 -> "2M", 12288 -> "12K". */
 const char *cli_bytes_str(uint64_t v, char *buf, size_t len);
 
+/* 0 when no output (-o OUT, --truth, ...) names an input or another output (lib/mt_paths.h);
+ * else the one-line error for cmd and -1. NULL paths are not given. */
+typedef struct {
+    const char *option, *path;
+} cli_path;
+int cli_outputs_distinct(const char *cmd, const cli_path *outputs, size_t nout, const cli_path *inputs, size_t nin);
+
 /* Prints "metatrace <cmd>: <formatted>" to stderr (one line). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

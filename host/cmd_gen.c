@@ -175,6 +175,9 @@ int cmd_gen(int argc, char **argv)
         cli_error("gen", "give the output trace with -o OUT");
         return 2;
     }
+    const cli_path out_paths[] = {{"-o", out}, {"--truth", truth}, {"--full-rate", fullrate}};
+    if (cli_outputs_distinct("gen", out_paths, 3, NULL, 0))
+        return 2;
     const char *why;
     if (gen_check(&gp, &why)) {
         cli_error("gen", "%s", why);

@@ -118,6 +118,9 @@ int cmd_import(int argc, char **argv)
         return 2;
     }
     const char *in = argv[optind];
+    const cli_path outs[] = {{"-o", out}, {"--kernel-csv", ktcsv}}, ins[] = {{"input", in}, {"--kernel-trace", kt}};
+    if (cli_outputs_distinct("import", outs, 2, ins, 2))
+        return 2;
     char err[600];
     ht_source *src = !strcmp(from, "hmtt") ? hmtt_open(in, t2c, err, sizeof err)
                                            : trace_open_csv(in, err, sizeof err);
@@ -288,6 +291,8 @@ int cmd_export(int argc, char **argv)
             cli_error("export", "--to hmtt-kt needs one KERNEL.csv and -o OUT.kt");
             return 2;
         }
+        if (cli_outputs_distinct("export", &(cli_path){"-o", out}, 1, &(cli_path){"input", argv[optind]}, 1))
+            return 2;
         return export_kernel(argv[optind], out);
     }
     export_kind kind;
@@ -304,11 +309,20 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     const char *in = argv[optind];
+    if (cli_outputs_distinct("export", &(cli_path){"-o", out}, 1, &(cli_path){"input", in}, 1))
+        return 2;
     char err[600];
     ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("export", "%s", err);
         return 1;
+    }
+    if (out && !strcmp(out, "-")) /* "-o -": standard output, as for the other writers */
+        out = NULL;
+    if (kind == EXP_HMTT && !out && isatty(STDOUT_FILENO)) {
+        cli_error("export", "--to hmtt writes binary records: not to a terminal");
+        ht_close(src);
+        return 2;
     }
     FILE *f = out ? fopen(out, kind == EXP_HMTT ? "wb" : "w") : stdout;
     if (!f) {
@@ -356,7 +370,7 @@ int cmd_export(int argc, char **argv)
         hmtt_writer_stats_get(hw, &st);
         if (!rc)
             fprintf(stderr, "wrote %" PRIu64 " HMTT access records and %" PRIu64 " fillers to %s%s\n",
-                    st.records, st.fillers, out,
+                    st.records, st.fillers, out ? out : "standard output",
                     st.ambiguous ? " (some writes to line 0 look like fillers)" : "");
         hmtt_writer_free(hw);
     }

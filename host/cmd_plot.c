@@ -193,6 +193,8 @@ int cmd_plot(int argc, char **argv)
         cli_error("plot", optind >= argc ? "missing the trace FILE" : "more than one trace given");
         return 2;
     }
+    if (cli_outputs_distinct("plot", &(cli_path){"-o", out}, 1, &(cli_path){"input", argv[optind]}, 1))
+        return 2;
     policy_config cfg;
     policy_defaults(&cfg);
     if (sizes_arg && (cfg.nsizes = cli_parse_bytes_list(sizes_arg, cfg.sizes, POLICY_MAX_SIZES)) <= 0) {

@@ -82,6 +82,8 @@ int cmd_reconstruct(int argc, char **argv)
         return 2;
     }
     const char *in = argv[optind];
+    if (cli_outputs_distinct("reconstruct", &(cli_path){"-o", out}, 1, &(cli_path){"input", in}, 1))
+        return 2;
     char err[600];
     ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {

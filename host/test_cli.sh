@@ -193,6 +193,21 @@ salvages info_damaged 'dmg.mtr: 1 corrupt frame skipped' "$MT" info dmg.mtr
 n_dmg=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' out)
 if [ -n "$n_dmg" ] && [ "$n_dmg" -gt 0 ] && [ "$n_dmg" -lt 600000 ]; then pass damaged_partial_samples; else echo "FAIL damaged_partial_samples ($n_dmg)"; fi
 
+# --- an output that names the input or another output is refused before anything is written ---
+cp big.mtr keep.mtr
+fails reconstruct_over_input "$MT" reconstruct keep.mtr -o ./keep.mtr
+has reconstruct_over_input_msg err 'keep.mtr: that is the input: it would be overwritten'
+if cmp -s big.mtr keep.mtr; then pass reconstruct_over_input_intact; else fail reconstruct_over_input_intact; fi
+fails export_over_input "$MT" export keep.mtr --to csv -o keep.mtr
+fails gen_two_outputs_one_file "$MT" gen -o twice.mtr --truth ./twice.mtr
+has gen_two_outputs_one_file_msg err 'the same file for two outputs'
+printf 'cycle,address,rw\n1,0x1000,R\n' >self.csv
+fails import_over_input "$MT" import --from csv self.csv -o self.csv
+has import_over_input_kept self.csv '^1,0x1000,R$'
+check export_dash_stdout "$MT" export keep.mtr --to csv -o - --to-cycle 2000
+has export_dash_stdout_rows out '^cycle,address,rw$'
+if [ ! -e ./- ]; then pass export_dash_no_file; else echo "FAIL export_dash_no_file"; fi
+
 # --- region of interest: --from/--to seek through the index (same answer as filtering a full
 #     decode), a killed writer's file is scanned and says so; --between-markers on a hand-built
 #     trace whose answers are worked out below ---

@@ -46,6 +46,18 @@ expect_error trap-storm "hart 0 is stuck: [0-9]* traps in a row without retiring
   -m 64M --max-insns 100 --bios "$tmp/zeros.bin"
 expect_error trap-storm-smp "hart [01] is stuck" -m 64M -smp 2 --bios "$tmp/zeros.bin"
 expect_error empty-bios "empty.bin: empty file" -m 64M --bios "$tmp/empty.bin"
+# an output that names an input or another output is refused before anything is opened (a
+# --trace over the program used to truncate it before it was loaded)
+cp "$hello" "$tmp/prog.elf"
+expect_error trace-over-program "trace $tmp/prog.elf: that is the program: it would be overwritten" \
+  --trace "$tmp/prog.elf" "$tmp/prog.elf"
+if cmp -s "$hello" "$tmp/prog.elf"; then pass trace-over-program-intact; else fail trace-over-program-intact "the program changed"; fi
+expect_error two-outputs-one-file "the same file for two outputs" --trace "$tmp/t.mtr" --trace-all "$tmp/./t.mtr" "$hello"
+ln -s "$tmp/prog.elf" "$tmp/link.elf"
+expect_error backing-over-program "backing $tmp/link.elf: that is the program" --backing "$tmp/link.elf" \
+  --metapage-budget 4M "$tmp/prog.elf"
+expect_error signature-over-bios "signature $tmp/zeros.bin: that is the --bios file" --signature "$tmp/zeros.bin" \
+  -m 64M --bios "$tmp/zeros.bin"
 # --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
 # with bytes after its total size is taken, as QEMU takes it)
 "$EMU" -q --max-insns 1 --dump-dtb "$tmp/virt.dtb" "$hello" >/dev/null 2>&1

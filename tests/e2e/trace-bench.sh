@@ -47,6 +47,6 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict" | awk '{
     printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, (uc > 0 ? bc / uc : 0)
     gap = n * 1000 / b; cost = n * (1000 / u - 1000 / b)
     printf "    a sample per %.1f instructions (%.1f ns untraced) costs %.1f ns; a sample at a time the host\n", n, gap, cost
-    printf "    cannot foresee costs at least a mispredicted branch, %.1f ns here: %.2fx at best\n", m, gap / (gap + m)
+    printf "    cannot foresee costs a mispredicted branch, %.1f ns here: about %.2fx at best\n", m, gap / (gap + m)
     printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, (ac > 0 ? bc / ac : 0)
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

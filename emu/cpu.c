@@ -735,8 +735,10 @@ static inline uint64_t orc_b(uint64_t v)
     uint64_t top = (((v & low7) + low7) | v) & ~low7; /* bit 7 of each byte: the byte is not 0 */
     return (top >> 7) * 0xff;
 }
-/* The 128-bit carry-less product of a and b: *hi gets bits 127..64, the result bits 63..0. */
-static inline uint64_t clmul128(uint64_t a, uint64_t b, uint64_t *hi)
+/* The 128-bit carry-less product of a and b: *hi gets bits 127..64, the result bits 63..0.  Not
+ * inlined (nor clmul_h/clmul_r): inlined, the loop changed the interpreters' register allocation
+ * enough to spill vbase, a load more in AUIPC and every PC() of the hot handlers. */
+static __attribute__((noinline)) uint64_t clmul128(uint64_t a, uint64_t b, uint64_t *hi)
 {
     uint64_t lo = 0, h = 0;
     for (; b; b &= b - 1) {
@@ -748,9 +750,9 @@ static inline uint64_t clmul128(uint64_t a, uint64_t b, uint64_t *hi)
     *hi = h;
     return lo;
 }
-static inline uint64_t clmul_h(uint64_t a, uint64_t b) { uint64_t h; clmul128(a, b, &h); return h; }
+static __attribute__((noinline)) uint64_t clmul_h(uint64_t a, uint64_t b) { uint64_t h; clmul128(a, b, &h); return h; }
 /* clmulr: bits 126..63 of the product (bit 127 is always 0) */
-static inline uint64_t clmul_r(uint64_t a, uint64_t b) { uint64_t h, l = clmul128(a, b, &h); return h << 1 | l >> 63; }
+static __attribute__((noinline)) uint64_t clmul_r(uint64_t a, uint64_t b) { uint64_t h, l = clmul128(a, b, &h); return h << 1 | l >> 63; }
 
 /* The interpreter proper (emu/interp.inc, compiled twice: see there and the end of this file).
  * The hot state (cycle, instret, the event thresholds) lives in locals.

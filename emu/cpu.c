@@ -264,6 +264,7 @@ static bool op_continues_run(unsigned op)
     switch (op_uncompressed(op)) {
 #define MT_OP_CASE(n) case OP_##n:
     MT_STRAIGHT_OPS(MT_OP_CASE)
+    MT_STRAIGHT_W_OPS(MT_OP_CASE)
 #undef MT_OP_CASE
         return true;
     default:
@@ -731,6 +732,37 @@ int cpu_load(mt_cpu *c, uint64_t va, unsigned size, uint64_t *val) { return mem_
 int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_store_slow(c, va, size, val); }
 
 static inline uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)v; }
+
+/* Helpers of the bit-manipulation ops (Zbb, Zbc). */
+static inline uint64_t rotl64(uint64_t v, unsigned s) { return (v << (s & 63)) | (v >> (-s & 63)); }
+static inline uint64_t rotr64(uint64_t v, unsigned s) { return (v >> (s & 63)) | (v << (-s & 63)); }
+static inline uint32_t rotl32(uint32_t v, unsigned s) { return (v << (s & 31)) | (v >> (-s & 31)); }
+static inline uint32_t rotr32(uint32_t v, unsigned s) { return (v >> (s & 31)) | (v << (-s & 31)); }
+/* orc.b: every byte that is not zero becomes 0xff */
+static inline uint64_t orc_b(uint64_t v)
+{
+    const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    uint64_t top = (((v & low7) + low7) | v) & ~low7; /* bit 7 of each byte: the byte is not 0 */
+    return (top >> 7) * 0xff;
+}
+/* The 128-bit carry-less product of a and b: *hi gets bits 127..64, the result bits 63..0.  Not
+ * inlined (nor clmul_h/clmul_r): inlined, the loop changed the interpreters' register allocation
+ * enough to spill vbase, a load more in AUIPC and every PC() of the hot handlers. */
+static __attribute__((noinline)) uint64_t clmul128(uint64_t a, uint64_t b, uint64_t *hi)
+{
+    uint64_t lo = 0, h = 0;
+    for (; b; b &= b - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(b);
+        lo ^= a << i;
+        if (i)
+            h ^= a >> (64 - i);
+    }
+    *hi = h;
+    return lo;
+}
+static __attribute__((noinline)) uint64_t clmul_h(uint64_t a, uint64_t b) { uint64_t h; clmul128(a, b, &h); return h; }
+/* clmulr: bits 126..63 of the product (bit 127 is always 0) */
+static __attribute__((noinline)) uint64_t clmul_r(uint64_t a, uint64_t b) { uint64_t h, l = clmul128(a, b, &h); return h << 1 | l >> 63; }
 
 /* The interpreter proper (emu/interp.inc, compiled twice: see there and the end of this file).
  * The hot state (cycle, instret, the event thresholds) lives in locals.

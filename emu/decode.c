@@ -263,16 +263,38 @@ static void decode32(uint32_t w, mt_dinsn *d)
         case 4: set(d, OP_XORI, rd, rs1, 0, imm_i); return;
         case 6: set(d, OP_ORI, rd, rs1, 0, imm_i); return;
         case 7: set(d, OP_ANDI, rd, rs1, 0, imm_i); return;
-        case 1:
-            if (bits(w, 31, 26) == 0)
-                set(d, OP_SLLI, rd, rs1, 0, (int32_t)bits(w, 25, 20));
+        case 1: {
+            uint32_t f6 = bits(w, 31, 26), shamt = bits(w, 25, 20);
+            if (f6 == 0)
+                set(d, OP_SLLI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x0a) /* Zbs */
+                set(d, OP_BSETI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x12)
+                set(d, OP_BCLRI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x1a)
+                set(d, OP_BINVI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x18 && shamt <= 5) { /* Zbb: the unary ops, funct12 0x600 + rs2 */
+                static const uint16_t un[6] = {OP_CLZ, OP_CTZ, OP_CPOP, OP_ILLEGAL, OP_SEXT_B, OP_SEXT_H};
+                set(d, un[shamt], rd, rs1, 0, 0);
+            }
             return;
-        case 5:
-            if (bits(w, 31, 26) == 0)
-                set(d, OP_SRLI, rd, rs1, 0, (int32_t)bits(w, 25, 20));
-            else if (bits(w, 31, 26) == 0x10)
-                set(d, OP_SRAI, rd, rs1, 0, (int32_t)bits(w, 25, 20));
+        }
+        case 5: {
+            uint32_t f6 = bits(w, 31, 26), shamt = bits(w, 25, 20);
+            if (f6 == 0)
+                set(d, OP_SRLI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x10)
+                set(d, OP_SRAI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x18) /* Zbb */
+                set(d, OP_RORI, rd, rs1, 0, (int32_t)shamt);
+            else if (f6 == 0x12) /* Zbs */
+                set(d, OP_BEXTI, rd, rs1, 0, (int32_t)shamt);
+            else if (bits(w, 31, 20) == 0x287)
+                set(d, OP_ORC_B, rd, rs1, 0, 0);
+            else if (bits(w, 31, 20) == 0x6b8) /* rev8, RV64's encoding */
+                set(d, OP_REV8, rd, rs1, 0, 0);
             return;
+        }
         }
         return;
     case 0x1b:
@@ -280,10 +302,17 @@ static void decode32(uint32_t w, mt_dinsn *d)
             set(d, OP_ADDIW, rd, rs1, 0, imm_i);
         else if (f3 == 1 && f7 == 0)
             set(d, OP_SLLIW, rd, rs1, 0, (int32_t)rs2);
-        else if (f3 == 5 && f7 == 0)
+        else if (f3 == 1 && bits(w, 31, 26) == 0x02) /* Zba: slli.uw, a 6-bit shift amount */
+            set(d, OP_SLLI_UW, rd, rs1, 0, (int32_t)bits(w, 25, 20));
+        else if (f3 == 1 && f7 == 0x30 && rs2 <= 2) { /* Zbb: clzw ctzw cpopw */
+            static const uint16_t un[3] = {OP_CLZW, OP_CTZW, OP_CPOPW};
+            set(d, un[rs2], rd, rs1, 0, 0);
+        } else if (f3 == 5 && f7 == 0)
             set(d, OP_SRLIW, rd, rs1, 0, (int32_t)rs2);
         else if (f3 == 5 && f7 == 0x20)
             set(d, OP_SRAIW, rd, rs1, 0, (int32_t)rs2);
+        else if (f3 == 5 && f7 == 0x30) /* Zbb: roriw (shamt[5] = 1 is reserved, as for srliw) */
+            set(d, OP_RORIW, rd, rs1, 0, (int32_t)rs2);
         return;
     case 0x33: {
         static const uint16_t base[8] = {OP_ADD, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_OR, OP_AND};
@@ -292,10 +321,24 @@ static void decode32(uint32_t w, mt_dinsn *d)
             set(d, base[f3], rd, rs1, rs2, 0);
         else if (f7 == 1)
             set(d, mext[f3], rd, rs1, rs2, 0);
-        else if (f7 == 0x20 && f3 == 0)
-            set(d, OP_SUB, rd, rs1, rs2, 0);
-        else if (f7 == 0x20 && f3 == 5)
-            set(d, OP_SRA, rd, rs1, rs2, 0);
+        else if (f7 == 0x20) {
+            /* SUB, SRA; Zbb: xnor, orn, andn */
+            static const uint16_t alt[8] = {OP_SUB, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_XNOR, OP_SRA, OP_ORN, OP_ANDN};
+            set(d, alt[f3], rd, rs1, rs2, 0);
+        } else if (f7 == 0x05) { /* Zbc: clmul clmulr clmulh; Zbb: min minu max maxu */
+            static const uint16_t mm[8] = {OP_ILLEGAL, OP_CLMUL, OP_CLMULR, OP_CLMULH, OP_MIN, OP_MINU, OP_MAX, OP_MAXU};
+            set(d, mm[f3], rd, rs1, rs2, 0);
+        } else if (f7 == 0x10) { /* Zba */
+            static const uint16_t sh[8] = {OP_ILLEGAL, OP_ILLEGAL, OP_SH1ADD, OP_ILLEGAL, OP_SH2ADD, OP_ILLEGAL, OP_SH3ADD, OP_ILLEGAL};
+            set(d, sh[f3], rd, rs1, rs2, 0);
+        } else if (f7 == 0x30 && (f3 == 1 || f3 == 5)) /* Zbb: rol, ror */
+            set(d, f3 == 1 ? OP_ROL : OP_ROR, rd, rs1, rs2, 0);
+        else if (f7 == 0x24 && (f3 == 1 || f3 == 5)) /* Zbs: bclr, bext */
+            set(d, f3 == 1 ? OP_BCLR : OP_BEXT, rd, rs1, rs2, 0);
+        else if (f7 == 0x34 && f3 == 1)
+            set(d, OP_BINV, rd, rs1, rs2, 0);
+        else if (f7 == 0x14 && f3 == 1)
+            set(d, OP_BSET, rd, rs1, rs2, 0);
         return;
     }
     case 0x3b:
@@ -309,6 +352,17 @@ static void decode32(uint32_t w, mt_dinsn *d)
         } else if (f7 == 1) {
             static const uint16_t m32[8] = {OP_MULW, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_DIVW, OP_DIVUW, OP_REMW, OP_REMUW};
             set(d, m32[f3], rd, rs1, rs2, 0);
+        } else if (f7 == 0x04) { /* Zba: add.uw; Zbb: zext.h (RV64: packw with rs2 = 0; any other
+                                  * rs2 is Zbkb's packw, not implemented) */
+            if (f3 == 0)
+                set(d, OP_ADD_UW, rd, rs1, rs2, 0);
+            else if (f3 == 4 && rs2 == 0)
+                set(d, OP_ZEXT_H, rd, rs1, 0, 0);
+        } else if (f7 == 0x10) { /* Zba: sh1add.uw sh2add.uw sh3add.uw */
+            static const uint16_t sh[8] = {OP_ILLEGAL, OP_ILLEGAL, OP_SH1ADD_UW, OP_ILLEGAL, OP_SH2ADD_UW, OP_ILLEGAL, OP_SH3ADD_UW, OP_ILLEGAL};
+            set(d, sh[f3], rd, rs1, rs2, 0);
+        } else if (f7 == 0x30 && (f3 == 1 || f3 == 5)) { /* Zbb: rolw, rorw */
+            set(d, f3 == 1 ? OP_ROLW : OP_RORW, rd, rs1, rs2, 0);
         }
         return;
     case 0x2f: {
@@ -403,6 +457,7 @@ mt_insn_class insn_class(unsigned op)
     if (op >= OP_LB && op <= OP_LWU) return CLS_LOAD;
     if (op >= OP_SB && op <= OP_SD) return CLS_STORE;
     if (op == OP_MUL || op == OP_MULH || op == OP_MULHSU || op == OP_MULHU || op == OP_MULW) return CLS_MUL;
+    if (op == OP_CLMUL || op == OP_CLMULH || op == OP_CLMULR) return CLS_MUL;
     if (op >= OP_DIV && op <= OP_REMUW) return CLS_DIV;
     if (op >= OP_LR_W && op <= OP_AMOMAXU_D) return CLS_ATOMIC;
     if (op >= OP_FENCE && op <= OP_CSRRCI) return CLS_SYSTEM;

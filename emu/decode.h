@@ -1,4 +1,4 @@
-/* RV64IMAC + Zicsr + Zifencei decoder: 32-bit and compressed instructions into mt_dinsn.
+/* RV64IMAC + Zicsr + Zifencei + Zba/Zbb/Zbc/Zbs decoder: 32-bit and compressed instructions into mt_dinsn.
  * Compressed instructions become their 32-bit equivalents (len = 2).  F/D opcodes decode to
  * OP_FP (the 32-bit form in `imm`), executed by cpu->fp_exec when the F/D extension is built. */
 #ifndef EMU_DECODE_H
@@ -28,14 +28,16 @@
     X(CSRRW) X(CSRRS) X(CSRRC) X(CSRRWI) X(CSRRSI) X(CSRRCI) \
     X(FP) \
     X(BEQ_L) X(BNE_L) X(BLT_L) X(BGE_L) X(BLTU_L) X(BGEU_L) X(JAL_L) \
-    X(HLV) X(HSV) X(HFENCE_VVMA) X(HFENCE_GVMA)
+    X(HLV) X(HSV) X(HFENCE_VVMA) X(HFENCE_GVMA) \
+    MT_STRAIGHT_W_OPS(X)
 
 /* The *_L ops are made by the interpreter (never by decode_insn) for a branch or JAL whose target
  * lies in the same 4 KiB page: imm is then the byte distance between the two decoded slots.
  * DECODE (a zeroed slot), PAGE_END (sentinels), CROSS (straddles two pages) and BREAK (a slot
  * the interpreter stops at for an event, its op kept aside) are the interpreter's too. */
 
-/* The ops whose handlers go on to the next slot on their fast path.  Each has a compressed twin,
+/* The ops whose handlers go on to the next slot on their fast path (with MT_STRAIGHT_W_OPS below,
+ * which only exist as 32-bit instructions).  Each one here has a compressed twin,
  * OP_<name>_C, made by the interpreter for the 2-byte forms: so a handler knows the distance to
  * the next slot without loading it from the slot. */
 #define MT_STRAIGHT_OPS(X) \
@@ -48,6 +50,19 @@
     X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU) \
     X(MULW) X(DIVW) X(DIVUW) X(REMW) X(REMUW) \
     X(FENCE)
+
+/* Straight ops that only exist as 32-bit instructions (no compressed form can expand to them), so
+ * they need no compressed twin: the bit-manipulation extensions Zba, Zbb, Zbc, Zbs (RV64).  Their
+ * handlers go on to the next slot like the others, 4 bytes on.  The immediate forms (SLLI_UW,
+ * RORI, RORIW, Bxxxi) hold the shift amount / bit index in imm; the unary ones (CLZ ... REV8)
+ * read rs1 only.  CLMUL* are timed as MUL, the rest as ALU ops. */
+#define MT_STRAIGHT_W_OPS(X) \
+    X(ADD_UW) X(SH1ADD) X(SH2ADD) X(SH3ADD) X(SH1ADD_UW) X(SH2ADD_UW) X(SH3ADD_UW) X(SLLI_UW) \
+    X(ANDN) X(ORN) X(XNOR) X(CLZ) X(CLZW) X(CTZ) X(CTZW) X(CPOP) X(CPOPW) \
+    X(MAX) X(MAXU) X(MIN) X(MINU) X(SEXT_B) X(SEXT_H) X(ZEXT_H) \
+    X(ROL) X(ROLW) X(ROR) X(RORI) X(RORIW) X(RORW) X(ORC_B) X(REV8) \
+    X(CLMUL) X(CLMULH) X(CLMULR) \
+    X(BCLR) X(BCLRI) X(BEXT) X(BEXTI) X(BINV) X(BINVI) X(BSET) X(BSETI)
 
 /* Fused pairs (static superinstructions): a straight op followed, in the same run, by a straight
  * op or by a conditional branch within the page.  The interpreter gives the first slot of such a

@@ -6,6 +6,8 @@ DIFF_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -O2 \
                -nostdlib -nostartfiles -static -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments \
                -Itests/diff/common -T tests/diff/common/link.ld
 DIFF_SRCS   := $(sort $(wildcard tests/diff/src/*.c))
+# zb.c: the bit-manipulation extensions, which GCC then emits itself (QEMU 7.2's rv64 has them)
+$(FWBUILD)/diff/zb.elf: DIFF_CFLAGS := $(subst -march=rv64imac_zicsr_zifencei,-march=rv64imac_zba_zbb_zbc_zbs_zicsr_zifencei,$(DIFF_CFLAGS))
 DIFF_ELFS   := $(patsubst tests/diff/src/%.c,$(FWBUILD)/diff/%.elf,$(DIFF_SRCS))
 
 $(FWBUILD)/diff/%.elf: tests/diff/src/%.c tests/diff/common/crt.S tests/diff/common/diff.c \

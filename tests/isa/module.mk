@@ -10,22 +10,27 @@ ISA_SRCS    := $(sort $(wildcard tests/isa/src/*.S))
 ISA_NAMES   := $(patsubst tests/isa/src/%.S,%,$(ISA_SRCS))
 # Tests that set up privilege modes or translation themselves only make sense in M-mode.
 ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed 's|.*/||; s|\.S$$||')
+# The bit-manipulation tests (src/zb*.S) need Zba/Zbb/Zbc/Zbs in the assembler's -march (and
+# gcc's, so that sext.b, zext.h, zext.w assemble to the Zbb/Zba instructions, not to pseudo-ops).
+ISA_ZB_NAMES := $(filter zb%,$(ISA_NAMES))
+ISA_ZB_FLAGS := -march=rv64imac_zba_zbb_zbc_zbs -Wa,-march=rv64imac_zicsr_zifencei_zba_zbb_zbc_zbs
+$(foreach e,m s s48 u,$(patsubst %,$(FWBUILD)/isa/$(e)-%.elf,$(ISA_ZB_NAMES))): ISA_XFLAGS := $(ISA_ZB_FLAGS)
 ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
                  $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf \
                  $(FWBUILD)/isa/s48-$(t).elf))
 
 $(FWBUILD)/isa/m-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
-	$(ISA_CC) $(ISA_CFLAGS) -DENV_M $< -o $@
+	$(ISA_CC) $(ISA_CFLAGS) $(ISA_XFLAGS) -DENV_M $< -o $@
 $(FWBUILD)/isa/s-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
-	$(ISA_CC) $(ISA_CFLAGS) -DENV_S $< -o $@
+	$(ISA_CC) $(ISA_CFLAGS) $(ISA_XFLAGS) -DENV_S $< -o $@
 $(FWBUILD)/isa/s48-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
-	$(ISA_CC) $(ISA_CFLAGS) -DENV_S48 $< -o $@
+	$(ISA_CC) $(ISA_CFLAGS) $(ISA_XFLAGS) -DENV_S48 $< -o $@
 $(FWBUILD)/isa/u-%.elf: tests/isa/src/%.S $(wildcard tests/isa/include/*) tests/isa/link.ld
 	@mkdir -p $(@D)
-	$(ISA_CC) $(ISA_CFLAGS) -DENV_U $< -o $@
+	$(ISA_CC) $(ISA_CFLAGS) $(ISA_XFLAGS) -DENV_U $< -o $@
 
 # Negative controls (tests/isa/neg/*.S): deliberately broken tests that must fail with the
 # exit code their source names ("NEGATIVE-CONTROL(exit N)"); run.sh checks that they do.

@@ -70,7 +70,8 @@ static void test_illegal(void **state)
     assert_int_equal(dec(0x04051513).op, OP_ILLEGAL);  /* funct6 != 0 */
     assert_int_equal(dec(0x0205151b).op, OP_ILLEGAL);  /* slliw with shamt[5] = 1 */
     assert_int_equal(dec(0x00007033).op, OP_AND);
-    assert_int_equal(dec(0x40007033).op, OP_ILLEGAL);  /* funct7 0x20 with AND */
+    assert_int_equal(dec(0x40007033).op, OP_ANDN);     /* funct7 0x20 with AND: Zbb's andn */
+    assert_int_equal(dec(0x40002033).op, OP_ILLEGAL);  /* funct7 0x20 with SLT */
     assert_int_equal(dec(0x1005252f | (1u << 20)).op, OP_ILLEGAL); /* lr.w with rs2 != 0 */
     assert_int_equal(dec(0x00002067).op, OP_ILLEGAL);  /* jalr funct3 != 0 */
     mt_dinsn d = dec(0xdeadbeef & ~0x7fu);              /* opcode 0: illegal, imm = the bits */
@@ -143,6 +144,54 @@ static void test_compressed(void **state)
     assert_int_equal((uint32_t)d.imm & 0x7f, 0x07);
 }
 
+/* Zba/Zbb/Zbc/Zbs (RV64): every op from its encoding (rd = a0, rs1 = a0, rs2 = a1, as GNU as
+ * 2.40 assembles them with -march=rv64i_zba_zbb_zbc_zbs), the immediates, and the reserved
+ * neighbours. */
+static void test_bitmanip(void **state)
+{
+    (void)state;
+    static const struct { uint32_t w; unsigned op; } ops[] = {
+        {0x08b5053b, OP_ADD_UW}, {0x20b52533, OP_SH1ADD}, {0x20b54533, OP_SH2ADD}, {0x20b56533, OP_SH3ADD},
+        {0x20b5253b, OP_SH1ADD_UW}, {0x20b5453b, OP_SH2ADD_UW}, {0x20b5653b, OP_SH3ADD_UW},
+        {0x0885151b, OP_SLLI_UW}, {0x40b57533, OP_ANDN}, {0x40b56533, OP_ORN}, {0x40b54533, OP_XNOR},
+        {0x60051513, OP_CLZ}, {0x6005151b, OP_CLZW}, {0x60151513, OP_CTZ}, {0x6015151b, OP_CTZW},
+        {0x60251513, OP_CPOP}, {0x6025151b, OP_CPOPW}, {0x0ab56533, OP_MAX}, {0x0ab57533, OP_MAXU},
+        {0x0ab54533, OP_MIN}, {0x0ab55533, OP_MINU}, {0x60451513, OP_SEXT_B}, {0x60551513, OP_SEXT_H},
+        {0x0805453b, OP_ZEXT_H}, {0x60b51533, OP_ROL}, {0x60b5153b, OP_ROLW}, {0x60b55533, OP_ROR},
+        {0x63f55513, OP_RORI}, {0x61f5551b, OP_RORIW}, {0x60b5553b, OP_RORW}, {0x28755513, OP_ORC_B},
+        {0x6b855513, OP_REV8}, {0x0ab51533, OP_CLMUL}, {0x0ab53533, OP_CLMULH}, {0x0ab52533, OP_CLMULR},
+        {0x48b51533, OP_BCLR}, {0x48351513, OP_BCLRI}, {0x48b55533, OP_BEXT}, {0x4bf55513, OP_BEXTI},
+        {0x68b51533, OP_BINV}, {0x6a051513, OP_BINVI}, {0x28b51533, OP_BSET}, {0x28151513, OP_BSETI},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        mt_dinsn d = dec(ops[i].w);
+        assert_int_equal(d.op, ops[i].op);
+        assert_int_equal(d.rd, 10);
+        assert_int_equal(d.rs1, 10);
+        assert_int_equal(insn_class(d.op), ops[i].op >= OP_CLMUL && ops[i].op <= OP_CLMULR ? CLS_MUL : CLS_ALU);
+        assert_int_equal(op_compressed_twin(d.op), d.op); /* 32-bit only: no twin */
+    }
+    assert_int_equal(dec(0x0885151b).imm, 8);  /* slli.uw a0, a0, 8 */
+    assert_int_equal(dec(0x0bf5151b).imm, 63); /* slli.uw a0, a0, 63 */
+    assert_int_equal(dec(0x63f55513).imm, 63); /* rori a0, a0, 63 */
+    assert_int_equal(dec(0x61f5551b).imm, 31); /* roriw a0, a0, 31 */
+    assert_int_equal(dec(0x4bf55513).imm, 63); /* bexti a0, a0, 63 */
+    assert_int_equal(dec(0x6a051513).imm, 32); /* binvi a0, a0, 32 */
+    assert_int_equal(dec(0x0ab52533).rs2, 11);
+    assert_int_equal(dec(0x08b5453b).op, OP_ILLEGAL); /* packw (Zbkb): zext.h with rs2 != 0 */
+    assert_int_equal(dec(0x08b54533).op, OP_ILLEGAL); /* pack (Zbkb) */
+    assert_int_equal(dec(0x6205551b).op, OP_ILLEGAL); /* roriw with shamt[5] = 1 */
+    assert_int_equal(dec(0x60351513).op, OP_ILLEGAL); /* funct12 0x603 */
+    assert_int_equal(dec(0x62051513).op, OP_ILLEGAL); /* funct12 0x620 */
+    assert_int_equal(dec(0x6045151b).op, OP_ILLEGAL); /* no sext.b in OP-IMM-32 */
+    assert_int_equal(dec(0x69855513).op, OP_ILLEGAL); /* rev8's RV32 encoding */
+    assert_int_equal(dec(0x68755513).op, OP_ILLEGAL); /* brev8 (Zbkb) */
+    assert_int_equal(dec(0x0ab50533).op, OP_ILLEGAL); /* funct7 0000101 funct3 000 */
+    assert_int_equal(dec(0x20b51533).op, OP_ILLEGAL); /* funct7 0010000 funct3 001 */
+    assert_int_equal(dec(0x08051513).op, OP_ILLEGAL); /* slli.uw's funct6 in OP-IMM */
+    assert_int_equal(dec(0x08b5453b).imm, (int32_t)0x08b5453b); /* mtval: the bits */
+}
+
 static void test_lengths_and_classes(void **state)
 {
     (void)state;
@@ -170,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_illegal),
         cmocka_unit_test(test_compressed),
         cmocka_unit_test(test_lengths_and_classes),
+        cmocka_unit_test(test_bitmanip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -283,6 +283,16 @@ trap_state: .fill TS_SIZE / 8, 8, 0;                                            
 #define TEST_RI_ZERO_DEST(n, inst, v1, imm)                                                      \
         TEST_CASE(n, x0, 0, li a0, v1; inst x0, a0, imm)
 
+/* unary: rd = op a0 (Zbb's clz, cpop, rev8...) */
+#define TEST_R(n, inst, expected, v1)                                                            \
+        TEST_CASE(n, a2, expected, li a0, v1; inst a2, a0)
+#define TEST_R_SRC1_EQ_DEST(n, inst, expected, v1)                                               \
+        TEST_CASE(n, a0, expected, li a0, v1; inst a0, a0)
+#define TEST_R_ZERO_SRC1(n, inst, expected)                                                      \
+        TEST_CASE(n, a2, expected, li a2, 0x5a5a; inst a2, x0)
+#define TEST_R_ZERO_DEST(n, inst, v1)                                                            \
+        TEST_CASE(n, x0, 0, li a0, v1; inst x0, a0)
+
 /* Load `inst` from label+offset (base register holds label). */
 #define TEST_LOAD(n, inst, expected, label, offset)                                              \
         TEST_CASE(n, a2, expected, la a0, label; inst a2, offset(a0))

@@ -406,7 +406,17 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
     c->listener = fn;
     c->listener_ctx = ctx;
     c->listener_kinds = (1u << MT_KIND_COUNT) - 1;
-    c->listener_due = fn ? first_due : UINT64_MAX;
+    c->listener_due = fn ? cpu_local_cycle(c, first_due) : UINT64_MAX;
+    cpu_update_next_event(c);
+}
+
+void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
+{
+    c->listener = from->listener;
+    c->listener_ctx = from->listener_ctx;
+    c->listener_kinds = from->listener_kinds;
+    uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
+    c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
 }
 
@@ -429,9 +439,9 @@ static void dram_transfer(void *ctx, uint64_t line, bool write)
     c->dram_cycle = c->dram_cycle + 1 > c->cycle ? c->dram_cycle + 1 : c->cycle;
     c->dram_count[write]++;
     if (c->listener && c->dram_cycle >= c->listener_due && ((c->listener_kinds >> c->cache_kind) & 1)) {
-        mt_access a = {.cycle = c->dram_cycle, .addr = line & MT_PADDR_MASK, .write = write, .size = CACHE_LINE,
-                       .kind = (uint8_t)(write ? MT_KIND_STORE : c->cache_kind), .tap = MT_TAP_DRAM};
-        c->listener_due = c->listener(c->listener_ctx, &a);
+        mt_access a = {.cycle = c->dram_cycle + c->stamp_offset, .addr = line & MT_PADDR_MASK, .write = write,
+                       .size = CACHE_LINE, .kind = (uint8_t)(write ? MT_KIND_STORE : c->cache_kind), .tap = MT_TAP_DRAM};
+        c->listener_due = cpu_local_cycle(c, c->listener(c->listener_ctx, &a));
     }
 }
 
@@ -452,9 +462,9 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
         }
     }
     if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
-        mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
+        mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        c->listener_due = c->listener(c->listener_ctx, &a);
+        c->listener_due = cpu_local_cycle(c, c->listener(c->listener_ctx, &a));
         c->next_due = (c->cache || (c->observer && c->obs_timed)) ? 0 : c->listener_due;
         if (c->next_due < c->next_event)
             c->next_event = c->next_due;
@@ -475,9 +485,9 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
     /* Only the listener (tracing): next_due is listener_due, no latency to add. This path runs
      * once per recorded sample; the hooks above live apart so it saves no registers. */
     if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
-        const mt_access a = {.cycle = c->cycle, .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
+        const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        uint64_t due = c->listener(c->listener_ctx, &a);
+        uint64_t due = cpu_local_cycle(c, c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
         if (due < c->next_event)
             c->next_event = due;

@@ -204,7 +204,11 @@ typedef struct mt_cpu {
     /* hooks */
     mt_access_listener listener;
     void *listener_ctx;
-    uint64_t listener_due;
+    uint64_t listener_due;   /* in this hart's cycles (the listener speaks the machine's time) */
+    /* The machine's time of this hart's cycle 0: accesses go to the listener stamped cycle +
+     * stamp_offset. 0 with one hart; with -smp N each turn starts where the last one ended
+     * (emu/smp.c), so the stamps of all harts together never go back. */
+    uint64_t stamp_offset;
     uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
     ram_page_observer observer;
     void *observer_ctx;
@@ -242,8 +246,19 @@ void cpu_reset(mt_cpu *cpu, uint64_t pc);
 /* Runs until cpu->stop is set (a device or HTIF asked to exit) or the instruction limit is hit. */
 void cpu_run(mt_cpu *cpu);
 
-/* Hooks. */
+/* The machine's time now (what accesses are stamped with). */
+static inline uint64_t cpu_time(const mt_cpu *cpu) { return cpu->cycle + cpu->stamp_offset; }
+/* A time of the machine's as one of this hart's cycles (UINT64_MAX stays: never). */
+static inline uint64_t cpu_local_cycle(const mt_cpu *cpu, uint64_t t)
+{
+    return t == UINT64_MAX ? t : t > cpu->stamp_offset ? t - cpu->stamp_offset : 0;
+}
+
+/* Hooks. first_due is in the machine's time. */
 void cpu_set_listener(mt_cpu *cpu, mt_access_listener fn, void *ctx, uint64_t first_due);
+/* The running hart takes over the listener of the one that ran before it (-smp N: the listener
+ * is the machine's, each turn's hart carries it): function, kinds and due. */
+void cpu_take_listener(mt_cpu *cpu, const mt_cpu *from);
 /* Only accesses whose kind is in `mask` (1 << mt_kind) go to the listener (cpu_set_listener
  * resets it to all): an every-access recorder of loads and stores then costs a fetch nothing. */
 void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);

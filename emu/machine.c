@@ -117,9 +117,9 @@ static bool add_harts(mt_machine *m, const mt_machine_config *cfg, char *err, si
         snprintf(err, errlen, "-smp %u: at most %d harts", cfg->harts, MT_MAX_HARTS);
         return false;
     }
-    if ((cfg->metapaging && mp_session_needs_observer(cfg->metapaging)) || cfg->trace_unit || cfg->timing == TIMING_CACHE || cfg->event_hash_period) {
-        snprintf(err, errlen, "-smp %u: not with meta-paging, tracing, --timing=cache or --event-hash "
-                              "(they observe one hart)", cfg->harts);
+    if ((cfg->metapaging && mp_session_needs_observer(cfg->metapaging)) || cfg->timing == TIMING_CACHE) {
+        snprintf(err, errlen, "-smp %u: not with meta-paging or --timing=cache (their state is one hart's)",
+                 cfg->harts);
         return false;
     }
     m->cpu.smp = true;

@@ -55,6 +55,11 @@ typedef struct mt_machine {
     /* progress line */
     double wall_start, wall_last;
     int interrupted; /* the signal that stopped the run (machine_signal), or 0 */
+    /* -smp N: the machine's time (what accesses are stamped with) where the last turn ended, and
+     * who is told of each turn's hart (the trace unit: its MMIO time and its listener's hart) */
+    uint64_t smp_time;
+    void (*on_turn)(void *ctx, mt_cpu *hart);
+    void *turn_ctx;
 } mt_machine;
 
 /* NULL with one line in err on bad input (file, format, size). */

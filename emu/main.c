@@ -254,8 +254,11 @@ int main(int argc, char **argv)
         mp_session_destroy(mps);
         return 2;
     }
-    if (trs)
+    if (trs) {
         trace_session_attach(trs, &m->cpu);
+        m->on_turn = trace_session_on_turn;
+        m->turn_ctx = trs;
+    }
     mt_console console;
     console_begin(&console, cfg.in_fd);
     double t0 = machine_wall_seconds();

@@ -28,6 +28,8 @@ mt_smp_end smp_run(mt_machine *m)
 {
     const uint64_t limit = m->cfg.max_insns ? m->cfg.max_insns : UINT64_MAX;
     uint64_t now = cpu_mtime(m->harts[0]);
+    mt_cpu *last = m->harts[0]; /* the hart that ran last: it holds the machine's listener */
+    m->smp_time = cpu_time(last);
     for (;;) {
         bool ran = false;
         for (unsigned i = 0; i < m->nharts; i++) {
@@ -48,8 +50,17 @@ mt_smp_end smp_run(mt_machine *m)
             m->clint.cpu = m->finisher.cpu = h; /* mtime and exits belong to the running hart */
             if (m->has_htif)
                 m->htif.cpu = h;
+            /* its accesses are stamped from where the machine's time is, and the listener (the
+             * trace unit, the event hash) moves to it with its due time */
+            h->stamp_offset = m->smp_time > h->cycle ? m->smp_time - h->cycle : 0;
+            if (h != last)
+                cpu_take_listener(h, last);
+            if (m->on_turn)
+                m->on_turn(m->turn_ctx, h);
             cpu_update_next_event(h);
             cpu_run(h);
+            last = h;
+            m->smp_time = cpu_time(h);
             now = cpu_mtime(h);
             ran = true;
             if (m->finisher.finished || (m->has_htif && m->htif.finished))
@@ -63,7 +74,9 @@ mt_smp_end smp_run(mt_machine *m)
         uint64_t poll_at = now + BUS_POLL_CYCLES / CYCLES_PER_MTIME_TICK, next = next_timer(m, now);
         if (next == UINT64_MAX && (!m->cpu.idle || !m->cpu.idle(m->cpu.idle_ctx)))
             return SMP_STUCK;
-        now = next < poll_at ? next : poll_at;
+        uint64_t skip_to = next < poll_at ? next : poll_at;
+        m->smp_time += (skip_to - now) * CYCLES_PER_MTIME_TICK; /* the sleep passes in the stamps too */
+        now = skip_to;
         bus_poll(&m->bus);
         if (m->cpu.on_poll)
             m->cpu.on_poll(m->cpu.poll_ctx);

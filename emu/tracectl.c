@@ -641,6 +641,12 @@ void trace_session_attach(struct trace_session *s, mt_cpu *cpu)
     tracedev_attach(&s->dev, cpu);
 }
 
+void trace_session_on_turn(void *session, mt_cpu *hart)
+{
+    struct trace_session *s = session;
+    tracedev_set_hart(&s->dev, hart);
+}
+
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
 {
     s->finished = true;

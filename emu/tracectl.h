@@ -61,6 +61,9 @@ const mt_device *trace_session_device(struct trace_session *s);
 /* Programs the command-line register values, enables the unit (unless --trace-start firmware)
  * and installs the CPU's access listener. */
 void trace_session_attach(struct trace_session *s, mt_cpu *cpu);
+/* -smp N: the hart whose turn begins (the unit's MMIO time and the hart its listener is on;
+ * emu/smp.c has moved the listener to it already). A machine's on_turn hook. */
+void trace_session_on_turn(void *session, mt_cpu *hart);
 /* After the run: stops the unit, writes END, closes the files.  0; 3 when model and RTL
  * diverged (reported on stderr); 2 with err on a write error (partial files removed). */
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen);

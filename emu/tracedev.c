@@ -182,7 +182,7 @@ static bool dev_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
     d->mmio_reads++;
     if (d->pipe)
         tracepipe_sync(d->pipe); /* the model must have taken every access before this cycle */
-    *val = d->be.mmio_read(d->be.ctx, d->cpu->cycle, (uint32_t)off, &ok);
+    *val = d->be.mmio_read(d->be.ctx, cpu_time(d->cpu), (uint32_t)off, &ok);
     if (d->pipe)
         tracepipe_resume(d->pipe);
     if (!ok)
@@ -197,7 +197,7 @@ static bool dev_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
         d->bad_mmio++;
         return true;
     }
-    uint64_t cycle = d->cpu->cycle;
+    uint64_t cycle = cpu_time(d->cpu);
     d->mmio_writes++;
     if (d->pipe)
         tracepipe_sync(d->pipe);
@@ -229,6 +229,12 @@ void tracedev_attach(mt_tracedev *d, mt_cpu *cpu)
     tracedev_rearm(d);
 }
 
+void tracedev_set_hart(mt_tracedev *d, mt_cpu *cpu)
+{
+    if (d->cpu)
+        d->cpu = cpu;
+}
+
 void tracedev_release(mt_tracedev *d)
 {
     if (!d->pipe)
@@ -255,7 +261,7 @@ bool tracedev_finish(mt_tracedev *d)
     }
     if (d->failed)
         return false;
-    uint64_t cycle = d->cpu ? d->cpu->cycle : 0;
+    uint64_t cycle = d->cpu ? cpu_time(d->cpu) : 0;
     uint64_t now = d->be.now(d->be.ctx);
     if (!d->be.stop(d->be.ctx, cycle > now ? cycle : now))
         d->failed = true;

@@ -77,6 +77,8 @@ mt_device tracedev_device(mt_tracedev *d);
 void tracedev_use_thread(mt_tracedev *d, bool on);
 /* Installs the CPU listener; call after machine_create and after any reset-time programming. */
 void tracedev_attach(mt_tracedev *d, mt_cpu *cpu);
+/* -smp N: the hart that runs now, which the CPU side has given the listener (cpu_take_listener). */
+void tracedev_set_hart(mt_tracedev *d, mt_cpu *cpu);
 /* Tells the CPU when the next access is needed (after register writes made outside the CPU). */
 void tracedev_rearm(mt_tracedev *d);
 /* The listener (mt_access_listener), exposed for tests. */

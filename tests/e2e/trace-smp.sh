@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Tracing a multi-hart machine (-smp N, docs/trace-unit.md section 8): the trace unit sees every
+# hart's accesses, stamped in the machine's time (each turn starts where the last one ended), so
+# the stream never goes back and nothing is skipped for it.  Debian's OpenSBI and Linux on 4 harts,
+# to poweroff:
+#   trace-smp-invisible    the traced run retires per hart what an untraced run given the same
+#                          device tree (with the unit's node) retires: tracing changes nothing
+#   trace-smp-stream       samples, none skipped as same-cycle, none dropped, cycles increasing
+#                          (metatrace decode) and reaching the run's end
+#   trace-smp-thread-same  the model on its own thread or in line: the same bytes
+#   trace-smp-all          --trace-all records every hart's accesses: its count is the sum of
+#                          --stats' per-kind access counts of all harts
+#   event-hash-smp         --event-hash on 4 harts: two runs give the same hash
+set -u
+BIN=${BIN:-build/bin}
+MTEMU=$BIN/mtemu
+MT=$BIN/metatrace
+SBI=${SBI:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin}
+IMAGE=build/linux/Image
+[ -x "$MTEMU" ] || { echo "skipped: $MTEMU does not exist yet"; exit 77; }
+[ -f "$SBI" ] || { echo "FAIL trace-smp: $SBI missing (make deps installs opensbi)"; exit 1; }
+[ -f "$IMAGE" ] || { echo "skipped: $IMAGE not built (make linux)"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+boot=(-q --stats -smp 4 -m 256M --bios "$SBI" --kernel "$IMAGE" --append 'console=ttyS0 mt.run="poweroff -f"')
+run() { # name args...: stderr in $tmp/name.err
+  local name=$1; shift
+  timeout 300 "$MTEMU" "${boot[@]}" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+}
+harts() { grep '^harts ' "$tmp/$1.err"; }
+
+run traced --trace "$tmp/a.mtr" --dump-dtb "$tmp/unit.dtb"
+run plain --dtb "$tmp/unit.dtb"
+if [ -n "$(harts traced)" ] && [ "$(harts traced)" = "$(harts plain)" ] &&
+   grep -q 'reboot: Power down' "$tmp/traced.out"; then pass trace-smp-invisible
+else fail trace-smp-invisible "traced: $(harts traced) / untraced: $(harts plain)"; fi
+
+samples=$(sed -n 's/^trace.samples \([0-9]*\) dropped \([0-9]*\).*/\1 \2/p' "$tmp/traced.err")
+skipped=$(sed -n 's/^trace.accesses [0-9]* to the unit, \([0-9]*\) same-cycle skipped/\1/p' "$tmp/traced.err")
+"$MT" decode "$tmp/a.mtr" --samples-only >"$tmp/a.txt" 2>"$tmp/dec.err"
+order=$(awk 'NR > 1 && $1 <= prev { bad++ } { prev = $1 } END { print bad + 0, NR, prev }' "$tmp/a.txt")
+cycles=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/traced.err")
+set -- $samples $order
+if [ "${1:-0}" -gt 100000 ] && [ "${2:-1}" = 0 ] && [ "$skipped" = 0 ] && [ "${3:-1}" = 0 ] && [ "${4:-0}" = "$1" ] &&
+   [ "${5:-0}" -gt "${cycles:-0}" ]; then pass trace-smp-stream
+else fail trace-smp-stream "samples/dropped '$samples', skipped '$skipped', out of order/decoded/last '$order', hart 0 cycles $cycles"; fi
+
+run inline --trace "$tmp/b.mtr" --trace-thread=off
+if cmp -s "$tmp/a.mtr" "$tmp/b.mtr"; then pass trace-smp-thread-same; else fail trace-smp-thread-same "the files differ"; fi
+
+run all --trace-all "$tmp/all.mtr"
+# --stats gives the per-kind counts of hart 0 only ("below: hart 0"), and every hart's instructions:
+# every hart's fetches (one per instruction) and hart 0's data accesses are a floor the recording
+# reaches only with the other harts' accesses in it
+total=$(sed -n 's/.*(total \([0-9]*\)).*/\1/p' "$tmp/all.err")
+data0=$(awk '$1 ~ /^access\.(load|store|amo|ptw)$/ { s += $2 } END { print s + 0 }' "$tmp/all.err")
+got=$("$MT" info "$tmp/all.mtr" 2>/dev/null | sed -n 's/^samples: \([0-9]*\).*/\1/p')
+if [ -n "$got" ] && [ -n "$total" ] && [ "$data0" -gt 0 ] && [ "$got" -ge $((total + data0)) ]; then pass trace-smp-all
+else fail trace-smp-all "recorded $got, all harts' instructions $total + hart 0's data accesses $data0"; fi
+
+run hash1 --event-hash
+run hash2 --event-hash
+h1=$(grep '^events ' "$tmp/hash1.err"); h2=$(grep '^events ' "$tmp/hash2.err")
+if [ -n "$h1" ] && [ "$h1" = "$h2" ]; then pass event-hash-smp; else fail event-hash-smp "'$h1' / '$h2'"; fi
+[ "$fails" -eq 0 ]

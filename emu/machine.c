@@ -67,7 +67,22 @@ static bool on_idle(void *ctx)
     return true;
 }
 
-static void invalidate_cpu(void *ctx, uint64_t base, uint64_t len) { cpu_invalidate_phys(ctx, base, len); }
+/* A metapage left RAM: every hart drops its TLB entries and decoded pages there. */
+static void invalidate_harts(void *ctx, uint64_t base, uint64_t len)
+{
+    mt_machine *m = ctx;
+    for (unsigned i = 0; i < m->nharts; i++)
+        cpu_invalidate_phys(m->harts[i], base, len);
+}
+
+/* The meta-pager's page observer on a hart (each hart tells its own granule changes). */
+static void observe_pages(mt_cpu *h, struct mp_session *s)
+{
+    if (!s || !mp_session_needs_observer(s))
+        return;
+    cpu_set_page_observer(h, mp_session_observe, s, mp_session_observe_shift(s));
+    h->obs_timed = mp_session_faults_cost_cycles(s);
+}
 
 /* A cheap, order-sensitive hash of every delivered access (determinism checks, hook cost). */
 static uint64_t hash_listener(void *ctx, const mt_access *a)
@@ -117,9 +132,8 @@ static bool add_harts(mt_machine *m, const mt_machine_config *cfg, char *err, si
         snprintf(err, errlen, "-smp %u: at most %d harts", cfg->harts, MT_MAX_HARTS);
         return false;
     }
-    if ((cfg->metapaging && mp_session_needs_observer(cfg->metapaging)) || cfg->timing == TIMING_CACHE) {
-        snprintf(err, errlen, "-smp %u: not with meta-paging or --timing=cache (their state is one hart's)",
-                 cfg->harts);
+    if (cfg->timing == TIMING_CACHE) {
+        snprintf(err, errlen, "-smp %u: not with --timing=cache (its caches are one hart's)", cfg->harts);
         return false;
     }
     m->cpu.smp = true;
@@ -133,6 +147,7 @@ static bool add_harts(mt_machine *m, const mt_machine_config *cfg, char *err, si
         h->mhartid = i;
         h->smp = true;
         m->harts[m->nharts++] = h;
+        observe_pages(h, cfg->metapaging);
         clint_add_hart(&m->clint, h);
         plic_add_hart(&m->plic, h);
     }
@@ -159,22 +174,18 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     }
     bus_init(&m->bus, m->ram);
     cpu_init(&m->cpu, &m->bus, cfg->timing);
-    ram_set_invalidator(m->ram, invalidate_cpu, &m->cpu);
+    m->harts[0] = &m->cpu;
+    m->nharts = 1;
+    ram_set_invalidator(m->ram, invalidate_harts, m);
     if (cfg->metapaging) { /* before anything is loaded: see docs/metapaging.md */
         mp_session_attach(cfg->metapaging, m->ram);
-        if (mp_session_needs_observer(cfg->metapaging)) {
-            cpu_set_page_observer(&m->cpu, mp_session_observe, cfg->metapaging,
-                                  mp_session_observe_shift(cfg->metapaging));
-            m->cpu.obs_timed = mp_session_faults_cost_cycles(cfg->metapaging);
-        }
-        mp_session_charge_faults_to(cfg->metapaging, &m->cpu.cycle);
+        observe_pages(&m->cpu, cfg->metapaging);
+        mp_session_charge_faults_to(cfg->metapaging, &m->cpu.cycle); /* -smp: the running hart's */
     }
     mt_device d = clint_device(&m->clint, &m->cpu);
     bus_add_device(&m->bus, &d);
     d = plic_device(&m->plic, &m->cpu);
     bus_add_device(&m->bus, &d);
-    m->harts[0] = &m->cpu;
-    m->nharts = 1;
     if (cfg->harts > 1 && !add_harts(m, cfg, err, errlen))
         goto fail;
     d = uart_device(&m->uart, &m->plic, cfg->out, cfg->in_fd);

@@ -1,6 +1,7 @@
 #include "emu/smp.h"
 
 #include "emu/machine.h"
+#include "emu/mpctl.h"
 
 uint64_t smp_total_instret(const mt_machine *m)
 {
@@ -57,6 +58,14 @@ mt_smp_end smp_run(mt_machine *m)
                 cpu_take_listener(h, last);
             if (m->on_turn)
                 m->on_turn(m->turn_ctx, h);
+            if (m->cfg.metapaging) {
+                /* a fault's cycles go to the hart that takes it; and the hart's first access of
+                 * the turn is told to the page observer whatever it touched last, since other
+                 * harts' faults may have evicted that granule meanwhile (within a turn only this
+                 * hart's own accesses evict, so its granule filter stays exact) */
+                mp_session_charge_faults_to(m->cfg.metapaging, &h->cycle);
+                h->obs_last_unit = UINT64_MAX;
+            }
             cpu_update_next_event(h);
             cpu_run(h);
             last = h;

@@ -103,6 +103,44 @@ for elf in "${progs[@]}"; do
     done
   done
 done
+# -smp 4: Debian's OpenSBI and Linux to poweroff, every hart behind one meta-pager (each hart's
+# observer, every hart's TLBs dropped on an eviction): the same as flat RAM for every policy at a
+# budget that thrashes, and the online simulations count what the real pager does.
+SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+if [ -f build/linux/Image ] && [ -f "$SBI" ]; then
+  boot=(-smp 4 -m 256M --bios "$SBI" --kernel build/linux/Image --append 'console=ttyS0 mt.run="poweroff -f"')
+  smp_run() { # name args...
+    local name=$1; shift
+    timeout --kill-after=2 "${EQ_TIMEOUT:-120}" "$EMU" -q --stats --ram-hash "${boot[@]}" "$@" \
+      >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+    echo $? >"$tmp/$name.rc"
+  }
+  smp_sum() { cat "$tmp/$1.out"; echo "exit $(cat "$tmp/$1.rc")"; grep -E "^(harts|cycles|ram-hash) " "$tmp/$1.err"; }
+  smp_run ref --metapage-sim "4K:1M:*,64K:8M:*" --stats-json "$tmp/ref.json"
+  smp_sum ref >"$tmp/ref.sum"
+  if ! grep -q 'reboot: Power down' "$tmp/ref.out"; then
+    echo "FAIL equality/linux-smp4: the flat boot did not power off"; failed=1
+  else
+    for c in 4K:1M 64K:8M; do
+      size=${c%%:*}; budget=${c#*:}
+      for p in "${policies[@]}"; do
+        name="linux-smp4/$size:$budget:$p"
+        smp_run paged --metapage-size "$size" --metapage-budget "$budget" --metapage-policy "$p" \
+          --stats-json "$tmp/paged.json"
+        smp_sum paged >"$tmp/paged.sum"
+        if diff -q "$tmp/ref.sum" "$tmp/paged.sum" >/dev/null; then echo "PASS equality/$name"
+        else echo "FAIL equality/$name"; diff "$tmp/ref.sum" "$tmp/paged.sum" | head -n 8 | sed 's/^/    /'; failed=1; fi
+        want=$(online_counts "$tmp/ref.json" "$(bytes "$size")" "$(bytes "$budget")" "$p")
+        got=$(pager_counts "$tmp/paged.json")
+        if [[ $want =~ ^([a-z_]+\ [0-9]+\ )+$ ]] && [ "$want" = "$got" ] && [[ ! $got =~ evictions\ 0\  ]]; then
+          echo "PASS online/$name"
+        else
+          echo "FAIL online/$name"; echo "    online: $want"; echo "    real:   $got"; failed=1
+        fi
+      done
+    done
+  fi
+fi
 # --metapage-fault-cycles N: the same run, N more cycles per fault (exactly), nothing else changes.
 elf=$FWBUILD/metapaging/mp-small.elf
 run ref "$elf"

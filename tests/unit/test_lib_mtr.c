@@ -136,32 +136,39 @@ static void test_unit_roundtrip(void **state)
     }
 }
 
-/* A writer killed at any point: the file still reads, up to its last complete frame. */
-static void test_killed_writer(void **state)
+/* A finished .mtr of 20,000 full-format samples in 1 KiB frames (many frames), seeded; its bytes. */
+static uint8_t *write_sample_file(const char *path, uint64_t seed, long *size)
 {
-    (void)state;
-    const char *path = tmpname("full");
     char err[256];
     mt_writer_config wc = {.frame_bytes = 1024, .sync_period = 256};
     mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
     assert_non_null(w);
-    uint64_t s = 1;
+    uint64_t s = seed, c = 1000;
     assert_int_equal(mt_writer_section(w, 0, MT_FMT_FULL, 1, 1000), 0);
-    uint64_t c = 1000;
     for (int i = 0; i < 20000; i++) {
         c += 1 + (tu_rand(&s) & 7);
         assert_int_equal(mt_writer_sample(w, c, tu_rand(&s) & 0xffffff, i & 1), 0);
     }
     assert_int_equal(mt_writer_close(w), 0);
-    tu_buf whole = {0};
-    read_all(path, &whole, NULL);
     FILE *f = fopen(path, "rb");
     fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    uint8_t *file = malloc((size_t)size);
+    *size = ftell(f);
+    uint8_t *file = malloc((size_t)*size);
     fseek(f, 0, SEEK_SET);
-    assert_int_equal(fread(file, 1, (size_t)size, f), (size_t)size);
+    assert_int_equal(fread(file, 1, (size_t)*size, f), (size_t)*size);
     fclose(f);
+    return file;
+}
+
+/* A writer killed at any point: the file still reads, up to its last complete frame. */
+static void test_killed_writer(void **state)
+{
+    (void)state;
+    const char *path = tmpname("full");
+    long size;
+    uint8_t *file = write_sample_file(path, 1, &size);
+    tu_buf whole = {0};
+    read_all(path, &whole, NULL);
     const char *cut = tmpname("cut");
     size_t prev = 0;
     for (long len = 200; len < size; len += size / 37) {
@@ -203,17 +210,8 @@ static void test_damaged_frame(void **state)
 {
     (void)state;
     const char *path = tmpname("dmg");
-    char err[256];
-    mt_writer_config wc = {.frame_bytes = 1024, .sync_period = 256};
-    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
-    assert_non_null(w);
-    uint64_t s = 7, c = 1000;
-    assert_int_equal(mt_writer_section(w, 0, MT_FMT_FULL, 1, 1000), 0);
-    for (int i = 0; i < 20000; i++) {
-        c += 1 + (tu_rand(&s) & 7);
-        assert_int_equal(mt_writer_sample(w, c, tu_rand(&s) & 0xffffff, i & 1), 0);
-    }
-    assert_int_equal(mt_writer_close(w), 0);
+    long size;
+    uint8_t *file = write_sample_file(path, 7, &size);
     tu_buf whole = {0};
     mt_file *mf;
     read_all(path, &whole, &mf);
@@ -224,13 +222,6 @@ static void test_damaged_frame(void **state)
     uint64_t before = 0; /* uncompressed bytes of the frames before the victim */
     for (size_t i = 0; i < ni / 2; i++)
         before += idx[i].stream_bytes;
-    FILE *f = fopen(path, "rb");
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    uint8_t *file = malloc((size_t)size);
-    fseek(f, 0, SEEK_SET);
-    assert_int_equal(fread(file, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
     for (size_t i = 0; i < ni; i++) { /* each frame declares its size and a checksum */
         const uint8_t *fr = file + idx[i].file_offset;
         /* RFC 8878 3.1.1.1.1: the descriptor after the magic; bit 2 is Content_Checksum_Flag */
@@ -239,7 +230,7 @@ static void test_damaged_frame(void **state)
     }
     mt_file_close(mf); /* (idx is its) */
     file[victim.file_offset + victim.comp_size / 2] ^= 0x5a; /* one byte inside the victim's data */
-    f = fopen(path, "wb");
+    FILE *f = fopen(path, "wb");
     fwrite(file, 1, (size_t)size, f);
     fclose(f);
     tu_buf part = {0};

@@ -31,6 +31,15 @@ __attribute__((noreturn)) void diff_exit(int code);
 /* trap frame: [0] = mepc (writable), [1..31] = x1..x31 (x2 is not saved) */
 void diff_trap(uint64_t *frame);
 
+/* xorshift64: a generator whose sequence is the same on every machine (random programs, operands) */
+static inline uint64_t xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 int memcmp(const void *a, const void *b, size_t n);

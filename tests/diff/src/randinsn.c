@@ -17,13 +17,7 @@ extern void run_block(uint16_t *code);
 extern char run_block_ret[];
 
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
+static uint64_t rnd(void) { return xorshift64(&rs); }
 static unsigned pick(unsigned n) { return (unsigned)(rnd() % n); }
 
 /* registers random code may use: x0, x1, x3..x30 */

@@ -12,13 +12,7 @@
 #include "diff.h"
 
 static uint64_t rs = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
+static uint64_t rnd(void) { return xorshift64(&rs); }
 static unsigned pick(unsigned n) { return (unsigned)(rnd() % n); }
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 

@@ -295,6 +295,21 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
                            .trace_unit_size = cfg->trace_unit ? cfg->trace_unit->size : 0,
                            .nharts = m->nharts};
         dtb_size = dtb_build(&p, dtb, dtb_cap);
+        while (dtb_size < 0 && dtb_cap < MiB) { /* a long --append: a larger blob */
+            uint8_t *bigger = realloc(dtb, dtb_cap * 2);
+            if (!bigger)
+                break;
+            dtb = bigger;
+            dtb_cap *= 2;
+            memset(dtb, 0, dtb_cap);
+            dtb_size = dtb_build(&p, dtb, dtb_cap);
+        }
+        if (dtb_size < 0 && cfg->append && strlen(cfg->append) > 4096) {
+            snprintf(err, errlen, "--append: %zu bytes do not fit a device tree of at most %zu bytes",
+                     strlen(cfg->append), dtb_cap);
+            free(dtb);
+            goto fail;
+        }
     }
     if (dtb_size <= 0) {
         snprintf(err, errlen, "cannot build the device tree");

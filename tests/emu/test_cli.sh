@@ -58,6 +58,13 @@ expect_error backing-over-program "backing $tmp/link.elf: that is the program" -
   --metapage-budget 4M "$tmp/prog.elf"
 expect_error signature-over-bios "signature $tmp/zeros.bin: that is the --bios file" --signature "$tmp/zeros.bin" \
   -m 64M --bios "$tmp/zeros.bin"
+# a long --append (70,000 bytes, past the first 64 KiB blob) gets a larger device tree
+long_args=$(head -c 70000 /dev/zero | tr '\0' 'x')
+"$EMU" -q --dump-dtb "$tmp/long.dtb" --append "$long_args" "$hello" >/dev/null 2>"$tmp/long.err"; rc_long=$?
+"$EMU" -q "$hello" >/dev/null 2>&1; rc_short=$?
+if [ $rc_long -eq $rc_short ] && [ ! -s "$tmp/long.err" ] && [ "$(wc -c <"$tmp/long.dtb")" -gt 70000 ]; then
+  pass long-append
+else fail long-append "exit $rc_long (normally $rc_short): $(head -2 "$tmp/long.err")"; fi
 # --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
 # with bytes after its total size is taken, as QEMU takes it)
 "$EMU" -q --max-insns 1 --dump-dtb "$tmp/virt.dtb" "$hello" >/dev/null 2>&1

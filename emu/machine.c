@@ -13,6 +13,7 @@
 #include "emu/dtb.h"
 #include "emu/loader.h"
 #include "emu/smp.h"
+#include "mt_paths.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define FW_DYNAMIC_MAGIC 0x4942534fu
@@ -318,14 +319,15 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
     }
     if (cfg->dtb_out) {
         FILE *f = fopen(cfg->dtb_out, "wb");
-        if (!f || fwrite(dtb, 1, (size_t)dtb_size, f) != (size_t)dtb_size) {
-            snprintf(err, errlen, "%s: cannot write the device tree", cfg->dtb_out);
-            if (f)
-                fclose(f);
+        bool wrote = f && fwrite(dtb, 1, (size_t)dtb_size, f) == (size_t)dtb_size;
+        if (f && fclose(f) != 0) /* a full disk shows only here, when the buffer is written */
+            wrote = false;
+        if (!wrote) {
+            snprintf(err, errlen, "%s: cannot write the device tree: %s", cfg->dtb_out, strerror(errno ? errno : EIO));
+            mt_remove_partial(cfg->dtb_out);
             free(dtb);
             goto fail;
         }
-        fclose(f);
     }
     /* as QEMU: 2 MiB aligned, as high as possible below min(RAM end, 3 GiB) */
     uint64_t ram_end = RAM_BASE + cfg->ram_size, top = ram_end < 3072 * MiB ? ram_end : 3072 * MiB;

@@ -98,6 +98,12 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* SIGPIPE (the console's reader went away: `mtemu ... | head`): the same graceful end, and it
+     * stays installed, since the console goes on writing until the stop (each write then fails
+     * with EPIPE and is dropped) */
+    struct sigaction pipe_sa = {.sa_handler = machine_signal};
+    sigemptyset(&pipe_sa.sa_mask);
+    sigaction(SIGPIPE, &pipe_sa, NULL);
 
     mp_options_default(&mpo);
     if (mp_options_extract(&mpo, &argc, argv, err, sizeof err) != 0) {
@@ -265,6 +271,11 @@ int main(int argc, char **argv)
     int code = machine_run(m);
     double secs = machine_wall_seconds() - t0;
     console_end(&console);
+    /* the console's output reached its file (a full disk, a closed pipe): else it is not whole */
+    if (fflush(cfg.out) != 0 || ferror(cfg.out)) {
+        fprintf(stderr, "mtemu: console output: write error: %s\n", strerror(errno ? errno : EIO));
+        code = code ? code : 1;
+    }
     if (cfg.signature && !machine_write_signature(m, err, sizeof err)) {
         fprintf(stderr, "mtemu: %s\n", err);
         code = code ? code : 2;

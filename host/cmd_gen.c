@@ -12,6 +12,7 @@
 #include "host/traceio.h"
 #include "host/unitdrv.h"
 #include "mt_mtr.h"
+#include "mt_paths.h"
 
 static void help(void)
 {
@@ -55,7 +56,7 @@ static void discard_outputs(gen_out *outs, int n)
             unit_driver_stop(&outs[j].drv, 2);
             if (outs[j].raw) {
                 fclose(outs[j].raw);
-                remove(outs[j].path);
+                mt_remove_partial(outs[j].path);
             } else {
                 mt_writer_abort(outs[j].mtr);
             }
@@ -274,7 +275,7 @@ int cmd_gen(int argc, char **argv)
             if (outs[k].raw) {
                 bad |= fclose(outs[k].raw) != 0;
                 if (rc || bad)
-                    remove(outs[k].path);
+                    mt_remove_partial(outs[k].path);
             } else if (rc || bad) {
                 mt_writer_abort(outs[k].mtr);
             } else {

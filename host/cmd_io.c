@@ -13,6 +13,7 @@
 #include "host/exporters.h"
 #include "host/hmtt.h"
 #include "host/traceio.h"
+#include "mt_paths.h"
 
 static void import_help(void)
 {
@@ -71,7 +72,7 @@ static int kernel_trace(const char *path, const char *csv_out)
     }
     fclose(f);
     if (o && (fclose(o) != 0 || rc)) {
-        unlink(csv_out);
+        mt_remove_partial(csv_out);
         rc = 1;
     }
     if (!rc)
@@ -222,7 +223,7 @@ static int export_kernel(const char *in, const char *out)
     if (fclose(o) != 0)
         rc = 1;
     if (rc)
-        unlink(out);
+        mt_remove_partial(out);
     else
         fprintf(stderr, "wrote %" PRIu64 " kernel PTE records to %s\n", n, out);
     return rc;
@@ -363,8 +364,7 @@ int cmd_export(int argc, char **argv)
         rc = 1;
     }
     ht_close(src);
-    if (ferror(f))
-        rc = 1;
+    int write_failed = ferror(f);
     if (hw) {
         hmtt_writer_stats st;
         hmtt_writer_stats_get(hw, &st);
@@ -374,12 +374,13 @@ int cmd_export(int argc, char **argv)
                     st.ambiguous ? " (some writes to line 0 look like fillers)" : "");
         hmtt_writer_free(hw);
     }
-    if (out && fclose(f) != 0)
+    if (out && (fclose(f) != 0 || write_failed)) { /* (standard output: main checks it) */
+        if (!rc)
+            cli_error("export", "%s: write error: %s", out ? out : "standard output", strerror(errno ? errno : EIO));
         rc = 1;
-    else if (!out && fflush(stdout) != 0)
-        rc = 1;
+    }
     if (rc && out)
-        unlink(out); /* never leave a half-written file that looks complete */
+        mt_remove_partial(out); /* never leave a half-written file that looks complete */
     if (!rc && coarse)
         fprintf(stderr, "note: %" PRIu64 " samples carried only 48/32-bit addresses (low bits zero)\n",
                 coarse);

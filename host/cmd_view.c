@@ -238,5 +238,5 @@ int cmd_decode(int argc, char **argv)
         return 1;
     }
     ht_close(src);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return 0; /* (main checks that standard output took it all) */
 }

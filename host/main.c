@@ -1,4 +1,5 @@
 /* metatrace: offline analysis of memory-access traces, git-style subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             int rc = commands[i].run(argc - 1, argv + 1);
+            /* what went to standard output reached it (a full disk, a closed pipe): else the
+             * result is not whole, however the command ended */
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "metatrace %s: standard output: write error: %s\n", argv[1], strerror(errno ? errno : EIO));
+                return rc ? rc : 1;
+            }
             /* a result from a damaged trace is printed, but is not a success (the reader said why) */
             return rc == 0 && ht_damaged_inputs() ? 1 : rc;
         }

@@ -23,6 +23,7 @@
 #include "mt_mtr.h"
 #include "mt_pkt.h"
 #include "mt_swenc.h"
+#include "mt_paths.h"
 
 static ht_format fmt_from_lib(unsigned f)
 {
@@ -430,7 +431,7 @@ int mtr_finish(mtr_writer *w)
         if (w->sink_error || fclose(w->f) != 0)
             rc = -1;
         if (rc)
-            unlink(w->path);
+            mt_remove_partial(w->path);
     }
     if (!rc && w->shifted)
         fprintf(stderr, "note: %s: %" PRIu64 " samples moved to the next free sample point "
@@ -447,7 +448,7 @@ void mtr_abort(mtr_writer *w)
         mt_writer_abort(w->mtr);
     } else {
         fclose(w->f);
-        unlink(w->path);
+        mt_remove_partial(w->path);
     }
     free(w);
 }

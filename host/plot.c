@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mt_paths.h"
+
 const char *plot_terminal(const char *out)
 {
     size_t n = strlen(out);
@@ -72,7 +74,7 @@ int plot_run(const char *script, const char *data, const char *out, char *err, s
         snprintf(err, errlen, "cannot write the plot data in %s", d);
         goto cleanup;
     }
-    unlink(abs_out);
+    mt_remove_partial(abs_out);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "cannot start gnuplot (%s)", strerror(errno));
@@ -97,7 +99,7 @@ int plot_run(const char *script, const char *data, const char *out, char *err, s
     struct stat st;
     if (WEXITSTATUS(status) != 0 || stat(abs_out, &st) != 0 || st.st_size == 0) {
         snprintf(err, errlen, "%s: gnuplot failed (exit %d)", out, WEXITSTATUS(status));
-        unlink(abs_out);
+        mt_remove_partial(abs_out);
         goto cleanup;
     }
     rc = 0;

@@ -208,6 +208,18 @@ check export_dash_stdout "$MT" export keep.mtr --to csv -o - --to-cycle 2000
 has export_dash_stdout_rows out '^cycle,address,rw$'
 if [ ! -e ./- ]; then pass export_dash_no_file; else echo "FAIL export_dash_no_file"; fi
 
+# --- a full disk: the result did not reach its file, which says so and exits 1; a device named as
+#     the output is never removed ---
+if [ -c /dev/full ]; then
+    "$MT" decode big.mtr >/dev/full 2>err; rc=$?
+    if [ $rc -eq 1 ] && grep -q 'decode: standard output: write error: No space left on device' err; then
+        pass full_stdout; else echo "FAIL full_stdout (exit $rc)"; fi
+    fails full_reconstruct "$MT" reconstruct big.mtr -o /dev/full
+    fails full_export "$MT" export big.mtr --to csv -o /dev/full
+    fails full_gen "$MT" gen -o /dev/full --accesses 1000
+    if [ -c /dev/full ]; then pass full_device_kept; else echo "FAIL full_device_kept"; fi
+fi
+
 # --- region of interest: --from/--to seek through the index (same answer as filtering a full
 #     decode), a killed writer's file is scanned and says so; --between-markers on a hand-built
 #     trace whose answers are worked out below ---

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "host/mtrio.h"
+#include "mt_paths.h"
 
 static int has_suffix(const char *s, const char *suf)
 {
@@ -377,7 +378,7 @@ int trace_finish(trace_writer *w)
         if (w->csv != stdout && fclose(w->csv) != 0)
             rc = -1;
         if (rc)
-            unlink(w->path);
+            mt_remove_partial(w->path);
     } else {
         rc = mtr_finish(w->mtr);
     }
@@ -392,7 +393,7 @@ void trace_abort(trace_writer *w)
     if (w->csv) {
         if (w->csv != stdout) {
             fclose(w->csv);
-            unlink(w->path);
+            mt_remove_partial(w->path);
         }
     } else {
         mtr_abort(w->mtr);

@@ -1,5 +1,6 @@
 /* The .mtr container: see mt_mtr.h and docs/trace-format.md section 4. */
 #include "mt_mtr.h"
+#include "mt_paths.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -384,7 +385,7 @@ void mt_writer_abort(mt_writer *w)
         return;
     if (w->f)
         fclose(w->f);
-    unlink(w->path);
+    mt_remove_partial(w->path);
     writer_free(w);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The canonical name of a path whose file may not exist yet: its directory resolved, then its last
  * component ("" when not even the directory resolves: such an output cannot be created anyway). */
@@ -70,4 +71,11 @@ int mt_paths_check(const mt_named_path *outputs, size_t nout, const mt_named_pat
             }
     }
     return 0;
+}
+
+void mt_remove_partial(const char *path)
+{
+    struct stat st;
+    if (path && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
 }

@@ -18,4 +18,9 @@ typedef struct {
 int mt_paths_check(const mt_named_path *outputs, size_t nout, const mt_named_path *inputs, size_t nin, char *err,
                    size_t errlen);
 
+/* Removes a half-written output, if it is a regular file. A device, FIFO or terminal named as
+ * the output (/dev/null, /dev/full, /dev/stdout) stays: unlink would delete the node itself, and
+ * as root it can. */
+void mt_remove_partial(const char *path);
+
 #endif

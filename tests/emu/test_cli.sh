@@ -65,6 +65,16 @@ long_args=$(head -c 70000 /dev/zero | tr '\0' 'x')
 if [ $rc_long -eq $rc_short ] && [ ! -s "$tmp/long.err" ] && [ "$(wc -c <"$tmp/long.dtb")" -gt 70000 ]; then
   pass long-append
 else fail long-append "exit $rc_long (normally $rc_short): $(head -2 "$tmp/long.err")"; fi
+# a full disk (/dev/full, where it is the device): every output says so and exits non-zero, and a
+# failed output that is not a regular file is left alone (an unlink of it as root deletes the node)
+if [ -c /dev/full ]; then
+  expect_error full-trace "/dev/full: write failed: No space left on device" --trace /dev/full "$hello"
+  expect_error full-dtb "/dev/full: cannot write the device tree: No space left on device" --dump-dtb /dev/full "$hello"
+  out=$("$EMU" -q "$hello" 2>&1 >/dev/full </dev/null); rc=$?
+  if [ $rc -ne 0 ] && grep -q "console output: write error: No space left on device" <<<"$out"; then pass full-console
+  else fail full-console "exit $rc: $out"; fi
+  if [ -c /dev/full ]; then pass full-device-kept; else fail full-device-kept "/dev/full is no longer a device"; fi
+fi
 # --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
 # with bytes after its total size is taken, as QEMU takes it)
 "$EMU" -q --max-insns 1 --dump-dtb "$tmp/virt.dtb" "$hello" >/dev/null 2>&1

@@ -376,7 +376,7 @@ int cmd_export(int argc, char **argv)
     }
     if (out && (fclose(f) != 0 || write_failed)) { /* (standard output: main checks it) */
         if (!rc)
-            cli_error("export", "%s: write error: %s", out ? out : "standard output", strerror(errno ? errno : EIO));
+            cli_error("export", "%s: write error: %s", out, strerror(errno ? errno : EIO));
         rc = 1;
     }
     if (rc && out)

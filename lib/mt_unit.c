@@ -36,7 +36,7 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
     u->lazy = 1;
     u->fast = 1;
     u->sec_r = 1;
-    u->port_cycle = UINT64_MAX;
+    u->rest_until = 0;
     return mt_fifo_init(&u->fifo, u->p.depth);
 }
 
@@ -149,8 +149,8 @@ static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kin
     e->kind = (uint8_t)kind;
     e->bound = (uint8_t)bound;
     e->due = t + MT_UNIT_LATENCY;
-    if (bound > MT_UNIT_PORT)
-        u->port_cycle = t + 1; /* its second half takes the write port in t + 1 */
+    /* (a long packet's second half takes the write port in t + 1, a rest cycle) */
+    u->rest_until = t + MT_UNIT_PACE;
     u->pipe_bytes += n;
     if (kind == MT_INFLIGHT_SYNC)
         u->pipe_sync++;
@@ -327,7 +327,7 @@ static void reported(mt_unit *u, const mt_unit_sample *s)
     u->last_sp = s->sp;
 }
 
-enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_CAPTURE, W_END };
+enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
 
 static void clock_one(mt_unit *u)
 {
@@ -339,9 +339,9 @@ static void clock_one(mt_unit *u)
     /* A. drain */
     if (u->fifo.occ)
         drain(u, u->p.drain);
-    /* the write port is free (not taken by the second half of the packet chosen in t - 1) */
-    const int port = t != u->port_cycle;
-    const int room = has_room(u) && port;
+    /* a rest cycle (v4): the arbitration acted in one of the last PACE - 1 cycles */
+    const int rest = t < u->rest_until;
+    const int room = has_room(u) && !rest;
 
     /* B. schedule */
     if (u->active) {
@@ -370,7 +370,7 @@ static void clock_one(mt_unit *u)
     const int barrier = u->sect_pending || u->sync_pending;
     enum winner w = W_NONE;
     if (u->hold.valid && !(u->hold.after && barrier))
-        w = W_HOLD;
+        w = W_HOLD; /* it waits while it is not ready: what follows it must not pass it */
     else if (u->sect_pending)
         w = W_SECTION;
     else if (u->sync_pending)
@@ -379,19 +379,18 @@ static void clock_one(mt_unit *u)
         w = W_OVERFLOW; /* only once the FIFO has drained to half: drops must not feed more drops */
     else if (u->marker_pending)
         w = W_MARKER;
-    else if (cap.valid)
-        w = W_CAPTURE;
     else if (u->end_pending && !u->drop_pending && !u->hold.valid)
         w = W_END; /* after everything else, including an OVERFLOW waiting for half-full */
 
-    if (w == W_HOLD || w == W_CAPTURE) {
-        mt_unit_sample *s = w == W_HOLD ? &u->hold : &cap;
+    if (w == W_HOLD && !rest && t >= u->hold.ready) {
+        mt_unit_sample *s = &u->hold;
         mt_enc_plan plan;
         mt_enc_plan_sample(&u->enc, s->a, s->rw, s->idx - u->rep_idx, &plan);
         if (plan.absorbed) {
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
             s->valid = 0;
+            u->rest_until = t + MT_UNIT_PACE; /* an absorption is an act of the arbitration */
         } else if (room) {
             bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
             memcpy(pkt, plan.bytes, plan.len);
@@ -399,12 +398,13 @@ static void clock_one(mt_unit *u)
             mt_enc_commit(&u->enc, &plan);
             reported(u, s);
             s->valid = 0;
-        } else if (port) {
+        } else {
             drop_sample(u);
             s->valid = 0;
         }
-        /* else the port is taken: the sample waits (the hold keeps it, a capture goes to the
-         * hold, which is empty when a capture wins) */
+        /* in a rest cycle the sample waits in the hold */
+    } else if (w == W_HOLD) {
+        /* a rest cycle, or the sample is not ready: the hold keeps it */
     } else if (w != W_NONE && u->enc.run_cnt) {
         uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
         if (room) {
@@ -471,12 +471,13 @@ static void clock_one(mt_unit *u)
         }
     }
 
-    /* the capture, when it did not win (or won in a cycle without the port), waits in the hold
-     * or is dropped */
+    /* the capture goes to the hold (v4: always; it competes from t + PACE on) when the hold is
+     * free at the end of this cycle, or is dropped */
     if (cap.valid) {
         if (!u->hold.valid) {
             u->hold = cap;
             u->hold.valid = 1;
+            u->hold.ready = t + MT_UNIT_PACE;
             u->hold.after = (u->sect_pending || u->sync_pending) ? 1 : 0;
         } else {
             drop_sample(u);
@@ -558,7 +559,7 @@ static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
-           u->now != u->sec_end && u->now != u->port_cycle;
+           u->now != u->sec_end;
 }
 
 /* mt_enc_plan_sample's first outcome, decided inline (most samples in a burst): the sample
@@ -574,38 +575,95 @@ static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint
     return (e->hist_valid >> e->prev_idx & 1) && e->hist[e->prev_idx] == a;
 }
 
-/* fast_clock's capture (after its drain and interval opening); 1 when it chose a packet. Only a
- * choice can make a SYNC due (sync_check), so the callers check only then. */
-/* always inlined: it is the body of the emulator's per-sample call */
-static inline __attribute__((always_inline)) int fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
+/* The hold's sample wins the arbitration of cycle t in a calm unit (nothing else pending, not a
+ * rest cycle): clock_one's sample row with those facts substituted. It is absorbed into the run,
+ * chosen, or dropped for want of room. 1 when a packet was chosen (only a choice can make a SYNC
+ * due, so the callers run sync_check only then). */
+static inline int fast_decide(mt_unit *u, uint64_t t)
 {
-    mt_fifo *f = &u->fifo;
-    if (u->int_open && passes(u, acc)) {
-        u->int_open = 0;
-        const mt_unit_sample s = {.valid = 1, .idx = u->int_idx, .sp = u->int_sp};
-        const uint64_t part = mt_fmt_addr_part(u->sec_fmt, acc->addr);
-        const unsigned rw = acc->write ? 1 : 0;
-        if (enc_extends_run(&u->enc, part, rw, s.idx - u->rep_idx)) {
-            u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
-            reported(u, &s);
-            return 0; /* no bytes */
-        }
-        mt_enc_plan plan;
-        mt_enc_plan_sample(&u->enc, part, rw, s.idx - u->rep_idx, &plan);
-        if (plan.absorbed) {
-            mt_enc_commit(&u->enc, &plan);
-            reported(u, &s);
-        } else if (u->p.depth - f->occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u)) {
-            choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN,
-                   sample_bound(u->enc.run_cnt, s.idx - u->rep_idx, plan.op), t);
-            mt_enc_commit(&u->enc, &plan);
-            reported(u, &s);
-            return 1;
-        } else {
-            drop_sample(u);
-        }
+    mt_unit_sample *s = &u->hold;
+    const uint64_t skip = s->idx - u->rep_idx;
+    s->valid = 0;
+    if (enc_extends_run(&u->enc, s->a, s->rw, skip)) {
+        u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
+        reported(u, s);
+        u->rest_until = t + MT_UNIT_PACE;
+        return 0; /* no bytes */
+    }
+    mt_enc_plan plan;
+    mt_enc_plan_sample(&u->enc, s->a, s->rw, skip, &plan);
+    if (plan.absorbed) {
+        mt_enc_commit(&u->enc, &plan);
+        reported(u, s);
+        u->rest_until = t + MT_UNIT_PACE;
+    } else if (has_room(u)) {
+        choose(u, plan.bytes, plan.len, MT_INFLIGHT_PLAIN, sample_bound(u->enc.run_cnt, skip, plan.op), t);
+        mt_enc_commit(&u->enc, &plan);
+        reported(u, s);
+        return 1;
+    } else {
+        drop_sample(u);
     }
     return 0;
+}
+
+/* A hold whose decision fast_hold may take: the session runs, nothing but the hold is pending,
+ * no input is recorded for the current cycle, and the hold is not waiting behind a barrier. */
+static inline int hold_calm(const mt_unit *u)
+{
+    return u->hold.valid && !u->hold.after && u->active && !u->acc_valid && !u->nwrites &&
+           !u->sect_pending && !u->sync_pending && !u->drop_pending && !u->marker_pending &&
+           !u->end_pending;
+}
+
+/* The cycle in which a calm unit's hold is decided: its first cycle that is not a rest cycle. */
+static inline uint64_t hold_cycle(const mt_unit *u)
+{
+    return u->hold.ready > u->rest_until ? u->hold.ready : u->rest_until;
+}
+
+/* Cycles [now, d] without accesses in a calm unit, d = hold_cycle < sec_end: drain and interval
+ * openings up to d (as skip_to, around the entries of packets in flight), then the hold's
+ * decision in d. */
+static void fast_hold(mt_unit *u, uint64_t d)
+{
+    while (u->pipe_n && u->pipe[u->pipe_head].due < d)
+        skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
+    if (d > u->now)
+        skip_to(u, d);
+    if (u->fifo.occ)
+        drain(u, u->p.drain);
+    if (d == u->next_sp) {
+        u->int_open = 1;
+        u->int_sp = d;
+        u->int_idx = u->next_idx++;
+        u->next_sp = d + u->sec_r;
+    }
+    const int chosen = fast_decide(u, d);
+    enter_due(u, d);
+    if (chosen)
+        sync_check(u, d);
+    u->now = d + 1;
+}
+
+/* The hold can be decided by fast_hold before cycle `before`. */
+static inline int hold_fast_due(const mt_unit *u, uint64_t before)
+{
+    if (!hold_calm(u))
+        return 0;
+    const uint64_t d = hold_cycle(u);
+    return d < before && d < u->sec_end;
+}
+
+/* fast_clock's capture (after its drain and interval opening): to the hold, which is empty. */
+static inline __attribute__((always_inline)) void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
+{
+    if (u->int_open && passes(u, acc)) {
+        u->int_open = 0;
+        u->hold = (mt_unit_sample){.valid = 1, .idx = u->int_idx, .sp = u->int_sp,
+                                   .a = mt_fmt_addr_part(u->sec_fmt, acc->addr),
+                                   .rw = acc->write ? 1 : 0, .ready = t + MT_UNIT_PACE};
+    }
 }
 
 static void fast_clock(mt_unit *u, const mt_access *acc)
@@ -620,10 +678,8 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
         u->int_idx = u->next_idx++;
         u->next_sp = t + u->sec_r;
     }
-    const int chosen = fast_capture(u, acc, t);
+    fast_capture(u, acc, t);
     enter_due(u, t);
-    if (chosen)
-        sync_check(u, t);
     u->acc_valid = 0;
     u->now = t + 1;
 }
@@ -631,6 +687,10 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
 void mt_unit_advance(mt_unit *u, uint64_t cycle)
 {
     while (u->now < cycle) {
+        if (u->lazy && u->fast && hold_fast_due(u, cycle)) {
+            fast_hold(u, hold_cycle(u));
+            continue;
+        }
         if (u->lazy && quiet(u)) {
             uint64_t j = skip_limit(u, cycle);
             if (j > u->now) {
@@ -651,7 +711,9 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
      * the section's end, the cycles up to the access are quiet (skip_to, exactly what
      * mt_unit_advance does for them) and the access's own cycle is a fast_clock one. */
     const uint64_t c = a->cycle;
-    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end && c != u->port_cycle &&
+    if (u->lazy && u->fast && c >= u->now && hold_fast_due(u, c))
+        fast_hold(u, hold_cycle(u)); /* the last sample's decision, before this access's cycle */
+    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
         !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
         !u->drop_pending && !u->marker_pending && !u->end_pending) {
         if (u->batch) {
@@ -681,10 +743,8 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
                 u->next_idx += m;
                 u->next_sp += m * u->sec_r;
             }
-            const int chosen = fast_capture(u, a, c);
+            fast_capture(u, a, c);
             enter_due(u, c);
-            if (chosen)
-                sync_check(u, c);
             u->now = c + 1;
             return;
         }

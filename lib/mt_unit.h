@@ -32,6 +32,13 @@
  * drain N is at most MT_UNIT_PORT bytes per cycle (more could never be sustained). */
 #define MT_UNIT_PORT 8u
 #define MT_UNIT_MAX_DRAIN MT_UNIT_PORT
+/* Contract v4 (for 48 MHz on the iCE40 UP5K): the arbitration acts at most once every
+ * MT_UNIT_PACE cycles. After a cycle in which it chose a packet or absorbed a sample into the
+ * run, the next MT_UNIT_PACE - 1 cycles are rest cycles: nothing is chosen or absorbed (this
+ * covers v3's port cycle). A capture always goes to the hold, whose sample competes from
+ * MT_UNIT_PACE cycles after its capture on. So each of the compressor's recurrences (history,
+ * run, report index) has MT_UNIT_PACE clocks in hardware. */
+#define MT_UNIT_PACE 3u
 
 enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
 typedef struct {
@@ -56,6 +63,7 @@ typedef struct {
 typedef struct {
     uint8_t valid, after, rw;
     uint64_t a, idx, sp;
+    uint64_t ready; /* in the hold: the first cycle in which it competes (capture + PACE) */
 } mt_unit_sample;
 
 /* Where the unit's output stands, counted over everything it has emitted (all sessions): for a
@@ -104,7 +112,7 @@ typedef struct {
     mt_unit_inflight pipe[MT_UNIT_LATENCY + 1];
     uint8_t pipe_head, pipe_n, pipe_sync;
     uint32_t pipe_bytes;
-    uint64_t port_cycle; /* the cycle after a long packet's choice: nothing can be chosen in it */
+    uint64_t rest_until; /* cycles before it are rest cycles (v4): nothing is chosen or absorbed */
     /* counters and sticky bits */
     uint32_t dropped;
     uint64_t samples, bytes;

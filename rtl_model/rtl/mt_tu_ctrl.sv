@@ -195,7 +195,9 @@ module mt_tu_ctrl #(
   assign b_hold_valid   = hold_valid_q && !(sw && hold_after_q);
   assign b_sect_pending = sect_pending_q || sw;
 
-  // Section C: capture.
+  // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
+  // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
+  // competes from the third cycle after its capture.
   logic        pass, cap;
   logic [55:0] cap_a;
   assign pass  = acc_valid_i && c_kind_mask_q[acc_kind_i] && (acc_tap_i == c_tap_q) &&
@@ -208,66 +210,110 @@ module mt_tu_ctrl #(
   assign barrier = b_sect_pending || sync_pending_q;
 
   typedef enum logic [2:0] {
-    WNone, WHold, WSection, WSync, WOverflow, WMarker, WCapture, WEnd
+    WNone, WHold, WSection, WSync, WOverflow, WMarker, WEnd
   } winner_e;
   winner_e win;
 
   always_comb begin
+    // the hold wins even while it is not ready: nothing may pass the sample it keeps
     if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
     else if (b_sect_pending) win = WSection;
     else if (sync_pending_q) win = WSync;
     else if ((drop_pending_q != '0 || drops_q != '0) && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
-    else if (cap) win = WCapture;
     // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
     else if (end_pending_q && drop_pending_q == '0 && drops_q == '0 && !b_hold_valid) win = WEnd;
     else win = WNone;
   end
 
-  logic is_sample_win, run_flush;
-  assign is_sample_win = (win == WHold) || (win == WCapture);
-  assign run_flush     = !is_sample_win && (win != WNone) && (run_cnt_q != '0);
+  // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
+  // sample) come two rest cycles (rest_q counts them down); the hold's sample is ready in the
+  // third cycle after its capture (hold_age_q counts 0, 1, 2).  So every recurrence through the
+  // compressor's state has three clocks, and the precompute below two of them.
+  logic [1:0] rest_q, rest_d, hold_age_q, hold_age_d;
+  logic       rest, hold_ready, hold_act;
+  assign rest       = rest_q != 2'd0;
+  assign hold_ready = hold_age_q[1];
+  // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
+  assign hold_act   = (win == WHold) && hold_ready && !rest;
 
-  // The sample being written (hold or this cycle's capture): its history match, decided here.
+  logic is_sample_win, run_flush;
+  assign is_sample_win = hold_act;
+  assign run_flush     = (win != WNone) && (win != WHold) && (run_cnt_q != '0);
+
+  // Precompute: the hold against the compressor's state, in two registered stages that run every
+  // cycle (pa_*: from the state of the cycle before, pb_*: of two cycles before).  Neither the
+  // hold nor the history, the report index, the run or the previous sample changes in the two
+  // cycles before a cycle in which the hold acts (it was captured at least three cycles ago, and
+  // every act is followed by two rest cycles), so there they are the values of the state at the
+  // choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero test, the low
+  // halves of the skip (hold index - report index) and of the DELTA difference (hold - newest
+  // entry); stage B: the matches, the run test and the high halves with stage A's borrows.
+  logic [11:0] pa_sup_eq_q;
+  logic        pa_skip_zero_q;
+  logic [20:0] pa_skip_lo_q;    // [20]: borrow
+  logic [28:0] pa_diff_lo_q;    // [28]: borrow
+  logic [19:0] pb_skip_hi_q;
+  logic [27:0] pb_diff_hi_q;
+  logic        pb_any_q, pb_absorbed_q;
+  logic [1:0]  pb_midx_q;
+  logic [11:0] pa_sup_eq_d;
+  for (genvar i = 0; i < 3; i++) begin : g_eq
+    // a two-level tree of kept 4-bit group results: left to itself the mapper chains the 56-bit
+    // compare through LUTs
+    (* keep *) logic [13:0] grp_eq;
+    for (genvar g = 0; g < 14; g++) begin : g_grp
+      assign grp_eq[g] = (hist_q[i*56 + g*4 +: 4] == hold_a_q[g*4 +: 4]);
+    end
+    assign pa_sup_eq_d[i*4 +: 4] = {&grp_eq[13:12], &grp_eq[11:8], &grp_eq[7:4], &grp_eq[3:0]};
+  end
+  logic [2:0] pb_eq;
+  logic       pb_any, pb_absorbed;
+  logic [1:0] pb_midx;
+  always_comb begin
+    for (int i = 0; i < 3; i++) pb_eq[i] = hist_valid_q[i] && (&pa_sup_eq_q[i*4 +: 4]);
+    pb_any = |pb_eq;
+    pb_midx = pb_eq[0] ? 2'd0 : (pb_eq[1] ? 2'd1 : 2'd2);
+    // the sample extends the run (no bytes, no room needed)
+    pb_absorbed = prev_valid_q && pb_any && (pb_midx == prev_idx_q) && (hold_rw_q == prev_rw_q) &&
+                  pa_skip_zero_q && (run_cnt_q != mt_tu_pkg::RunMax);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
+      pb_skip_hi_q <= '0;  pb_diff_hi_q <= '0;
+      pb_any_q <= 1'b0;    pb_absorbed_q <= 1'b0;  pb_midx_q <= '0;
+    end else begin
+      pa_sup_eq_q    <= pa_sup_eq_d;
+      pa_skip_zero_q <= (hold_idx_q == rep_idx_q);
+      pa_skip_lo_q   <= {1'b0, hold_idx_q[19:0]} - {1'b0, rep_idx_q[19:0]};
+      pa_diff_lo_q   <= {1'b0, hold_a_q[27:0]} - {1'b0, hist_q[27:0]};
+      pb_skip_hi_q   <= hold_idx_q[39:20] - rep_idx_q[39:20] - 20'(pa_skip_lo_q[20]);
+      pb_diff_hi_q   <= hold_a_q[55:28] - hist_q[55:28] - 28'(pa_diff_lo_q[28]);
+      pb_any_q       <= pb_any;
+      pb_absorbed_q  <= pb_absorbed;
+      pb_midx_q      <= pb_midx;
+    end
+  end
+
+  // The sample being written: the hold's, with the precompute's results.
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_idx, s_skip;
   logic [47:0] s_nsp;
-  // (the address parts are already w bits wide: hold and capture were taken in the encoder's
-  // format, since a sample of a new section is written only after its SECTION)
-  assign s_a    = (win == WHold) ? hold_a_q : cap_a;
-  assign s_rw   = (win == WHold) ? hold_rw_q : acc_write_i;
-  assign s_idx  = (win == WHold) ? hold_idx_q : b_int_idx;
-  assign s_nsp  = (win == WHold) ? hold_nsp_q : cap_nsp;
-  assign s_skip = s_idx - rep_idx_q;
-
-  // The hold and the capture are compared with the history side by side; the winner selects.
-  // The hold's compare is registered when the capture enters it (eq_hold_q): while the hold waits,
-  // the history changes only by the hold's own write, and a barrier clears only valid bits.
-  logic [2:0] eq, eq_hold, eq_cap, eq_hold_q, eq_hold_d;
-  logic       hold_cap_eq;   // this cycle's capture equals the hold (the entry the hold pushes)
-  assign hold_cap_eq = (cap_a == hold_a_q);
+  // (the address part is already w bits wide: the hold was taken in the encoder's format, since
+  // a sample of a new section is written only after its SECTION)
+  assign s_a    = hold_a_q;
+  assign s_rw   = hold_rw_q;
+  assign s_idx  = hold_idx_q;
+  assign s_nsp  = hold_nsp_q;
+  assign s_skip = {pb_skip_hi_q, pa_skip_lo_q[19:0]};
   logic       any_match, e_absorbed, skip_zero;
   logic [1:0] e_midx;
-  for (genvar i = 0; i < 3; i++) begin : g_eq
-    assign eq_hold[i] = hist_valid_q[i] && eq_hold_q[i];
-    // the compare as a two-level tree of kept 4-bit and 16-bit group results: left to itself
-    // the mapper chains the 56-bit compare through LUTs, the longest path of the unit
-    (* keep *) logic [13:0] grp_eq;
-    (* keep *) logic [3:0]  sup_eq;
-    for (genvar g = 0; g < 14; g++) begin : g_grp
-      assign grp_eq[g] = (hist_q[i*56 + g*4 +: 4] == cap_a[g*4 +: 4]);
-    end
-    assign sup_eq = {&grp_eq[13:12], &grp_eq[11:8], &grp_eq[7:4], &grp_eq[3:0]};
-    assign eq_cap[i]  = hist_valid_q[i] && (&sup_eq);
-  end
-  assign eq = (win == WHold) ? eq_hold : eq_cap;
-  assign skip_zero = (win == WHold) ? (hold_idx_q == rep_idx_q) : (b_int_idx == rep_idx_q);
-  assign any_match = |eq;
-  assign e_midx = eq[0] ? 2'd0 : (eq[1] ? 2'd1 : 2'd2);
-  // the sample extends the run (no bytes, no room needed)
-  assign e_absorbed = prev_valid_q && any_match && (e_midx == prev_idx_q) && (s_rw == prev_rw_q) &&
-                      skip_zero && (run_cnt_q != mt_tu_pkg::RunMax);
+  assign any_match  = pb_any_q;
+  assign e_midx     = pb_midx_q;
+  assign e_absorbed = pb_absorbed_q;
+  assign skip_zero  = pa_skip_zero_q;
 
   // The packet in flight in stage P1 / P2 (registered below).
   logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
@@ -285,12 +331,10 @@ module mt_tu_ctrl #(
   logic [4:0]  p2_len_q;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
-  // Contract v3: the FIFO's write port takes 8 bytes a clock.  port_q: a packet whose length
-  // bound exceeds 8 was chosen in the last cycle, so its second half takes the port in the
-  // cycle in which it leaves P2: nothing is chosen in this cycle (a sample that would need a
-  // packet waits in the hold instead of being dropped).  p2h_q: P2's packet is longer than 8
-  // bytes and its second half is written now.
-  logic        port_q, p2h_q;
+  // Contract v3: the FIFO's write port takes 8 bytes a clock; a packet longer than 8 bytes takes
+  // it for two (its second half in the cycle after P2, which is a rest cycle of its choice, v4).
+  // p2h_q: P2's packet is longer than 8 bytes and its second half is written now.
+  logic        p2h_q;
 
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
   // packet in flight.
@@ -333,7 +377,7 @@ module mt_tu_ctrl #(
       k_pre_len = 3'd2;
     end else begin
       case (win)
-        WHold, WCapture: begin
+        WHold: begin
           // header without the op bits of DELTA/FULL (P1 adds them)
           k_hdr = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
                                           (run_cnt_q != '0), !skip_zero, 1'b0};
@@ -390,73 +434,71 @@ module mt_tu_ctrl #(
   end
 
   logic write;
-  assign write = (win != WNone) && room && !port_q && !(is_sample_win && !run_flush && e_absorbed);
-  // the winning sample needs a packet but the port is taken: it waits in the hold
-  logic s_waits;
-  assign s_waits = is_sample_win && !run_flush && !e_absorbed && port_q;
+  assign write = (win != WNone) && room && !rest && (win != WHold || (hold_ready && !e_absorbed));
 
-  // The sample's difference to the newest history entry at its choice, for DELTA, formed in P1:
-  // that entry is entry 1 by then (the sample's own push moved it), and nothing else changes the
-  // history's values in between.  (One subtractor, in P1, where the choice's two subtractors and
-  // the 56-bit register between them were: fewer cells for a longer P1 path.  Measured on the
-  // UP5K: the choice's subtractors cost about 90 cells, 5273 of 5280, for 18.0 MHz against 15.2.)
-  logic [55:0] p1_diff;
-  assign p1_diff = p1_fb_q - hist_q[56 +: 56];
 
-  // The SYNC estimate after this cycle without / with a packet chosen now (see below): the bytes
-  // entered, the packet in P2 exactly (it moves to P3), the one in P1 by its bound; what is
-  // still missing to the period is formed from registers, and the choice's bound (late) is only
-  // compared with it.
-  logic sync_due0, sync_due1;
-  always_comb begin
-    logic [15:0] est, need;
-    est = {2'd0, sync_in_fifo} + (p2_v_q ? {11'd0, p2_len_q} : 16'd0) +
-          (p1_v_q ? {11'd0, p1_bound_q} : 16'd0);
-    sync_due0 = est >= {2'd0, c_sync_period_q};
-    need = {2'd0, c_sync_period_q} - est;
-    sync_due1 = sync_due0 || (need[15:5] == '0 && k_bound >= need[4:0]);
-  end
+  // The SYNC estimate (docs/trace-unit.md 4.E), one cycle late: under contract v4 it can only
+  // cross the period in a cycle with a choice (it grows only then, and a packet in flight at a
+  // choice was chosen at least three cycles before, so it has entered), where it is the SYNC byte
+  // count after that cycle's entry plus the chosen packet's bound.  Both are registers in the
+  // next cycle (sync_bytes_q, P1's bound), a rest cycle, in which a late sync_pending can only
+  // matter to a capture's hold.after, which takes it from sync_pending_d.
+  logic        p1_active_q;   // the session was active in the choice's cycle
+  logic        sync_due;
+  logic [14:0] sync_est;
+  assign sync_est = {1'b0, sync_bytes_q} + {10'd0, p1_bound_q};
+  assign sync_due = p1_v_q && !p1_sync_q && p1_active_q && (sync_est >= {1'b0, c_sync_period_q});
 
-  // P1: DELTA or FULL for a sample that matched nothing (against the newest entry at the time of
-  // the choice, which its own push has moved to entry 1), SYNC's prev_bytes (the bytes since the
-  // last SYNC including the packets in P2 and P3, which enter before it), the LEB lengths.
-  logic        e_delta;
-  logic [55:0] e_pay;
-  logic [3:0]  e_pay_len;
+  // Stage C of the precompute: DELTA or FULL for the hold's sample, were it to match nothing
+  // (against the newest entry at the choice), its payload and LEB length, registered every cycle.
+  // In the cycle after a choice (the chosen packet's P1) these registers hold the values of the
+  // choice's cycle, whose state stage B still reflected.
+  logic        pc_delta_q, e_delta;
+  logic [55:0] pc_pay_q, e_pay;
+  logic [3:0]  pc_pay_len_q, e_pay_len;
   mt_tu_enc u_enc (
     .fmt_i       (enc_fmt_q),
-    .a_i         (p1_fb_q),
-    .diff_i      (p1_diff),
-    .ref_valid_i (hist_valid_q[1]),
+    .a_i         (hold_a_q),
+    .diff_i      ({pb_diff_hi_q, pa_diff_lo_q[27:0]}),
+    .ref_valid_i (hist_valid_q[0]),
     .delta_o     (e_delta),
     .pay_o       (e_pay),
     .pay_len_o   (e_pay_len)
   );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pc_delta_q <= 1'b0;  pc_pay_q <= '0;  pc_pay_len_q <= '0;
+    end else begin
+      pc_delta_q <= e_delta;  pc_pay_q <= e_pay;  pc_pay_len_q <= e_pay_len;
+    end
+  end
 
+  // P1: the sample's payload from stage C, SYNC's prev_bytes, the LEB lengths.  SYNC's
+  // prev_bytes is the bytes since the last SYNC including the packets in flight at its choice;
+  // under contract v4 a packet in flight at a choice was chosen at least three cycles before it,
+  // so it has entered the FIFO by the SYNC's P1 (the cycle after the choice, when P2 and P3 are
+  // empty) and prev_bytes is the SYNC byte count then.
   logic [13:0] sync_in_fifo;   // sync_bytes after this cycle's P3 entry
-  logic [13:0] sync_prev;      // SYNC's prev_bytes: that plus the packet in P2
   logic [47:0] q_fa;
   logic [55:0] q_fb;
   logic [3:0]  q_la, q_lb;
   logic [7:0]  q_hdr;
   always_comb begin
-    logic [14:0] sum, sum2;
+    logic [14:0] sum;
     sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
     sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
-    sum2 = {1'b0, sync_in_fifo} + {10'd0, p2_v_q ? p2_len_q : 5'd0};
-    sync_prev = sum2[14] ? 14'd16383 : sum2[13:0];
-    q_fa = p1_sync_q ? {34'd0, sync_prev} : p1_fa_q;
+    q_fa = p1_sync_q ? {34'd0, sync_bytes_q} : p1_fa_q;
     q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
-    q_fb = p1_sample_q ? e_pay : p1_fb_q;
-    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? e_pay_len : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
-    q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (e_delta ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
+    q_fb = p1_sample_q ? pc_pay_q : p1_fb_q;
+    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
+    q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (pc_delta_q ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
                                        4'd0} : 8'd0);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
-      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;
+      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
@@ -464,19 +506,19 @@ module mt_tu_ctrl #(
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
       p2_fb_q <= '0;        p2_len_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
-      port_q <= 1'b0;       p2h_q <= 1'b0;
+      p2h_q <= 1'b0;
     end else begin
-      port_q <= write && (k_bound > 5'd8);
       p2h_q  <= p2_v_q && (p2_len_q > 5'd8);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
       // the late write decision drives only p1_v_q.
       p1_v_q <= write;
       begin
-        p1_sample_q  <= is_sample_win && !run_flush && k_sample;
+        p1_sample_q  <= is_sample_win && k_sample;
         p1_sync_q    <= (win == WSync) && !run_flush;
         p1_end_q     <= (win == WEnd) && !run_flush;
         p1_fa_en_q   <= k_fa_en;
         p1_bound_q   <= k_bound;
+        p1_active_q  <= active_q;
         p1_fb_en_q   <= k_fb_en;
         p1_hdr_q     <= k_hdr;
         p1_b1_q      <= k_b1;
@@ -559,7 +601,7 @@ module mt_tu_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_reported, s_dropped, cap_dropped, hold_freed, push;
+    logic s_reported, s_dropped, cap_dropped, hold_freed;
     logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
@@ -589,9 +631,9 @@ module mt_tu_ctrl #(
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
-    push = 1'b0;
-    eq_hold_d = eq_hold_q;
     s_reported = 1'b0;
+    rest_d = (write || (hold_act && e_absorbed)) ? 2'd2 : (rest ? rest_q - 2'd1 : 2'd0);
+    hold_age_d = hold_ready ? hold_age_q : hold_age_q + 2'd1;
     s_dropped = 1'b0;
 
     if (cap) int_open_d = 1'b0;
@@ -603,9 +645,8 @@ module mt_tu_ctrl #(
       if (e_absorbed) begin
         run_cnt_d = run_cnt_q + 7'd1;
         s_reported = 1'b1;
-      end else if (room && !port_q) begin
+      end else if (room) begin
         if (!any_match) begin
-          push = 1'b1;
           hist_d[112 +: 56] = hist_q[56 +: 56];
           hist_d[56 +: 56] = hist_q[0 +: 56];
           hist_d[0 +: 56] = s_a;
@@ -618,7 +659,7 @@ module mt_tu_ctrl #(
         prev_valid_d = 1'b1;
         run_cnt_d = '0;
         s_reported = 1'b1;
-      end else if (!port_q) begin
+      end else begin
         s_dropped = 1'b1;
       end
       if (s_reported) begin
@@ -653,18 +694,20 @@ module mt_tu_ctrl #(
       endcase
     end
 
-    // The hold after this cycle's write; then this cycle's capture if it did not win.
-    hold_freed = !b_hold_valid || (win == WHold && !run_flush && !s_waits);
-    if (win == WHold && !run_flush && !s_waits) hold_valid_d = 1'b0;
+    // A SYNC became due with the last cycle's choice (sync_due, above).
+    if (sync_due) sync_pending_d = 1'b1;
+
+    // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
+    // dropped); then this cycle's capture.
+    hold_freed = !b_hold_valid || hold_act;
+    if (hold_act) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
-    if (cap && !(win == WCapture && !run_flush && !s_waits)) begin
+    if (cap) begin
       if (hold_freed) begin
         hold_valid_d = 1'b1;
+        hold_age_d = 2'd0;
         hold_after_d = sect_pending_d || sync_pending_d;
         hold_a_d = cap_a;
-        // against the history after this cycle's write: a push (by the hold, the only sample
-        // that can win beside a capture that goes to the hold) shifts it by one entry
-        eq_hold_d = push ? {eq_cap[1:0], hold_cap_eq} : eq_cap;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
         hold_nsp_d = cap_nsp;
@@ -684,12 +727,6 @@ module mt_tu_ctrl #(
     if (p3_v_q) begin
       sync_bytes_d = sync_in_fifo;
       if (p3_end_q) busy_d = 1'b0;
-    end
-    // A SYNC is due once the bytes since the last one reach the period, each packet in flight
-    // counted as 16 bytes, unless a SYNC is in flight.  Both sums are formed beside the
-    // arbitration; its outcome (write) only selects one.
-    if (active_q && !p1_sync_q && !p2_sync_q && !(write && win == WSync && !run_flush)) begin
-      if (write ? sync_due1 : sync_due0) sync_pending_d = 1'b1;
     end
 
     // MMIO commands of this cycle.
@@ -794,7 +831,8 @@ module mt_tu_ctrl #(
       int_open_q <= 1'b0;         int_idx_q <= '0;          
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
-      hold_a_q <= '0;             hold_idx_q <= '0;         eq_hold_q <= '0;         hold_nsp_q <= '0;
+      hold_a_q <= '0;             hold_idx_q <= '0;         hold_nsp_q <= '0;
+      rest_q <= '0;               hold_age_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -822,7 +860,8 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; eq_hold_q <= eq_hold_d; hold_nsp_q <= hold_nsp_d;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; hold_nsp_q <= hold_nsp_d;
+      rest_q <= rest_d;           hold_age_q <= hold_age_d;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

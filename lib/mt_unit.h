@@ -25,7 +25,7 @@
 /* Contract v2 (docs/trace-unit.md section 4): a packet chosen by the arbitration in cycle t
  * enters the FIFO at the end of cycle t + MT_UNIT_LATENCY, and a packet may be chosen only
  * while the space after the drain is at least MT_PKT_MAX * (1 + packets in flight). */
-#define MT_UNIT_LATENCY 3
+#define MT_UNIT_LATENCY 4
 /* Contract v3: the FIFO's write port takes 8 bytes a clock.  A packet that may be longer (its
  * length bound at the choice exceeds MT_UNIT_PORT: SYNC, SECTION, END, a sample without a history
  * match) takes the port for two clocks, so nothing is chosen in the cycle after its choice. The
@@ -38,7 +38,7 @@
  * covers v3's port cycle). A capture always goes to the hold, whose sample competes from
  * MT_UNIT_PACE cycles after its capture on. So each of the compressor's recurrences (history,
  * run, report index) has MT_UNIT_PACE clocks in hardware. */
-#define MT_UNIT_PACE 3u
+#define MT_UNIT_PACE 4u
 
 enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
 typedef struct {

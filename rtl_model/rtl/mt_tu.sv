@@ -61,7 +61,7 @@ module mt_tu #(
   logic [63:0] cycle;
 
   logic [OccW-1:0] occ;
-  logic [3:0]      room;
+  logic [1:0]      room;
   logic            half;
   logic            fifo_wr, fifo_commit;
   logic [3:0]      fifo_cnt;

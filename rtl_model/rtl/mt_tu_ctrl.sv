@@ -38,7 +38,7 @@ module mt_tu_ctrl #(
   input  logic [31:0]     wdata_i,
   // FIFO
   input  logic [OccW-1:0] fifo_occ_i,
-  input  logic [3:0]      fifo_room_i,    // room for a packet with 0..3 packets in flight
+  input  logic [1:0]      fifo_room_i,    // room for a packet with 0..1 packets in flight
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
   output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
@@ -99,6 +99,7 @@ module mt_tu_ctrl #(
   // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
   // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
   logic [1:0]  drops_q, drops_d;
+  logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
   logic [31:0] dp_eff, dr_eff;
   logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
@@ -219,21 +220,21 @@ module mt_tu_ctrl #(
     if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
     else if (b_sect_pending) win = WSection;
     else if (sync_pending_q) win = WSync;
-    else if ((drop_pending_q != '0 || drops_q != '0) && fifo_half_i) win = WOverflow;
+    else if (dp_nz_q && fifo_half_i) win = WOverflow;
     else if (marker_pending_q) win = WMarker;
     // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-    else if (end_pending_q && drop_pending_q == '0 && drops_q == '0 && !b_hold_valid) win = WEnd;
+    else if (end_pending_q && !dp_nz_q && !b_hold_valid) win = WEnd;
     else win = WNone;
   end
 
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
-  // sample) come two rest cycles (rest_q counts them down); the hold's sample is ready in the
-  // third cycle after its capture (hold_age_q counts 0, 1, 2).  So every recurrence through the
-  // compressor's state has three clocks, and the precompute below two of them.
+  // sample) come three rest cycles (rest_q counts them down); the hold's sample is ready in the
+  // fourth cycle after its capture (hold_age_q counts 0..3).  So every recurrence through the
+  // compressor's state has four clocks, and the precompute below three of them.
   logic [1:0] rest_q, rest_d, hold_age_q, hold_age_d;
   logic       rest, hold_ready, hold_act;
   assign rest       = rest_q != 2'd0;
-  assign hold_ready = hold_age_q[1];
+  assign hold_ready = &hold_age_q;
   // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
   assign hold_act   = (win == WHold) && hold_ready && !rest;
 
@@ -329,6 +330,11 @@ module mt_tu_ctrl #(
   logic [3:0]  p2_la_q, p2_lb_q;
   logic [55:0] p2_fb_q;
   logic [4:0]  p2_len_q;
+  logic        pw_v_q, pw_sync_q, pw_end_q;
+  logic [4:0]  pw_len_q;
+  logic        w_q;
+  logic [3:0]  w_cnt_q;
+  logic [63:0] w_data_q, w_bytes;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
   // Contract v3: the FIFO's write port takes 8 bytes a clock; a packet longer than 8 bytes takes
@@ -337,16 +343,10 @@ module mt_tu_ctrl #(
   logic        p2h_q;
 
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
-  // packet in flight.
+  // packet in flight.  It matters only where a packet can be chosen (not a rest cycle), and there
+  // the only packet that can be in flight (contract v4) is the one in P3, chosen three cycles ago.
   logic room;
-  always_comb begin
-    case (2'(p1_v_q) + 2'(p2_v_q) + 2'(p3_v_q))
-      2'd0:    room = fifo_room_i[0];
-      2'd1:    room = fifo_room_i[1];
-      2'd2:    room = fifo_room_i[2];
-      default: room = fifo_room_i[3];
-    endcase
-  end
+  assign room = p3_v_q ? fifo_room_i[1] : fifo_room_i[0];
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
@@ -457,6 +457,8 @@ module mt_tu_ctrl #(
   logic [55:0] pc_pay_q, e_pay;
   logic [3:0]  pc_pay_len_q, e_pay_len;
   mt_tu_enc u_enc (
+    .clk_i,
+    .rst_ni,
     .fmt_i       (enc_fmt_q),
     .a_i         (hold_a_q),
     .diff_i      ({pb_diff_hi_q, pa_diff_lo_q[27:0]}),
@@ -506,6 +508,8 @@ module mt_tu_ctrl #(
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
       p2_fb_q <= '0;        p2_len_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
+      pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
+      w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
       p2h_q <= 1'b0;
     end else begin
       p2h_q  <= p2_v_q && (p2_len_q > 5'd8);
@@ -542,11 +546,20 @@ module mt_tu_ctrl #(
         p2_lb_q      <= q_lb;
         p2_len_q     <= 5'(p1_pre_len_q) + 5'(q_la) + 5'(q_lb);
       end
-      p3_v_q <= p2_v_q;
+      // PW: the packet's bytes on their way to the FIFO's banks (written from PW, one clock after
+      // P2 assembled them); P3 commits the packet one clock after its first write
+      pw_v_q    <= p2_v_q;
+      pw_sync_q <= p2_sync_q;
+      pw_end_q  <= p2_end_q;
+      pw_len_q  <= p2_len_q;
+      w_q       <= p2_v_q || p2h_q;
+      w_cnt_q   <= p2h_q ? 4'(p2_len_q - 5'd8) : ((p2_len_q > 5'd8) ? 4'd8 : 4'(p2_len_q));
+      w_data_q  <= w_bytes;
+      p3_v_q <= pw_v_q;
       begin
-        p3_sync_q <= p2_sync_q;
-        p3_end_q  <= p2_end_q;
-        p3_len_q  <= p2_len_q;
+        p3_sync_q <= pw_sync_q;
+        p3_end_q  <= pw_end_q;
+        p3_len_q  <= pw_len_q;
       end
     end
   end
@@ -559,7 +572,6 @@ module mt_tu_ctrl #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  logic [63:0] w_bytes;
   mt_tu_pack u_pack (
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
@@ -571,10 +583,10 @@ module mt_tu_ctrl #(
     .bytes_o   (w_bytes)
   );
 
-  // the first 8 bytes in the cycle in P2, the rest in the cycle after
-  assign fifo_wr_o         = p2_v_q || p2h_q;
-  assign fifo_cnt_o        = p2h_q ? 4'(p2_len_q - 5'd8) : ((p2_len_q > 5'd8) ? 4'd8 : 4'(p2_len_q));
-  assign fifo_data_o       = w_bytes;
+  // the first 8 bytes assembled in P2 and written from PW, the rest one cycle later each
+  assign fifo_wr_o         = w_q;
+  assign fifo_cnt_o        = w_cnt_q;
+  assign fifo_data_o       = w_data_q;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
 
@@ -632,7 +644,7 @@ module mt_tu_ctrl #(
 
     drops = '0;
     s_reported = 1'b0;
-    rest_d = (write || (hold_act && e_absorbed)) ? 2'd2 : (rest ? rest_q - 2'd1 : 2'd0);
+    rest_d = (write || (hold_act && e_absorbed)) ? 2'd3 : (rest ? rest_q - 2'd1 : 2'd0);
     hold_age_d = hold_ready ? hold_age_q : hold_age_q + 2'd1;
     s_dropped = 1'b0;
 
@@ -776,6 +788,9 @@ module mt_tu_ctrl #(
       end
     end
     drops_d = drops;
+    // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
+    // starts), and this cycle's drops add to it (dp_eff saturates, never wraps)
+    dp_nz_d = (dp_nz_q && !(write && win == WOverflow && !run_flush) && !start_now) || (drops != '0);
   end
 
   // The configuration latched at the start, written in the session's first cycle from the
@@ -836,6 +851,7 @@ module mt_tu_ctrl #(
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
+      dp_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
       hist_q <= '0;
@@ -866,7 +882,7 @@ module mt_tu_ctrl #(
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drop_pending_q <= drop_pending_d; marker_val_q <= marker_val_d;
-      drops_q <= drops_d;
+      drops_q <= drops_d;         dp_nz_q <= dp_nz_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;

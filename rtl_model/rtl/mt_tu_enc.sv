@@ -1,38 +1,64 @@
-// mt_tu_enc: the value step of the ETE-style sample compressor (combinational), run in the first
-// pipeline stage after the arbitration (docs/trace-unit.md section 4, contract v2): for a sample
-// that matched no history entry it picks DELTA when the newest entry at the time of the choice was
-// valid and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value,
-// FULL otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision itself is made in the
-// arbitration cycle (mt_tu_ctrl); the subtraction is P1's too (mt_tu_ctrl, against history entry
-// 1); this stage takes the raw difference and forms the zigzag value, the LEB lengths and the
-// choice.
+// mt_tu_enc: the value step of the ETE-style sample compressor, for the sample in the hold: were
+// it to match no history entry, DELTA when the newest entry at the time of the choice is valid
+// and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value, FULL
+// otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision is the arbitration's
+// (mt_tu_ctrl), the difference is formed in the precompute before it (mt_tu_ctrl, stages A and
+// B).  Two steps: stage C (registered here) forms the zigzag value, which 7-bit groups of it and
+// of the value are non-zero; stage D (combinational, in the cycle of the choice) the LEB lengths,
+// the choice and the payload.  Under contract v4 the inputs are stable for the three cycles
+// before any cycle in which the hold is chosen, so stage C's registers hold their values then.
 module mt_tu_enc (
+  input  logic        clk_i,
+  input  logic        rst_ni,
   input  logic [1:0]  fmt_i,        // the encoder's format
   input  logic [55:0] a_i,          // the sample's address part, already reduced to w bits
-  input  logic [55:0] diff_i,       // a minus the newest history entry at the time of the choice
-  input  logic        ref_valid_i,  // that entry was valid
+  input  logic [55:0] diff_i,       // a minus the newest history entry
+  input  logic        ref_valid_i,  // that entry is valid
   output logic        delta_o,      // DELTA (else FULL)
   output logic [55:0] pay_o,        // payload value (zigzag delta or the address part)
   output logic [3:0]  pay_len_o     // its LEB length
 );
-  logic [55:0] mask;
-  assign mask = mt_tu_pkg::fmt_mask(fmt_i);
-
-  // Delta against the reference, zigzag-coded in w bits.
-  logic [55:0] d, z, sign_mask;
-  logic [5:0]  w;
+  // Stage C: the delta in w bits, zigzag-coded; the non-zero 7-bit groups of it and of a.
+  logic [55:0] mask, d, z;
   logic        sign;
-  assign w = mt_tu_pkg::fmt_width(fmt_i);
-  assign d = diff_i & mask;
-  assign sign = d[w - 6'd1];
-  assign sign_mask = sign ? mask : '0;
-  assign z = ((d << 1) ^ sign_mask) & mask;
+  assign mask = mt_tu_pkg::fmt_mask(fmt_i);
+  assign d    = diff_i & mask;
+  always_comb begin
+    case (fmt_i)
+      2'd0:    sign = d[43];
+      2'd1:    sign = d[25];
+      2'd2:    sign = d[55];
+      default: sign = d[49];
+    endcase
+  end
+  assign z = ((d << 1) ^ (sign ? mask : '0)) & mask;
 
+  logic [55:0] z_q;
+  logic [7:0]  z_nz_q, a_nz_q;   // group g (bits 7g..7g+6) is non-zero
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      z_q <= '0;  z_nz_q <= '0;  a_nz_q <= '0;
+    end else begin
+      z_q <= z;
+      for (int g = 0; g < 8; g++) begin
+        z_nz_q[g] <= |z[g*7 +: 7];
+        a_nz_q[g] <= |a_i[g*7 +: 7];
+      end
+    end
+  end
+
+  // Stage D: LEB length = 1 + the index of the highest non-zero group (1 for 0).
+  function automatic logic [3:0] len_of(input logic [7:0] nz);
+    len_of = 4'd1;
+    for (int g = 1; g < 8; g++) begin
+      if (nz[g]) len_of = 4'(g + 1);
+    end
+  endfunction
   logic [3:0] len_a, len_z;
-  assign len_a = mt_tu_pkg::leb_len({8'd0, a_i});
-  assign len_z = mt_tu_pkg::leb_len({8'd0, z});
+  assign len_a = len_of(a_nz_q);
+  assign len_z = len_of(z_nz_q);
 
   assign delta_o   = ref_valid_i && (len_z < len_a);
-  assign pay_o     = delta_o ? z : a_i;
+  assign pay_o     = delta_o ? z_q : a_i;
   assign pay_len_o = delta_o ? len_z : len_a;
 endmodule

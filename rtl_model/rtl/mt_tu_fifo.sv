@@ -43,9 +43,10 @@ module mt_tu_fifo #(
   input  logic                commit_i,
   input  logic [4:0]          commit_len_i,
   // Occupancy at the start of this cycle; room_o[k]: the space after this cycle's drain holds
-  // 16 * (k + 1) bytes (a packet chosen now and k packets in flight).
+  // 16 * (k + 1) bytes (a packet chosen now and k packets in flight; under contract v4 at most
+  // one is in flight in a cycle in which a packet can be chosen).
   output logic [OccW-1:0]     occ_o,
-  output logic [3:0]          room_o,
+  output logic [1:0]          room_o,
   output logic                half_o,    // after this cycle's drain the FIFO is at most half full
   // This cycle's output: out_cnt_o bytes, byte 0 in out_data_o[7:0].
   output logic [4:0]          out_cnt_o,
@@ -62,15 +63,28 @@ module mt_tu_fifo #(
   end
   assign occ_o     = occ_q;
   assign out_cnt_o = out_cnt;
-  // occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0)
-  assign half_o    = mt_tu_pkg::le17(17'(occ_q), (17'(depth_i) >> 1) + 17'(drain_i));
-  for (genvar k = 0; k < 4; k++) begin : g_room
-    localparam int unsigned Need = 16 * (k + 1);
-    assign room_o[k] = mt_tu_pkg::le17(17'(Need), 17'(depth_i)) &&
-                       mt_tu_pkg::le17(17'(occ_q), 17'(depth_i) + 17'(drain_i) - 17'(Need));
-  end
 
   assign occ_d = occ_q - OccW'(out_cnt) + (commit_i ? OccW'(commit_len_i) : '0);
+
+  // The flags are registered from the next occupancy, so that the arbitration starts from flip-
+  // flops.  occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0).  (Reset: 0, which matters
+  // in no cycle: nothing is chosen before a session starts, and the reset clocks them once.)
+  logic [1:0] room_q;
+  logic       half_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      room_q <= '0;
+      half_q <= 1'b0;
+    end else begin
+      half_q <= mt_tu_pkg::le17(17'(occ_d), (17'(depth_i) >> 1) + 17'(drain_i));
+      for (int k = 0; k < 2; k++) begin
+        room_q[k] <= mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) &&
+                     mt_tu_pkg::le17(17'(occ_d), 17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)));
+      end
+    end
+  end
+  assign room_o = room_q;
+  assign half_o = half_q;
   assign rp_d  = rp_q + PW'(out_cnt);
   assign wp_d  = wp_q + (wr_i ? PW'(wr_cnt_i) : '0);
 

@@ -61,7 +61,7 @@ module mt_tu #(
   logic [63:0] cycle;
 
   logic [OccW-1:0] occ;
-  logic [1:0]      room;
+  logic            room, inflight;
   logic            half;
   logic            fifo_wr, fifo_commit;
   logic [3:0]      fifo_cnt;
@@ -116,6 +116,7 @@ module mt_tu #(
     .wdata_i       (reg_wdata_i),
     .fifo_occ_i    (occ),
     .fifo_room_i   (room),
+    .fifo_inflight_o (inflight),
     .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
     .fifo_cnt_o    (fifo_cnt),
@@ -146,6 +147,7 @@ module mt_tu #(
     .commit_i   (fifo_commit),
     .commit_len_i (fifo_commit_len),
     .occ_o      (occ),
+    .inflight_i (inflight),
     .room_o     (room),
     .half_o     (half),
     .out_cnt_o,

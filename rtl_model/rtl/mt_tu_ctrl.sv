@@ -38,7 +38,8 @@ module mt_tu_ctrl #(
   input  logic [31:0]     wdata_i,
   // FIFO
   input  logic [OccW-1:0] fifo_occ_i,
-  input  logic [1:0]      fifo_room_i,    // room for a packet with 0..1 packets in flight
+  input  logic            fifo_room_i,    // room for a packet (and the one in P3 next cycle)
+  output logic            fifo_inflight_o,  // a packet is in P3 next cycle
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
   output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
@@ -176,9 +177,9 @@ module mt_tu_ctrl #(
   // the 40- and 32-bit zero tests are not at the head of the arbitration path.
   // The format of this cycle (after a switch) is registered one cycle ahead too (b_fmt_q, from
   // the same _d values): it selects the capture's address part at the head of the match path.
-  logic sec_zero_q, sp_zero_q;
+  logic sp_zero_q, sw_q;   // sw_q: active and sec_left == 0
   logic [1:0] b_fmt_q;
-  assign sw     = active_q && sec_zero_q;
+  assign sw     = sw_q;
   assign sw_ld  = sw || first_q;
   assign b_span = sw_ld ? ld_span : sec_span_q;
   assign b_fmt  = b_fmt_q;
@@ -210,37 +211,35 @@ module mt_tu_ctrl #(
   logic barrier;
   assign barrier = b_sect_pending || sync_pending_q;
 
-  typedef enum logic [2:0] {
-    WNone, WHold, WSection, WSync, WOverflow, WMarker, WEnd
-  } winner_e;
-  winner_e win;
-
-  always_comb begin
-    // the hold wins even while it is not ready: nothing may pass the sample it keeps
-    if (b_hold_valid && !(hold_after_q && barrier)) win = WHold;
-    else if (b_sect_pending) win = WSection;
-    else if (sync_pending_q) win = WSync;
-    else if (dp_nz_q && fifo_half_i) win = WOverflow;
-    else if (marker_pending_q) win = WMarker;
-    // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-    else if (end_pending_q && !dp_nz_q && !b_hold_valid) win = WEnd;
-    else win = WNone;
-  end
+  // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
+  // The hold wins even while it is not ready: nothing may pass the sample it keeps.  r_pkt: one
+  // of the rows 2-5, 7 (a packet that is not a sample) wins.
+  logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, r_pkt, quiet_rows;
+  assign r_hold     = b_hold_valid && !(hold_after_q && barrier);
+  assign quiet_rows = !barrier && !b_hold_valid;       // rows 1-3 do not apply
+  assign r_sect     = !r_hold && b_sect_pending;
+  assign r_sync     = !r_hold && !b_sect_pending && sync_pending_q;
+  assign r_ovf      = quiet_rows && dp_nz_q && fifo_half_i;
+  assign r_mark     = quiet_rows && !(dp_nz_q && fifo_half_i) && marker_pending_q;
+  // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
+  assign r_end      = quiet_rows && !dp_nz_q && !marker_pending_q && end_pending_q;
+  assign r_pkt      = (!r_hold && barrier) || (quiet_rows && ((dp_nz_q && fifo_half_i) ||
+                      marker_pending_q || (end_pending_q && !dp_nz_q)));
 
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come three rest cycles (rest_q counts them down); the hold's sample is ready in the
   // fourth cycle after its capture (hold_age_q counts 0..3).  So every recurrence through the
   // compressor's state has four clocks, and the precompute below three of them.
   logic [1:0] rest_q, rest_d, hold_age_q, hold_age_d;
-  logic       rest, hold_ready, hold_act;
-  assign rest       = rest_q != 2'd0;
-  assign hold_ready = &hold_age_q;
+  logic       rest, hold_ready, hold_act, rest_nz_q, ready_q;   // the flags as flip-flops
+  assign rest       = rest_nz_q;
+  assign hold_ready = ready_q;
   // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
-  assign hold_act   = (win == WHold) && hold_ready && !rest;
+  assign hold_act   = r_hold && hold_ready && !rest;
 
-  logic is_sample_win, run_flush;
+  logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
-  assign run_flush     = (win != WNone) && (win != WHold) && (run_cnt_q != '0);
+  assign run_flush     = r_pkt && run_nz_q;
 
   // Precompute: the hold against the compressor's state, in two registered stages that run every
   // cycle (pa_*: from the state of the cycle before, pb_*: of two cycles before).  Neither the
@@ -346,7 +345,8 @@ module mt_tu_ctrl #(
   // packet in flight.  It matters only where a packet can be chosen (not a rest cycle), and there
   // the only packet that can be in flight (contract v4) is the one in P3, chosen three cycles ago.
   logic room;
-  assign room = p3_v_q ? fifo_room_i[1] : fifo_room_i[0];
+  assign room = fifo_room_i;
+  assign fifo_inflight_o = pw_v_q;
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
@@ -360,81 +360,42 @@ module mt_tu_ctrl #(
   logic         k_fa_en, k_fb_en, k_sample;
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
+  // The descriptor as an AND-OR of the one-hot rows (the fields of a RUN are disabled, so their
+  // values do not matter then).
+  logic s_hdr, s_sect, s_sync, s_ovf, s_mark, s_end;   // the row, unless a RUN flushes first
+  assign s_hdr  = r_hold;
+  assign s_sect = r_sect && !run_nz_q;
+  assign s_sync = r_sync && !run_nz_q;
+  assign s_ovf  = r_ovf && !run_nz_q;
+  assign s_mark = r_mark && !run_nz_q;
+  assign s_end  = r_end && !run_nz_q;
   always_comb begin
-    k_hdr = '0;
-    k_b1 = '0;
-    k_pre_len = 3'd1;
-    k_fa_en = 1'b0;
-    k_fa = '0;
-    k_fb_en = 1'b0;
-    k_fb = '0;
-    k_sample = 1'b0;
-    k_bound = 5'd6;
-    if (run_flush) begin
-      k_bound = 5'd2;
-      k_hdr = mt_tu_pkg::HdrRun;
-      k_b1 = {1'b0, run_cnt_q};
-      k_pre_len = 3'd2;
-    end else begin
-      case (win)
-        WHold: begin
-          // header without the op bits of DELTA/FULL (P1 adds them)
-          k_hdr = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
-                                          (run_cnt_q != '0), !skip_zero, 1'b0};
-          k_b1 = {1'b0, run_cnt_q};
-          k_pre_len = (run_cnt_q != '0) ? 3'd2 : 3'd1;
-          k_fa_en = !skip_zero;
-          k_fa = {8'd0, s_skip};
-          k_fb_en = !any_match;
-          k_fb = s_a;
-          k_sample = !any_match;
-          k_bound = 5'd1 + ((run_cnt_q != '0) ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
-                    (any_match ? 5'd0 : 5'd8);
-        end
-        WSection: begin
-          k_bound = 5'd14;
-          k_hdr = mt_tu_pkg::HdrSection;
-          k_b1 = {1'b1, 4'd0, b_fmt, b_span};
-          k_pre_len = 3'd2;
-          k_fa_en = 1'b1;
-          k_fa = {16'd0, b_r};
-          k_fb_en = 1'b1;
-          k_fb = {8'd0, sect_cycle};
-        end
-        WSync: begin
-          k_bound = 5'd16;
-          k_hdr = mt_tu_pkg::HdrSync;
-          k_b1 = sync_seq_q;
-          k_pre_len = 3'd7;
-          k_fa_en = 1'b1;     // prev_bytes: P1 completes it with the packet in P2
-          k_fb_en = 1'b1;
-          k_fb = {8'd0, t_q[47:0]};
-        end
-        WOverflow: begin
-          k_hdr = mt_tu_pkg::HdrOverflow;
-          k_fa_en = 1'b1;
-          k_fa = {16'd0, dp_eff};
-        end
-        WMarker: begin
-          k_hdr = mt_tu_pkg::HdrMarker;
-          k_fa_en = 1'b1;
-          k_fa = {16'd0, marker_val_q};
-        end
-        WEnd: begin
-          k_bound = 5'd13;
-          k_hdr = mt_tu_pkg::HdrEnd;
-          k_fa_en = 1'b1;
-          k_fa = samples_q;
-          k_fb_en = 1'b1;
-          k_fb = {24'd0, dr_eff};
-        end
-        default: ;
-      endcase
-    end
+    k_hdr = ({8{run_flush}} & mt_tu_pkg::HdrRun) |
+            // a sample's header without the op bits of DELTA/FULL (P1 adds them)
+            ({8{s_hdr}} & (mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
+                                                  run_nz_q, !skip_zero, 1'b0})) |
+            ({8{s_sect}} & mt_tu_pkg::HdrSection) | ({8{s_ovf}} & mt_tu_pkg::HdrOverflow) |
+            ({8{s_mark}} & mt_tu_pkg::HdrMarker) | ({8{s_end}} & mt_tu_pkg::HdrEnd) |
+            ({8{s_sync}} & mt_tu_pkg::HdrSync);
+    k_b1 = ({8{run_flush || s_hdr}} & {1'b0, run_cnt_q}) |
+           ({8{s_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{s_sync}} & sync_seq_q);
+    k_pre_len = s_sync ? 3'd7 : ((run_flush || s_sect || (s_hdr && run_nz_q)) ? 3'd2 : 3'd1);
+    k_fa_en = (s_hdr && !skip_zero) || s_sect || s_sync || s_ovf || s_mark || s_end;
+    // (SYNC's prev_bytes: P1 supplies it)
+    k_fa = ({48{s_hdr}} & {8'd0, s_skip}) | ({48{s_sect}} & {16'd0, b_r}) |
+           ({48{s_ovf}} & {16'd0, dp_eff}) | ({48{s_mark}} & {16'd0, marker_val_q}) |
+           ({48{s_end}} & samples_q);
+    k_fb_en = (s_hdr && !any_match) || s_sect || s_sync || s_end;
+    k_fb = ({56{s_hdr}} & s_a) | ({56{s_sect}} & {8'd0, sect_cycle}) |
+           ({56{s_sync}} & {8'd0, t_q[47:0]}) | ({56{s_end}} & {24'd0, dr_eff});
+    k_sample = s_hdr && !any_match;
+    k_bound = run_flush ? 5'd2 : s_sect ? 5'd14 : s_sync ? 5'd16 : s_end ? 5'd13 :
+              s_hdr ? (5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
+                       (any_match ? 5'd0 : 5'd8)) : 5'd6;
   end
 
   logic write;
-  assign write = (win != WNone) && room && !rest && (win != WHold || (hold_ready && !e_absorbed));
+  assign write = room && !rest && (r_hold ? (hold_ready && !e_absorbed) : r_pkt);
 
 
   // The SYNC estimate (docs/trace-unit.md 4.E), one cycle late: under contract v4 it can only
@@ -518,8 +479,8 @@ module mt_tu_ctrl #(
       p1_v_q <= write;
       begin
         p1_sample_q  <= is_sample_win && k_sample;
-        p1_sync_q    <= (win == WSync) && !run_flush;
-        p1_end_q     <= (win == WEnd) && !run_flush;
+        p1_sync_q    <= s_sync;
+        p1_end_q     <= s_end;
         p1_fa_en_q   <= k_fa_en;
         p1_bound_q   <= k_bound;
         p1_active_q  <= active_q;
@@ -679,31 +640,28 @@ module mt_tu_ctrl #(
         if (!(sw || sect_switch_q)) rep_cycle_d = s_nsp;
       end
     end else if (write) begin
-      case (win)
-        WSection: begin
-          if (sect_switch_q || sw) begin
-            rep_idx_d = '0;
-            rep_cycle_d = sect_cycle;
-          end
-          enc_fmt_d = b_fmt;
-          hist_valid_d = '0;
-          prev_valid_d = 1'b0;
-          sect_pending_d = 1'b0;
-          sect_switch_d = 1'b0;
-          hold_after_d = 1'b0;
+      if (s_sect) begin
+        if (sect_switch_q || sw) begin
+          rep_idx_d = '0;
+          rep_cycle_d = sect_cycle;
         end
-        WSync: begin
-          sync_seq_d = sync_seq_q + 8'd1;
-          hist_valid_d = '0;
-          prev_valid_d = 1'b0;
-          sync_pending_d = 1'b0;
-          sect_pending_d = 1'b1;
-        end
-        WOverflow: drop_pending_d = '0;
-        WMarker:   marker_pending_d = 1'b0;
-        WEnd: end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
-        default: ;
-      endcase
+        enc_fmt_d = b_fmt;
+        hist_valid_d = '0;
+        prev_valid_d = 1'b0;
+        sect_pending_d = 1'b0;
+        sect_switch_d = 1'b0;
+        hold_after_d = 1'b0;
+      end
+      if (s_sync) begin
+        sync_seq_d = sync_seq_q + 8'd1;
+        hist_valid_d = '0;
+        prev_valid_d = 1'b0;
+        sync_pending_d = 1'b0;
+        sect_pending_d = 1'b1;
+      end
+      if (s_ovf) drop_pending_d = '0;
+      if (s_mark) marker_pending_d = 1'b0;
+      if (s_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
     end
 
     // A SYNC became due with the last cycle's choice (sync_due, above).
@@ -790,7 +748,7 @@ module mt_tu_ctrl #(
     drops_d = drops;
     // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
     // starts), and this cycle's drops add to it (dp_eff saturates, never wraps)
-    dp_nz_d = (dp_nz_q && !(write && win == WOverflow && !run_flush) && !start_now) || (drops != '0);
+    dp_nz_d = (dp_nz_q && !(write && s_ovf) && !start_now) || (drops != '0);
   end
 
   // The configuration latched at the start, written in the session's first cycle from the
@@ -824,7 +782,7 @@ module mt_tu_ctrl #(
   logic sec_zero_d;
   assign sec_zero_d = !start_now && (sw_ld ? (sw_len == 40'd1) : (sec_left_q == 40'd1));
 
-  // Next cycle's b_fmt (see sec_zero_q): the format after a switch there, else sec_fmt.
+  // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;
   always_comb begin
     logic nxt_sw_span;
@@ -842,12 +800,14 @@ module mt_tu_ctrl #(
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
-      sec_zero_q <= 1'b1;         sp_zero_q <= 1'b1;         b_fmt_q <= '0;
+      sp_zero_q <= 1'b1;          b_fmt_q <= '0;
+      sw_q <= 1'b0;
       int_open_q <= 1'b0;         int_idx_q <= '0;          
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_nsp_q <= '0;
       rest_q <= '0;               hold_age_q <= '0;
+      rest_nz_q <= 1'b0;          ready_q <= 1'b0;            run_nz_q <= 1'b0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -870,7 +830,7 @@ module mt_tu_ctrl #(
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
-      sec_zero_q <= sec_zero_d;
+      sw_q <= active_d && sec_zero_d;
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= (sp_left_d == '0);
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
@@ -878,6 +838,7 @@ module mt_tu_ctrl #(
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; hold_nsp_q <= hold_nsp_d;
       rest_q <= rest_d;           hold_age_q <= hold_age_d;
+      rest_nz_q <= rest_d != 2'd0; ready_q <= &hold_age_d;    run_nz_q <= run_cnt_d != '0;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

@@ -42,11 +42,13 @@ module mt_tu_fifo #(
   input  logic [8*8-1:0]      wr_data_i,
   input  logic                commit_i,
   input  logic [4:0]          commit_len_i,
-  // Occupancy at the start of this cycle; room_o[k]: the space after this cycle's drain holds
-  // 16 * (k + 1) bytes (a packet chosen now and k packets in flight; under contract v4 at most
-  // one is in flight in a cycle in which a packet can be chosen).
+  // Occupancy at the start of this cycle; room_o: the space after this cycle's drain holds
+  // 16 * (k + 1) bytes, a packet chosen now and the k packets in flight, where k is 1 if a packet
+  // is committed in this cycle (inflight_i one cycle before: under contract v4 that is the only
+  // packet that can be in flight in a cycle in which a packet can be chosen), else 0.
+  input  logic                inflight_i,
   output logic [OccW-1:0]     occ_o,
-  output logic [1:0]          room_o,
+  output logic                room_o,
   output logic                half_o,    // after this cycle's drain the FIFO is at most half full
   // This cycle's output: out_cnt_o bytes, byte 0 in out_data_o[7:0].
   output logic [4:0]          out_cnt_o,
@@ -69,18 +71,19 @@ module mt_tu_fifo #(
   // The flags are registered from the next occupancy, so that the arbitration starts from flip-
   // flops.  occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0).  (Reset: 0, which matters
   // in no cycle: nothing is chosen before a session starts, and the reset clocks them once.)
-  logic [1:0] room_q;
-  logic       half_q;
+  logic room_q, half_q;
+  logic [1:0] room_k;
+  for (genvar k = 0; k < 2; k++) begin : g_room
+    assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) &&
+                       mt_tu_pkg::le17(17'(occ_d), 17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)));
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      room_q <= '0;
+      room_q <= 1'b0;
       half_q <= 1'b0;
     end else begin
       half_q <= mt_tu_pkg::le17(17'(occ_d), (17'(depth_i) >> 1) + 17'(drain_i));
-      for (int k = 0; k < 2; k++) begin
-        room_q[k] <= mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) &&
-                     mt_tu_pkg::le17(17'(occ_d), 17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)));
-      end
+      room_q <= inflight_i ? room_k[1] : room_k[0];
     end
   end
   assign room_o = room_q;

@@ -79,6 +79,9 @@ module mt_tu_ctrl #(
   logic [55:0] hold_a_q;
   logic [39:0] hold_idx_q;
   logic [47:0] hold_nsp_q;  // the hold's sample point + r (its report's rep_cycle)
+  logic [23:0] hn_thi_q;    // its high half's operands and the low half's carry (cap_nsp)
+  logic [7:0]  hn_xhi_q;
+  logic        hn_c_q;
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
   logic [31:0] drop_pending_q, marker_val_q;
@@ -100,6 +103,9 @@ module mt_tu_ctrl #(
   // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
   // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
   logic [1:0]  drops_q, drops_d;
+  logic        hold_freed_c;      // the hold is free at the end of this cycle
+  logic        start_now;         // a session starts at the end of this cycle
+  logic        sp_zero_d;         // sp_left_d == 0, from the operands
   logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
   logic [31:0] dp_eff, dr_eff;
   logic [47:0] samples_q, bytes_q;
@@ -122,7 +128,7 @@ module mt_tu_ctrl #(
   logic        hold_valid_d, hold_after_d, hold_rw_d;
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
-  logic [47:0] hold_nsp_d;
+  logic [23:0] hold_nsp_d;   // the low half (the high half follows, see hn_*)
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
   logic [31:0] drop_pending_d, marker_val_d;
   logic [39:0] rep_idx_d;
@@ -147,7 +153,6 @@ module mt_tu_ctrl #(
   logic        sp_hit;        // a new interval opens this cycle
   logic        b_int_open;
   logic [39:0] b_int_idx;
-  logic [47:0] cap_nsp;     // the capture's sample point + r: the next sample point
   logic [1:0]  b_fmt;
   logic [31:0] b_r;
   logic        b_span;
@@ -193,8 +198,22 @@ module mt_tu_ctrl #(
   assign b_int_idx  = sp_hit ? (sw_ld ? 40'd0 : next_idx_q) : int_idx_q;
   // (no register for the interval's sample point: what a report needs is its sample point + r,
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
-  assign cap_nsp    = t_q[47:0] + {16'd0, sp_hit ? b_r : sp_left_q};
-  assign b_hold_valid   = hold_valid_q && !(sw && hold_after_q);
+  // Formed in halves: the capture's cycle adds the low 24 bits and keeps the carry and the high
+  // operands with the hold, which adds the high half in the next cycle (a report is at least
+  // four cycles after its capture); a 48-bit carry chain after the rate's select does not fit a
+  // clock.
+  logic [31:0] cap_x;
+  logic [24:0] cap_nsp_lo;
+  assign cap_x      = sp_hit ? b_r : sp_left_q;
+  assign cap_nsp_lo = {1'b0, t_q[23:0]} + {1'b0, cap_x[23:0]};
+  // The hold's tag "after the barrier": for a capture, the barrier at the end of its cycle, which
+  // is the pending flags at the start of the next (hold_new_q: the hold was loaded in the last
+  // cycle); later the registered tag, which a SECTION clears.  So the choice does not reach it.
+  logic hold_new_q, hold_after;
+  assign hold_after     = hold_new_q ? (sect_pending_q || sync_pending_q) : hold_after_q;
+  assign b_hold_valid   = hold_valid_q && !(sw && hold_after);
+  // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1)
+  assign sp_zero_d      = start_now || (sp_hit ? (b_r == 32'd1) : (sp_left_q == 32'd1));
   assign b_sect_pending = sect_pending_q || sw;
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
@@ -214,8 +233,10 @@ module mt_tu_ctrl #(
   // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
   // The hold wins even while it is not ready: nothing may pass the sample it keeps.  r_pkt: one
   // of the rows 2-5, 7 (a packet that is not a sample) wins.
-  logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, r_pkt, quiet_rows;
-  assign r_hold     = b_hold_valid && !(hold_after_q && barrier);
+  // (kept: the mapper would otherwise merge the rows into the enables behind them, deeper)
+  (* keep *) logic r_hold, r_pkt;
+  logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows;
+  assign r_hold     = b_hold_valid && !(hold_after && barrier);
   assign quiet_rows = !barrier && !b_hold_valid;       // rows 1-3 do not apply
   assign r_sect     = !r_hold && b_sect_pending;
   assign r_sync     = !r_hold && !b_sect_pending && sync_pending_q;
@@ -236,6 +257,8 @@ module mt_tu_ctrl #(
   assign hold_ready = ready_q;
   // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
   assign hold_act   = r_hold && hold_ready && !rest;
+  // (a hold that acts is always emptied: absorbed, chosen or dropped)
+  assign hold_freed_c = !b_hold_valid || hold_act;
 
   logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
@@ -306,7 +329,7 @@ module mt_tu_ctrl #(
   assign s_a    = hold_a_q;
   assign s_rw   = hold_rw_q;
   assign s_idx  = hold_idx_q;
-  assign s_nsp  = hold_nsp_q;
+  assign s_nsp  = hold_nsp_q;   // (complete from the second cycle after the capture on)
   assign s_skip = {pb_skip_hi_q, pa_skip_lo_q[19:0]};
   logic       any_match, e_absorbed, skip_zero;
   logic [1:0] e_midx;
@@ -328,7 +351,7 @@ module mt_tu_ctrl #(
   logic [47:0] p2_fa_q;
   logic [3:0]  p2_la_q, p2_lb_q;
   logic [55:0] p2_fb_q;
-  logic [4:0]  p2_len_q;
+  logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
   logic        pw_v_q, pw_sync_q, pw_end_q;
   logic [4:0]  pw_len_q;
   logic        w_q;
@@ -394,7 +417,7 @@ module mt_tu_ctrl #(
                        (any_match ? 5'd0 : 5'd8)) : 5'd6;
   end
 
-  logic write;
+  (* keep *) logic write;
   assign write = room && !rest && (r_hold ? (hold_ready && !e_absorbed) : r_pkt);
 
 
@@ -467,13 +490,13 @@ module mt_tu_ctrl #(
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
-      p2_fb_q <= '0;        p2_len_q <= '0;
+      p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
       w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
       p2h_q <= 1'b0;
     end else begin
-      p2h_q  <= p2_v_q && (p2_len_q > 5'd8);
+      p2h_q  <= p2_v_q && (p2_len > 5'd8);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
       // the late write decision drives only p1_v_q.
       p1_v_q <= write;
@@ -505,16 +528,15 @@ module mt_tu_ctrl #(
         p2_la_q      <= q_la;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
-        p2_len_q     <= 5'(p1_pre_len_q) + 5'(q_la) + 5'(q_lb);
       end
       // PW: the packet's bytes on their way to the FIFO's banks (written from PW, one clock after
       // P2 assembled them); P3 commits the packet one clock after its first write
       pw_v_q    <= p2_v_q;
       pw_sync_q <= p2_sync_q;
       pw_end_q  <= p2_end_q;
-      pw_len_q  <= p2_len_q;
+      pw_len_q  <= p2_len;
       w_q       <= p2_v_q || p2h_q;
-      w_cnt_q   <= p2h_q ? 4'(p2_len_q - 5'd8) : ((p2_len_q > 5'd8) ? 4'd8 : 4'(p2_len_q));
+      w_cnt_q   <= p2h_q ? 4'(p2_len - 5'd8) : ((p2_len > 5'd8) ? 4'd8 : 4'(p2_len));
       w_data_q  <= w_bytes;
       p3_v_q <= pw_v_q;
       begin
@@ -524,6 +546,8 @@ module mt_tu_ctrl #(
       end
     end
   end
+
+  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la_q) + 5'(p2_lb_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
   logic [55:0]  p2_pre;
@@ -555,7 +579,6 @@ module mt_tu_ctrl #(
   // no t + 1 in the fabric: the report cycle of a new session, t + 1 at its start, is taken from
   // the counter in the session's first cycle instead (first_q; nothing is reported in that cycle,
   // since the SYNC pending from the start has priority over every sample).
-  logic start_now;
   mt_tu_acc #(.Width(64), .AddW(1)) u_t (
     .clk_i,
     .rst_ni,
@@ -585,8 +608,8 @@ module mt_tu_ctrl #(
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
     int_open_d = b_int_open;       int_idx_d = b_int_idx;
     next_idx_d = sp_hit ? b_int_idx + 40'd1 : next_idx_q;
-    hold_valid_d = b_hold_valid;   hold_after_d = hold_after_q; hold_rw_d = hold_rw_q;
-    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_nsp_d = hold_nsp_q;
+    hold_valid_d = b_hold_valid;   hold_after_d = hold_after;   hold_rw_d = hold_rw_q;
+    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_nsp_d = hold_nsp_q[23:0];
     sect_pending_d = b_sect_pending;
     sect_switch_d = sect_switch_q || sw;
     sync_pending_d = sync_pending_q;
@@ -669,24 +692,24 @@ module mt_tu_ctrl #(
 
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
-    hold_freed = !b_hold_valid || hold_act;
+    hold_freed = hold_freed_c;
     if (hold_act) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
     if (cap) begin
       if (hold_freed) begin
         hold_valid_d = 1'b1;
         hold_age_d = 2'd0;
-        hold_after_d = sect_pending_d || sync_pending_d;
+        hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)
         hold_a_d = cap_a;
         hold_rw_d = acc_write_i;
         hold_idx_d = b_int_idx;
-        hold_nsp_d = cap_nsp;
+        hold_nsp_d = cap_nsp_lo[23:0];
       end else begin
         cap_dropped = 1'b1;
       end
     end
 
-    drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after_q);
+    drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after);
     if (drops != '0) begin
       overflowed_d = 1'b1;
     end
@@ -805,7 +828,9 @@ module mt_tu_ctrl #(
       int_open_q <= 1'b0;         int_idx_q <= '0;          
       next_idx_q <= '0;
       hold_valid_q <= 1'b0;       hold_after_q <= 1'b0;     hold_rw_q <= 1'b0;
+      hold_new_q <= 1'b0;
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_nsp_q <= '0;
+      hn_thi_q <= '0;             hn_xhi_q <= '0;           hn_c_q <= 1'b0;
       rest_q <= '0;               hold_age_q <= '0;
       rest_nz_q <= 1'b0;          ready_q <= 1'b0;            run_nz_q <= 1'b0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
@@ -832,11 +857,19 @@ module mt_tu_ctrl #(
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sw_q <= active_d && sec_zero_d;
       b_fmt_q <= nxt_b_fmt;
-      sp_zero_q <= (sp_left_d == '0);
+      sp_zero_q <= sp_zero_d;
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d; hold_nsp_q <= hold_nsp_d;
+      hold_new_q <= cap && hold_freed_c && !start_now;
+      hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
+      hold_nsp_q[23:0] <= hold_nsp_d;
+      hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
+      if (cap && hold_freed_c) begin
+        hn_thi_q <= t_q[47:24];
+        hn_xhi_q <= cap_x[31:24];
+        hn_c_q   <= cap_nsp_lo[24];
+      end
       rest_q <= rest_d;           hold_age_q <= hold_age_d;
       rest_nz_q <= rest_d != 2'd0; ready_q <= &hold_age_d;    run_nz_q <= run_cnt_d != '0;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;

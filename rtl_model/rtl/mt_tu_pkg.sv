@@ -59,12 +59,17 @@ package mt_tu_pkg;
     le17 = lt | eq;
   endfunction
 
-  // Minimal LEB128 length (1..10) of a 64-bit value.
+  // Minimal LEB128 length (1..10) of a 64-bit value: one more than the index of the highest
+  // non-zero 7-bit group, as a flat encoder of the group flags (a chain of compares against
+  // shifted values maps to a long LUT chain).
   function automatic logic [3:0] leb_len(input logic [63:0] v);
-    leb_len = 4'd1;
-    for (int i = 1; i < 10; i++) begin
-      if ((v >> (i * 7)) != 64'd0) leb_len = 4'(i + 1);
-    end
+    logic [9:0] nz, top;   // top[g]: group g is the highest non-zero one
+    for (int g = 0; g < 9; g++) nz[g] = |v[g*7 +: 7];
+    nz[9] = v[63];
+    for (int g = 0; g < 10; g++) top[g] = nz[g] && (g == 9 ? 1'b1 : !(|(nz >> (g + 1))));
+    leb_len = 4'd0;
+    for (int g = 0; g < 10; g++) leb_len = leb_len | (top[g] ? 4'(g + 1) : 4'd0);
+    if (nz == '0) leb_len = 4'd1;
   endfunction
 
   // LEB128 bytes of v (byte 0 in [7:0]) for a known length n; bytes at and past n are 0.

@@ -25,7 +25,7 @@
 /* Contract v2 (docs/trace-unit.md section 4): a packet chosen by the arbitration in cycle t
  * enters the FIFO at the end of cycle t + MT_UNIT_LATENCY, and a packet may be chosen only
  * while the space after the drain is at least MT_PKT_MAX * (1 + packets in flight). */
-#define MT_UNIT_LATENCY 4
+#define MT_UNIT_LATENCY 5
 /* Contract v3: the FIFO's write port takes 8 bytes a clock.  A packet that may be longer (its
  * length bound at the choice exceeds MT_UNIT_PORT: SYNC, SECTION, END, a sample without a history
  * match) takes the port for two clocks, so nothing is chosen in the cycle after its choice. The

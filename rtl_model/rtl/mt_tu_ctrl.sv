@@ -352,6 +352,9 @@ module mt_tu_ctrl #(
   logic [3:0]  p2_la_q, p2_lb_q;
   logic [55:0] p2_fb_q;
   logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
+  logic        pq_v_q, pq_sync_q, pq_end_q, pq_w_q;
+  logic [4:0]  pq_len_q;
+  logic [3:0]  pq_cnt_q;
   logic        pw_v_q, pw_sync_q, pw_end_q;
   logic [4:0]  pw_len_q;
   logic        w_q;
@@ -369,7 +372,7 @@ module mt_tu_ctrl #(
   // the only packet that can be in flight (contract v4) is the one in P3, chosen three cycles ago.
   logic room;
   assign room = fifo_room_i;
-  assign fifo_inflight_o = pw_v_q;
+  assign fifo_inflight_o = pw_v_q || pq_v_q;
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
   logic [47:0]  sect_cycle;
@@ -428,10 +431,12 @@ module mt_tu_ctrl #(
   // next cycle (sync_bytes_q, P1's bound), a rest cycle, in which a late sync_pending can only
   // matter to a capture's hold.after, which takes it from sync_pending_d.
   logic        p1_active_q;   // the session was active in the choice's cycle
+  logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
   logic        sync_due;
   logic [14:0] sync_est;
-  assign sync_est = {1'b0, sync_bytes_q} + {10'd0, p1_bound_q};
-  assign sync_due = p1_v_q && !p1_sync_q && p1_active_q && (sync_est >= {1'b0, c_sync_period_q});
+  assign sync_est = {1'b0, sync_in_fifo} + {10'd0, p1_bound_q};
+  assign sync_due = p1_v_q && !p1_sync_q && !(p3_v_q && p3_sync_q) && p1_active_q &&
+                    (sync_est >= {1'b0, c_sync_period_q});
 
   // Stage C of the precompute: DELTA or FULL for the hold's sample, were it to match nothing
   // (against the newest entry at the choice), its payload and LEB length, registered every cycle.
@@ -464,7 +469,6 @@ module mt_tu_ctrl #(
   // under contract v4 a packet in flight at a choice was chosen at least three cycles before it,
   // so it has entered the FIFO by the SYNC's P1 (the cycle after the choice, when P2 and P3 are
   // empty) and prev_bytes is the SYNC byte count then.
-  logic [13:0] sync_in_fifo;   // sync_bytes after this cycle's P3 entry
   logic [47:0] q_fa;
   logic [55:0] q_fb;
   logic [3:0]  q_la, q_lb;
@@ -473,7 +477,7 @@ module mt_tu_ctrl #(
     logic [14:0] sum;
     sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
     sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
-    q_fa = p1_sync_q ? {34'd0, sync_bytes_q} : p1_fa_q;
+    q_fa = p1_sync_q ? {34'd0, sync_in_fifo} : p1_fa_q;
     q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
     q_fb = p1_sample_q ? pc_pay_q : p1_fb_q;
     q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
@@ -493,6 +497,8 @@ module mt_tu_ctrl #(
       p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
+      pq_v_q <= 1'b0;       pq_sync_q <= 1'b0;    pq_end_q <= 1'b0;    pq_len_q <= '0;
+      pq_w_q <= 1'b0;       pq_cnt_q <= '0;
       w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
       p2h_q <= 1'b0;
     end else begin
@@ -529,14 +535,20 @@ module mt_tu_ctrl #(
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
       end
-      // PW: the packet's bytes on their way to the FIFO's banks (written from PW, one clock after
-      // P2 assembled them); P3 commits the packet one clock after its first write
-      pw_v_q    <= p2_v_q;
-      pw_sync_q <= p2_sync_q;
-      pw_end_q  <= p2_end_q;
-      pw_len_q  <= p2_len;
-      w_q       <= p2_v_q || p2h_q;
-      w_cnt_q   <= p2h_q ? 4'(p2_len - 5'd8) : ((p2_len > 5'd8) ? 4'd8 : 4'(p2_len));
+      // PQ: the packer's second step; PW: the packet's bytes on their way to the FIFO's banks
+      // (written from PW); P3 commits the packet one clock after its first write
+      pq_v_q    <= p2_v_q;
+      pq_sync_q <= p2_sync_q;
+      pq_end_q  <= p2_end_q;
+      pq_len_q  <= p2_len;
+      pq_w_q    <= p2_v_q || p2h_q;
+      pq_cnt_q  <= p2h_q ? 4'(p2_len - 5'd8) : ((p2_len > 5'd8) ? 4'd8 : 4'(p2_len));
+      pw_v_q    <= pq_v_q;
+      pw_sync_q <= pq_sync_q;
+      pw_end_q  <= pq_end_q;
+      pw_len_q  <= pq_len_q;
+      w_q       <= pq_w_q;
+      w_cnt_q   <= pq_cnt_q;
       w_data_q  <= w_bytes;
       p3_v_q <= pw_v_q;
       begin
@@ -558,6 +570,8 @@ module mt_tu_ctrl #(
   end
 
   mt_tu_pack u_pack (
+    .clk_i,
+    .rst_ni,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
     .fa_i      (p2_fa_q),

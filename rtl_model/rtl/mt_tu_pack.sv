@@ -9,7 +9,13 @@
 //
 // The FIFO's write port is 8 bytes wide (contract v3), so the assembler forms one half of the
 // packet at a time: bytes 0..7 (half_i = 0) or bytes 8..15 (half_i = 1, the clock after).
+//
+// Two steps (contract v4's pipeline): in the clock of its inputs the LEB bytes, the prefix with
+// field A in place and field B's rotation are formed and registered; in the next clock field B is
+// rotated into place and the two are merged (bytes_o).
 module mt_tu_pack (
+  input  logic        clk_i,
+  input  logic        rst_ni,
   input  logic [55:0] pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
   input  logic [2:0]  pre_len_i,  // 1, 2 or 7
   input  logic [47:0] fa_i,       // first LEB field (up to 7 bytes)
@@ -17,7 +23,7 @@ module mt_tu_pack (
   input  logic [55:0] fb_i,       // second LEB field (up to 8 bytes)
   input  logic [3:0]  lb_i,       // its LEB length, 0 when absent
   input  logic        half_i,     // which 8 bytes of the packet
-  output logic [63:0] bytes_o
+  output logic [63:0] bytes_o      // one clock after the inputs
 );
   logic [55:0] fa_bytes;
   logic [63:0] fb_bytes;
@@ -32,7 +38,6 @@ module mt_tu_pack (
   logic [63:0] a_sh;    // prefix + field A, this half
   logic [63:0] b_sh;    // field B, this half
   always_comb begin
-    logic [127:0] y;
     // the prefix is 1, 2 (a header and one byte) or 7 bytes (SYNC) long: a select, not a shifter
     // (field A is at most 7 bytes, so after a 1-byte prefix it ends in the first half)
     if (!half_i) begin
@@ -45,15 +50,29 @@ module mt_tu_pack (
       else if (pre_len_i[1]) a_sh = {56'd0, fa_bytes[55:48]};
       else a_sh = '0;
     end
-    // field B rotated left by rot_b bytes within 16 (its non-zero bytes never wrap: a packet is
-    // at most 16 bytes), the largest step first; only the low 8 bytes are kept
-    y = {64'd0, fb_bytes};
-    if (rot_b[3]) y = {y[63:0], y[127:64]};
-    if (rot_b[2]) y = {y[95:0], y[127:96]};
-    if (rot_b[1]) y = {y[111:0], y[127:112]};
-    if (rot_b[0]) y = {y[119:0], y[127:120]};
+  end
+
+  logic [63:0] a_sh_q, fb_bytes_q;
+  logic [3:0]  rot_b_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_sh_q <= '0;  fb_bytes_q <= '0;  rot_b_q <= '0;
+    end else begin
+      a_sh_q <= a_sh;  fb_bytes_q <= fb_bytes;  rot_b_q <= rot_b;
+    end
+  end
+
+  // field B rotated left by rot_b bytes within 16 (its non-zero bytes never wrap: a packet is at
+  // most 16 bytes), the largest step first; only the low 8 bytes are kept
+  always_comb begin
+    logic [127:0] y;
+    y = {64'd0, fb_bytes_q};
+    if (rot_b_q[3]) y = {y[63:0], y[127:64]};
+    if (rot_b_q[2]) y = {y[95:0], y[127:96]};
+    if (rot_b_q[1]) y = {y[111:0], y[127:112]};
+    if (rot_b_q[0]) y = {y[119:0], y[127:120]};
     b_sh = y[63:0];
   end
 
-  assign bytes_o = a_sh | b_sh;
+  assign bytes_o = a_sh_q | b_sh;
 endmodule

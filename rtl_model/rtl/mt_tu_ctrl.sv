@@ -209,9 +209,14 @@ module mt_tu_ctrl #(
   // The hold's tag "after the barrier": for a capture, the barrier at the end of its cycle, which
   // is the pending flags at the start of the next (hold_new_q: the hold was loaded in the last
   // cycle); later the registered tag, which a SECTION clears.  So the choice does not reach it.
-  logic hold_new_q, hold_after;
-  assign hold_after     = hold_new_q ? (sect_pending_q || sync_pending_q) : hold_after_q;
-  assign b_hold_valid   = hold_valid_q && !(sw && hold_after);
+  // The arbitration takes it without sync_due (hold_after_arb, b_hold_valid_arb): sync_due is
+  // set only two cycles after a choice, in a rest cycle, where the arbitration's outcome does not
+  // matter.
+  logic hold_new_q, hold_after, hold_after_arb, b_hold_valid_arb;
+  assign hold_after_arb   = hold_new_q ? (sect_pending_q || sync_pending_q) : hold_after_q;
+  assign hold_after       = hold_after_arb || (hold_new_q && sync_due);
+  assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
+  assign b_hold_valid_arb = hold_valid_q && !(sw && hold_after_arb);
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1)
   assign sp_zero_d      = start_now || (sp_hit ? (b_r == 32'd1) : (sp_left_q == 32'd1));
   assign b_sect_pending = sect_pending_q || sw;
@@ -236,8 +241,8 @@ module mt_tu_ctrl #(
   // (kept: the mapper would otherwise merge the rows into the enables behind them, deeper)
   (* keep *) logic r_hold, r_pkt;
   logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows;
-  assign r_hold     = b_hold_valid && !(hold_after && barrier);
-  assign quiet_rows = !barrier && !b_hold_valid;       // rows 1-3 do not apply
+  assign r_hold     = b_hold_valid_arb && !(hold_after_arb && barrier);
+  assign quiet_rows = !barrier && !b_hold_valid_arb;   // rows 1-3 do not apply
   assign r_sect     = !r_hold && b_sect_pending;
   assign r_sync     = !r_hold && !b_sect_pending && sync_pending_q;
   assign r_ovf      = quiet_rows && dp_nz_q && fifo_half_i;
@@ -424,19 +429,37 @@ module mt_tu_ctrl #(
   assign write = room && !rest && (r_hold ? (hold_ready && !e_absorbed) : r_pkt);
 
 
-  // The SYNC estimate (docs/trace-unit.md 4.E), one cycle late: under contract v4 it can only
-  // cross the period in a cycle with a choice (it grows only then, and a packet in flight at a
-  // choice was chosen at least three cycles before, so it has entered), where it is the SYNC byte
-  // count after that cycle's entry plus the chosen packet's bound.  Both are registers in the
-  // next cycle (sync_bytes_q, P1's bound), a rest cycle, in which a late sync_pending can only
-  // matter to a capture's hold.after, which takes it from sync_pending_d.
-  logic        p1_active_q;   // the session was active in the choice's cycle
+  // The SYNC estimate (docs/trace-unit.md 4.E), two cycles late.  Under contract v4 it can only
+  // cross the period in a cycle with a choice (it grows only then), where it is the SYNC byte
+  // count after that cycle's entry, the length of the one packet then still in flight (chosen
+  // four cycles before, it enters in the next cycle) and the chosen packet's bound.  Two cycles
+  // later (P2 of the chosen packet, a rest cycle) the first two are sync_bytes_q.  A packet in
+  // flight that is a SYNC need not be tested: after its entry the count is its 16 bytes, below
+  // any period.  In the rest cycles before, a late sync_pending matters only to the barrier tag of
+  // a capture in the choice's next cycle, which takes it from sync_due (hold_after).
+  logic        p1_active_q, p2_active_q;   // the session was active in the choice's cycle
+  logic [4:0]  p2_bound_q;
   logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
   logic        sync_due;
-  logic [14:0] sync_est;
-  assign sync_est = {1'b0, sync_in_fifo} + {10'd0, p1_bound_q};
-  assign sync_due = p1_v_q && !p1_sync_q && !(p3_v_q && p3_sync_q) && p1_active_q &&
-                    (sync_est >= {1'b0, c_sync_period_q});
+  // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count (clamped below at -32: only
+  // its compare with a bound of at most 16 matters), so the test is a short compare.  It starts
+  // high at a session's start; the session's first packet is its SYNC, and the count is exact
+  // from that SYNC's entry on, before the next choice is tested.
+  logic signed [15:0] sync_need_q, sync_need_d;
+  assign sync_due = p2_v_q && !p2_sync_q && p2_active_q &&
+                    (sync_need_q <= $signed({11'd0, p2_bound_q}));
+  always_comb begin
+    logic signed [15:0] n;
+    n = sync_need_q - $signed({11'd0, p3_len_q});
+    if (start_now) sync_need_d = 16'sh3FFF;
+    else if (!p3_v_q) sync_need_d = sync_need_q;
+    else if (p3_sync_q) sync_need_d = $signed({2'd0, c_sync_period_q}) - $signed({11'd0, p3_len_q});
+    else sync_need_d = (n < -16'sd32) ? -16'sd32 : n;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sync_need_q <= 16'sh3FFF;
+    else sync_need_q <= sync_need_d;
+  end
 
   // Stage C of the precompute: DELTA or FULL for the hold's sample, were it to match nothing
   // (against the newest entry at the choice), its payload and LEB length, registered every cycle.
@@ -477,7 +500,8 @@ module mt_tu_ctrl #(
     logic [14:0] sum;
     sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
     sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
-    q_fa = p1_sync_q ? {34'd0, sync_in_fifo} : p1_fa_q;
+    // (SYNC's prev_bytes is formed in P2: p2_fa)
+    q_fa = p1_fa_q;
     q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
     q_fb = p1_sample_q ? pc_pay_q : p1_fb_q;
     q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
@@ -494,6 +518,7 @@ module mt_tu_ctrl #(
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
+      p2_bound_q <= '0;     p2_active_q <= 1'b0;
       p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
@@ -532,6 +557,8 @@ module mt_tu_ctrl #(
         p2_pre_len_q <= p1_pre_len_q;
         p2_fa_q      <= q_fa;
         p2_la_q      <= q_la;
+        p2_bound_q   <= p1_bound_q;
+        p2_active_q  <= p1_active_q;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
       end
@@ -559,7 +586,14 @@ module mt_tu_ctrl #(
     end
   end
 
-  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la_q) + 5'(p2_lb_q);
+  // SYNC's prev_bytes: the stream bytes since the last SYNC's first byte, the packets in flight at
+  // its choice included; by its P2 they have entered (the last one chosen four cycles before the
+  // SYNC enters one cycle after its choice), and the count stays until the SYNC's own entry.
+  logic [47:0] p2_fa;
+  logic [3:0]  p2_la;
+  assign p2_fa  = p2_sync_q ? {34'd0, sync_bytes_q} : p2_fa_q;
+  assign p2_la  = p2_sync_q ? ((sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1) : p2_la_q;
+  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la) + 5'(p2_lb_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
   logic [55:0]  p2_pre;
@@ -574,8 +608,8 @@ module mt_tu_ctrl #(
     .rst_ni,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
-    .fa_i      (p2_fa_q),
-    .la_i      (p2_la_q),
+    .fa_i      (p2_fa),
+    .la_i      (p2_la),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
     .half_i    (p2h_q),
@@ -701,7 +735,7 @@ module mt_tu_ctrl #(
       if (s_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
     end
 
-    // A SYNC became due with the last cycle's choice (sync_due, above).
+    // A SYNC became due with the choice two cycles ago (sync_due, above).
     if (sync_due) sync_pending_d = 1'b1;
 
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or

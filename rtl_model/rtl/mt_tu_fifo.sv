@@ -58,31 +58,43 @@ module mt_tu_fifo #(
   logic [PW-1:0]   rp_q, rp_d, wp_q, wp_d;
   logic [4:0]      out_cnt;
 
-  // A. Drain: min(occ, Drain) bytes leave.
-  always_comb begin
-    if (mt_tu_pkg::le17(17'(drain_i), 17'(occ_q))) out_cnt = drain_i;
-    else out_cnt = 5'(occ_q);
-  end
   assign occ_o     = occ_q;
   assign out_cnt_o = out_cnt;
-
-  assign occ_d = occ_q - OccW'(out_cnt) + (commit_i ? OccW'(commit_len_i) : '0);
 
   // The flags are registered from the next occupancy, so that the arbitration starts from flip-
   // flops.  occ - min(occ, N) <= X  <=>  occ <= X + N  (for X >= 0).  (Reset: 0, which matters
   // in no cycle: nothing is chosen before a session starts, and the reset clocks them once.)
   logic room_q, half_q;
   logic [1:0] room_k;
+  // The next occupancy is a + c (a: this cycle's occupancy after the drain, c: the committed
+  // length), so "a + c <= X" is tested as "(X - c) - a >= 0": two short carry chains side by side
+  // and one after them, where "a + c", then a compare, would be three in a row.
+  logic [OccW:0]   occ_mn;        // occ - N (negative: the drain takes all)
+  logic [OccW-1:0] a;
+  logic [4:0]      c;
+  assign occ_mn = {1'b0, occ_q} - (OccW+1)'(drain_i);
+  assign a      = occ_mn[OccW] ? '0 : occ_mn[OccW-1:0];
+  assign c      = commit_i ? commit_len_i : 5'd0;
+  // A. Drain: min(occ, Drain) bytes leave.
+  assign out_cnt = occ_mn[OccW] ? 5'(occ_q) : drain_i;
+  assign occ_d   = a + OccW'(c);
+  function automatic logic fits(input logic [16:0] x, input logic [OccW-1:0] av, input logic [4:0] cv);
+    // verilator lint_off UNUSEDSIGNAL
+    logic [17:0] r;   // only its sign is the result
+    // verilator lint_on UNUSEDSIGNAL
+    r = {1'b0, x} - 18'(cv) - 18'(av);
+    fits = !r[17];
+  endfunction
   for (genvar k = 0; k < 2; k++) begin : g_room
     assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) &&
-                       mt_tu_pkg::le17(17'(occ_d), 17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)));
+                       fits(17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)), a, c);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       room_q <= 1'b0;
       half_q <= 1'b0;
     end else begin
-      half_q <= mt_tu_pkg::le17(17'(occ_d), (17'(depth_i) >> 1) + 17'(drain_i));
+      half_q <= fits((17'(depth_i) >> 1) + 17'(drain_i), a, c);
       room_q <= inflight_i ? room_k[1] : room_k[0];
     end
   end

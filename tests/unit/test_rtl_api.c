@@ -79,8 +79,8 @@ static void test_register_writes(void **state)
 }
 
 /* Enable at cycle 10: the session starts at 11 with SYNC (seq 0, prev_bytes 0, cycle 11) and a
- * SECTION (burst, 48-bit format, r = 24, cycle 11); the SYNC chosen at 11 enters the FIFO at the
- * end of 11 + MT_UNIT_LATENCY, and the FIFO drains from the cycle after. */
+ * SECTION (burst, 48-bit format, r = 24, cycle 11) MT_UNIT_PACE cycles later; the SYNC chosen at 11
+ * enters the FIFO at the end of 11 + MT_UNIT_LATENCY, and the FIFO drains from the cycle after. */
 static void test_session_start_and_end(void **state)
 {
     mt_rtl *r = *state;
@@ -91,14 +91,14 @@ static void test_session_start_and_end(void **state)
     assert_int_equal(mt_rtl_fifo_level(r), 0);
     mt_rtl_clock(r, 1);                       /* ... and in the FIFO (9 bytes) */
     assert_int_equal(mt_rtl_fifo_level(r), 9);
-    mt_rtl_advance(r, 20);
+    mt_rtl_advance(r, 30);
     uint8_t b[64];
     size_t n = mt_rtl_pop(r, b, sizeof b);
     static const uint8_t expect[] = {0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 11,
                                      0x02, 0x80, 24, 11};
     assert_int_equal(n, sizeof expect);
     assert_memory_equal(b, expect, sizeof expect);
-    assert_int_equal(mt_rtl_mmio_read(r, 20, MT_REG_BYTES_LO), sizeof expect);
+    assert_int_equal(mt_rtl_mmio_read(r, 30, MT_REG_BYTES_LO), sizeof expect);
     /* an access at the sample point 11 + 24 = 35: FULL sample of addr[55:12] */
     mt_access a = {.cycle = 35, .addr = 0x12345678, .write = 1, .size = 8, .kind = MT_KIND_STORE};
     assert_int_equal(mt_rtl_access(r, &a), 0);

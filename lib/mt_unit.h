@@ -38,7 +38,7 @@
  * covers v3's port cycle). A capture always goes to the hold, whose sample competes from
  * MT_UNIT_PACE cycles after its capture on. So each of the compressor's recurrences (history,
  * run, report index) has MT_UNIT_PACE clocks in hardware. */
-#define MT_UNIT_PACE 4u
+#define MT_UNIT_PACE 5u
 
 enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };
 typedef struct {

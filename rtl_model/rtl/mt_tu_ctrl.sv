@@ -104,6 +104,12 @@ module mt_tu_ctrl #(
   // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
   logic [1:0]  drops_q, drops_d;
   logic        hold_freed_c;      // the hold is free at the end of this cycle
+  // The decision of the last cycle, for the wide state updates (contract v4: applied one cycle
+  // late): a RUN written, the hold's sample absorbed / written, SECTION (and whether it followed a
+  // switch, its format), SYNC.
+  logic        dec_run_q, dec_abs_q, dec_hw_q, dec_sect_q, dec_sect_sw_q, dec_sync_q;
+  logic [1:0]  dec_fmt_q;
+  logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
   logic        start_now;         // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
   logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
@@ -256,7 +262,7 @@ module mt_tu_ctrl #(
   // sample) come three rest cycles (rest_q counts them down); the hold's sample is ready in the
   // fourth cycle after its capture (hold_age_q counts 0..3).  So every recurrence through the
   // compressor's state has four clocks, and the precompute below three of them.
-  logic [1:0] rest_q, rest_d, hold_age_q, hold_age_d;
+  logic [2:0] rest_q, rest_d, hold_age_q, hold_age_d;
   logic       rest, hold_ready, hold_act, rest_nz_q, ready_q;   // the flags as flip-flops
   assign rest       = rest_nz_q;
   assign hold_ready = ready_q;
@@ -308,12 +314,13 @@ module mt_tu_ctrl #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
+      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_idx1_q <= '0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
       pb_skip_hi_q <= '0;  pb_diff_hi_q <= '0;
       pb_any_q <= 1'b0;    pb_absorbed_q <= 1'b0;  pb_midx_q <= '0;
     end else begin
       pa_sup_eq_q    <= pa_sup_eq_d;
       pa_skip_zero_q <= (hold_idx_q == rep_idx_q);
+      pa_idx1_q      <= hold_idx_q + 40'd1;
       pa_skip_lo_q   <= {1'b0, hold_idx_q[19:0]} - {1'b0, rep_idx_q[19:0]};
       pa_diff_lo_q   <= {1'b0, hold_a_q[27:0]} - {1'b0, hist_q[27:0]};
       pb_skip_hi_q   <= hold_idx_q[39:20] - rep_idx_q[39:20] - 20'(pa_skip_lo_q[20]);
@@ -327,13 +334,12 @@ module mt_tu_ctrl #(
   // The sample being written: the hold's, with the precompute's results.
   logic [55:0] s_a;
   logic        s_rw;
-  logic [39:0] s_idx, s_skip;
+  logic [39:0] s_skip;
   logic [47:0] s_nsp;
   // (the address part is already w bits wide: the hold was taken in the encoder's format, since
   // a sample of a new section is written only after its SECTION)
   assign s_a    = hold_a_q;
   assign s_rw   = hold_rw_q;
-  assign s_idx  = hold_idx_q;
   assign s_nsp  = hold_nsp_q;   // (complete from the second cycle after the capture on)
   assign s_skip = {pb_skip_hi_q, pa_skip_lo_q[19:0]};
   logic       any_match, e_absorbed, skip_zero;
@@ -437,8 +443,7 @@ module mt_tu_ctrl #(
   // flight that is a SYNC need not be tested: after its entry the count is its 16 bytes, below
   // any period.  In the rest cycles before, a late sync_pending matters only to the barrier tag of
   // a capture in the choice's next cycle, which takes it from sync_due (hold_after).
-  logic        p1_active_q, p2_active_q;   // the session was active in the choice's cycle
-  logic [4:0]  p2_bound_q;
+  logic        p1_active_q;   // the session was active in the choice's cycle
   logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
   logic        sync_due;
   // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count (clamped below at -32: only
@@ -446,8 +451,16 @@ module mt_tu_ctrl #(
   // high at a session's start; the session's first packet is its SYNC, and the count is exact
   // from that SYNC's entry on, before the next choice is tested.
   logic signed [15:0] sync_need_q, sync_need_d;
-  assign sync_due = p2_v_q && !p2_sync_q && p2_active_q &&
-                    (sync_need_q <= $signed({11'd0, p2_bound_q}));
+  // (sync_due is that test registered from P1: "need after P3's entry <= bound" is "need <= bound +
+  // the entering length", and a SYNC entering leaves a count below any period; the clamp at -32
+  // does not change the outcome)
+  logic sync_due_q;
+  assign sync_due = sync_due_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sync_due_q <= 1'b0;
+    else sync_due_q <= p1_v_q && !p1_sync_q && p1_active_q && !(p3_v_q && p3_sync_q) &&
+                       (sync_need_q <= $signed({11'd0, p1_bound_q} + {11'd0, p3_v_q ? p3_len_q : 5'd0}));
+  end
   always_comb begin
     logic signed [15:0] n;
     n = sync_need_q - $signed({11'd0, p3_len_q});
@@ -518,7 +531,6 @@ module mt_tu_ctrl #(
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
       p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
-      p2_bound_q <= '0;     p2_active_q <= 1'b0;
       p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
@@ -557,8 +569,6 @@ module mt_tu_ctrl #(
         p2_pre_len_q <= p1_pre_len_q;
         p2_fa_q      <= q_fa;
         p2_la_q      <= q_la;
-        p2_bound_q   <= p1_bound_q;
-        p2_active_q  <= p1_active_q;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
       end
@@ -676,63 +686,69 @@ module mt_tu_ctrl #(
 
     drops = '0;
     s_reported = 1'b0;
-    rest_d = (write || (hold_act && e_absorbed)) ? 2'd3 : (rest ? rest_q - 2'd1 : 2'd0);
-    hold_age_d = hold_ready ? hold_age_q : hold_age_q + 2'd1;
+    rest_d = (write || (hold_act && e_absorbed)) ? 3'd4 : (rest ? rest_q - 3'd1 : 3'd0);
+    hold_age_d = hold_ready ? hold_age_q : hold_age_q + 3'd1;
     s_dropped = 1'b0;
 
     if (cap) int_open_d = 1'b0;
 
-    // D: the winner.
-    if (run_flush) begin
-      if (write) run_cnt_d = '0;
-    end else if (is_sample_win) begin
+    // D: the winner.  The wide compressor state (history, previous sample, run, report index,
+    // format, SYNC seq) is updated in the next cycle from the registered decision (dec_*, below).
+    if (is_sample_win) begin
       if (e_absorbed) begin
-        run_cnt_d = run_cnt_q + 7'd1;
         s_reported = 1'b1;
       end else if (room) begin
-        if (!any_match) begin
-          hist_d[112 +: 56] = hist_q[56 +: 56];
-          hist_d[56 +: 56] = hist_q[0 +: 56];
-          hist_d[0 +: 56] = s_a;
-          hist_valid_d = {hist_valid_q[1:0], 1'b1};
-          prev_idx_d = 2'd0;
-        end else begin
-          prev_idx_d = e_midx;
-        end
-        prev_rw_d = s_rw;
-        prev_valid_d = 1'b1;
-        run_cnt_d = '0;
         s_reported = 1'b1;
       end else begin
         s_dropped = 1'b1;
       end
-      if (s_reported) begin
-        rep_idx_d = s_idx + 40'd1;
-        if (!(sw || sect_switch_q)) rep_cycle_d = s_nsp;
-      end
+      if (s_reported && !(sw || sect_switch_q)) rep_cycle_d = s_nsp;
     end else if (write) begin
       if (s_sect) begin
-        if (sect_switch_q || sw) begin
-          rep_idx_d = '0;
-          rep_cycle_d = sect_cycle;
-        end
-        enc_fmt_d = b_fmt;
-        hist_valid_d = '0;
-        prev_valid_d = 1'b0;
+        if (sect_switch_q || sw) rep_cycle_d = sect_cycle;
         sect_pending_d = 1'b0;
         sect_switch_d = 1'b0;
         hold_after_d = 1'b0;
       end
       if (s_sync) begin
-        sync_seq_d = sync_seq_q + 8'd1;
-        hist_valid_d = '0;
-        prev_valid_d = 1'b0;
         sync_pending_d = 1'b0;
         sect_pending_d = 1'b1;
       end
       if (s_ovf) drop_pending_d = '0;
       if (s_mark) marker_pending_d = 1'b0;
       if (s_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
+    end
+
+    // The last cycle's decision applied to the wide state (dec_*): the precompute's registers and
+    // P1 still hold what it needs (the pushed value, its match, index + 1), and under contract v4
+    // (PACE 5) the next cycle in which any of it is read by a choice is four cycles away.
+    if (dec_run_q) run_cnt_d = '0;
+    if (dec_abs_q) run_cnt_d = run_cnt_q + 7'd1;
+    if (dec_hw_q) begin
+      if (!pb_any_q) begin
+        hist_d[112 +: 56] = hist_q[56 +: 56];
+        hist_d[56 +: 56] = hist_q[0 +: 56];
+        hist_d[0 +: 56] = p1_fb_q;
+        hist_valid_d = {hist_valid_q[1:0], 1'b1};
+        prev_idx_d = 2'd0;
+      end else begin
+        prev_idx_d = pb_midx_q;
+      end
+      prev_rw_d = p1_hdr_q[3];
+      prev_valid_d = 1'b1;
+      run_cnt_d = '0;
+    end
+    if (dec_abs_q || dec_hw_q) rep_idx_d = pa_idx1_q;
+    if (dec_sect_q) begin
+      if (dec_sect_sw_q) rep_idx_d = '0;
+      enc_fmt_d = dec_fmt_q;
+      hist_valid_d = '0;
+      prev_valid_d = 1'b0;
+    end
+    if (dec_sync_q) begin
+      sync_seq_d = sync_seq_q + 8'd1;
+      hist_valid_d = '0;
+      prev_valid_d = 1'b0;
     end
 
     // A SYNC became due with the choice two cycles ago (sync_due, above).
@@ -746,7 +762,7 @@ module mt_tu_ctrl #(
     if (cap) begin
       if (hold_freed) begin
         hold_valid_d = 1'b1;
-        hold_age_d = 2'd0;
+        hold_age_d = 3'd0;
         hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)
         hold_a_d = cap_a;
         hold_rw_d = acc_write_i;
@@ -881,6 +897,9 @@ module mt_tu_ctrl #(
       hn_thi_q <= '0;             hn_xhi_q <= '0;           hn_c_q <= 1'b0;
       rest_q <= '0;               hold_age_q <= '0;
       rest_nz_q <= 1'b0;          ready_q <= 1'b0;            run_nz_q <= 1'b0;
+      dec_run_q <= 1'b0;          dec_abs_q <= 1'b0;          dec_hw_q <= 1'b0;
+      dec_sect_q <= 1'b0;         dec_sect_sw_q <= 1'b0;      dec_sync_q <= 1'b0;
+      dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
@@ -919,7 +938,15 @@ module mt_tu_ctrl #(
         hn_c_q   <= cap_nsp_lo[24];
       end
       rest_q <= rest_d;           hold_age_q <= hold_age_d;
-      rest_nz_q <= rest_d != 2'd0; ready_q <= &hold_age_d;    run_nz_q <= run_cnt_d != '0;
+      rest_nz_q <= rest_d != '0;  ready_q <= hold_age_d == 3'd4; run_nz_q <= run_cnt_d != '0;
+      // (a session's start clears the state these would update: no decision survives it)
+      dec_run_q     <= run_flush && write && !start_now;
+      dec_abs_q     <= hold_act && e_absorbed && !start_now;
+      dec_hw_q      <= hold_act && !e_absorbed && room && !start_now;
+      dec_sect_q    <= write && s_sect && !start_now;
+      dec_sect_sw_q <= sect_switch_q || sw;
+      dec_sync_q    <= write && s_sync && !start_now;
+      dec_fmt_q     <= b_fmt;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;

@@ -110,6 +110,7 @@ module mt_tu_ctrl #(
   logic        dec_run_q, dec_abs_q, dec_hw_q, dec_sect_q, dec_sect_sw_q, dec_sync_q;
   logic [1:0]  dec_fmt_q;
   logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
+  logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
   logic        start_now;         // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
   logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
@@ -314,13 +315,14 @@ module mt_tu_ctrl #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_idx1_q <= '0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
+      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_idx1_q <= '0; pa_nsp_q <= '0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
       pb_skip_hi_q <= '0;  pb_diff_hi_q <= '0;
       pb_any_q <= 1'b0;    pb_absorbed_q <= 1'b0;  pb_midx_q <= '0;
     end else begin
       pa_sup_eq_q    <= pa_sup_eq_d;
       pa_skip_zero_q <= (hold_idx_q == rep_idx_q);
       pa_idx1_q      <= hold_idx_q + 40'd1;
+      pa_nsp_q       <= hold_nsp_q;
       pa_skip_lo_q   <= {1'b0, hold_idx_q[19:0]} - {1'b0, rep_idx_q[19:0]};
       pa_diff_lo_q   <= {1'b0, hold_a_q[27:0]} - {1'b0, hist_q[27:0]};
       pb_skip_hi_q   <= hold_idx_q[39:20] - rep_idx_q[39:20] - 20'(pa_skip_lo_q[20]);
@@ -335,12 +337,10 @@ module mt_tu_ctrl #(
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_skip;
-  logic [47:0] s_nsp;
   // (the address part is already w bits wide: the hold was taken in the encoder's format, since
   // a sample of a new section is written only after its SECTION)
   assign s_a    = hold_a_q;
   assign s_rw   = hold_rw_q;
-  assign s_nsp  = hold_nsp_q;   // (complete from the second cycle after the capture on)
   assign s_skip = {pb_skip_hi_q, pa_skip_lo_q[19:0]};
   logic       any_match, e_absorbed, skip_zero;
   logic [1:0] e_midx;
@@ -702,10 +702,9 @@ module mt_tu_ctrl #(
       end else begin
         s_dropped = 1'b1;
       end
-      if (s_reported && !(sw || sect_switch_q)) rep_cycle_d = s_nsp;
     end else if (write) begin
       if (s_sect) begin
-        if (sect_switch_q || sw) rep_cycle_d = sect_cycle;
+        // (rep_cycle already holds the section's start after a switch: sect_cycle)
         sect_pending_d = 1'b0;
         sect_switch_d = 1'b0;
         hold_after_d = 1'b0;
@@ -738,7 +737,11 @@ module mt_tu_ctrl #(
       prev_valid_d = 1'b1;
       run_cnt_d = '0;
     end
-    if (dec_abs_q || dec_hw_q) rep_idx_d = pa_idx1_q;
+    if (dec_abs_q || dec_hw_q) begin
+      rep_idx_d = pa_idx1_q;
+      // (after a switch rep_cycle keeps the section's start until its SECTION, which resets it)
+      if (!(sw || sect_switch_q)) rep_cycle_d = pa_nsp_q;
+    end
     if (dec_sect_q) begin
       if (dec_sect_sw_q) rep_idx_d = '0;
       enc_fmt_d = dec_fmt_q;

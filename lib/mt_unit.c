@@ -257,6 +257,12 @@ static void start_session(mt_unit *u, uint64_t t)
     u->cfg = u->regs;
     if (u->cfg.len_h == 0 && u->cfg.len_l == 0)
         u->cfg.len_h = LEN_MASK;
+    /* v4: a section is at least 2 cycles long, so the hardware never has to decide a switch in
+     * the cycle after it loads a length */
+    if (u->cfg.len_h == 1)
+        u->cfg.len_h = 2;
+    if (u->cfg.len_l == 1)
+        u->cfg.len_l = 2;
     u->active = u->busy = 1;
     u->sync_pending = 1;
     u->sync_seq = 0;

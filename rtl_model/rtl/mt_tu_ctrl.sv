@@ -65,7 +65,7 @@ module mt_tu_ctrl #(
   // start on, which is before their first use)
   logic [13:0] c_sync_period_q;
   logic [31:0] c_rate_h_q, c_rate_l_q;
-  logic [39:0] c_len_h_q, c_len_l_q;
+  logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths minus 1 (a length of 1 counts as 2)
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
@@ -156,7 +156,7 @@ module mt_tu_ctrl #(
   // Section B: schedule (combinational part, used by capture and arbitration).
   logic        sw;            // section switch this cycle
   logic        sw_span;       // type of the new section
-  logic [39:0] sw_len;
+  logic [39:0] sw_len;        // the new section's length minus 1
   logic        sp_hit;        // a new interval opens this cycle
   logic        b_int_open;
   logic [39:0] b_int_idx;
@@ -177,11 +177,20 @@ module mt_tu_ctrl #(
   logic [39:0] aw_len_h;                   // LEN_H as the session uses it (both 0: 2^40 - 1)
   logic c_both_zero_q;
   assign aw_len_h = c_both_zero_q ? 40'hFF_FFFF_FFFF : aw_i[79:40];
+  // Contract v4: a section length of 1 counts as 2, so that a switch is never due in the cycle
+  // after a length is loaded (the zero test then needs only the running count).  The lengths are
+  // kept minus 1, the latched ones in the configuration RAM.
+  function automatic logic [39:0] len_m1(input logic [39:0] len);
+    len_m1 = (len == 40'd1) ? 40'd1 : len - 40'd1;
+  endfunction
+  logic [39:0] aw_len_h_m1, aw_len_l_m1;
+  assign aw_len_h_m1 = len_m1(aw_len_h);
+  assign aw_len_l_m1 = len_m1(aw_i[39:0]);
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
     ld_span = first_q ? sec_span_q : sw_span;
-    if (young_q) sw_len = ld_span ? aw_i[39:0] : aw_len_h;
+    if (young_q) sw_len = ld_span ? aw_len_l_m1 : aw_len_h_m1;
     else sw_len = ld_span ? c_len_l_q : c_len_h_q;
   end
 
@@ -662,7 +671,7 @@ module mt_tu_ctrl #(
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
-    sec_left_d = sw_ld ? sw_len - 40'd1 : sec_left_q - 40'd1;
+    sec_left_d = sw_ld ? sw_len : sec_left_q - 40'd1;
     sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
     int_open_d = b_int_open;       int_idx_d = b_int_idx;
     next_idx_d = sp_hit ? b_int_idx + 40'd1 : next_idx_q;
@@ -848,7 +857,7 @@ module mt_tu_ctrl #(
   logic [159:0] c_wdata, c_rdata;
   logic [1:0]   c_unused;
   assign c_we    = first_q;
-  assign c_wdata = {aw_i[159:80], aw_len_h, aw_i[39:0]};
+  assign c_wdata = {aw_i[159:80], aw_len_h_m1, aw_len_l_m1};
   mt_tu_cfgram #(.Width(160)) u_cfg (
     .clk_i,
     .we_i    (c_we),
@@ -870,7 +879,7 @@ module mt_tu_ctrl #(
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
   logic sec_zero_d;
-  assign sec_zero_d = !start_now && (sw_ld ? (sw_len == 40'd1) : (sec_left_q == 40'd1));
+  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == 40'd1);
 
   // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;

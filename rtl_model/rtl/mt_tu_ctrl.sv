@@ -455,32 +455,32 @@ module mt_tu_ctrl #(
   logic        p1_active_q;   // the session was active in the choice's cycle
   logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
   logic        sync_due;
-  // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count (clamped below at -32: only
-  // its compare with a bound of at most 16 matters), so the test is a short compare.  It starts
-  // high at a session's start; the session's first packet is its SYNC, and the count is exact
-  // from that SYNC's entry on, before the next choice is tested.
-  logic signed [15:0] sync_need_q, sync_need_d;
+  // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count and held at 0 once the count
+  // reaches the period (a bound is at least 1, so every value <= 0 tests alike), so the test is a
+  // short compare.  It starts at the maximum at a session's start; the session's first packet is
+  // its SYNC, and the value is exact from that SYNC's entry on, before the next choice is tested.
+  logic [13:0] sync_need_q, sync_need_d;
+  always_comb begin
+    logic [14:0] sync_reset;
+    sync_reset = {1'b0, c_sync_period_q} - 15'(p3_len_q);
+    if (start_now) sync_need_d = 14'h3FFF;
+    else if (!p3_v_q) sync_need_d = sync_need_q;
+    else if (p3_sync_q) sync_need_d = sync_reset[14] ? '0 : sync_reset[13:0];
+    else sync_need_d = (sync_need_q <= 14'(p3_len_q)) ? '0 : sync_need_q - 14'(p3_len_q);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sync_need_q <= 14'h3FFF;
+    else sync_need_q <= sync_need_d;
+  end
   // (sync_due is that test registered from P1: "need after P3's entry <= bound" is "need <= bound +
-  // the entering length", and a SYNC entering leaves a count below any period; the clamp at -32
-  // does not change the outcome)
+  // the entering length", and a SYNC entering leaves a count below any period)
   logic sync_due_q;
   assign sync_due = sync_due_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) sync_due_q <= 1'b0;
     else sync_due_q <= p1_v_q && !p1_sync_q && p1_active_q && !(p3_v_q && p3_sync_q) &&
-                       (sync_need_q <= $signed({11'd0, p1_bound_q} + {11'd0, p3_v_q ? p3_len_q : 5'd0}));
-  end
-  always_comb begin
-    logic signed [15:0] n;
-    n = sync_need_q - $signed({11'd0, p3_len_q});
-    if (start_now) sync_need_d = 16'sh3FFF;
-    else if (!p3_v_q) sync_need_d = sync_need_q;
-    else if (p3_sync_q) sync_need_d = $signed({2'd0, c_sync_period_q}) - $signed({11'd0, p3_len_q});
-    else sync_need_d = (n < -16'sd32) ? -16'sd32 : n;
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) sync_need_q <= 16'sh3FFF;
-    else sync_need_q <= sync_need_d;
+                       (sync_need_q <= 14'(p1_bound_q) + (p3_v_q ? 14'(p3_len_q) : 14'd0));
+    // (the model's test: est >= period, est = count after the entries + the bound)
   end
 
   // Stage C of the precompute: DELTA or FULL for the hold's sample, were it to match nothing

@@ -56,7 +56,7 @@ module mt_tu #(
   logic         len_h_zero, len_l_zero;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
-  logic [31:0] dropped;
+  logic [31:0] dropped, dropped_next;
   logic [47:0] samples, bytes;
   logic [63:0] cycle;
 
@@ -91,6 +91,7 @@ module mt_tu #(
     .status_i      (status),
     .fifo_level_i  (17'(occ)),
     .dropped_i     (dropped),
+    .dropped_next_i (dropped_next),
     .samples_i     (samples),
     .bytes_i       (bytes),
     .cycle_i       (cycle)
@@ -125,6 +126,7 @@ module mt_tu #(
     .fifo_commit_len_o (fifo_commit_len),
     .status_o      (status),
     .dropped_o     (dropped),
+    .dropped_q_o   (dropped_next),
     .samples_o     (samples),
     .bytes_o       (bytes),
     .cycle_o       (cycle)

@@ -49,6 +49,7 @@ module mt_tu_ctrl #(
   // State for the registers
   output logic [7:0]      status_o,
   output logic [31:0]     dropped_o,
+  output logic [31:0]     dropped_q_o,    // the count register (dropped_o of the last cycle)
   output logic [47:0]     samples_o,
   output logic [47:0]     bytes_o,
   output logic [63:0]     cycle_o
@@ -798,6 +799,19 @@ module mt_tu_ctrl #(
       if (p3_end_q) busy_d = 1'b0;
     end
 
+    // The compressor state and the SYNC byte count of a new session, reset in its first cycle
+    // (first_q) rather than with the start, which fans out to enough already: nothing reads them
+    // before (the first packet is the SYNC chosen in that cycle, the first sample competes
+    // PACE cycles after its capture, the SYNC's prev_bytes is read in its P2).
+    if (first_q) begin
+      enc_fmt_d = b_fmt;
+      rep_idx_d = '0;
+      run_cnt_d = '0;
+      hist_valid_d = '0;
+      prev_valid_d = 1'b0;
+      sync_bytes_d = '0;
+    end
+
     // MMIO commands of this cycle.
     if (ctrl_wr_i && wdata_i[0] && !busy_d) begin
       active_d = 1'b1;
@@ -813,24 +827,15 @@ module mt_tu_ctrl #(
       marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
       sync_seq_d = '0;
-      sync_bytes_d = '0;
       drop_pending_d = '0;
       sect_pending_d = 1'b0;
       sect_switch_d = 1'b0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
       sec_span_d = len_h_zero_i && !len_l_zero_i;
       sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
-      // (the rate and the length follow in the first cycle, sw_ld)
-      sp_left_d = '0;
-      int_open_d = 1'b0;
-      int_idx_d = '0;
-      next_idx_d = '0;
-      enc_fmt_d = sec_fmt_d;
-      rep_idx_d = '0;
+      // (the rate and the length follow in the first cycle, sw_ld, which also opens the first
+      // interval with index 0 whatever sp_left, int_open and the indices hold)
       hold_valid_d = 1'b0;
-      run_cnt_d = '0;
-      hist_valid_d = '0;
-      prev_valid_d = 1'b0;
     end else if (ctrl_wr_i && !wdata_i[0] && active_q) begin
       active_d = 1'b0;
       end_pending_d = 1'b1;
@@ -978,6 +983,7 @@ module mt_tu_ctrl #(
   assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q,
                       (fifo_occ_i == '0), busy_q, active_q};
   assign dropped_o = dr_eff;
+  assign dropped_q_o = dropped_q;
 
   always_comb begin
     logic [32:0] dp_sum, dr_sum;

@@ -32,7 +32,8 @@ module mt_tu_regs (
   // State to read back (start of this cycle)
   input  logic [7:0]   status_i,
   input  logic [16:0]  fifo_level_i,
-  input  logic [31:0]  dropped_i,
+  input  logic [31:0]  dropped_i,       // DROPPED at the start of this cycle (drops counted late)
+  input  logic [31:0]  dropped_next_i,  // the count register, which holds that value one cycle later
   input  logic [47:0]  samples_i,
   input  logic [47:0]  bytes_i,
   input  logic [63:0]  cycle_i
@@ -157,8 +158,9 @@ module mt_tu_regs (
     endcase
   endfunction
 
-  logic        is_aw;
+  logic        is_aw, is_dropped;
   logic [2:0]  aw_sel;
+  assign is_dropped = reg_addr_i == RegDropped;
   logic [31:0] live;
   always_comb begin
     is_aw = 1'b1;
@@ -185,7 +187,7 @@ module mt_tu_regs (
       RegKindMask:   live = {27'd0, kind_mask_q};
       RegTap:        live = {31'd0, tap_q};
       RegFmt:        live = {26'd0, fmt_l_q, 2'd0, fmt_h_q};
-      RegDropped:    live = dropped_i;
+      RegDropped:    live = '0;   // (read one cycle later from the count: is_dropped)
       RegSamplesLo:  live = samples_i[31:0];
       RegSamplesHi:  live = {16'd0, samples_hi_q};
       RegBytesLo:    live = bytes_i[31:0];
@@ -196,22 +198,28 @@ module mt_tu_regs (
     endcase
   end
 
-  logic        is_aw_q;
+  logic        is_aw_q, is_dropped_q;
   logic [2:0]  aw_sel_q;
   logic [31:0] live_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       is_aw_q  <= 1'b0;
+      is_dropped_q <= 1'b0;
       aw_sel_q <= '0;
       live_q   <= '0;
     end else begin
       is_aw_q  <= is_aw;
+      is_dropped_q <= is_dropped;
       aw_sel_q <= aw_sel;
       live_q   <= live;
     end
   end
-  assign reg_rdata_o     = is_aw_q ? aw_field(aw_sel_q, aw_o[157:0]) : live_q;
-  assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : live;
+  // DROPPED: the count plus the drops of the last cycle (which are added one cycle late) is what
+  // the count register holds in the next cycle, the cycle the read data is due; no register
+  // write shares the read's cycle (one register access per clock), so no start clears it between.
+  assign reg_rdata_o     = is_aw_q ? aw_field(aw_sel_q, aw_o[157:0]) :
+                           (is_dropped_q ? dropped_next_i : live_q);
+  assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : (is_dropped ? dropped_i : live);
   logic [1:0] unused_peek;
   assign unused_peek = aw_peek[159:158];
 

@@ -69,14 +69,15 @@ module mt_tu_fifo #(
   // The next occupancy is a + c (a: this cycle's occupancy after the drain, c: the committed
   // length), so "a + c <= X" is tested as "(X - c) - a >= 0": two short carry chains side by side
   // and one after them, where "a + c", then a compare, would be three in a row.
-  logic [OccW:0]   occ_mn;        // occ - N (negative: the drain takes all)
+  logic [OccW-1:0] occ_mn;        // occ - N (used when occ >= N)
   logic [OccW-1:0] a;
   logic [4:0]      c;
-  assign occ_mn = {1'b0, occ_q} - (OccW+1)'(drain_i);
-  assign a      = occ_mn[OccW] ? '0 : occ_mn[OccW-1:0];
+  logic            ge_n_q, ge_n_d;  // occ >= N, a flip-flop (from the next occupancy)
+  assign occ_mn = occ_q - OccW'(drain_i);
+  assign a      = ge_n_q ? occ_mn : '0;
   assign c      = commit_i ? commit_len_i : 5'd0;
   // A. Drain: min(occ, Drain) bytes leave.
-  assign out_cnt = occ_mn[OccW] ? 5'(occ_q) : drain_i;
+  assign out_cnt = ge_n_q ? drain_i : 5'(occ_q);
   assign occ_d   = a + OccW'(c);
   function automatic logic fits(input logic [16:0] x, input logic [OccW-1:0] av, input logic [4:0] cv);
     // verilator lint_off UNUSEDSIGNAL
@@ -93,24 +94,32 @@ module mt_tu_fifo #(
     if (!rst_ni) begin
       room_q <= 1'b0;
       half_q <= 1'b0;
+      ge_n_q <= 1'b0;
     end else begin
       half_q <= fits((17'(depth_i) >> 1) + 17'(drain_i), a, c);
+      ge_n_q <= ge_n_d;
       room_q <= inflight_i ? room_k[1] : room_k[0];
     end
   end
+  assign ge_n_d = !fits(17'(drain_i) - 17'd1, a, c);   // a + c > N - 1
   assign room_o = room_q;
   assign half_o = half_q;
-  assign rp_d  = rp_q + PW'(out_cnt);
+  // The next head: N bytes on, or (when the drain takes all) the end of the committed bytes,
+  // cp = rp + occ, a pointer of its own, so that no adder follows the drain's select.
+  logic [PW-1:0] cp_q;
+  assign rp_d  = ge_n_q ? rp_q + PW'(drain_i) : cp_q;
   assign wp_d  = wp_q + (wr_i ? PW'(wr_cnt_i) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       occ_q <= '0;
       rp_q  <= '0;
+      cp_q  <= '0;
       wp_q  <= '0;
     end else begin
       occ_q <= occ_d;
       rp_q  <= rp_d;
+      cp_q  <= cp_q + PW'(c);
       wp_q  <= wp_d;
     end
   end

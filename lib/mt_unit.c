@@ -1,6 +1,7 @@
 /* The trace unit's reference model: one clock at a time, exactly as docs/trace-unit.md
- * section 4 says, plus an arithmetic fast path over cycles in which nothing but the FIFO drain
- * and the interval counter can change. */
+ * section 4 says (clock_one), plus arithmetic fast paths over cycles in which nothing but the
+ * FIFO drain and the interval counter can change, a calm cycle's capture into the hold, and a
+ * calm hold's decision (v4: at max(hold.ready, rest_until)). */
 #include "mt_unit.h"
 
 #include <stdlib.h>
@@ -189,7 +190,8 @@ static inline void enter_due(mt_unit *u, uint64_t t)
  * SYNC reach the period, counting the packets in flight chosen in t and t - 1 by their bounds
  * (their lengths are known to the hardware only later) and older ones exactly, unless a SYNC is
  * in flight (its entry restarts the count). The estimate only grows when a packet is chosen, so
- * the SYNC follows the packet that crossed the period in the next cycle, as in contract v1. */
+ * the SYNC becomes due in the cycle of the packet that crossed the period (v4: it is chosen at
+ * the arbitration's next act, after the hold's sample if that one is not behind the barrier). */
 static inline void sync_check(mt_unit *u, uint64_t t)
 {
     if (!u->active || u->pipe_sync)
@@ -552,9 +554,9 @@ static inline uint64_t skip_limit(const mt_unit *u, uint64_t j)
 
 /* The common sampling cycle: an access, nothing else pending, no hold, no section boundary,
  * session active. clock_one() with those facts substituted: the drain, the interval opening,
- * and a capture that can only win the arbitration (no hold, no SECTION/SYNC/OVERFLOW/MARKER/END
- * pending) and either fits the FIFO, is absorbed into the run, or is dropped. Nothing is
- * pending, so no RUN flush is due either. */
+ * and a capture, which goes to the empty hold (v4: it never competes in its own cycle; with
+ * nothing pending nothing else is chosen, whether or not it is a rest cycle). Its decision is
+ * fast_hold's or clock_one's. */
 static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&

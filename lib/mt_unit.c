@@ -1,6 +1,7 @@
 /* The trace unit's reference model: one clock at a time, exactly as docs/trace-unit.md
- * section 4 says, plus an arithmetic fast path over cycles in which nothing but the FIFO drain
- * and the interval counter can change. */
+ * section 4 says (clock_one), plus arithmetic fast paths over cycles in which nothing but the
+ * FIFO drain and the interval counter can change, a calm cycle's capture into the hold, and a
+ * calm hold's decision (v4: at max(hold.ready, rest_until)). */
 #include "mt_unit.h"
 
 #include <stdlib.h>
@@ -158,7 +159,7 @@ static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kin
 
 /* End of cycle t: the packet chosen in t - LATENCY enters the FIFO; BYTES and the SYNC byte
  * count follow the FIFO. */
-static inline void enter_due(mt_unit *u, uint64_t t)
+static inline __attribute__((always_inline)) void enter_due(mt_unit *u, uint64_t t)
 {
     if (!u->pipe_n)
         return;
@@ -189,7 +190,8 @@ static inline void enter_due(mt_unit *u, uint64_t t)
  * SYNC reach the period, counting the packets in flight chosen in t and t - 1 by their bounds
  * (their lengths are known to the hardware only later) and older ones exactly, unless a SYNC is
  * in flight (its entry restarts the count). The estimate only grows when a packet is chosen, so
- * the SYNC follows the packet that crossed the period in the next cycle, as in contract v1. */
+ * the SYNC becomes due in the cycle of the packet that crossed the period (v4: it is chosen at
+ * the arbitration's next act, after the hold's sample if that one is not behind the barrier). */
 static inline void sync_check(mt_unit *u, uint64_t t)
 {
     if (!u->active || u->pipe_sync)
@@ -375,8 +377,9 @@ static void clock_one(mt_unit *u)
     /* D. arbitration */
     const int barrier = u->sect_pending || u->sync_pending;
     enum winner w = W_NONE;
-    if (u->hold.valid && !(u->hold.after && barrier))
-        w = W_HOLD; /* it waits while it is not ready: what follows it must not pass it */
+    if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
+        w = W_HOLD; /* not ready yet, it holds back a SECTION or SYNC, which must not pass an older
+                     * sample; OVERFLOW and MARKER may pass it, END waits for it */
     else if (u->sect_pending)
         w = W_SECTION;
     else if (u->sync_pending)
@@ -558,9 +561,9 @@ static inline uint64_t skip_limit(const mt_unit *u, uint64_t j)
 
 /* The common sampling cycle: an access, nothing else pending, no hold, no section boundary,
  * session active. clock_one() with those facts substituted: the drain, the interval opening,
- * and a capture that can only win the arbitration (no hold, no SECTION/SYNC/OVERFLOW/MARKER/END
- * pending) and either fits the FIFO, is absorbed into the run, or is dropped. Nothing is
- * pending, so no RUN flush is due either. */
+ * and a capture, which goes to the empty hold (v4: it never competes in its own cycle; with
+ * nothing pending nothing else is chosen, whether or not it is a rest cycle). Its decision is
+ * fast_hold's or clock_one's. */
 static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
@@ -585,17 +588,27 @@ static inline int enc_extends_run(const mt_enc *e, uint64_t a, unsigned rw, uint
  * rest cycle): clock_one's sample row with those facts substituted. It is absorbed into the run,
  * chosen, or dropped for want of room. 1 when a packet was chosen (only a choice can make a SYNC
  * due, so the callers run sync_check only then). */
-static inline int fast_decide(mt_unit *u, uint64_t t)
+static __attribute__((noinline)) int fast_decide_plan(mt_unit *u, uint64_t t, uint64_t skip);
+
+static inline __attribute__((always_inline)) int fast_decide(mt_unit *u, uint64_t t)
 {
     mt_unit_sample *s = &u->hold;
     const uint64_t skip = s->idx - u->rep_idx;
-    s->valid = 0;
-    if (enc_extends_run(&u->enc, s->a, s->rw, skip)) {
+    if (enc_extends_run(&u->enc, s->a, s->rw, skip)) { /* inline: most samples in a burst */
+        s->valid = 0;
         u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
         reported(u, s);
         u->rest_until = t + MT_UNIT_PACE;
         return 0; /* no bytes */
     }
+    return fast_decide_plan(u, t, skip);
+}
+
+/* fast_decide's other outcomes: the encoder plans the sample. */
+static int fast_decide_plan(mt_unit *u, uint64_t t, uint64_t skip)
+{
+    mt_unit_sample *s = &u->hold;
+    s->valid = 0;
     mt_enc_plan plan;
     mt_enc_plan_sample(&u->enc, s->a, s->rw, skip, &plan);
     if (plan.absorbed) {
@@ -628,22 +641,58 @@ static inline uint64_t hold_cycle(const mt_unit *u)
     return u->hold.ready > u->rest_until ? u->hold.ready : u->rest_until;
 }
 
+/* With batched output, the cycles [now, t) of a calm unit (nothing but the hold, if anything, is
+ * pending, and no input in them; t < sec_end) and cycle t's drain and interval opening, i.e. up to
+ * where cycle t's capture or decision comes: a drain is arithmetic, so the cycles drain at once
+ * (in pieces around the entries of packets in flight before t, which never make a SYNC due), and
+ * the interval open at t is the last of those whose sample point is <= t (no division while
+ * accesses come every interval). */
+static inline __attribute__((always_inline)) void batch_to(mt_unit *u, uint64_t t)
+{
+    uint64_t from = u->now;
+    while (u->pipe_n && u->pipe[u->pipe_head].due < t) {
+        const uint64_t due = u->pipe[u->pipe_head].due;
+        if (u->fifo.occ) {
+            uint64_t n = (due - from + 1) * u->p.drain;
+            u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
+        }
+        enter_due(u, due);
+        from = due + 1;
+    }
+    if (u->fifo.occ) {
+        uint64_t n = (t - from + 1) * u->p.drain;
+        u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
+    }
+    if (u->next_sp <= t) {
+        uint64_t d = t - u->next_sp, m = d < u->sec_r ? 1 : d / u->sec_r + 1;
+        u->int_open = 1;
+        u->int_sp = u->next_sp + (m - 1) * u->sec_r;
+        u->int_idx = u->next_idx + m - 1;
+        u->next_idx += m;
+        u->next_sp += m * u->sec_r;
+    }
+}
+
 /* Cycles [now, d] without accesses in a calm unit, d = hold_cycle < sec_end: drain and interval
- * openings up to d (as skip_to, around the entries of packets in flight), then the hold's
- * decision in d. */
+ * openings up to d (as skip_to, around the entries of packets in flight; batch_to with batched
+ * output), then the hold's decision in d. */
 static void fast_hold(mt_unit *u, uint64_t d)
 {
-    while (u->pipe_n && u->pipe[u->pipe_head].due < d)
-        skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
-    if (d > u->now)
-        skip_to(u, d);
-    if (u->fifo.occ)
-        drain(u, u->p.drain);
-    if (d == u->next_sp) {
-        u->int_open = 1;
-        u->int_sp = d;
-        u->int_idx = u->next_idx++;
-        u->next_sp = d + u->sec_r;
+    if (u->batch) {
+        batch_to(u, d);
+    } else {
+        while (u->pipe_n && u->pipe[u->pipe_head].due < d)
+            skip_to(u, u->pipe[u->pipe_head].due + 1); /* an entry never makes a SYNC due */
+        if (d > u->now)
+            skip_to(u, d);
+        if (u->fifo.occ)
+            drain(u, u->p.drain);
+        if (d == u->next_sp) {
+            u->int_open = 1;
+            u->int_sp = d;
+            u->int_idx = u->next_idx++;
+            u->next_sp = d + u->sec_r;
+        }
     }
     const int chosen = fast_decide(u, d);
     enter_due(u, d);
@@ -665,10 +714,15 @@ static inline int hold_fast_due(const mt_unit *u, uint64_t before)
 static inline __attribute__((always_inline)) void fast_capture(mt_unit *u, const mt_access *acc, uint64_t t)
 {
     if (u->int_open && passes(u, acc)) {
+        mt_unit_sample *h = &u->hold; /* field by field: cheaper than a compound literal */
         u->int_open = 0;
-        u->hold = (mt_unit_sample){.valid = 1, .idx = u->int_idx, .sp = u->int_sp,
-                                   .a = mt_fmt_addr_part(u->sec_fmt, acc->addr),
-                                   .rw = acc->write ? 1 : 0, .ready = t + MT_UNIT_PACE};
+        h->valid = 1;
+        h->after = 0;
+        h->rw = acc->write ? 1 : 0;
+        h->a = mt_fmt_addr_part(u->sec_fmt, acc->addr);
+        h->idx = u->int_idx;
+        h->sp = u->int_sp;
+        h->ready = t + MT_UNIT_PACE;
     }
 }
 
@@ -713,42 +767,44 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
 
 void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
 {
-    /* The emulator's call, fused: with nothing recorded or pending, no hold and the access before
-     * the section's end, the cycles up to the access are quiet (skip_to, exactly what
+    /* The emulator's call, fused: with nothing recorded or pending but the hold and the access
+     * before the section's end, the hold's sample is decided first when its cycle comes before
+     * the access (fast_hold, exactly what mt_unit_advance does; batch_to + fast_decide inline
+     * with batched output), the cycles up to the access are quiet (skip_to, exactly what
      * mt_unit_advance does for them) and the access's own cycle is a fast_clock one. */
     const uint64_t c = a->cycle;
-    if (u->lazy && u->fast && c >= u->now && hold_fast_due(u, c))
-        fast_hold(u, hold_cycle(u)); /* the last sample's decision, before this access's cycle */
-    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end &&
-        !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending && !u->sync_pending &&
-        !u->drop_pending && !u->marker_pending && !u->end_pending) {
+    if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end && !u->acc_valid &&
+        !u->nwrites && !u->sect_pending && !u->sync_pending && !u->drop_pending &&
+        !u->marker_pending && !u->end_pending) {
+        if (u->hold.valid) { /* hold_fast_due(u, c), with the facts above */
+            const uint64_t d = hold_cycle(u);
+            if (u->hold.after || d >= c)
+                goto generic;
+            mt_unit_sample *s = &u->hold;
+            const uint64_t skip = s->idx - u->rep_idx;
+            if (u->batch && enc_extends_run(&u->enc, s->a, s->rw, skip)) {
+                /* fast_hold(u, d) for a sample that extends the run (most in a burst): it touches
+                 * neither the FIFO nor the packets in flight, so the cycles up to d need not be
+                 * completed before it; batch_to(c) below completes them with c's */
+                s->valid = 0;
+                u->enc.run_cnt++; /* mt_enc_commit of an absorbed plan */
+                reported(u, s);
+                u->rest_until = d + MT_UNIT_PACE;
+            } else if (u->batch) { /* fast_hold(u, d) */
+                batch_to(u, d);
+                const int chosen = fast_decide_plan(u, d, skip);
+                enter_due(u, d);
+                if (chosen)
+                    sync_check(u, d);
+                u->now = d + 1;
+            } else {
+                fast_hold(u, d);
+            }
+            if (u->sync_pending || u->drop_pending)
+                goto generic; /* the decision made a SYNC due or dropped the sample */
+        }
         if (u->batch) {
-            /* skip_to(c) + fast_clock in one: with batched output a drain is arithmetic, so the
-             * cycles up to c drain at once (in pieces around the entries of packets in flight,
-             * which never make a SYNC due), and the interval open at c is the last of those
-             * whose sample point is <= c (no division while accesses come every interval). */
-            uint64_t from = u->now;
-            while (u->pipe_n && u->pipe[u->pipe_head].due < c) {
-                const uint64_t due = u->pipe[u->pipe_head].due;
-                if (u->fifo.occ) {
-                    uint64_t n = (due - from + 1) * u->p.drain;
-                    u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
-                }
-                enter_due(u, due);
-                from = due + 1;
-            }
-            if (u->fifo.occ) {
-                uint64_t n = (c - from + 1) * u->p.drain;
-                u->fifo.occ = n >= u->fifo.occ ? 0 : u->fifo.occ - (uint32_t)n;
-            }
-            if (u->next_sp <= c) {
-                uint64_t d = c - u->next_sp, m = d < u->sec_r ? 1 : d / u->sec_r + 1;
-                u->int_open = 1;
-                u->int_sp = u->next_sp + (m - 1) * u->sec_r;
-                u->int_idx = u->next_idx + m - 1;
-                u->next_idx += m;
-                u->next_sp += m * u->sec_r;
-            }
+            batch_to(u, c); /* skip_to(c) + fast_clock in one */
             fast_capture(u, a, c);
             enter_due(u, c);
             u->now = c + 1;
@@ -763,6 +819,7 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
         fast_clock(u, a);
         return;
     }
+generic:
     mt_unit_access(u, a);
     if (u->now == c)
         mt_unit_advance(u, c + 1);

@@ -28,16 +28,19 @@
 #define MT_UNIT_LATENCY 5
 /* Contract v3: the FIFO's write port takes 8 bytes a clock.  A packet that may be longer (its
  * length bound at the choice exceeds MT_UNIT_PORT: SYNC, SECTION, END, a sample without a history
- * match) takes the port for two clocks, so nothing is chosen in the cycle after its choice. The
- * drain N is at most MT_UNIT_PORT bytes per cycle (more could never be sustained). */
+ * match) takes the port for two clocks, the cycle of its choice and the next (v4: a rest cycle,
+ * below). The drain N is at most MT_UNIT_PORT bytes per cycle (more could never be sustained). */
 #define MT_UNIT_PORT 8u
 #define MT_UNIT_MAX_DRAIN MT_UNIT_PORT
 /* Contract v4 (for 48 MHz on the iCE40 UP5K): the arbitration acts at most once every
  * MT_UNIT_PACE cycles. After a cycle in which it chose a packet or absorbed a sample into the
  * run, the next MT_UNIT_PACE - 1 cycles are rest cycles: nothing is chosen or absorbed (this
- * covers v3's port cycle). A capture always goes to the hold, whose sample competes from
- * MT_UNIT_PACE cycles after its capture on. So each of the compressor's recurrences (history,
- * run, report index) has MT_UNIT_PACE clocks in hardware. */
+ * covers v3's port cycle). A capture always goes to the hold (if the hold is free at the end of
+ * its cycle, else it is dropped), whose sample competes from MT_UNIT_PACE cycles after its
+ * capture on; until then it holds back SECTION, SYNC and END (which must not pass an older
+ * sample) but not OVERFLOW and MARKER. So each of the compressor's recurrences (history, run,
+ * report index) has MT_UNIT_PACE clocks in hardware, and two reported samples were captured at
+ * least MT_UNIT_PACE cycles apart. */
 #define MT_UNIT_PACE 5u
 
 enum { MT_INFLIGHT_PLAIN, MT_INFLIGHT_SYNC, MT_INFLIGHT_END };

@@ -258,16 +258,18 @@ module mt_tu_ctrl #(
   // (kept: the mapper would otherwise merge the rows into the enables behind them, deeper)
   (* keep *) logic r_hold, r_pkt;
   logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows;
-  assign r_hold     = b_hold_valid_arb && !(hold_after_arb && barrier);
-  assign quiet_rows = !barrier && !b_hold_valid_arb;   // rows 1-3 do not apply
+  // (not ready yet, the hold's sample holds back SECTION and SYNC, which must not pass an older
+  // sample, but not OVERFLOW and MARKER; END waits for an empty hold)
+  assign r_hold     = b_hold_valid_arb && !(hold_after_arb && barrier) && (hold_ready || barrier);
+  assign quiet_rows = !barrier && !(b_hold_valid_arb && hold_ready);   // rows 1-3 do not apply
   assign r_sect     = !r_hold && b_sect_pending;
   assign r_sync     = !r_hold && !b_sect_pending && sync_pending_q;
   assign r_ovf      = quiet_rows && dp_nz_q && fifo_half_i;
   assign r_mark     = quiet_rows && !(dp_nz_q && fifo_half_i) && marker_pending_q;
   // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-  assign r_end      = quiet_rows && !dp_nz_q && !marker_pending_q && end_pending_q;
+  assign r_end      = quiet_rows && !dp_nz_q && !marker_pending_q && end_pending_q && !b_hold_valid_arb;
   assign r_pkt      = (!r_hold && barrier) || (quiet_rows && ((dp_nz_q && fifo_half_i) ||
-                      marker_pending_q || (end_pending_q && !dp_nz_q)));
+                      marker_pending_q || (end_pending_q && !dp_nz_q && !b_hold_valid_arb)));
 
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come three rest cycles (rest_q counts them down); the hold's sample is ready in the

@@ -108,6 +108,7 @@ static inline void tu_decode(const uint8_t *p, size_t n, tu_events *out)
  * interval [sp, min(sp + r, section end)) the first passing access. */
 typedef struct {
     uint64_t cycle, value;
+    uint64_t at; /* the access's own cycle (the capture cycle) */
     uint8_t span, fmt;
 } tu_ref;
 
@@ -132,6 +133,7 @@ static inline size_t tu_reference(const mt_unit_cfg *cfg, uint64_t en, uint64_t 
             for (size_t j = i; j < n && a[j].cycle < iend; j++) {
                 if (((cfg->kind_mask >> a[j].kind) & 1) && a[j].tap == cfg->tap) {
                     out[nout].cycle = sp;
+                    out[nout].at = a[j].cycle;
                     out[nout].value = mt_fmt_value(fmt, mt_fmt_addr_part(fmt, a[j].addr), a[j].write);
                     out[nout].span = (uint8_t)span;
                     out[nout].fmt = (uint8_t)fmt;

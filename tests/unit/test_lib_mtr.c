@@ -79,7 +79,10 @@ static void test_unit_roundtrip(void **state)
             if (a[i].cycle >= mt_unit_next_due(&u))
                 mt_unit_access(&u, &a[i]);
         mt_unit_stop(&u, dis);
-        assert_int_equal(u.dropped, 0);
+        /* contract v4 drops samples of these irregular streams at r = 6 (1 to 432 per pattern:
+         * a capture finds the hold occupied, docs/trace-unit.md section 5; test_lib_unit checks
+         * them): the decoded samples are the definition's less the dropped ones, below */
+        const uint32_t dropped = u.dropped;
         mt_unit_free(&u);
         assert_int_equal(mt_writer_close(t.w), 0);
 
@@ -110,19 +113,21 @@ static void test_unit_roundtrip(void **state)
         }
         assert_int_equal(off, back.n);
 
-        /* model -> container -> decoder == the definition's samples */
+        /* model -> container -> decoder == the definition's samples, less the dropped ones */
         tu_ref *ref = calloc(n, sizeof *ref);
         size_t nref = tu_reference(&cfg, 50, dis, a, n, ref);
         tu_events ev = {0};
         tu_decode(back.p, back.n, &ev);
         assert_int_equal(ev.losses, 0);
-        assert_int_equal(ev.samples, nref);
-        assert_int_equal(samples, nref);
+        assert_int_equal(ev.samples + dropped, nref);
+        assert_int_equal(samples, ev.samples);
         size_t j = 0;
         for (size_t i = 0; i < ev.n; i++) {
             if (ev.ev[i].type != MT_DEV_SAMPLE)
                 continue;
-            assert_int_equal(ev.ev[i].cycle, ref[j].cycle);
+            while (j < nref && ref[j].cycle != ev.ev[i].cycle)
+                j++; /* a dropped sample */
+            assert_true(j < nref);
             assert_int_equal(ev.ev[i].value, ref[j].value);
             j++;
         }

@@ -125,7 +125,8 @@ static void check_against_reference(const run_opts *o, const mt_access *a, size_
     assert_int_equal(ev.samples + r->dropped, nref);
     assert_int_equal(ev.samples, r->samples);
     size_t j = 0;
-    uint64_t ovf = 0;
+    uint64_t ovf = 0, last_at = 0;
+    int reported = 0;
     for (size_t i = 0; i < ev.n; i++) {
         const mt_dec_event *e = &ev.ev[i];
         if (e->type == MT_DEV_OVERFLOW)
@@ -142,6 +143,12 @@ static void check_against_reference(const run_opts *o, const mt_access *a, size_
         assert_int_equal(e->value, ref[j].value);
         assert_int_equal(e->span, ref[j].span);
         assert_int_equal(e->fmt, ref[j].fmt);
+        /* v4: a captured sample stays in the hold for at least MT_UNIT_PACE cycles (it competes
+         * from capture + PACE on), and a capture finding the hold occupied is dropped, so two
+         * reported samples were captured at least PACE cycles apart */
+        if (reported++)
+            assert_true(ref[j].at >= last_at + MT_UNIT_PACE);
+        last_at = ref[j].at;
         j++;
     }
     assert_int_equal(ovf, r->dropped);
@@ -151,9 +158,123 @@ static void check_against_reference(const run_opts *o, const mt_access *a, size_
     free(ref);
 }
 
+/* The decoded stream's packets other than samples: RUN packets are recognised by their header
+ * byte (a RUN's samples are decoded with the RUN's offset). */
+typedef struct {
+    size_t syncs, sections, switches, runs, runs_before_sync, overflows, markers;
+} pkt_counts;
+
+static int is_run(const tu_buf *out, const mt_dec_event *e)
+{
+    return e->type == MT_DEV_SAMPLE && out->p[e->offset] == MT_HDR_RUN;
+}
+
+static void count_packets(const tu_buf *out, const tu_events *ev, pkt_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    uint64_t run_off = UINT64_MAX;
+    for (size_t i = 0; i < ev->n; i++) {
+        const mt_dec_event *e = &ev->ev[i];
+        if (is_run(out, e) && e->offset != run_off) {
+            c->runs++;
+            run_off = e->offset;
+            size_t k = i;
+            while (k < ev->n && ev->ev[k].offset == e->offset)
+                k++;
+            c->runs_before_sync += k < ev->n && ev->ev[k].type == MT_DEV_SYNC;
+        }
+        c->syncs += e->type == MT_DEV_SYNC;
+        c->sections += e->type == MT_DEV_SECTION;
+        c->switches += e->type == MT_DEV_SECTION && !(i && ev->ev[i - 1].type == MT_DEV_SYNC);
+        c->overflows += e->type == MT_DEV_OVERFLOW;
+        c->markers += e->type == MT_DEV_MARKER;
+    }
+}
+
+/* Where each drop comes from, with room in the FIFO for every packet (so no sample is dropped for
+ * room, section 4.D). A capture is dropped only when the hold is occupied at the end of its
+ * cycle (v4), and the hold then holds either
+ *  - the sample reported last before it, captured in cycle y, which was decided by cycle
+ *    y + PACE * (1 + k), k = the non-sample packets (RUN, SYNC, SECTION, OVERFLOW, MARKER) chosen
+ *    between the sample reported before it and it: each is one act of the arbitration followed by
+ *    PACE - 1 rest cycles, and the hold's own decision comes at capture + PACE at the earliest;
+ *    `close` counts the drops less than PACE cycles after y (the hold was not ready yet: no
+ *    barrier needed), `waited` the others;
+ *  - or a sample that a section switch drops (section 4.B: it was captured behind a barrier,
+ *    which is resolved by at most RUN, SYNC and SECTION, 3 acts): then the capture came less than
+ *    3 * PACE cycles before the section's end (`switched`).
+ * Fails if a drop is none of these. */
+static void check_drops_explained(const run_opts *o, const mt_access *a, size_t n, const run_result *r,
+                                  size_t *close, size_t *waited, size_t *switched)
+{
+    tu_ref *ref = calloc(n + 1, sizeof *ref);
+    uint64_t *decided_by = calloc(n + 1, sizeof *decided_by);
+    size_t nref = tu_reference(&o->cfg, o->en, o->dis, a, n, ref);
+    tu_events ev = {0};
+    tu_decode(r->out.p, r->out.n, &ev);
+    size_t j = 0;
+    uint64_t k = 0, run_off = UINT64_MAX;
+    for (size_t i = 0; i < ev.n; i++) {
+        const mt_dec_event *e = &ev.ev[i];
+        if (run_off != UINT64_MAX && e->offset != run_off) {
+            k++; /* the RUN packet: chosen after the samples it reports */
+            run_off = UINT64_MAX;
+        }
+        if (e->type == MT_DEV_SAMPLE) {
+            while (j < nref && ref[j].cycle != e->cycle)
+                j++;
+            assert_true(j < nref);
+            decided_by[j] = ref[j].at + MT_UNIT_PACE * (1 + k);
+            k = 0;
+            if (is_run(&r->out, e))
+                run_off = e->offset;
+            j++;
+        } else if (e->type != MT_DEV_END) {
+            k++;
+        }
+    }
+    /* the section ends, as tu_reference walks them */
+    uint64_t len_h = o->cfg.len_h, len_l = o->cfg.len_l;
+    if (!len_h && !len_l)
+        len_h = (1ull << 40) - 1;
+    unsigned span = len_h == 0;
+    *close = *waited = *switched = 0;
+    uint64_t start = o->en + 1, sec_end = start + (span ? len_l : len_h), y = 0, by = 0;
+    for (size_t i = 0; i < nref; i++) {
+        while (ref[i].at >= sec_end) {
+            if ((span ? len_h : len_l) != 0)
+                span = !span;
+            sec_end += span ? len_l : len_h;
+        }
+        if (decided_by[i]) {
+            y = ref[i].at;
+            by = decided_by[i];
+        } else if (by && ref[i].at < y + MT_UNIT_PACE) {
+            (*close)++;
+        } else if (by && ref[i].at < by) {
+            (*waited)++;
+        } else {
+            assert_true(ref[i].at + 3 * MT_UNIT_PACE > sec_end);
+            (*switched)++;
+        }
+    }
+    assert_int_equal(*close + *waited + *switched, r->dropped);
+    free(ev.ev);
+    free(decided_by);
+    free(ref);
+}
+
+/* The sampling definition against the decoded stream on six access patterns, four formats,
+ * r = 3..6 (r = 2 for the dense pattern, an access every cycle), with section switches and a
+ * FIFO that never lacks room: the decoded samples are the reference's minus the drops, and
+ * every drop is one the hold explains (v4: a capture finding the hold occupied; section 5).
+ * Measured: 9 446 drops against 64 149 samples (v3: 162 drops), 6 105 of them in the dense
+ * stream at r = 2; 9 132 captured less than PACE cycles after the last reported sample, 314 while
+ * that one waited behind a barrier, none dropped by a section switch. */
 static void test_sampling_matches_definition(void **state)
 {
     (void)state;
+    size_t total[4] = {0}; /* drops: close, waited, switched; samples */
     for (int pat = 0; pat < TU_NPATTERNS; pat++) {
         for (int fmtsel = 0; fmtsel < 4; fmtsel++) {
             size_t n = 20000;
@@ -165,19 +286,24 @@ static void test_sampling_matches_definition(void **state)
             run_result r;
             run(&o, a, n, &r);
             check_against_reference(&o, a, n, &r);
-            /* large FIFO, r >= 2: a sample is lost only where the hold still waits for a SYNC or
-             * SECTION and the write-port cycles after them (docs/trace-unit.md section 5) */
-            tu_events ev = {0};
-            tu_decode(r.out.p, r.out.n, &ev);
-            size_t barriers = 0;
-            for (size_t i = 0; i < ev.n; i++)
-                barriers += ev.ev[i].type == MT_DEV_SYNC || ev.ev[i].type == MT_DEV_SECTION;
-            assert_true(r.dropped <= barriers);
-            free(ev.ev);
+            /* large FIFO: every drop is one the hold explains (check_drops_explained) */
+            size_t close, waited, switched;
+            check_drops_explained(&o, a, n, &r, &close, &waited, &switched);
+            total[0] += close;
+            total[1] += waited;
+            total[2] += switched;
+            total[3] += r.samples;
             free(r.out.p);
             free(a);
         }
     }
+    if (getenv("MT_LOSS_TABLE"))
+        printf("    drops: %zu close, %zu waited, %zu switched; %zu samples\n", total[0], total[1], total[2], total[3]);
+    /* the streams' drops as measured (v4): most are captures less than PACE cycles after the
+     * last reported one (r = 2 in the dense stream: about one sample in two; r = 3..6 where an
+     * interval's first access comes soon after the last one's), a few waited behind a barrier */
+    assert_int_equal(total[0] + total[1] + total[2], 9446);
+    assert_int_equal(total[1], 314);
 }
 
 /* Lazy clocking, per-cycle clocking, and the emulator's next_due shortcut must all give the
@@ -243,7 +369,15 @@ static void test_overflow_exact(void **state)
     free(a);
 }
 
-/* r = 1 with an access every cycle: SYNC+SECTION pairs cost samples, all of them counted. */
+/* r = 1 with an access every cycle (v4): every cycle has a capture, and the hold is never empty
+ * at the end of a cycle, so the arbitration acts exactly every PACE cycles (one act, PACE - 1 rest
+ * cycles). An act that decides the hold's sample takes the capture of its own cycle into the
+ * hold and the PACE - 1 captures after it are dropped; an act that chooses a RUN, SYNC or
+ * SECTION (the hold's sample waiting behind the barrier) drops all PACE captures of its slot.
+ * So dropped = (PACE - 1) * samples + PACE * (RUN + SYNC + SECTION packets chosen while the
+ * accesses come), up to the last slot, which the disable cuts short by 0..PACE - 1 captures.
+ * The session's first SYNC and SECTION come before the first access, and no OVERFLOW can be
+ * chosen while accesses come (it needs a cycle whose hold is empty), so it comes once, at the end. */
 static void test_every_cycle_r1(void **state)
 {
     (void)state;
@@ -258,38 +392,139 @@ static void test_every_cycle_r1(void **state)
     run_result r;
     run(&o, a, n, &r);
     check_against_reference(&o, a, n, &r);
-    /* each SYNC+SECTION pair costs at most five samples, and each sample without a history match
-     * (its packet takes the write port for two cycles) at most one more (docs/trace-unit.md
-     * section 5); the matches are recomputed from the decoded stream with the encoder's history */
     tu_events ev = {0};
     tu_decode(r.out.p, r.out.n, &ev);
-    size_t syncs = 0, misses = 0;
-    uint64_t hist[3] = {0};
-    unsigned nhist = 0;
-    for (size_t i = 0; i < ev.n; i++) {
-        const mt_dec_event *e = &ev.ev[i];
-        if (e->type == MT_DEV_SYNC || e->type == MT_DEV_SECTION)
-            nhist = 0;
-        syncs += e->type == MT_DEV_SYNC;
-        if (e->type != MT_DEV_SAMPLE)
-            continue;
-        int hit = 0;
-        for (unsigned k = 0; k < nhist; k++)
-            hit |= hist[k] == e->addr;
-        if (!hit) {
-            misses++;
-            hist[2] = hist[1];
-            hist[1] = hist[0];
-            hist[0] = e->addr;
-            nhist = nhist < 3 ? nhist + 1 : 3;
-        }
-    }
-    assert_true(syncs > 100);
-    assert_true(r.dropped > 0);
-    assert_true(r.dropped <= 5 * syncs + misses);
+    pkt_counts c;
+    count_packets(&r.out, &ev, &c);
+    assert_true(c.syncs > 100);
+    assert_int_equal(c.sections, c.syncs);
+    assert_int_equal(c.overflows, 1);
+    assert_true(ev.ev[0].type == MT_DEV_SYNC && ev.ev[1].type == MT_DEV_SECTION && a[0].cycle > o.en + 1 + MT_UNIT_PACE);
+    const uint64_t acts = c.runs + c.syncs + c.sections - 2; /* without the first SYNC, SECTION */
+    const uint64_t full = (MT_UNIT_PACE - 1) * r.samples + MT_UNIT_PACE * acts;
+    assert_true(r.dropped <= full && r.dropped + (MT_UNIT_PACE - 1) >= full);
+    /* measured: 6 389 samples (32 %), 13 611 drops, 140 SYNC + 140 SECTION, no RUN */
+    assert_int_equal(r.samples + r.dropped, n);
     free(ev.ev);
     free(r.out.p);
     free(a);
+}
+
+/* An access in every cycle at r = 2..8 (one long burst, a FIFO that never lacks room, SYNC_PERIOD
+ * 64 and 256; a page per 64 cycles in the 48-bit format, with long runs, and random full
+ * addresses): the losses v4 (PACE = 3) implies, exactly. Calm, the hold's sample is decided at
+ * capture + PACE; the next capture comes r cycles after the last one. A SYNC becomes due at the
+ * end of a cycle D in which a sample's packet crossed the period (its run prefix flushed the run),
+ * and the SYNC and SECTION take an act each:
+ *  - r >= 2 * PACE (6): the sample captured after D waits for SYNC (D + 3) and SECTION (D + 6)
+ *    and is decided in D + 9 at the latest; the next capture comes at D + 2r - 3 >= D + 9: no
+ *    drop at all;
+ *  - r = 4, 5: that next capture (D + 5, D + 7) finds the hold occupied: one drop per SYNC; the
+ *    session's first SYNC + SECTION (capture in the first cycle, decided at + 6) cost one too;
+ *  - r = 3 = PACE: the sample captured in D itself (before the SYNC was due) is decided at
+ *    D + 3 and may extend a new run, then RUN (only then), SYNC, SECTION hold up the sample
+ *    captured in D + 3, and the captures at D + 6, D + 9 (and D + 12 after a RUN) are dropped;
+ *    the session's start costs one;
+ *  - r = 2: calm, one capture of two is dropped (capture c decided in c + 3, so c + 2 finds
+ *    the hold occupied and c + 4 gets it), and each SYNC moves one sample from kept to dropped:
+ *    dropped - samples = 2 * (SYNCs - 1) up to the end, the start costing nothing extra.
+ * Measured (60 000 cycles): see docs/trace-unit.md section 5. */
+static void test_every_cycle_rates(void **state)
+{
+    (void)state;
+    const uint64_t ncyc = 60000;
+    assert_int_equal(MT_UNIT_PACE, 3); /* the cases below are derived for it */
+    for (int pat = 0; pat < 2; pat++)
+        for (unsigned period = 64; period <= 256; period *= 4)
+            for (uint32_t rate = 2; rate <= 8; rate++) {
+                mt_access *a = calloc(ncyc, sizeof *a);
+                uint64_t rs = 4242 + rate;
+                run_opts o = {.cfg = cfg_default(), .depth = 65536, .drain = 8, .en = 5, .lazy = 1};
+                for (uint64_t i = 0; i < ncyc; i++) {
+                    uint64_t c = o.en + 1 + i; /* from the session's first cycle on */
+                    a[i] = (mt_access){.cycle = c, .kind = MT_KIND_LOAD,
+                                       .addr = pat ? tu_rand(&rs) & MT_PADDR_MASK : 0x80000000ull + (c / 64) * 4096};
+                }
+                o.cfg.rate_h = rate;
+                o.cfg.len_h = o.cfg.len_l = 0;
+                o.cfg.fmt = pat ? 0x22 : 0x10;
+                o.cfg.sync_period = period;
+                o.dis = a[ncyc - 1].cycle;
+                run_result r;
+                run(&o, a, ncyc, &r);
+                check_against_reference(&o, a, ncyc, &r);
+                tu_events ev = {0};
+                tu_decode(r.out.p, r.out.n, &ev);
+                pkt_counts c;
+                count_packets(&r.out, &ev, &c);
+                if (getenv("MT_LOSS_TABLE"))
+                    printf("    %s period %u r %u: %lu samples, %u drops, %zu SYNC, %zu RUN before SYNC, %zu OVERFLOW\n",
+                           pat ? "random full" : "page/64", period, rate, (unsigned long)r.samples, r.dropped,
+                           c.syncs, c.runs_before_sync, c.overflows);
+                assert_true(c.syncs > 2);
+                /* a SYNC chosen in the last 3 * PACE cycles may cost only part of its drops */
+                size_t done = 0, runs_done = 0;
+                for (size_t i = 0; i < ev.n; i++)
+                    if (ev.ev[i].type == MT_DEV_SYNC && ev.ev[i].cycle + 3 * MT_UNIT_PACE <= o.dis) {
+                        done++;
+                        runs_done += i && is_run(&r.out, &ev.ev[i - 1]);
+                    }
+                const uint64_t d = r.dropped;
+                if (rate >= 2 * MT_UNIT_PACE) {
+                    assert_int_equal(d, 0);
+                } else if (rate > MT_UNIT_PACE) {
+                    assert_true(d >= done && d <= c.syncs);
+                } else if (rate == MT_UNIT_PACE) {
+                    assert_true(d >= 2 * done - 1 + runs_done && d <= 2 * c.syncs - 1 + c.runs_before_sync);
+                } else { /* up to one capture at the end */
+                    assert_true(d + 1 >= r.samples + 2 * (done - 1) && d <= r.samples + 2 * (c.syncs - 1) + 1);
+                }
+                free(ev.ev);
+                free(r.out.p);
+                free(a);
+            }
+}
+
+/* Sparse random accesses (geometric gaps of mean 4, 16 and 64 cycles, 100 000 accesses, one long
+ * burst, FIFO 64 KiB): v4 loses a sample whenever an interval's first access comes less than PACE
+ * cycles after the last captured one, at any r (v3 lost none of these). Every drop must be one
+ * the hold explains; the shares measured are in docs/trace-unit.md section 5. */
+static void test_sparse_losses(void **state)
+{
+    (void)state;
+    const size_t n = 100000;
+    static const uint32_t rates[] = {8, 24, 100};
+    static const unsigned gaps[] = {4, 16, 64};
+    /* measured drops, per rate and gap */
+    static const uint32_t want[3][3] = {{1306, 1431, 550}, {3, 161, 148}, {0, 0, 15}};
+    for (int ri = 0; ri < 3; ri++)
+        for (int gi = 0; gi < 3; gi++) {
+            mt_access *a = calloc(n, sizeof *a);
+            uint64_t rs = 99 + (uint64_t)gi, c = 20;
+            for (size_t i = 0; i < n; i++) {
+                a[i] = (mt_access){.cycle = c, .kind = MT_KIND_LOAD, .addr = 0x80000000ull + (tu_rand(&rs) & 0xfffff000)};
+                do
+                    c++;
+                while (tu_rand(&rs) % gaps[gi]); /* geometric gap >= 1, mean gaps[gi] */
+            }
+            run_opts o = {.cfg = cfg_default(), .depth = 65536, .drain = 8, .en = 10, .lazy = 1};
+            o.cfg.rate_h = rates[ri];
+            o.cfg.len_h = o.cfg.len_l = 0;
+            o.cfg.sync_period = 4096;
+            o.dis = a[n - 1].cycle;
+            run_result r;
+            run(&o, a, n, &r);
+            check_against_reference(&o, a, n, &r);
+            size_t close, waited, switched;
+            check_drops_explained(&o, a, n, &r, &close, &waited, &switched);
+            if (getenv("MT_LOSS_TABLE"))
+                printf("    r %u, mean gap %u: %lu samples, %u drops (%.2f %%; %zu close, %zu waited)\n", rates[ri],
+                       gaps[gi], (unsigned long)r.samples, r.dropped, 100.0 * r.dropped / (double)(r.samples + r.dropped),
+                       close, waited);
+            assert_int_equal(r.dropped, want[ri][gi]);
+            free(r.out.p);
+            free(a);
+        }
 }
 
 static void test_marker_and_status(void **state)
@@ -485,6 +720,8 @@ int main(void)
         cmocka_unit_test(test_lazy_equals_per_cycle),
         cmocka_unit_test(test_overflow_exact),
         cmocka_unit_test(test_every_cycle_r1),
+        cmocka_unit_test(test_every_cycle_rates),
+        cmocka_unit_test(test_sparse_losses),
         cmocka_unit_test(test_marker_and_status),
         cmocka_unit_test(test_long_idle),
         cmocka_unit_test(test_fast_equals_generic),

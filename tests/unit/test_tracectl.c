@@ -114,7 +114,7 @@ static void run_lockstep(bool disturb)
     trace_options_default(&o);
     o.trace_path = path;
     o.unit = TRACE_UNIT_BOTH;
-    o.cfg.rate_h = 3;
+    o.cfg.rate_h = 8; /* above MT_UNIT_PACE: at r = 3 the unit drops, and its OVERFLOWs take every turn the MARKER could have (contract v4) */
     trace_run_info ri = {.ram_base = 0x80000000, .ram_size = 1 << 20, .program = "x.elf"};
     char err[256];
     struct trace_session *s = trace_session_create(&o, &ri, err, sizeof err);

@@ -217,7 +217,7 @@ module mt_tu_ctrl #(
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
   // Formed in halves: the capture's cycle adds the low 24 bits and keeps the carry and the high
   // operands with the hold, which adds the high half in the next cycle (a report is at least
-  // four cycles after its capture); a 48-bit carry chain after the rate's select does not fit a
+  // five cycles after its capture); a 48-bit carry chain after the rate's select does not fit a
   // clock.
   logic [31:0] cap_x;
   logic [24:0] cap_nsp_lo;
@@ -240,7 +240,7 @@ module mt_tu_ctrl #(
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
-  // competes from the third cycle after its capture.
+  // competes from the fifth cycle after its capture (MT_UNIT_PACE).
   logic        pass, cap;
   logic [55:0] cap_a;
   assign pass  = acc_valid_i && c_kind_mask_q[acc_kind_i] && (acc_tap_i == c_tap_q) &&
@@ -272,9 +272,10 @@ module mt_tu_ctrl #(
                       marker_pending_q || (end_pending_q && !dp_nz_q && !b_hold_valid_arb)));
 
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
-  // sample) come three rest cycles (rest_q counts them down); the hold's sample is ready in the
-  // fourth cycle after its capture (hold_age_q counts 0..3).  So every recurrence through the
-  // compressor's state has four clocks, and the precompute below three of them.
+  // sample) come four rest cycles (rest_q counts them down); the hold's sample is ready in the
+  // fifth cycle after its capture (hold_age_q counts 0..4).  So every recurrence through the
+  // compressor's state has five clocks: the choice, the wide state's update (dec_*), and the
+  // precompute's three stages.
   logic [2:0] rest_q, rest_d, hold_age_q, hold_age_d;
   logic       rest, hold_ready, hold_act, rest_nz_q, ready_q;   // the flags as flip-flops
   assign rest       = rest_nz_q;
@@ -288,14 +289,15 @@ module mt_tu_ctrl #(
   assign is_sample_win = hold_act;
   assign run_flush     = r_pkt && run_nz_q;
 
-  // Precompute: the hold against the compressor's state, in two registered stages that run every
-  // cycle (pa_*: from the state of the cycle before, pb_*: of two cycles before).  Neither the
-  // hold nor the history, the report index, the run or the previous sample changes in the two
-  // cycles before a cycle in which the hold acts (it was captured at least three cycles ago, and
-  // every act is followed by two rest cycles), so there they are the values of the state at the
-  // choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero test, the low
-  // halves of the skip (hold index - report index) and of the DELTA difference (hold - newest
-  // entry); stage B: the matches, the run test and the high halves with stage A's borrows.
+  // Precompute: the hold against the compressor's state, in three registered stages that run
+  // every cycle (pa_*, pb_*, and stage C in mt_tu_enc, each from the one before).  Neither the hold
+  // nor the history, the report index, the run or the previous sample changes in the three cycles
+  // before a cycle in which the hold acts (it was captured at least five cycles ago, and every act
+  // is followed by four rest cycles, its wide update in the first), so there they are the state's
+  // values at the choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero
+  // test, the low halves of the skip (hold index - report index) and of the DELTA difference (hold
+  // - newest entry), index + 1 and the sample point for the report; stage B: the matches, the run
+  // test and the high halves with stage A's borrows.
   logic [11:0] pa_sup_eq_q;
   logic        pa_skip_zero_q;
   logic [20:0] pa_skip_lo_q;    // [20]: borrow
@@ -447,14 +449,15 @@ module mt_tu_ctrl #(
   assign write = room && !rest && (r_hold ? (hold_ready && !e_absorbed) : r_pkt);
 
 
-  // The SYNC estimate (docs/trace-unit.md 4.E), two cycles late.  Under contract v4 it can only
-  // cross the period in a cycle with a choice (it grows only then), where it is the SYNC byte
-  // count after that cycle's entry, the length of the one packet then still in flight (chosen
-  // four cycles before, it enters in the next cycle) and the chosen packet's bound.  Two cycles
-  // later (P2 of the chosen packet, a rest cycle) the first two are sync_bytes_q.  A packet in
-  // flight that is a SYNC need not be tested: after its entry the count is its 16 bytes, below
-  // any period.  In the rest cycles before, a late sync_pending matters only to the barrier tag of
-  // a capture in the choice's next cycle, which takes it from sync_due (hold_after).
+  // The SYNC estimate (docs/trace-unit.md 4.E), in the cycle after a choice, registered (sync_due
+  // in the cycle after that).  Under contract v4 it can only cross the period in a cycle with a
+  // choice (it grows only then), where it is the SYNC byte count after that cycle's entry (the
+  // packet chosen PACE cycles before enters then) and the chosen packet's bound: in the next
+  // cycle, sync_need_q and P1's bound (the P3 term below covers a pipeline longer than the pace).
+  // A packet in flight that is a SYNC need not be tested: after its entry the count is its 16
+  // bytes, below any period.  In the rest cycles before, a late sync_pending matters only to the
+  // barrier tag of a capture in the choice's next cycle, which takes it from sync_due
+  // (hold_after).
   logic        p1_active_q;   // the session was active in the choice's cycle
   logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
   logic        sync_due;
@@ -609,8 +612,9 @@ module mt_tu_ctrl #(
   end
 
   // SYNC's prev_bytes: the stream bytes since the last SYNC's first byte, the packets in flight at
-  // its choice included; by its P2 they have entered (the last one chosen four cycles before the
-  // SYNC enters one cycle after its choice), and the count stays until the SYNC's own entry.
+  // its choice included; by its P2 they have entered (the last one, chosen at least PACE cycles
+  // before the SYNC, enters by the end of the SYNC's cycle), and the count stays until the SYNC's
+  // own entry.
   logic [47:0] p2_fa;
   logic [3:0]  p2_la;
   assign p2_fa  = p2_sync_q ? {34'd0, sync_bytes_q} : p2_fa_q;

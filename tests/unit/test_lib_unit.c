@@ -712,6 +712,83 @@ static void test_sparse_losses(void **state)
         }
 }
 
+/* A MARKER written every 1 000 cycles while an access comes every cycle (one long burst, FIFO 64
+ * KiB, a page per 64 cycles and random full addresses), r = 1..2 * PACE + 2. MARKER (row 5) is
+ * chosen only in a cycle that is not a rest cycle, with no SECTION, SYNC or OVERFLOW due and no
+ * hold's sample ready (v4: it may pass one that is not ready). With P = MT_UNIT_PACE:
+ *  - r = 1 and r = P: every act's cycle is a capture's, whose sample is ready in the next cycle
+ *    that is not a rest cycle, so the hold's sample wins every one: no MARKER is chosen while the
+ *    accesses come, and the ones written while the first waits are lost (MARKER_LOST);
+ *  - 1 < r < P: drops are pending in every act (section 5), so the OVERFLOW (row 4) takes every
+ *    cycle in which the hold's sample is not ready: no MARKER either;
+ *  - r > P: calm, a sample captured in c is decided in c + P and the next one is captured in
+ *    c + r, not ready before c + r + P, so the cycles [c + 2P, c + r + P) are free for the MARKER
+ *    (after a RUN flushed for it; the act it takes may delay the next sample and so cause a drop
+ *    and an OVERFLOW first): every MARKER is chosen before the next one is written.
+ * Measured (PACE 5; PACE 3 with OVERFLOW and MARKER waiting for an empty hold starved r = 1..5
+ * the same way): see docs/trace-unit.md section 5. */
+static void test_marker_every_cycle(void **state)
+{
+    (void)state;
+    const uint64_t P = MT_UNIT_PACE, ncyc = 30000;
+    for (int pat = 0; pat < 2; pat++)
+        for (uint32_t rate = 1; rate <= 2 * P + 2; rate++) {
+            tu_buf out = {0};
+            mt_unit u;
+            mt_unit_params p = {.depth = 65536, .drain = 8, .sink = tu_buf_put, .sink_ctx = &out};
+            assert_int_equal(mt_unit_init(&u, &p), 0);
+            mt_unit_cfg cfg = cfg_default();
+            cfg.rate_h = rate;
+            cfg.len_h = cfg.len_l = 0;
+            cfg.fmt = pat ? 0x22 : 0x10;
+            program(&u, 3, &cfg);
+            mt_unit_mmio_write(&u, 5, MT_REG_CTRL, MT_CTRL_ENABLE);
+            uint64_t rs = 1 + rate, written = 0, chosen = 0, wc = 0, maxd = 0;
+            int pend = 0;
+            for (uint64_t c = 6; c < 6 + ncyc; c++) {
+                if (pend && !(mt_unit_mmio_read(&u, c, MT_REG_STATUS) & MT_STATUS_MARKER_BUSY)) {
+                    chosen++; /* in cycle c - 1 */
+                    maxd = c - 1 - wc > maxd ? c - 1 - wc : maxd;
+                    pend = 0;
+                }
+                if (c % 1000 == 0) {
+                    mt_unit_mmio_write(&u, c, MT_REG_MARKER, (uint32_t)c);
+                    written++;
+                    if (!pend) {
+                        wc = c;
+                        pend = 1;
+                    }
+                }
+                mt_access a = {.cycle = c, .kind = MT_KIND_LOAD,
+                               .addr = pat ? tu_rand(&rs) & MT_PADDR_MASK : 0x80000000ull + (c / 64) * 4096};
+                mt_unit_access(&u, &a);
+            }
+            const int lost = (mt_unit_mmio_read(&u, u.now, MT_REG_STATUS) & MT_STATUS_MARKER_LOST) != 0;
+            mt_unit_stop(&u, u.now);
+            tu_events ev = {0};
+            tu_decode(out.p, out.n, &ev);
+            pkt_counts pc;
+            count_packets(&out, &ev, &pc);
+            if (getenv("MT_LOSS_TABLE"))
+                printf("    markers, %s r %u: %lu written, %lu chosen while the accesses come (at most %lu cycles "
+                       "after the write), %s, %zu in the stream\n",
+                       pat ? "random full" : "page/64", rate, (unsigned long)written, (unsigned long)chosen,
+                       (unsigned long)maxd, lost ? "some lost" : "none lost", pc.markers);
+            assert_int_equal(ev.losses, 0);
+            if (rate <= P) {
+                assert_int_equal(chosen, 0);
+                assert_true(lost);
+                assert_int_equal(pc.markers, 1); /* the first, after the last access */
+            } else {
+                assert_true(chosen + 1 >= written && !lost);
+                assert_int_equal(pc.markers, written);
+            }
+            free(ev.ev);
+            free(out.p);
+            mt_unit_free(&u);
+        }
+}
+
 static void test_marker_and_status(void **state)
 {
     (void)state;
@@ -907,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_every_cycle_r1),
         cmocka_unit_test(test_every_cycle_rates),
         cmocka_unit_test(test_sparse_losses),
+        cmocka_unit_test(test_marker_every_cycle),
         cmocka_unit_test(test_marker_and_status),
         cmocka_unit_test(test_long_idle),
         cmocka_unit_test(test_fast_equals_generic),

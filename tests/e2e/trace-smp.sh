@@ -5,8 +5,11 @@
 # to poweroff:
 #   trace-smp-invisible    the traced run retires per hart what an untraced run given the same
 #                          device tree (with the unit's node) retires: tracing changes nothing
-#   trace-smp-stream       samples, none skipped as same-cycle, none dropped, cycles increasing
-#                          (metatrace decode) and reaching the run's end
+#   trace-smp-stream       samples, none skipped as same-cycle, at most one in 10 000 dropped
+#                          (contract v4 drops a capture less than MT_UNIT_PACE cycles after the
+#                          last one: 1 of 3 692 313 here with PACE 5, none with PACE 3), every
+#                          kept one decoded, cycles increasing (metatrace decode) and reaching
+#                          the run's end
 #   trace-smp-thread-same  the model on its own thread or in line: the same bytes
 #   trace-smp-all          --trace-all records every hart's accesses: its count is the sum of
 #                          --stats' per-kind access counts of all harts
@@ -43,7 +46,7 @@ skipped=$(sed -n 's/^trace.accesses [0-9]* to the unit, \([0-9]*\) same-cycle sk
 order=$(awk 'NR > 1 && $1 <= prev { bad++ } { prev = $1 } END { print bad + 0, NR, prev }' "$tmp/a.txt")
 cycles=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/traced.err")
 set -- $samples $order
-if [ "${1:-0}" -gt 100000 ] && [ "${2:-1}" = 0 ] && [ "$skipped" = 0 ] && [ "${3:-1}" = 0 ] && [ "${4:-0}" = "$1" ] &&
+if [ "${1:-0}" -gt 100000 ] && [ "${2:-1}" -le $((${1:-0} / 10000)) ] && [ "$skipped" = 0 ] && [ "${3:-1}" = 0 ] && [ "${4:-0}" = "$1" ] &&
    [ "${5:-0}" -gt "${cycles:-0}" ]; then pass trace-smp-stream
 else fail trace-smp-stream "samples/dropped '$samples', skipped '$skipped', out of order/decoded/last '$order', hart 0 cycles $cycles"; fi
 

@@ -79,9 +79,10 @@ static void test_unit_roundtrip(void **state)
             if (a[i].cycle >= mt_unit_next_due(&u))
                 mt_unit_access(&u, &a[i]);
         mt_unit_stop(&u, dis);
-        /* contract v4 drops samples of these irregular streams at r = 6 (1 to 432 per pattern:
-         * a capture finds the hold occupied, docs/trace-unit.md section 5; test_lib_unit checks
-         * them): the decoded samples are the definition's less the dropped ones, below */
+        /* contract v4 drops samples of these irregular streams at r = 6 (PACE 5: 28 to 1 449 per
+         * pattern; PACE 3: 1 to 432: a capture finds the hold occupied, docs/trace-unit.md
+         * section 5; test_lib_unit checks them): the decoded samples are the definition's less
+         * the dropped ones, below */
         const uint32_t dropped = u.dropped;
         mt_unit_free(&u);
         assert_int_equal(mt_writer_close(t.w), 0);

@@ -114,7 +114,9 @@ static void run_lockstep(bool disturb)
     trace_options_default(&o);
     o.trace_path = path;
     o.unit = TRACE_UNIT_BOTH;
-    o.cfg.rate_h = 8; /* above MT_UNIT_PACE: at r = 3 the unit drops, and its OVERFLOWs take every turn the MARKER could have (contract v4) */
+    /* r > MT_UNIT_PACE: with an access every cycle a MARKER is chosen while the accesses come
+     * (contract v4; at r <= PACE it waits until they stop, docs/trace-unit.md section 5) */
+    o.cfg.rate_h = MT_UNIT_PACE + 3;
     trace_run_info ri = {.ram_base = 0x80000000, .ram_size = 1 << 20, .program = "x.elf"};
     char err[256];
     struct trace_session *s = trace_session_create(&o, &ri, err, sizeof err);

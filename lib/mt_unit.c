@@ -327,6 +327,18 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
     }
 }
 
+/* B.2: a new interval opens at its sample point t (an open interval never captured is replaced:
+ * it was idle). */
+static inline void open_due_interval(mt_unit *u, uint64_t t)
+{
+    if (t == u->next_sp) {
+        u->int_open = 1;
+        u->int_sp = t;
+        u->int_idx = u->next_idx++;
+        u->next_sp = t + u->sec_r;
+    }
+}
+
 static void reported(mt_unit *u, const mt_unit_sample *s)
 {
     u->rep_idx = s->idx + 1;
@@ -355,12 +367,7 @@ static void clock_one(mt_unit *u)
     if (u->active) {
         if (t == u->sec_end)
             section_switch(u, t);
-        if (t == u->next_sp) {
-            u->int_open = 1;
-            u->int_sp = t;
-            u->int_idx = u->next_idx++;
-            u->next_sp = t + u->sec_r;
-        }
+        open_due_interval(u, t);
     }
 
     /* C. capture */
@@ -687,12 +694,7 @@ static void fast_hold(mt_unit *u, uint64_t d)
             skip_to(u, d);
         if (u->fifo.occ)
             drain(u, u->p.drain);
-        if (d == u->next_sp) {
-            u->int_open = 1;
-            u->int_sp = d;
-            u->int_idx = u->next_idx++;
-            u->next_sp = d + u->sec_r;
-        }
+        open_due_interval(u, d);
     }
     const int chosen = fast_decide(u, d);
     enter_due(u, d);
@@ -732,12 +734,7 @@ static void fast_clock(mt_unit *u, const mt_access *acc)
     mt_fifo *f = &u->fifo;
     if (f->occ)
         drain(u, u->p.drain);
-    if (t == u->next_sp) {
-        u->int_open = 1;
-        u->int_sp = t;
-        u->int_idx = u->next_idx++;
-        u->next_sp = t + u->sec_r;
-    }
+    open_due_interval(u, t);
     fast_capture(u, acc, t);
     enter_due(u, t);
     u->acc_valid = 0;

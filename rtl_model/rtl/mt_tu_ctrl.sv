@@ -1,15 +1,16 @@
 // mt_tu_ctrl: the trace unit's control path, one clock of docs/trace-unit.md section 4 per cycle:
 // the session (enable/disable, latched configuration), the schedule (bursts and spans, sample
-// points that never drift, interval indices), capture with the kind/tap filter, the one-cycle
-// skid register (hold), arbitration of at most one packet per clock, the compressor state and
-// the counters behind the status registers.
+// points that never drift, interval indices), capture with the kind/tap filter, the hold and its
+// precompute, arbitration of at most one packet per clock, the compressor state and the counters
+// behind the status registers.
 //
-// Contract v2: the arbitration decides *which* packet is written and commits the compressor's
-// state (history match, run, drop) in the cycle of the choice, from flags that do not depend on
-// the packet's length (room for a maximal packet); the packet itself is built in a pipeline
-// behind it (P1: DELTA/FULL, zigzag, LEB lengths; P2: LEB bytes, assembly, write into the FIFO's
-// banks; P3: commit into the FIFO's occupancy), so it enters the FIFO at the end of the third
-// cycle after the choice (MT_UNIT_LATENCY = 3 in lib/mt_unit.h).
+// Contract v4: the arbitration acts at most once every MT_UNIT_PACE (5) cycles and a capture
+// competes from capture + 5, so the hold's compare, skip and DELTA difference are precomputed in
+// registered stages before the choice, the choice decides from flip-flops, and the wide state it
+// changes is written in the next cycle.  The packet is built in a pipeline behind the choice (P1:
+// the payload and the LEB lengths; P2, PQ: assembly; PW: write into the FIFO's banks; P3: commit
+// into the FIFO's occupancy), so it enters the FIFO at the end of the fifth cycle after the
+// choice (MT_UNIT_LATENCY = 5 in lib/mt_unit.h).
 //
 // Time is counted down rather than compared: sec_left = sec_end - t and sp_left = next_sp - t,
 // which replaces two 64-bit comparators with decrementers and zero tests.

@@ -672,7 +672,7 @@ module mt_tu_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_reported, s_dropped, cap_dropped, hold_freed;
+    logic s_reported, s_dropped, cap_dropped;
     logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
@@ -776,11 +776,10 @@ module mt_tu_ctrl #(
 
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
-    hold_freed = hold_freed_c;
     if (hold_act) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
     if (cap) begin
-      if (hold_freed) begin
+      if (hold_freed_c) begin
         hold_valid_d = 1'b1;
         hold_age_d = 3'd0;
         hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)

@@ -379,6 +379,25 @@ static size_t check_act_cycles(const run_opts *o, const tu_ref *ref, size_t nref
     return acts;
 }
 
+/* One long burst's run, decoded (the caller frees ev.ev), its packets counted and every act's
+ * cycle replayed against the sampling definition (check_act_cycles). */
+typedef struct {
+    tu_events ev;
+    pkt_counts c;
+    size_t acts, late;
+} burst_replay;
+static void replay_burst(const run_opts *o, const mt_access *a, size_t n, const run_result *r, burst_replay *b)
+{
+    b->ev = (tu_events){0};
+    tu_decode(r->out.p, r->out.n, &b->ev);
+    count_packets(&r->out, &b->ev, &b->c);
+    tu_ref *ref = calloc(n + 1, sizeof *ref);
+    const size_t nref = tu_reference(&o->cfg, o->en, o->dis, a, n, ref);
+    uint64_t last;
+    b->acts = check_act_cycles(o, ref, nref, &r->out, &b->ev, &last, &b->late);
+    free(ref);
+}
+
 /* The sampling definition against the decoded stream on six access patterns, four formats,
  * r = 3..6 (r = 2 for the dense pattern, an access every cycle), with section switches and a
  * FIFO that never lacks room: the decoded samples are the reference's minus the drops, and
@@ -516,14 +535,11 @@ static void test_every_cycle_r1(void **state)
     run_result r;
     run(&o, a, n, &r);
     check_against_reference(&o, a, n, &r);
-    tu_events ev = {0};
-    tu_decode(r.out.p, r.out.n, &ev);
-    pkt_counts c;
-    count_packets(&r.out, &ev, &c);
-    tu_ref *ref = calloc(n + 1, sizeof *ref);
-    size_t nref = tu_reference(&o.cfg, o.en, o.dis, a, n, ref), late;
-    uint64_t last;
-    const size_t nacts = check_act_cycles(&o, ref, nref, &r.out, &ev, &last, &late);
+    burst_replay b;
+    replay_burst(&o, a, n, &r, &b);
+    const tu_events ev = b.ev;
+    const pkt_counts c = b.c;
+    const size_t nacts = b.acts, late = b.late;
     /* an act every PACE cycles from the first sample's decision on (the first SYNC and SECTION
      * come before the first access) */
     assert_int_equal(late, 1);
@@ -551,7 +567,6 @@ static void test_every_cycle_r1(void **state)
     /* measured (PACE 5): 3 834 samples (19 %), 16 166 drops, 84 SYNC + 84 SECTION, no RUN, 2 OVERFLOW
      * (PACE 3: 6 389 samples, 13 611 drops, 140 SYNC + 140 SECTION) */
     assert_int_equal(r.samples + r.dropped, n);
-    free(ref);
     free(ev.ev);
     free(r.out.p);
     free(a);
@@ -608,14 +623,11 @@ static void test_every_cycle_rates(void **state)
                 run_result r;
                 run(&o, a, ncyc, &r);
                 check_against_reference(&o, a, ncyc, &r);
-                tu_events ev = {0};
-                tu_decode(r.out.p, r.out.n, &ev);
-                pkt_counts c;
-                count_packets(&r.out, &ev, &c);
-                tu_ref *ref = calloc(ncyc + 1, sizeof *ref);
-                size_t nref = tu_reference(&o.cfg, o.en, o.dis, a, ncyc, ref), late;
-                uint64_t last;
-                size_t acts = check_act_cycles(&o, ref, nref, &r.out, &ev, &last, &late);
+                burst_replay b;
+                replay_burst(&o, a, ncyc, &r, &b);
+                const tu_events ev = b.ev;
+                const pkt_counts c = b.c;
+                const size_t acts = b.acts, late = b.late;
                 if (getenv("MT_LOSS_TABLE"))
                     printf("    %s period %u r %u: %lu samples, %u drops, %zu SYNC, %zu RUN before SYNC, %zu OVERFLOW, "
                            "%zu acts, %zu late\n",
@@ -652,7 +664,6 @@ static void test_every_cycle_rates(void **state)
                     const uint64_t slots = (o.dis - (o.en + 1)) / P + 1;
                     assert_true(acts >= slots && acts <= slots + 4);
                 }
-                free(ref);
                 free(ev.ev);
                 free(r.out.p);
                 free(a);
@@ -692,21 +703,15 @@ static void test_sparse_losses(void **state)
             check_against_reference(&o, a, n, &r);
             size_t close, waited, switched;
             check_drops_explained(&o, a, n, &r, &close, &waited, &switched);
-            tu_events ev = {0};
-            tu_decode(r.out.p, r.out.n, &ev);
-            pkt_counts pc;
-            count_packets(&r.out, &ev, &pc);
-            tu_ref *ref = calloc(n + 1, sizeof *ref);
-            size_t nref = tu_reference(&o.cfg, o.en, o.dis, a, n, ref), late;
-            uint64_t last;
-            check_act_cycles(&o, ref, nref, &r.out, &ev, &last, &late);
+            burst_replay b;
+            replay_burst(&o, a, n, &r, &b);
+            const pkt_counts pc = b.c;
             if (getenv("MT_LOSS_TABLE"))
                 printf("    r %u, mean gap %u: %lu samples, %u drops (%.2f %%; %zu close, %zu waited), %zu OVERFLOW\n",
                        rates[ri], gaps[gi], (unsigned long)r.samples, r.dropped,
                        100.0 * r.dropped / (double)(r.samples + r.dropped), close, waited, pc.overflows);
             assert_int_equal(r.dropped, want[ri][gi]);
-            free(ref);
-            free(ev.ev);
+            free(b.ev.ev);
             free(r.out.p);
             free(a);
         }

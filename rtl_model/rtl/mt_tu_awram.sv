@@ -7,19 +7,24 @@
 // contents: they are loaded when the FPGA is configured, and in simulation at reset.
 //
 // For iCE40 synthesis (MT_TU_ICE40) the word is 10 SB_RAM40_4K in 256 x 16 mode at address 0 with
-// per-bit write masks; elsewhere the equivalent register pair, and peek_o (the contents now, i.e.
+// per-bit write masks (lane_we_i: the 16-bit lanes the write touches, decoded by the register
+// block from the address, so that a RAM's write enable is not an OR over the mask); elsewhere the equivalent register pair, and peek_o (the contents now, i.e.
 // what rdata_o shows in the next cycle) for the simulation library's register reads.
 module mt_tu_awram #(
   parameter logic [159:0] Reset = '0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
-  input  logic         we_i,
-  input  logic [159:0] wmask_i,   // 1: write this bit
+  input  logic [9:0]   lane_we_i, // write lane i (bits i*16 +: 16) under wmask_i
+  input  logic [159:0] wmask_i,   // 1: write this bit (of a lane lane_we_i enables)
   input  logic [159:0] wdata_i,
   output logic [159:0] rdata_o,
   output logic [159:0] peek_o
 );
+  logic [159:0] wbits;   // the bits this write changes
+  for (genvar i = 0; i < 10; i++) begin : g_lane
+    assign wbits[i*16 +: 16] = wmask_i[i*16 +: 16] & {16{lane_we_i[i]}};
+  end
 `ifdef MT_TU_ICE40
 `ifdef MT_TU_SIMCHECK
   // (simulation of this variant, test_rtl_ice40.sh: a behavioural shadow gives peek_o, against
@@ -27,12 +32,14 @@ module mt_tu_awram #(
   logic [159:0] shadow_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) shadow_q <= Reset;
-    else if (we_i) shadow_q <= (shadow_q & ~wmask_i) | (wdata_i & wmask_i);
+    else shadow_q <= (shadow_q & ~wbits) | (wdata_i & wbits);
   end
   assign peek_o = shadow_q;
 `else
   logic unused_rst;
+  logic [159:0] unused_wbits;
   assign unused_rst = rst_ni;
+  assign unused_wbits = wbits;
   assign peek_o = '0;
 `endif
   for (genvar i = 0; i < 10; i++) begin : g_bram
@@ -48,7 +55,7 @@ module mt_tu_awram #(
       .RE    (1'b1),
       .WADDR (11'd0),
       .WCLK  (clk_i),
-      .WCLKE (we_i && (wmask_i[i*16 +: 16] != 16'd0)),
+      .WCLKE (lane_we_i[i]),
       .WE    (1'b1),
       .WDATA (wdata_i[i*16 +: 16]),
       .MASK  (~wmask_i[i*16 +: 16])
@@ -61,7 +68,7 @@ module mt_tu_awram #(
       mem_q <= Reset;
       rdata_o <= Reset;
     end else begin
-      if (we_i) mem_q <= (mem_q & ~wmask_i) | (wdata_i & wmask_i);
+      mem_q <= (mem_q & ~wbits) | (wdata_i & wbits);
       rdata_o <= mem_q;
     end
   end

@@ -13,7 +13,9 @@
 // choice (MT_UNIT_LATENCY = 5 in lib/mt_unit.h).
 //
 // Time is counted down rather than compared: sec_left = sec_end - t and sp_left = next_sp - t,
-// which replaces two 64-bit comparators with decrementers and zero tests.
+// which replaces two 64-bit comparators with decrementers and zero tests.  A load takes the new
+// length or rate as it is, with no subtraction after the select, and the cycle after it counts
+// down by 2 (sec_fix_q, sp_fix_q: the register holds the true value + 1 in that cycle).
 module mt_tu_ctrl #(
   parameter int unsigned Depth = 4096,
   localparam int unsigned OccW = $clog2(Depth + 1)
@@ -67,12 +69,15 @@ module mt_tu_ctrl #(
   // start on, which is before their first use)
   logic [13:0] c_sync_period_q;
   logic [31:0] c_rate_h_q, c_rate_l_q;
-  logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths minus 1 (a length of 1 counts as 2)
+  logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths (a length of 1 counts as 2)
+  logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
-  logic [39:0] sec_left_q;   // sec_end - t
-  logic [31:0] sp_left_q;    // next_sp - t
+  logic [39:0] sec_left_q;   // sec_end - t (+ 1 while sec_fix_q)
+  logic [31:0] sp_left_q;    // next_sp - t (+ 1 while sp_fix_q)
+  logic        sec_fix_q, sp_fix_q;   // the register was loaded in the last cycle
+  logic        sec_r1_q;     // the section's rate is 1
   logic        int_open_q;
   logic [39:0] int_idx_q;
   logic [39:0] next_idx_q;   // index of the next interval to open
@@ -81,9 +86,10 @@ module mt_tu_ctrl #(
   logic [55:0] hold_a_q;
   logic [39:0] hold_idx_q;
   logic [47:0] hold_nsp_q;  // the hold's sample point + r (its report's rep_cycle)
-  logic [23:0] hn_thi_q;    // its high half's operands and the low half's carry (cap_nsp)
+  logic [23:0] hn_thi_q;    // its high half's operands and the low half's carry
   logic [7:0]  hn_xhi_q;
   logic        hn_c_q;
+  logic [23:0] t_lo_q;      // t of the last cycle, low half
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
   logic [31:0] drop_pending_q, marker_val_q;
@@ -105,7 +111,6 @@ module mt_tu_ctrl #(
   // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
   // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
   logic [1:0]  drops_q, drops_d;
-  logic        hold_freed_c;      // the hold is free at the end of this cycle
   // The decision of the last cycle, for the wide state updates (contract v4: applied one cycle
   // late): a RUN written, the hold's sample absorbed / written, SECTION (and whether it followed a
   // switch, its format), SYNC.
@@ -113,7 +118,7 @@ module mt_tu_ctrl #(
   logic [1:0]  dec_fmt_q;
   logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
   logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
-  logic        start_now;         // a session starts at the end of this cycle
+  (* keep *) logic start_now;    // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
   logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
   logic [31:0] dp_eff, dr_eff;
@@ -137,7 +142,6 @@ module mt_tu_ctrl #(
   logic        hold_valid_d, hold_after_d, hold_rw_d;
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
-  logic [23:0] hold_nsp_d;   // the low half (the high half follows, see hn_*)
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
   logic [31:0] drop_pending_d, marker_val_d;
   logic [39:0] rep_idx_d;
@@ -151,19 +155,19 @@ module mt_tu_ctrl #(
   logic [13:0] sync_bytes_d;
   logic [7:0]  sync_seq_d;
   logic [31:0] dropped_d;
-  logic [47:0] samples_d;
   logic        overflowed_d, marker_lost_d;
 
   // ---------------------------------------------------------------------------------------------
   // Section B: schedule (combinational part, used by capture and arbitration).
   logic        sw;            // section switch this cycle
   logic        sw_span;       // type of the new section
-  logic [39:0] sw_len;        // the new section's length minus 1
+  logic [39:0] sw_len;        // the new section's length
   logic        sp_hit;        // a new interval opens this cycle
   logic        b_int_open;
   logic [39:0] b_int_idx;
   logic [1:0]  b_fmt;
   logic [31:0] b_r;
+  logic        b_r1;          // b_r == 1
   logic        b_span;
   logic        b_hold_valid;
   logic        b_sect_pending;
@@ -180,19 +184,26 @@ module mt_tu_ctrl #(
   logic c_both_zero_q;
   assign aw_len_h = c_both_zero_q ? 40'hFF_FFFF_FFFF : aw_i[79:40];
   // Contract v4: a section length of 1 counts as 2, so that a switch is never due in the cycle
-  // after a length is loaded (the zero test then needs only the running count).  The lengths are
-  // kept minus 1, the latched ones in the configuration RAM.
-  function automatic logic [39:0] len_m1(input logic [39:0] len);
-    len_m1 = (len == 40'd1) ? 40'd1 : len - 40'd1;
+  // after a length is loaded, nor in the one after it (the zero test then needs only the running
+  // count, and the count-down by 2 after a load needs no test).  The latched lengths are kept so
+  // normalised in the configuration RAM; with no subtraction, a load is a select.
+  // (1 -> 2 changes bits 1:0 only: the other bits are the register's, with no logic)
+  function automatic logic [39:0] len_ld(input logic [39:0] len);
+    logic is1;
+    is1 = (len[39:1] == '0) && len[0];
+    len_ld = {len[39:2], len[1] || is1, len[0] && !is1};
   endfunction
-  logic [39:0] aw_len_h_m1, aw_len_l_m1;
-  assign aw_len_h_m1 = len_m1(aw_len_h);
-  assign aw_len_l_m1 = len_m1(aw_i[39:0]);
+  logic [39:0] aw_len_h_ld, aw_len_l_ld;
+  logic        aw_r1_h, aw_r1_l;
+  assign aw_len_h_ld = len_ld(aw_len_h);
+  assign aw_len_l_ld = len_ld(aw_i[39:0]);
+  assign aw_r1_h     = aw_i[143:112] == 32'd1;
+  assign aw_r1_l     = aw_i[111:80] == 32'd1;
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
     ld_span = first_q ? sec_span_q : sw_span;
-    if (young_q) sw_len = ld_span ? aw_len_l_m1 : aw_len_h_m1;
+    if (young_q) sw_len = ld_span ? aw_len_l_ld : aw_len_h_ld;
     else sw_len = ld_span ? c_len_l_q : c_len_h_q;
   end
 
@@ -210,39 +221,45 @@ module mt_tu_ctrl #(
     if (!sw_ld) b_r = sec_r_q;
     else if (young_q) b_r = ld_span ? aw_i[111:80] : aw_i[143:112];
     else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
+    if (!sw_ld) b_r1 = sec_r1_q;
+    else if (young_q) b_r1 = ld_span ? aw_r1_l : aw_r1_h;
+    else b_r1 = ld_span ? c_r1_l_q : c_r1_h_q;
   end
   assign sp_hit = active_q && (sw_ld || sp_zero_q);
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
   assign b_int_idx  = sp_hit ? (sw_ld ? 40'd0 : next_idx_q) : int_idx_q;
   // (no register for the interval's sample point: what a report needs is its sample point + r,
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
-  // Formed in halves: the capture's cycle adds the low 24 bits and keeps the carry and the high
-  // operands with the hold, which adds the high half in the next cycle (a report is at least
-  // five cycles after its capture); a 48-bit carry chain after the rate's select does not fit a
-  // clock.
-  logic [31:0] cap_x;
-  logic [24:0] cap_nsp_lo;
-  assign cap_x      = sp_hit ? b_r : sp_left_q;
-  assign cap_nsp_lo = {1'b0, t_q[23:0]} + {1'b0, cap_x[23:0]};
+  // Formed from registers, in halves, after the capture (a report is at least five cycles after
+  // it): in the next cycle sp_left_q holds r or sp_left - 1, so the point is t_lo_q (the
+  // capture's t) + sp_left_q + !sp_fix_q; that cycle adds the low 24 bits and keeps the carry and
+  // the high operands with the hold, which adds the high half in the cycle after.
+  logic [24:0] hn_lo;
+  assign hn_lo = {1'b0, t_lo_q} + {1'b0, sp_left_q[23:0]} + 25'(!sp_fix_q);
   // The hold's tag "after the barrier": for a capture, the barrier at the end of its cycle, which
   // is the pending flags at the start of the next (hold_new_q: the hold was loaded in the last
   // cycle); later the registered tag, which a SECTION clears.  So the choice does not reach it.
   // The arbitration takes it without sync_due (hold_after_arb, b_hold_valid_arb): sync_due is
   // set only two cycles after a choice, in a rest cycle, where the arbitration's outcome does not
   // matter.
-  logic hold_new_q, hold_after, hold_after_arb, b_hold_valid_arb;
-  assign hold_after_arb   = hold_new_q ? (sect_pending_q || sync_pending_q) : hold_after_q;
+  // (spo_q: sect_pending || sync_pending, as a flip-flop; kept: the two flags of the arbitration
+  // in two levels of logic)
+  logic hold_new_q, hold_after, spo_q;
+  (* keep *) logic hold_after_arb, b_hold_valid_arb;
+  assign hold_after_arb   = hold_new_q ? spo_q : hold_after_q;
   assign hold_after       = hold_after_arb || (hold_new_q && sync_due);
   assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
   assign b_hold_valid_arb = hold_valid_q && !(sw && hold_after_arb);
-  // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1)
-  assign sp_zero_d      = start_now || (sp_hit ? (b_r == 32'd1) : (sp_left_q == 32'd1));
+  // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
+  // the true values)
+  assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_fix_q ? 32'd2 : 32'd1)));
   assign b_sect_pending = sect_pending_q || sw;
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
   // competes from the fifth cycle after its capture (MT_UNIT_PACE).
-  logic        pass, cap;
+  logic        pass;
+  (* keep *) logic cap;
   logic [55:0] cap_a;
   assign pass  = acc_valid_i && c_kind_mask_q[acc_kind_i] && (acc_tap_i == c_tap_q) &&
                  (acc_kind_i < 3'd5);
@@ -250,27 +267,39 @@ module mt_tu_ctrl #(
   assign cap_a = mt_tu_pkg::fmt_part(b_fmt, acc_addr_i);
 
   // Section D: arbitration.
-  logic barrier;
-  assign barrier = b_sect_pending || sync_pending_q;
-
   // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
   // The hold wins even while it is not ready: nothing may pass the sample it keeps.  r_pkt: one
-  // of the rows 2-5, 7 (a packet that is not a sample) wins.
-  // (kept: the mapper would otherwise merge the rows into the enables behind them, deeper)
+  // of the rows 2-5, 7 (a packet that is not a sample) wins.  Written as three levels of logic
+  // over flip-flops: the flags of the first level and hold_after_arb / b_hold_valid_arb (the
+  // second) are kept, since the mapper otherwise merges them into the wide enables behind them,
+  // deeper.
+  (* keep *) logic barrier, ovf_ready, mark_or_ovf, end_only, gate, hold_rr, hold_rw;
+  logic sect_or_sw;
+  assign sect_or_sw  = b_sect_pending;
+  assign barrier     = sect_pending_q || sw || sync_pending_q;
+  assign ovf_ready   = dp_nz_q && fifo_half_i;   // OVERFLOW waits for a FIFO at most half full
+  assign mark_or_ovf = ovf_ready || marker_pending_q;
+  // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
+  assign end_only    = end_pending_q && !dp_nz_q && !marker_pending_q;
+  assign gate        = room && !rest;             // a packet can be written now
+  assign hold_rr     = hold_ready && !rest;        // the hold can act now
+  assign hold_rw     = hold_ready && !rest && !e_absorbed && room;   // and its sample is written
+  logic hold_first;   // the hold's sample is before the barrier
+  assign hold_first = b_hold_valid_arb && !hold_after_arb;
   (* keep *) logic r_hold, r_pkt;
-  logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows;
+  logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows, pkt_nobar;
   // (not ready yet, the hold's sample holds back SECTION and SYNC, which must not pass an older
   // sample, but not OVERFLOW and MARKER; END waits for an empty hold)
-  assign r_hold     = b_hold_valid_arb && !(hold_after_arb && barrier) && (hold_ready || barrier);
+  assign r_hold     = barrier ? hold_first : (b_hold_valid_arb && hold_ready);
   assign quiet_rows = !barrier && !(b_hold_valid_arb && hold_ready);   // rows 1-3 do not apply
-  assign r_sect     = !r_hold && b_sect_pending;
-  assign r_sync     = !r_hold && !b_sect_pending && sync_pending_q;
-  assign r_ovf      = quiet_rows && dp_nz_q && fifo_half_i;
-  assign r_mark     = quiet_rows && !(dp_nz_q && fifo_half_i) && marker_pending_q;
-  // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-  assign r_end      = quiet_rows && !dp_nz_q && !marker_pending_q && end_pending_q && !b_hold_valid_arb;
-  assign r_pkt      = (!r_hold && barrier) || (quiet_rows && ((dp_nz_q && fifo_half_i) ||
-                      marker_pending_q || (end_pending_q && !dp_nz_q && !b_hold_valid_arb)));
+  assign r_sect     = sect_or_sw && !hold_first;
+  assign r_sync     = !sect_or_sw && sync_pending_q && !hold_first;
+  assign r_ovf      = quiet_rows && ovf_ready;
+  assign r_mark     = quiet_rows && !ovf_ready && marker_pending_q;
+  assign r_end      = !barrier && !b_hold_valid_arb && end_only;
+  assign pkt_nobar  = !(b_hold_valid_arb && hold_ready) &&
+                      (mark_or_ovf || (end_only && !b_hold_valid_arb));
+  assign r_pkt      = barrier ? !hold_first : pkt_nobar;
 
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come four rest cycles (rest_q counts them down); the hold's sample is ready in the
@@ -282,9 +311,17 @@ module mt_tu_ctrl #(
   assign rest       = rest_nz_q;
   assign hold_ready = ready_q;
   // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
-  assign hold_act   = r_hold && hold_ready && !rest;
+  assign hold_act   = b_hold_valid_arb && hold_rr && !(barrier && hold_after_arb);
   // (a hold that acts is always emptied: absorbed, chosen or dropped)
-  assign hold_freed_c = !b_hold_valid || hold_act;
+  // (written out over the arbitration's first-level flags, and kept with the load enable behind
+  // it, which fans out to the hold's hundred flip-flops)
+  // The hold is free at the end of this cycle (hold_free_sw: empty, or dropped by this cycle's
+  // switch; hold_free_act: it acts now).
+  (* keep *) logic hold_load, hold_free_sw, hold_free_act, hold_new_due;
+  assign hold_new_due  = hold_new_q && sync_due;
+  assign hold_free_sw  = !hold_valid_q || (sw && (hold_after_arb || hold_new_due));
+  assign hold_free_act = b_hold_valid_arb && hold_rr && !(barrier && hold_after_arb);
+  assign hold_load     = cap && (hold_free_sw || hold_free_act);
 
   logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
@@ -366,6 +403,7 @@ module mt_tu_ctrl #(
 
   // The packet in flight in stage P1 / P2 (registered below).
   logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
+  logic        p1_sect_q, p1_ovf_q;
   logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
@@ -401,10 +439,8 @@ module mt_tu_ctrl #(
   assign fifo_inflight_o = pw_v_q || pq_v_q;
 
   // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
-  logic [47:0]  sect_cycle;
   // (the section start after a switch: rep_cycle holds it from the switch to its SECTION, which
-  // resets the report state anyway, so no separate section-start register)
-  assign sect_cycle = sw ? t_q[47:0] : rep_cycle_q;
+  // resets the report state anyway, so no separate section-start register; P1 reads it)
 
   logic [7:0]   k_hdr, k_b1;
   logic [2:0]   k_pre_len;
@@ -433,21 +469,24 @@ module mt_tu_ctrl #(
            ({8{s_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{s_sync}} & sync_seq_q);
     k_pre_len = s_sync ? 3'd7 : ((run_flush || s_sect || (s_hdr && run_nz_q)) ? 3'd2 : 3'd1);
     k_fa_en = (s_hdr && !skip_zero) || s_sect || s_sync || s_ovf || s_mark || s_end;
-    // (SYNC's prev_bytes: P1 supplies it)
-    k_fa = ({48{s_hdr}} & {8'd0, s_skip}) | ({48{s_sect}} & {16'd0, b_r}) |
-           ({48{s_ovf}} & {16'd0, dp_eff}) | ({48{s_mark}} & {16'd0, marker_val_q}) |
-           ({48{s_end}} & samples_q);
+    // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
+    // them)
+    k_fa = ({48{s_hdr}} & {8'd0, s_skip}) | ({48{s_mark}} & {16'd0, marker_val_q});
     k_fb_en = (s_hdr && !any_match) || s_sect || s_sync || s_end;
-    k_fb = ({56{s_hdr}} & s_a) | ({56{s_sect}} & {8'd0, sect_cycle}) |
-           ({56{s_sync}} & {8'd0, t_q[47:0]}) | ({56{s_end}} & {24'd0, dr_eff});
+    // (SECTION's start and END's drop count: P1 supplies them)
+    k_fb = ({56{s_hdr}} & s_a) | ({56{s_sync}} & {8'd0, t_q[47:0]});
     k_sample = s_hdr && !any_match;
     k_bound = run_flush ? 5'd2 : s_sect ? 5'd14 : s_sync ? 5'd16 : s_end ? 5'd13 :
               s_hdr ? (5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
                        (any_match ? 5'd0 : 5'd8)) : 5'd6;
   end
 
+  // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
   (* keep *) logic write;
-  assign write = room && !rest && (r_hold ? (hold_ready && !e_absorbed) : r_pkt);
+  logic hold_wr, pkt_wr;
+  assign hold_wr = b_hold_valid_arb && hold_rw && !(barrier && hold_after_arb);
+  assign pkt_wr  = barrier ? (gate && !hold_first) : (gate && pkt_nobar);
+  assign write   = hold_wr || pkt_wr;
 
 
   // The SYNC estimate (docs/trace-unit.md 4.E), in the cycle after a choice, registered (sync_due
@@ -530,10 +569,22 @@ module mt_tu_ctrl #(
     sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
     sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
     // (SYNC's prev_bytes is formed in P2: p2_fa)
-    q_fa = p1_fa_q;
+    // The fields that P1 takes from the state after the choice's cycle rather than from the
+    // choice (so that no carry chain or select of them is behind the choice): SECTION's rate
+    // (sec_r_q, the rate of the choice's cycle) and start (rep_cycle_q, which holds it from the
+    // switch on), OVERFLOW's count (drop_pending_q: dp_eff of the choice's cycle, which
+    // the OVERFLOW clears only in P1) and END's counts (samples_q, unchanged in its cycle since
+    // END waits for an empty hold; dropped_q: dr_eff of its cycle).
+    if (p1_ovf_q) q_fa = {16'd0, drop_pending_q};
+    else if (p1_sect_q) q_fa = {16'd0, sec_r_q};
+    else if (p1_end_q) q_fa = samples_q;
+    else q_fa = p1_fa_q;
     q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
-    q_fb = p1_sample_q ? pc_pay_q : p1_fb_q;
-    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, p1_fb_q}));
+    if (p1_sample_q) q_fb = pc_pay_q;
+    else if (p1_end_q) q_fb = {24'd0, dropped_q};
+    else if (p1_sect_q) q_fb = {8'd0, rep_cycle_q};
+    else q_fb = p1_fb_q;
+    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, q_fb}));
     q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (pc_delta_q ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
                                        4'd0} : 8'd0);
   end
@@ -541,6 +592,7 @@ module mt_tu_ctrl #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
+      p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;
@@ -563,6 +615,8 @@ module mt_tu_ctrl #(
         p1_sample_q  <= is_sample_win && k_sample;
         p1_sync_q    <= s_sync;
         p1_end_q     <= s_end;
+        p1_sect_q    <= s_sect;
+        p1_ovf_q     <= s_ovf;
         p1_fa_en_q   <= k_fa_en;
         p1_bound_q   <= k_bound;
         p1_active_q  <= active_q;
@@ -661,6 +715,17 @@ module mt_tu_ctrl #(
     .add_i  (1'b1),
     .q_o    (t_q)
   );
+  // SAMPLES too: a start clears it (no sample is reported in the cycle of a start: the session
+  // before has ended), a sample absorbed or written counts.
+  logic sample_counted;
+  assign sample_counted = hold_act && (e_absorbed || room);
+  mt_tu_acc #(.Width(48), .AddW(1)) u_samples (
+    .clk_i,
+    .rst_ni,
+    .load_i (start_now),
+    .add_i  (sample_counted),
+    .q_o    (samples_q)
+  );
   mt_tu_acc #(.Width(48), .AddW(5)) u_bytes (
     .clk_i,
     .rst_ni,
@@ -672,25 +737,27 @@ module mt_tu_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_reported, s_dropped, cap_dropped;
+    logic s_dropped, cap_dropped;
     logic [1:0]  drops;
 
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
-    sec_left_d = sw_ld ? sw_len : sec_left_q - 40'd1;
-    sp_left_d  = sp_hit ? b_r - 32'd1 : sp_left_q - 32'd1;
+    // (a load is the value itself; the cycle after it counts down by 2)
+    sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, !sec_fix_q};
+    sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, !sp_fix_q};
     int_open_d = b_int_open;       int_idx_d = b_int_idx;
-    next_idx_d = sp_hit ? b_int_idx + 40'd1 : next_idx_q;
+    next_idx_d = !sp_hit ? next_idx_q : (sw_ld ? 40'd1 : next_idx_q + 40'd1);
     hold_valid_d = b_hold_valid;   hold_after_d = hold_after;   hold_rw_d = hold_rw_q;
-    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;  hold_nsp_d = hold_nsp_q[23:0];
+    hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
     sect_pending_d = b_sect_pending;
     sect_switch_d = sect_switch_q || sw;
     sync_pending_d = sync_pending_q;
     marker_pending_d = marker_pending_q;
     end_pending_d = end_pending_q;
-    drop_pending_d = dp_eff;
+    // (an OVERFLOW clears the count it carries in its P1, leaving the drops of its own cycle)
+    drop_pending_d = (p1_v_q && p1_ovf_q) ? {30'd0, drops_q} : dp_eff;
     marker_val_d = marker_val_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
@@ -698,11 +765,10 @@ module mt_tu_ctrl #(
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    dropped_d = dr_eff;            samples_d = samples_q;
+    dropped_d = dr_eff;
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
-    s_reported = 1'b0;
     rest_d = (write || (hold_act && e_absorbed)) ? 3'd4 : (rest ? rest_q - 3'd1 : 3'd0);
     hold_age_d = hold_ready ? hold_age_q : hold_age_q + 3'd1;
     s_dropped = 1'b0;
@@ -711,17 +777,12 @@ module mt_tu_ctrl #(
 
     // D: the winner.  The wide compressor state (history, previous sample, run, report index,
     // format, SYNC seq) is updated in the next cycle from the registered decision (dec_*, below).
+    // (a sample absorbed or written counts: sample_counted, u_samples)
     if (is_sample_win) begin
-      if (e_absorbed) begin
-        s_reported = 1'b1;
-      end else if (room) begin
-        s_reported = 1'b1;
-      end else begin
-        s_dropped = 1'b1;
-      end
-    end else if (write) begin
+      if (!e_absorbed && !room) s_dropped = 1'b1;
+    end else if (gate) begin
       if (s_sect) begin
-        // (rep_cycle already holds the section's start after a switch: sect_cycle)
+        // (rep_cycle already holds the section's start after a switch)
         sect_pending_d = 1'b0;
         sect_switch_d = 1'b0;
         hold_after_d = 1'b0;
@@ -730,7 +791,6 @@ module mt_tu_ctrl #(
         sync_pending_d = 1'b0;
         sect_pending_d = 1'b1;
       end
-      if (s_ovf) drop_pending_d = '0;
       if (s_mark) marker_pending_d = 1'b0;
       if (s_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
     end
@@ -778,25 +838,21 @@ module mt_tu_ctrl #(
     // dropped); then this cycle's capture.
     if (hold_act) hold_valid_d = 1'b0;
     cap_dropped = 1'b0;
-    if (cap) begin
-      if (hold_freed_c) begin
-        hold_valid_d = 1'b1;
-        hold_age_d = 3'd0;
-        hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)
-        hold_a_d = cap_a;
-        hold_rw_d = acc_write_i;
-        hold_idx_d = b_int_idx;
-        hold_nsp_d = cap_nsp_lo[23:0];
-      end else begin
-        cap_dropped = 1'b1;
-      end
+    if (hold_load) begin
+      hold_valid_d = 1'b1;
+      hold_age_d = 3'd0;
+      hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)
+      hold_a_d = cap_a;
+      hold_rw_d = acc_write_i;
+      hold_idx_d = b_int_idx;
+    end else if (cap) begin
+      cap_dropped = 1'b1;
     end
 
     drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after);
     if (drops != '0) begin
       overflowed_d = 1'b1;
     end
-    if (s_reported) samples_d = samples_q + 48'd1;
 
     // E: end of cycle.
     // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
@@ -819,7 +875,7 @@ module mt_tu_ctrl #(
     end
 
     // MMIO commands of this cycle.
-    if (ctrl_wr_i && wdata_i[0] && !busy_d) begin
+    if (start_now) begin   // (busy_d is busy after this cycle's END entry)
       active_d = 1'b1;
       busy_d = 1'b1;
       c_kind_mask_d = kind_mask_i;
@@ -828,7 +884,6 @@ module mt_tu_ctrl #(
       c_fmt_l_d = fmt_l_i;
       dropped_d = '0;
       drops = '0;
-      samples_d = '0;
       overflowed_d = 1'b0;
       marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
@@ -858,7 +913,7 @@ module mt_tu_ctrl #(
     drops_d = drops;
     // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
     // starts), and this cycle's drops add to it (dp_eff saturates, never wraps)
-    dp_nz_d = (dp_nz_q && !(write && s_ovf) && !start_now) || (drops != '0);
+    dp_nz_d = (dp_nz_q && !(gate && s_ovf) && !start_now) || (drops != '0);
   end
 
   // The configuration latched at the start, written in the session's first cycle from the
@@ -866,22 +921,26 @@ module mt_tu_ctrl #(
   // loads take aw_i (young_q), and the SYNC estimate is not used before the first SYNC, which is
   // pending from the start, has left P2 (no earlier than the fourth cycle).
   logic [159:0] c_wdata, c_rdata;
-  logic [1:0]   c_unused;
   assign c_we    = first_q;
-  assign c_wdata = {aw_i[159:80], aw_len_h_m1, aw_len_l_m1};
+  assign c_wdata = {aw_r1_h, aw_r1_l, aw_i[157:80], aw_len_h_ld, aw_len_l_ld};
+  logic [1:0] aw_unused;
+  assign aw_unused = aw_i[159:158];   // (always 0: SYNC_PERIOD is 14 bits)
   mt_tu_cfgram #(.Width(160)) u_cfg (
     .clk_i,
     .we_i    (c_we),
     .wdata_i (c_wdata),
     .rdata_o (c_rdata)
   );
-  assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
+  assign {c_r1_h_q, c_r1_l_q, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
 
   // The latched lengths' zero flags, from the registers' values in parallel with the start
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
   logic c_len_h_zero_d, c_len_l_zero_d;
   // (busy as the session block sees it: after this cycle's END entry, before a start)
-  assign start_now = ctrl_wr_i && wdata_i[0] && !(busy_q && !(p3_v_q && p3_end_q));
+  // (kept, in one level after the command: it fans out to most of the unit)
+  (* keep *) logic may_start;
+  assign may_start = !(busy_q && !(p3_v_q && p3_end_q));
+  assign start_now = ctrl_wr_i && wdata_i[0] && may_start;
   logic c_both_zero_d;
   assign c_len_h_zero_d = start_now ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
   assign c_len_l_zero_d = start_now ? len_l_zero_i : c_len_l_zero_q;
@@ -890,7 +949,7 @@ module mt_tu_ctrl #(
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
   logic sec_zero_d;
-  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == 40'd1);
+  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == (sec_fix_q ? 40'd2 : 40'd1));
 
   // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;
@@ -910,6 +969,8 @@ module mt_tu_ctrl #(
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
+      sec_fix_q <= 1'b0;          sp_fix_q <= 1'b0;          sec_r1_q <= 1'b1;
+      t_lo_q <= '0;
       sp_zero_q <= 1'b1;          b_fmt_q <= '0;
       sw_q <= 1'b0;
       int_open_q <= 1'b0;         int_idx_q <= '0;          
@@ -924,7 +985,7 @@ module mt_tu_ctrl #(
       dec_sect_q <= 1'b0;         dec_sect_sw_q <= 1'b0;      dec_sync_q <= 1'b0;
       dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
-      marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
+      marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;      spo_q <= 1'b0;
       drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
       dp_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
@@ -933,7 +994,7 @@ module mt_tu_ctrl #(
       hist_valid_q <= '0;         prev_idx_q <= '0;         prev_rw_q <= 1'b0;
       prev_valid_q <= 1'b0;       run_cnt_q <= '0;
       sync_bytes_q <= '0;         sync_seq_q <= '0;
-      dropped_q <= '0;            samples_q <= '0;
+      dropped_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
       first_q <= start_now;       young_q <= start_now || first_q;
@@ -945,33 +1006,37 @@ module mt_tu_ctrl #(
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
+      sec_fix_q <= sw_ld;         sp_fix_q <= sp_hit;
+      if (sw_ld) sec_r1_q <= b_r1;
+      t_lo_q <= t_q[23:0];
       sw_q <= active_d && sec_zero_d;
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= sp_zero_d;
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_new_q <= cap && hold_freed_c && !start_now;
+      hold_new_q <= hold_load && !start_now;
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
-      hold_nsp_q[23:0] <= hold_nsp_d;
       hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
-      if (cap && hold_freed_c) begin
-        hn_thi_q <= t_q[47:24];
-        hn_xhi_q <= cap_x[31:24];
-        hn_c_q   <= cap_nsp_lo[24];
+      if (hold_load) hn_thi_q <= t_q[47:24];
+      if (hold_new_q) begin
+        hold_nsp_q[23:0] <= hn_lo[23:0];
+        hn_xhi_q <= sp_left_q[31:24];
+        hn_c_q   <= hn_lo[24];
       end
       rest_q <= rest_d;           hold_age_q <= hold_age_d;
       rest_nz_q <= rest_d != '0;  ready_q <= hold_age_d == 3'd4; run_nz_q <= run_cnt_d != '0;
       // (a session's start clears the state these would update: no decision survives it)
-      dec_run_q     <= run_flush && write && !start_now;
+      dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;
       dec_hw_q      <= hold_act && !e_absorbed && room && !start_now;
-      dec_sect_q    <= write && s_sect && !start_now;
+      dec_sect_q    <= gate && s_sect && !start_now;
       dec_sect_sw_q <= sect_switch_q || sw;
-      dec_sync_q    <= write && s_sync && !start_now;
+      dec_sync_q    <= gate && s_sync && !start_now;
       dec_fmt_q     <= b_fmt;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
+      spo_q <= sect_pending_d || sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drop_pending_q <= drop_pending_d; marker_val_q <= marker_val_d;
       drops_q <= drops_d;         dp_nz_q <= dp_nz_d;
@@ -981,7 +1046,7 @@ module mt_tu_ctrl #(
       prev_idx_q <= prev_idx_d;   prev_rw_q <= prev_rw_d;   prev_valid_q <= prev_valid_d;
       run_cnt_q <= run_cnt_d;
       sync_bytes_q <= sync_bytes_d; sync_seq_q <= sync_seq_d;
-      dropped_q <= dropped_d;     samples_q <= samples_d;
+      dropped_q <= dropped_d;
       overflowed_q <= overflowed_d; marker_lost_q <= marker_lost_d;
     end
   end

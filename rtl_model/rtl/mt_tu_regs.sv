@@ -65,7 +65,21 @@ module mt_tu_regs (
   logic [13:0]  sync_w;
   logic [31:0]  rate_w;
   logic [159:0] aw_wdata, aw_wmask, aw_peek;
-  logic         aw_we;
+  logic [9:0]   aw_lane_we;
+  // the registers' write strobes, one per register, decoded once (the lanes' enables and the
+  // commands are ORs of them, not of the mask)
+  logic w_sync, w_rate_h, w_rate_l, w_len_h_hi, w_len_h_lo, w_len_l_hi, w_len_l_lo;
+  assign w_sync     = wr && (reg_addr_i == RegSyncPeriod);
+  assign w_rate_h   = wr && (reg_addr_i == RegRateH);
+  assign w_rate_l   = wr && (reg_addr_i == RegRateL);
+  assign w_len_h_hi = wr && (reg_addr_i == RegLenHHi);
+  assign w_len_h_lo = wr && (reg_addr_i == RegLenHLo);
+  assign w_len_l_hi = wr && (reg_addr_i == RegLenLHi);
+  assign w_len_l_lo = wr && (reg_addr_i == RegLenLLo);
+  // lanes: 9 SYNC_PERIOD, 8-7 RATE_H, 6-5 RATE_L, 4 LEN_H[39:32] | [31:24], 3 LEN_H[23:8],
+  // 2 LEN_H[7:0] | LEN_L[39:32], 1-0 LEN_L[31:0]
+  assign aw_lane_we = {w_sync, w_rate_h, w_rate_h, w_rate_l, w_rate_l, w_len_h_hi || w_len_h_lo,
+                       w_len_h_lo, w_len_h_lo || w_len_l_hi, w_len_l_lo, w_len_l_lo};
   always_comb begin
     // the model keeps bits 13:0, then clamps to 64..8192 (le17: the compares as logic, not as
     // carry chains)
@@ -75,24 +89,15 @@ module mt_tu_regs (
     rate_w = (reg_wdata_i == '0) ? 32'd1 : reg_wdata_i;
     aw_wdata = {2'd0, sync_w, rate_w, rate_w, reg_wdata_i[7:0], reg_wdata_i, reg_wdata_i[7:0],
                 reg_wdata_i};
-    aw_wmask = '0;
-    case (reg_addr_i)
-      RegSyncPeriod: aw_wmask[157:144] = '1;
-      RegRateH:      aw_wmask[143:112] = '1;
-      RegRateL:      aw_wmask[111:80] = '1;
-      RegLenHHi:     aw_wmask[79:72] = '1;
-      RegLenHLo:     aw_wmask[71:40] = '1;
-      RegLenLHi:     aw_wmask[39:32] = '1;
-      RegLenLLo:     aw_wmask[31:0] = '1;
-      default: ;
-    endcase
+    // (within the lanes a write enables; only lanes 4 and 2 are shared by two registers)
+    aw_wmask = {80'hFFFF_FFFF_FFFF_FFFF_FFFF, {8{w_len_h_hi}}, {8{w_len_h_lo}}, 16'hFFFF,
+                {8{w_len_h_lo}}, {8{w_len_l_hi}}, 32'hFFFF_FFFF};
   end
-  assign aw_we = wr && (aw_wmask != '0);
 
   mt_tu_awram #(.Reset(AwReset)) u_aw (
     .clk_i,
     .rst_ni,
-    .we_i    (aw_we),
+    .lane_we_i (aw_lane_we),
     .wmask_i (aw_wmask),
     .wdata_i (aw_wdata),
     .rdata_o (aw_o),
@@ -139,8 +144,16 @@ module mt_tu_regs (
     end
   end
 
-  assign ctrl_wr_o    = wr && (reg_addr_i == RegCtrl);
-  assign marker_wr_o  = wr && (reg_addr_i == RegMarker);
+  // The commands in two levels of logic (kept: the mapper otherwise shares the address decode
+  // with the other registers' and puts them behind it); a start fans out to most of the unit.
+  (* keep *) logic a_hi_zero, a_ctrl_mid, a_ctrl_lo, a_mark_mid, a_mark_lo;
+  assign a_hi_zero   = reg_addr_i[9:6] == 4'd0;
+  assign a_ctrl_mid  = wr && (reg_addr_i[5:3] == RegCtrl[5:3]);
+  assign a_ctrl_lo   = reg_addr_i[2:0] == RegCtrl[2:0];
+  assign a_mark_mid  = wr && (reg_addr_i[5:3] == RegMarker[5:3]);
+  assign a_mark_lo   = reg_addr_i[2:0] == RegMarker[2:0];
+  assign ctrl_wr_o   = a_hi_zero && a_ctrl_mid && a_ctrl_lo;
+  assign marker_wr_o = a_hi_zero && a_mark_mid && a_mark_lo;
   assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
 

@@ -25,7 +25,7 @@ SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp -device u}
 # ABC9's default script ends in &mfs, which aborts on this design in Debian's berkeley-abc
 # (giaMfs.c assertion); yosys then silently keeps the mapping written before it.  Say so
 # explicitly: the default script without &mfs (same result, no abort).
-ABC9_SCRIPT='scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&ps;&if,{C},{W},{D},{R},-v;'
+ABC9_SCRIPT="${ABC9_EXTRA:-}"'scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&ps;&if,{C},{W},{D},{R},-v;'
 case " $SYNTH_FLAGS " in *" -abc9 "*) ;; *) ABC9_SCRIPT= ;; esac
 
 # Core out of context: LUT/FF/BRAM of the trace unit itself.

@@ -15,7 +15,8 @@
 // Time is counted down rather than compared: sec_left = sec_end - t and sp_left = next_sp - t,
 // which replaces two 64-bit comparators with decrementers and zero tests.  A load takes the new
 // length or rate as it is, with no subtraction after the select, and the cycle after it counts
-// down by 2 (sec_fix_q, sp_fix_q: the register holds the true value + 1 in that cycle).
+// down by 2 (sec_dec1_q, sp_dec1_q are 0 then: the register holds the true value + 1 in that
+// cycle; they are the decrement's carry-in, straight from a flip-flop).
 module mt_tu_ctrl #(
   parameter int unsigned Depth = 4096,
   localparam int unsigned OccW = $clog2(Depth + 1)
@@ -74,9 +75,9 @@ module mt_tu_ctrl #(
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
-  logic [39:0] sec_left_q;   // sec_end - t (+ 1 while sec_fix_q)
-  logic [31:0] sp_left_q;    // next_sp - t (+ 1 while sp_fix_q)
-  logic        sec_fix_q, sp_fix_q;   // the register was loaded in the last cycle
+  logic [39:0] sec_left_q;   // sec_end - t (+ 1 while !sec_dec1_q)
+  logic [31:0] sp_left_q;    // next_sp - t (+ 1 while !sp_dec1_q)
+  logic        sec_dec1_q, sp_dec1_q;   // the register was not loaded in the last cycle
   logic        sec_r1_q;     // the section's rate is 1
   logic        int_open_q;
   logic [39:0] int_idx_q;
@@ -143,7 +144,7 @@ module mt_tu_ctrl #(
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
-  logic [31:0] drop_pending_d, marker_val_d;
+  logic [31:0] drop_pending_d;
   logic [39:0] rep_idx_d;
   logic [47:0] rep_cycle_d;
   logic [1:0]  enc_fmt_d;
@@ -232,10 +233,10 @@ module mt_tu_ctrl #(
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
   // Formed from registers, in halves, after the capture (a report is at least five cycles after
   // it): in the next cycle sp_left_q holds r or sp_left - 1, so the point is t_lo_q (the
-  // capture's t) + sp_left_q + !sp_fix_q; that cycle adds the low 24 bits and keeps the carry and
+  // capture's t) + sp_left_q + sp_dec1_q; that cycle adds the low 24 bits and keeps the carry and
   // the high operands with the hold, which adds the high half in the cycle after.
   logic [24:0] hn_lo;
-  assign hn_lo = {1'b0, t_lo_q} + {1'b0, sp_left_q[23:0]} + 25'(!sp_fix_q);
+  assign hn_lo = {1'b0, t_lo_q} + {1'b0, sp_left_q[23:0]} + 25'(sp_dec1_q);
   // The hold's tag "after the barrier": for a capture, the barrier at the end of its cycle, which
   // is the pending flags at the start of the next (hold_new_q: the hold was loaded in the last
   // cycle); later the registered tag, which a SECTION clears.  So the choice does not reach it.
@@ -252,7 +253,7 @@ module mt_tu_ctrl #(
   assign b_hold_valid_arb = hold_valid_q && !(sw && hold_after_arb);
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
   // the true values)
-  assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_fix_q ? 32'd2 : 32'd1)));
+  assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_dec1_q ? 32'd1 : 32'd2)));
   assign b_sect_pending = sect_pending_q || sw;
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
@@ -503,13 +504,14 @@ module mt_tu_ctrl #(
   logic        sync_due;
   // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count and held at 0 once the count
   // reaches the period (a bound is at least 1, so every value <= 0 tests alike), so the test is a
-  // short compare.  It starts at the maximum at a session's start; the session's first packet is
-  // its SYNC, and the value is exact from that SYNC's entry on, before the next choice is tested.
+  // short compare.  It is set to the maximum in a session's first cycle (nothing tests it before:
+  // no packet is chosen in the cycle of a start); the session's first packet is its SYNC, and the
+  // value is exact from that SYNC's entry on, before the next choice is tested.
   logic [13:0] sync_need_q, sync_need_d;
   always_comb begin
     logic [14:0] sync_reset;
     sync_reset = {1'b0, c_sync_period_q} - 15'(p3_len_q);
-    if (start_now) sync_need_d = 14'h3FFF;
+    if (first_q) sync_need_d = 14'h3FFF;
     else if (!p3_v_q) sync_need_d = sync_need_q;
     else if (p3_sync_q) sync_need_d = sync_reset[14] ? '0 : sync_reset[13:0];
     else sync_need_d = (sync_need_q <= 14'(p3_len_q)) ? '0 : sync_need_q - 14'(p3_len_q);
@@ -556,11 +558,11 @@ module mt_tu_ctrl #(
   end
 
   // P1: the sample's payload from stage C, SYNC's prev_bytes, the LEB lengths.  SYNC's
-  // prev_bytes is the bytes since the last SYNC including the packets in flight at its choice;
-  // under contract v4 a packet in flight at a choice was chosen at least three cycles before it,
-  // so it has entered the FIFO by the SYNC's P1 (the cycle after the choice, when P2 and P3 are
-  // empty) and prev_bytes is the SYNC byte count then.
-  logic [47:0] q_fa;
+  // prev_bytes is the bytes since the last SYNC's first byte, the packets in flight at its choice
+  // included; under contract v4 the last of them was chosen at least PACE cycles before the SYNC,
+  // so it enters the FIFO by the end of the SYNC's cycle and prev_bytes is the SYNC byte count in
+  // its P1 (which stays until the SYNC's own entry).
+  logic [47:0] q_fa, q_fa2;   // q_fa2: with SYNC's prev_bytes (not a LEB length input)
   logic [55:0] q_fb;
   logic [3:0]  q_la, q_lb;
   logic [7:0]  q_hdr;
@@ -568,7 +570,6 @@ module mt_tu_ctrl #(
     logic [14:0] sum;
     sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
     sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
-    // (SYNC's prev_bytes is formed in P2: p2_fa)
     // The fields that P1 takes from the state after the choice's cycle rather than from the
     // choice (so that no carry chain or select of them is behind the choice): SECTION's rate
     // (sec_r_q, the rate of the choice's cycle) and start (rep_cycle_q, which holds it from the
@@ -579,7 +580,10 @@ module mt_tu_ctrl #(
     else if (p1_sect_q) q_fa = {16'd0, sec_r_q};
     else if (p1_end_q) q_fa = samples_q;
     else q_fa = p1_fa_q;
-    q_la = p1_fa_en_q ? mt_tu_pkg::leb_len({16'd0, q_fa}) : 4'd0;
+    q_fa2 = p1_sync_q ? {34'd0, sync_bytes_q} : q_fa;
+    if (!p1_fa_en_q) q_la = 4'd0;
+    else if (p1_sync_q) q_la = (sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1;
+    else q_la = mt_tu_pkg::leb_len({16'd0, q_fa});
     if (p1_sample_q) q_fb = pc_pay_q;
     else if (p1_end_q) q_fb = {24'd0, dropped_q};
     else if (p1_sect_q) q_fb = {8'd0, rep_cycle_q};
@@ -637,7 +641,7 @@ module mt_tu_ctrl #(
         p2_hdr_q     <= q_hdr;
         p2_b1_q      <= p1_b1_q;
         p2_pre_len_q <= p1_pre_len_q;
-        p2_fa_q      <= q_fa;
+        p2_fa_q      <= q_fa2;
         p2_la_q      <= q_la;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
@@ -666,15 +670,7 @@ module mt_tu_ctrl #(
     end
   end
 
-  // SYNC's prev_bytes: the stream bytes since the last SYNC's first byte, the packets in flight at
-  // its choice included; by its P2 they have entered (the last one, chosen at least PACE cycles
-  // before the SYNC, enters by the end of the SYNC's cycle), and the count stays until the SYNC's
-  // own entry.
-  logic [47:0] p2_fa;
-  logic [3:0]  p2_la;
-  assign p2_fa  = p2_sync_q ? {34'd0, sync_bytes_q} : p2_fa_q;
-  assign p2_la  = p2_sync_q ? ((sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1) : p2_la_q;
-  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la) + 5'(p2_lb_q);
+  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la_q) + 5'(p2_lb_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
   logic [55:0]  p2_pre;
@@ -689,8 +685,8 @@ module mt_tu_ctrl #(
     .rst_ni,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
-    .fa_i      (p2_fa),
-    .la_i      (p2_la),
+    .fa_i      (p2_fa_q),
+    .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
     .half_i    (p2h_q),
@@ -745,8 +741,8 @@ module mt_tu_ctrl #(
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
     // (a load is the value itself; the cycle after it counts down by 2)
-    sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, !sec_fix_q};
-    sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, !sp_fix_q};
+    sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
+    sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
     int_open_d = b_int_open;       int_idx_d = b_int_idx;
     next_idx_d = !sp_hit ? next_idx_q : (sw_ld ? 40'd1 : next_idx_q + 40'd1);
     hold_valid_d = b_hold_valid;   hold_after_d = hold_after;   hold_rw_d = hold_rw_q;
@@ -758,7 +754,6 @@ module mt_tu_ctrl #(
     end_pending_d = end_pending_q;
     // (an OVERFLOW clears the count it carries in its P1, leaving the drops of its own cycle)
     drop_pending_d = (p1_v_q && p1_ovf_q) ? {30'd0, drops_q} : dp_eff;
-    marker_val_d = marker_val_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
@@ -861,11 +856,16 @@ module mt_tu_ctrl #(
       if (p3_end_q) busy_d = 1'b0;
     end
 
-    // The compressor state and the SYNC byte count of a new session, reset in its first cycle
-    // (first_q) rather than with the start, which fans out to enough already: nothing reads them
-    // before (the first packet is the SYNC chosen in that cycle, the first sample competes
-    // PACE cycles after its capture, the SYNC's prev_bytes is read in its P2).
+    // The compressor state, the SYNC byte count and the drop counts of a new session, reset in its
+    // first cycle (first_q) rather than with the start, which fans out to enough already: nothing
+    // reads them before (the first packet is the SYNC chosen in that cycle, the first sample
+    // competes PACE cycles after its capture, the SYNC's prev_bytes is read in its P1, no packet
+    // is chosen in the cycle of a start and no drop happens in it; a read of DROPPED in the first
+    // cycle is answered from dropped_q of the next, and the simulation's immediate answer,
+    // dropped_o, is masked).
     if (first_q) begin
+      dropped_d = '0;
+      drop_pending_d = '0;
       enc_fmt_d = b_fmt;
       rep_idx_d = '0;
       run_cnt_d = '0;
@@ -882,13 +882,11 @@ module mt_tu_ctrl #(
       c_tap_d = tap_i;
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
-      dropped_d = '0;
       drops = '0;
       overflowed_d = 1'b0;
       marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
       sync_seq_d = '0;
-      drop_pending_d = '0;
       sect_pending_d = 1'b0;
       sect_switch_d = 1'b0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
@@ -902,13 +900,10 @@ module mt_tu_ctrl #(
       end_pending_d = 1'b1;
       int_open_d = 1'b0;
     end
+    // (the value: mark_take_now, mark_take_late below)
     if (marker_wr_i && active_q) begin
-      if (!marker_pending_d) begin
-        marker_pending_d = 1'b1;
-        marker_val_d = wdata_i;
-      end else begin
-        marker_lost_d = 1'b1;
-      end
+      if (!marker_pending_d) marker_pending_d = 1'b1;
+      else marker_lost_d = 1'b1;
     end
     drops_d = drops;
     // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
@@ -949,7 +944,7 @@ module mt_tu_ctrl #(
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
   logic sec_zero_d;
-  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == (sec_fix_q ? 40'd2 : 40'd1));
+  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
 
   // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt.
   logic [1:0] nxt_b_fmt;
@@ -969,7 +964,7 @@ module mt_tu_ctrl #(
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
-      sec_fix_q <= 1'b0;          sp_fix_q <= 1'b0;          sec_r1_q <= 1'b1;
+      sec_dec1_q <= 1'b1;         sp_dec1_q <= 1'b1;          sec_r1_q <= 1'b1;
       t_lo_q <= '0;
       sp_zero_q <= 1'b1;          b_fmt_q <= '0;
       sw_q <= 1'b0;
@@ -986,7 +981,7 @@ module mt_tu_ctrl #(
       dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;      spo_q <= 1'b0;
-      drop_pending_q <= '0;       marker_val_q <= '0;        drops_q <= '0;
+      drop_pending_q <= '0;       drops_q <= '0;
       dp_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
@@ -1006,7 +1001,7 @@ module mt_tu_ctrl #(
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
-      sec_fix_q <= sw_ld;         sp_fix_q <= sp_hit;
+      sec_dec1_q <= !sw_ld;       sp_dec1_q <= !sp_hit;
       if (sw_ld) sec_r1_q <= b_r1;
       t_lo_q <= t_q[23:0];
       sw_q <= active_d && sec_zero_d;
@@ -1038,7 +1033,7 @@ module mt_tu_ctrl #(
       sync_pending_q <= sync_pending_d;
       spo_q <= sect_pending_d || sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
-      drop_pending_q <= drop_pending_d; marker_val_q <= marker_val_d;
+      drop_pending_q <= drop_pending_d;
       drops_q <= drops_d;         dp_nz_q <= dp_nz_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
@@ -1051,9 +1046,26 @@ module mt_tu_ctrl #(
     end
   end
 
+  // MARKER's value.  A write taken while no MARKER is pending is stored at once; one taken in the
+  // cycle its predecessor is chosen (which reads the register then) is kept in mark_wdata_q and
+  // stored a cycle later, a rest cycle of that choice, so the store does not wait for the choice.
+  logic [31:0] mark_wdata_q;
+  logic        mark_take_now, mark_take_late_q;
+  assign mark_take_now = marker_wr_i && active_q && !marker_pending_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      marker_val_q <= '0;  mark_wdata_q <= '0;  mark_take_late_q <= 1'b0;
+    end else begin
+      if (marker_wr_i) mark_wdata_q <= wdata_i;
+      mark_take_late_q <= marker_wr_i && active_q && marker_pending_q && gate && s_mark;
+      if (mark_take_now) marker_val_q <= wdata_i;
+      else if (mark_take_late_q) marker_val_q <= mark_wdata_q;
+    end
+  end
+
   assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q,
                       (fifo_occ_i == '0), busy_q, active_q};
-  assign dropped_o = dr_eff;
+  assign dropped_o = first_q ? '0 : dr_eff;
   assign dropped_q_o = dropped_q;
 
   always_comb begin

@@ -3,10 +3,13 @@
 // and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value, FULL
 // otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision is the arbitration's
 // (mt_tu_ctrl), the difference is formed in the precompute before it (mt_tu_ctrl, stages A and
-// B).  Two steps: stage C (registered here) forms the zigzag value, which 7-bit groups of it and
-// of the value are non-zero; stage D (combinational, in the cycle of the choice) the LEB lengths,
-// the choice and the payload.  Under contract v4 the inputs are stable for the three cycles
-// before any cycle in which the hold is chosen, so stage C's registers hold their values then.
+// B).  Two steps: stage C (registered here) forms the zigzag value and which 7-bit groups of it
+// are non-zero, and from the value its LEB length and which groups lie at or above its highest
+// non-zero one; stage D (combinational, in the cycle of the choice, registered for its P1) the
+// choice, as "no non-zero group of the delta at or above the value's highest" rather than a
+// compare of two lengths, the delta's LEB length and the payload.  Under contract v4 the inputs
+// are stable for the three cycles before any cycle in which the hold is chosen, so stage C's
+// registers hold their values then.
 module mt_tu_enc (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -33,32 +36,43 @@ module mt_tu_enc (
   end
   assign z = ((d << 1) ^ (sign ? mask : '0)) & mask;
 
-  logic [55:0] z_q;
-  logic [7:0]  z_nz_q, a_nz_q;   // group g (bits 7g..7g+6) is non-zero
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      z_q <= '0;  z_nz_q <= '0;  a_nz_q <= '0;
-    end else begin
-      z_q <= z;
-      for (int g = 0; g < 8; g++) begin
-        z_nz_q[g] <= |z[g*7 +: 7];
-        a_nz_q[g] <= |a_i[g*7 +: 7];
-      end
-    end
-  end
-
-  // Stage D: LEB length = 1 + the index of the highest non-zero group (1 for 0).
+  // LEB length = 1 + the index of the highest non-zero group (1 for 0).
   function automatic logic [3:0] len_of(input logic [7:0] nz);
     len_of = 4'd1;
     for (int g = 1; g < 8; g++) begin
       if (nz[g]) len_of = 4'(g + 1);
     end
   endfunction
-  logic [3:0] len_a, len_z;
-  assign len_a = len_of(a_nz_q);
+  logic [7:0] a_nz, a_top_le;   // a_top_le[g]: no non-zero group of a above g
+  always_comb begin
+    for (int g = 0; g < 8; g++) a_nz[g] = |a_i[g*7 +: 7];
+    for (int g = 0; g < 7; g++) a_top_le[g] = !(|(a_nz >> (g + 1)));
+    a_top_le[7] = 1'b1;
+  end
+
+  logic [55:0] z_q;
+  logic [7:0]  z_nz_q;     // group g (bits 7g..7g+6) is non-zero
+  logic [7:0]  a_top_le_q;
+  logic        a_long_q;   // a's LEB is longer than one byte
+  logic [3:0]  len_a_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      z_q <= '0;  z_nz_q <= '0;  a_top_le_q <= '0;  a_long_q <= 1'b0;  len_a_q <= '0;
+    end else begin
+      z_q <= z;
+      for (int g = 0; g < 8; g++) z_nz_q[g] <= |z[g*7 +: 7];
+      a_top_le_q <= a_top_le;
+      a_long_q   <= |a_i[55:7];
+      len_a_q    <= len_of(a_nz);
+    end
+  end
+
+  // Stage D: the delta's LEB is strictly shorter than the value's when the value's is longer than
+  // one byte and no group of the delta at or above the value's highest non-zero one is non-zero.
+  logic [3:0] len_z;
   assign len_z = len_of(z_nz_q);
 
-  assign delta_o   = ref_valid_i && (len_z < len_a);
+  assign delta_o   = ref_valid_i && a_long_q && !(|(z_nz_q & a_top_le_q));
   assign pay_o     = delta_o ? z_q : a_i;
-  assign pay_len_o = delta_o ? len_z : len_a;
+  assign pay_len_o = delta_o ? len_z : len_a_q;
 endmodule

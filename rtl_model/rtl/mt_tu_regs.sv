@@ -175,6 +175,10 @@ module mt_tu_regs (
   logic [2:0]  aw_sel;
   assign is_dropped = reg_addr_i == RegDropped;
   logic [31:0] live;
+  (* keep *) logic [23:0] rsel;   // the address decoded, one per register
+  for (genvar k = 0; k < 24; k++) begin : g_rsel
+    assign rsel[k] = reg_addr_i == 10'(k);
+  end
   always_comb begin
     is_aw = 1'b1;
     case (reg_addr_i)
@@ -190,25 +194,23 @@ module mt_tu_regs (
         is_aw = 1'b0;
       end
     endcase
-    case (reg_addr_i)
-      RegId:         live = 32'h4D54_5455;
-      RegVersion:    live = 32'h0001_0000;
-      RegCtrl:       live = {31'd0, status_i[0]};
-      RegStatus:     live = {24'd0, status_i};
-      RegFifoLevel:  live = {15'd0, fifo_level_i};
-      RegFifoInfo:   live = {8'd16, 3'd0, drain_i, depth_i};
-      RegKindMask:   live = {27'd0, kind_mask_q};
-      RegTap:        live = {31'd0, tap_q};
-      RegFmt:        live = {26'd0, fmt_l_q, 2'd0, fmt_h_q};
-      RegDropped:    live = '0;   // (read one cycle later from the count: is_dropped)
-      RegSamplesLo:  live = samples_i[31:0];
-      RegSamplesHi:  live = {16'd0, samples_hi_q};
-      RegBytesLo:    live = bytes_i[31:0];
-      RegBytesHi:    live = {16'd0, bytes_hi_q};
-      RegCycleLo:    live = cycle_i[31:0];
-      RegCycleHi:    live = cycle_hi_q;
-      default:       live = '0;
-    endcase
+    // (an AND-OR over the decoded address, kept below: the mapper otherwise chains the case)
+    live = ({32{rsel[RegId[4:0]]}} & 32'h4D54_5455) |
+           ({32{rsel[RegVersion[4:0]]}} & 32'h0001_0000) |
+           ({32{rsel[RegCtrl[4:0]]}} & {31'd0, status_i[0]}) |
+           ({32{rsel[RegStatus[4:0]]}} & {24'd0, status_i}) |
+           ({32{rsel[RegFifoLevel[4:0]]}} & {15'd0, fifo_level_i}) |
+           ({32{rsel[RegFifoInfo[4:0]]}} & {8'd16, 3'd0, drain_i, depth_i}) |
+           ({32{rsel[RegKindMask[4:0]]}} & {27'd0, kind_mask_q}) |
+           ({32{rsel[RegTap[4:0]]}} & {31'd0, tap_q}) |
+           ({32{rsel[RegFmt[4:0]]}} & {26'd0, fmt_l_q, 2'd0, fmt_h_q}) |
+           // (DROPPED is read one cycle later from the count: is_dropped)
+           ({32{rsel[RegSamplesLo[4:0]]}} & samples_i[31:0]) |
+           ({32{rsel[RegSamplesHi[4:0]]}} & {16'd0, samples_hi_q}) |
+           ({32{rsel[RegBytesLo[4:0]]}} & bytes_i[31:0]) |
+           ({32{rsel[RegBytesHi[4:0]]}} & {16'd0, bytes_hi_q}) |
+           ({32{rsel[RegCycleLo[4:0]]}} & cycle_i[31:0]) |
+           ({32{rsel[RegCycleHi[4:0]]}} & cycle_hi_q);
   end
 
   logic        is_aw_q, is_dropped_q;

@@ -65,7 +65,8 @@ RTL_ICE40_PRIMS := $(RTL_OUT)/ice40/prims.v
 $(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
 	@mkdir -p $(@D)
 	{ echo '`define NO_ICE40_DEFAULT_ASSIGNMENTS'; sed -n '/^`ifndef NO_ICE40_DEFAULT_ASSIGNMENTS/,/^`endif/p' $<; \
-	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; } >$@
+	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; \
+	  awk '/^module SB_LUT4 /,/^endmodule/' $<; } >$@
 $(RTL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
 $(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style $(RTL_ICE40_PRIMS),))
 $(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)

@@ -119,7 +119,7 @@ module mt_tu_ctrl #(
   logic [1:0]  dec_fmt_q;
   logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
   logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
-  (* keep *) logic start_now;    // a session starts at the end of this cycle
+  logic        start_now;         // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
   logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
   logic [31:0] dp_eff, dr_eff;
@@ -133,7 +133,6 @@ module mt_tu_ctrl #(
   logic [1:0]  c_fmt_h_d, c_fmt_l_d;
   logic        c_we;            // a session's first cycle: the configuration RAM takes the word
   logic        sec_span_d;
-  logic [1:0]  sec_fmt_d;
   logic [31:0] sec_r_d;
   logic [39:0] sec_left_d;
   logic [31:0] sp_left_d;
@@ -243,14 +242,12 @@ module mt_tu_ctrl #(
   // The arbitration takes it without sync_due (hold_after_arb, b_hold_valid_arb): sync_due is
   // set only two cycles after a choice, in a rest cycle, where the arbitration's outcome does not
   // matter.
-  // (spo_q: sect_pending || sync_pending, as a flip-flop; kept: the two flags of the arbitration
-  // in two levels of logic)
+  // (spo_q: sect_pending || sync_pending, as a flip-flop; hold_after_arb and b_hold_valid_arb
+  // are look-up tables of the arbitration below)
   logic hold_new_q, hold_after, spo_q;
-  (* keep *) logic hold_after_arb, b_hold_valid_arb;
-  assign hold_after_arb   = hold_new_q ? spo_q : hold_after_q;
+  logic hold_after_arb, b_hold_valid_arb;
   assign hold_after       = hold_after_arb || (hold_new_q && sync_due);
   assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
-  assign b_hold_valid_arb = hold_valid_q && !(sw && hold_after_arb);
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
   // the true values)
   assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_dec1_q ? 32'd1 : 32'd2)));
@@ -259,70 +256,148 @@ module mt_tu_ctrl #(
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
   // competes from the fifth cycle after its capture (MT_UNIT_PACE).
-  logic        pass;
-  (* keep *) logic cap;
+  // pass: the access passes the kind/tap filter (kinds 0..4), in three levels of tables; cap_open:
+  // a capture is possible (active, an interval open), in two; cap = pass && cap_open.
+  logic        pass, cap_open, cap;
   logic [55:0] cap_a;
-  assign pass  = acc_valid_i && c_kind_mask_q[acc_kind_i] && (acc_tap_i == c_tap_q) &&
-                 (acc_kind_i < 3'd5);
-  assign cap   = active_q && b_int_open && pass;
   assign cap_a = mt_tu_pkg::fmt_part(b_fmt, acc_addr_i);
 
   // Section D: arbitration.
   // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
   // The hold wins even while it is not ready: nothing may pass the sample it keeps.  r_pkt: one
-  // of the rows 2-5, 7 (a packet that is not a sample) wins.  Written as three levels of logic
-  // over flip-flops: the flags of the first level and hold_after_arb / b_hold_valid_arb (the
-  // second) are kept, since the mapper otherwise merges them into the wide enables behind them,
-  // deeper.
-  (* keep *) logic barrier, ovf_ready, mark_or_ovf, end_only, gate, hold_rr, hold_rw;
-  logic sect_or_sw;
-  assign sect_or_sw  = b_sect_pending;
-  assign barrier     = sect_pending_q || sw || sync_pending_q;
-  assign ovf_ready   = dp_nz_q && fifo_half_i;   // OVERFLOW waits for a FIFO at most half full
-  assign mark_or_ovf = ovf_ready || marker_pending_q;
-  // END after everything else, including an OVERFLOW waiting for a half-empty FIFO
-  assign end_only    = end_pending_q && !dp_nz_q && !marker_pending_q;
-  assign gate        = room && !rest;             // a packet can be written now
-  assign hold_rr     = hold_ready && !rest;        // the hold can act now
-  assign hold_rw     = hold_ready && !rest && !e_absorbed && room;   // and its sample is written
-  logic hold_first;   // the hold's sample is before the barrier
-  assign hold_first = b_hold_valid_arb && !hold_after_arb;
-  (* keep *) logic r_hold, r_pkt;
-  logic r_sect, r_sync, r_ovf, r_mark, r_end, quiet_rows, pkt_nobar;
-  // (not ready yet, the hold's sample holds back SECTION and SYNC, which must not pass an older
-  // sample, but not OVERFLOW and MARKER; END waits for an empty hold)
-  assign r_hold     = barrier ? hold_first : (b_hold_valid_arb && hold_ready);
-  assign quiet_rows = !barrier && !(b_hold_valid_arb && hold_ready);   // rows 1-3 do not apply
-  assign r_sect     = sect_or_sw && !hold_first;
-  assign r_sync     = !sect_or_sw && sync_pending_q && !hold_first;
-  assign r_ovf      = quiet_rows && ovf_ready;
-  assign r_mark     = quiet_rows && !ovf_ready && marker_pending_q;
-  assign r_end      = !barrier && !b_hold_valid_arb && end_only;
-  assign pkt_nobar  = !(b_hold_valid_arb && hold_ready) &&
-                      (mark_or_ovf || (end_only && !b_hold_valid_arb));
-  assign r_pkt      = barrier ? !hold_first : pkt_nobar;
-
+  // of the rows 2-5, 7 (a packet that is not a sample) wins.  (Not ready yet, the hold's sample
+  // holds back SECTION and SYNC, which must not pass an older sample, but not OVERFLOW and
+  // MARKER; END waits for an empty hold, and after everything else, including an OVERFLOW
+  // waiting for a FIFO at most half full.)
+  //
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come four rest cycles (rest_q counts them down); the hold's sample is ready in the
   // fifth cycle after its capture (hold_age_q counts 0..4).  So every recurrence through the
   // compressor's state has five clocks: the choice, the wide state's update (dec_*), and the
   // precompute's three stages.
+  //
+  // The decision is four levels of 4-input tables over flip-flops (mt_tu_lut4, one instance per
+  // signal; lut_fn spells each table), so that the hold's load enable and the packet's write
+  // leave the arbitration at the fourth and fifth level:
+  //   1: barrier, hold_after_arb, and the gates and pending-row flags below;
+  //   2: b_hold_valid_arb, hold_free_sw (empty, or dropped by this cycle's switch);
+  //   3: the rows, hold_act (its sample is decided now: absorbed, chosen, or dropped for want of
+  //      room; a hold that acts is always emptied), hold_wr (and written), hold_cnt (absorbed or
+  //      written: SAMPLES counts it), pkt_nobar, pkt_gate;
+  //   4: r_pkt, pkt_wr, hold_load (this cycle's capture goes to the hold).
+  localparam int unsigned LOr3 = 0, LMux = 1, LAndN = 2, LAnd2 = 3, LRw = 4, LCnt = 5, LOvfMark = 6,
+                          LEnd = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
+                          LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
+                          LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
+                          LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27;
+  function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
+    case (f)
+      LOr3:     lut_fn = x[0] || x[1] || x[2];
+      LMux:     lut_fn = x[0] ? x[1] : x[2];
+      LAndN:    lut_fn = x[0] && !x[1];
+      LAnd2:    lut_fn = x[0] && x[1];
+      LRw:      lut_fn = x[0] && !x[1] && !x[2] && x[3];
+      LCnt:     lut_fn = x[0] && !x[1] && (x[2] || x[3]);
+      LOvfMark: lut_fn = (x[0] && x[1]) || x[2];
+      LEnd:     lut_fn = x[0] && !x[1] && !x[2];
+      LOr2:     lut_fn = x[0] || x[1];
+      LHva:     lut_fn = x[0] && !(x[1] && x[2]);
+      LFsw:     lut_fn = !x[0] || (x[1] && (x[2] || x[3]));
+      LHold:    lut_fn = x[0] ? (x[1] && !x[2]) : (x[1] && x[3]);
+      LAct:     lut_fn = x[0] && x[1] && !(x[2] && x[3]);
+      LNobar:   lut_fn = !(x[0] && x[1]) && (x[2] || (x[3] && !x[0]));
+      LSect:    lut_fn = x[0] && !(x[1] && !x[2]);
+      LSync:    lut_fn = !x[0] && x[1] && !(x[2] && !x[3]);
+      LRow:     lut_fn = !x[0] && !(x[1] && x[2]) && x[3];
+      LEndRow:  lut_fn = !x[0] && !x[1] && x[2];
+      LPktGate: lut_fn = x[0] && !(x[1] && !x[2]);
+      LPkt:     lut_fn = x[0] ? !(x[1] && !x[2]) : x[3];
+      LPktWr:   lut_fn = x[0] ? x[1] : (x[2] && x[3]);
+      LLoad:    lut_fn = x[0] && (x[1] || x[2]);
+      LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
+      LTapOk:   lut_fn = x[0] && (x[1] == x[2]);
+      LCapOpen: lut_fn = x[0] && (x[1] || x[2] || x[3]);
+      LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
+      LGate3:   lut_fn = x[0] && x[1] && !x[2];
+      default:  lut_fn = 1'b0;
+    endcase
+  endfunction
+  function automatic logic [15:0] lut_init(input int unsigned f);
+    for (int k = 0; k < 16; k++) lut_init[k] = lut_fn(f, 4'(k));
+  endfunction
+
   logic [2:0] rest_q, rest_d, hold_age_q, hold_age_d;
-  logic       rest, hold_ready, hold_act, rest_nz_q, ready_q;   // the flags as flip-flops
+  logic       rest, hold_ready, rest_nz_q, ready_q;   // the flags as flip-flops
   assign rest       = rest_nz_q;
   assign hold_ready = ready_q;
-  // the hold's sample is decided now: absorbed, chosen, or dropped for want of room
-  assign hold_act   = b_hold_valid_arb && hold_rr && !(barrier && hold_after_arb);
-  // (a hold that acts is always emptied: absorbed, chosen or dropped)
-  // (written out over the arbitration's first-level flags, and kept with the load enable behind
-  // it, which fans out to the hold's hundred flip-flops)
-  // The hold is free at the end of this cycle (hold_free_sw: empty, or dropped by this cycle's
-  // switch; hold_free_act: it acts now).
-  (* keep *) logic hold_load, hold_free_sw, hold_free_act, hold_new_due;
-  assign hold_new_due  = hold_new_q && sync_due;
-  assign hold_free_sw  = !hold_valid_q || (sw && (hold_after_arb || hold_new_due));
-  assign hold_free_act = b_hold_valid_arb && hold_rr && !(barrier && hold_after_arb);
-  assign hold_load     = cap && (hold_free_sw || hold_free_act);
+  logic hold_new_due;
+  assign hold_new_due = hold_new_q && sync_due;
+  // level 1
+  logic barrier, gate, hold_rr, hold_rw, hold_rc, ovf_ready, mark_only, mark_or_ovf, end_only;
+  logic spsw;
+  mt_tu_lut4 #(.Init(lut_init(LOr3)))     u_l_barrier (.i({1'b0, sync_pending_q, sw, sect_pending_q}), .o(barrier));
+  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_haa     (.i({1'b0, hold_after_q, spo_q, hold_new_q}), .o(hold_after_arb));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_gate    (.i({2'b0, rest, room}), .o(gate));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_rr      (.i({2'b0, rest, hold_ready}), .o(hold_rr));
+  mt_tu_lut4 #(.Init(lut_init(LRw)))      u_l_rw      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rw));
+  mt_tu_lut4 #(.Init(lut_init(LCnt)))     u_l_rc      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rc));
+  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_ovf     (.i({2'b0, fifo_half_i, dp_nz_q}), .o(ovf_ready));
+  mt_tu_lut4 #(.Init(lut_init(LHva)))     u_l_mark    (.i({1'b0, fifo_half_i, dp_nz_q, marker_pending_q}), .o(mark_only));
+  mt_tu_lut4 #(.Init(lut_init(LOvfMark))) u_l_mo      (.i({1'b0, marker_pending_q, fifo_half_i, dp_nz_q}), .o(mark_or_ovf));
+  mt_tu_lut4 #(.Init(lut_init(LEnd)))     u_l_end     (.i({1'b0, marker_pending_q, dp_nz_q, end_pending_q}), .o(end_only));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_spsw    (.i({2'b0, sw, sect_pending_q}), .o(spsw));
+  // level 2
+  logic hold_free_sw;
+  mt_tu_lut4 #(.Init(lut_init(LHva)))     u_l_hva     (.i({1'b0, hold_after_arb, sw, hold_valid_q}), .o(b_hold_valid_arb));
+  mt_tu_lut4 #(.Init(lut_init(LFsw)))     u_l_fsw     (.i({hold_new_due, hold_after_arb, sw, hold_valid_q}), .o(hold_free_sw));
+  // level 3
+  logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, pkt_nobar, pkt_gate;
+  logic hold_act, hold_wr, hold_cnt;
+  mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rhold   (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold));
+  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_act     (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act));
+  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hwr     (.i({hold_after_arb, barrier, hold_rw, b_hold_valid_arb}), .o(hold_wr));
+  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hcnt    (.i({hold_after_arb, barrier, hold_rc, b_hold_valid_arb}), .o(hold_cnt));
+  mt_tu_lut4 #(.Init(lut_init(LNobar)))   u_l_nobar   (.i({end_only, mark_or_ovf, hold_ready, b_hold_valid_arb}), .o(pkt_nobar));
+  mt_tu_lut4 #(.Init(lut_init(LSect)))    u_l_rsect   (.i({1'b0, hold_after_arb, b_hold_valid_arb, spsw}), .o(r_sect));
+  mt_tu_lut4 #(.Init(lut_init(LSync)))    u_l_rsync   (.i({hold_after_arb, b_hold_valid_arb, sync_pending_q, spsw}), .o(r_sync));
+  mt_tu_lut4 #(.Init(lut_init(LRow)))     u_l_rovf    (.i({ovf_ready, hold_ready, b_hold_valid_arb, barrier}), .o(r_ovf));
+  mt_tu_lut4 #(.Init(lut_init(LRow)))     u_l_rmark   (.i({mark_only, hold_ready, b_hold_valid_arb, barrier}), .o(r_mark));
+  mt_tu_lut4 #(.Init(lut_init(LEndRow)))  u_l_rend    (.i({1'b0, end_only, b_hold_valid_arb, barrier}), .o(r_end));
+  mt_tu_lut4 #(.Init(lut_init(LPktGate))) u_l_pgate   (.i({1'b0, hold_after_arb, b_hold_valid_arb, gate}), .o(pkt_gate));
+  // the capture (section C)
+  logic k_m01, k_m23, k_is4, tap_ok, k_m03, k_4ok, spz_or_open;
+  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m01   (.i({1'b0, c_kind_mask_q[0], c_kind_mask_q[1], acc_kind_i[0]}), .o(k_m01));
+  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m23   (.i({1'b0, c_kind_mask_q[2], c_kind_mask_q[3], acc_kind_i[0]}), .o(k_m23));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_k4 (
+    .i({c_kind_mask_q[4], acc_kind_i[0], acc_kind_i[1], acc_kind_i[2]}), .o(k_is4));
+  mt_tu_lut4 #(.Init(lut_init(LTapOk)))   u_l_tap   (.i({1'b0, c_tap_q, acc_tap_i, acc_valid_i}), .o(tap_ok));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_spzo  (.i({2'b0, int_open_q, sp_zero_q}), .o(spz_or_open));
+  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m03   (.i({1'b0, k_m01, k_m23, acc_kind_i[1]}), .o(k_m03));
+  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_k4ok  (.i({2'b0, tap_ok, k_is4}), .o(k_4ok));
+  mt_tu_lut4 #(.Init(lut_init(LCapOpen))) u_l_copen (.i({spz_or_open, first_q, sw, active_q}), .o(cap_open));
+  mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pass  (.i({tap_ok, k_m03, k_4ok, acc_kind_i[2]}), .o(pass));
+  // level 4
+  logic r_pkt, pkt_wr, hold_load, cap_dropped_c;
+  mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
+  mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
+  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
+    .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
+  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
+  // the rows unless a RUN flushes first (s_*), and written now (w_*: the gate is open)
+  logic s_hdr, s_sect, s_sync, s_ovf, s_mark, s_end;
+  logic w_sect, w_sync, w_ovf, w_mark, w_end;
+  assign s_hdr = r_hold;
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_ssect (.i({2'b0, run_nz_q, r_sect}), .o(s_sect));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_ssync (.i({2'b0, run_nz_q, r_sync}), .o(s_sync));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_sovf  (.i({2'b0, run_nz_q, r_ovf}), .o(s_ovf));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_smark (.i({2'b0, run_nz_q, r_mark}), .o(s_mark));
+  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_send  (.i({2'b0, run_nz_q, r_end}), .o(s_end));
+  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wsect (.i({1'b0, run_nz_q, gate, r_sect}), .o(w_sect));
+  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wsync (.i({1'b0, run_nz_q, gate, r_sync}), .o(w_sync));
+  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wovf  (.i({1'b0, run_nz_q, gate, r_ovf}), .o(w_ovf));
+  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wmark (.i({1'b0, run_nz_q, gate, r_mark}), .o(w_mark));
+  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wend  (.i({1'b0, run_nz_q, gate, r_end}), .o(w_end));
 
   logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
@@ -404,7 +479,8 @@ module mt_tu_ctrl #(
 
   // The packet in flight in stage P1 / P2 (registered below).
   logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
-  logic        p1_sect_q, p1_ovf_q;
+  logic        p1_sect_q, p1_ovf_q, p1_mark_q;
+  logic        p1_sw_q, p1_swld_q, p1_ldspan_q;   // the schedule in the choice's cycle
   logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
@@ -451,13 +527,6 @@ module mt_tu_ctrl #(
   logic [55:0]  k_fb;
   // The descriptor as an AND-OR of the one-hot rows (the fields of a RUN are disabled, so their
   // values do not matter then).
-  logic s_hdr, s_sect, s_sync, s_ovf, s_mark, s_end;   // the row, unless a RUN flushes first
-  assign s_hdr  = r_hold;
-  assign s_sect = r_sect && !run_nz_q;
-  assign s_sync = r_sync && !run_nz_q;
-  assign s_ovf  = r_ovf && !run_nz_q;
-  assign s_mark = r_mark && !run_nz_q;
-  assign s_end  = r_end && !run_nz_q;
   always_comb begin
     k_hdr = ({8{run_flush}} & mt_tu_pkg::HdrRun) |
             // a sample's header without the op bits of DELTA/FULL (P1 adds them)
@@ -484,10 +553,7 @@ module mt_tu_ctrl #(
 
   // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
   (* keep *) logic write;
-  logic hold_wr, pkt_wr;
-  assign hold_wr = b_hold_valid_arb && hold_rw && !(barrier && hold_after_arb);
-  assign pkt_wr  = barrier ? (gate && !hold_first) : (gate && pkt_nobar);
-  assign write   = hold_wr || pkt_wr;
+  assign write = hold_wr || pkt_wr;
 
 
   // The SYNC estimate (docs/trace-unit.md 4.E), in the cycle after a choice, registered (sync_due
@@ -562,7 +628,39 @@ module mt_tu_ctrl #(
   // included; under contract v4 the last of them was chosen at least PACE cycles before the SYNC,
   // so it enters the FIFO by the end of the SYNC's cycle and prev_bytes is the SYNC byte count in
   // its P1 (which stays until the SYNC's own entry).
-  logic [47:0] q_fa, q_fa2;   // q_fa2: with SYNC's prev_bytes (not a LEB length input)
+  logic [47:0] q_fa, q_fa2;   // q_fa2: with SYNC's prev_bytes
+  // The LEB lengths of the fields' sources, registered every cycle: in a packet's P1 each holds
+  // the length of its register's value in the choice's cycle, which is the field's value: the
+  // SYNC's or a SECTION's cycle (t_q, or rep_cycle_q when the section did not start in that
+  // cycle), END's counts (no sample is counted and no drop is pending in its cycle), MARKER's
+  // value, the sample's skip (the precompute's registers hold it then), the rate of the section
+  // (sec_r_q, or the latched rate of the section that starts in that cycle).
+  logic [3:0] len_t_q, len_rep_q, len_drop_q, len_samples_q, len_mv_q, len_skip_q;
+  logic [3:0] len_sec_r_q, len_rh_q, len_rl_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      len_t_q <= 4'd1;      len_rep_q <= 4'd1;    len_drop_q <= 4'd1;  len_samples_q <= 4'd1;
+      len_mv_q <= 4'd1;     len_skip_q <= 4'd1;   len_sec_r_q <= 4'd1; len_rh_q <= 4'd1;
+      len_rl_q <= 4'd1;
+    end else begin
+      len_t_q       <= mt_tu_pkg::leb_len({16'd0, t_q[47:0]});
+      len_rep_q     <= mt_tu_pkg::leb_len({16'd0, rep_cycle_q});
+      len_drop_q    <= mt_tu_pkg::leb_len({32'd0, dropped_q});
+      len_samples_q <= mt_tu_pkg::leb_len({16'd0, samples_q});
+      len_mv_q      <= mt_tu_pkg::leb_len({32'd0, marker_val_q});
+      len_skip_q    <= mt_tu_pkg::leb_len({24'd0, s_skip});
+      len_sec_r_q   <= mt_tu_pkg::leb_len({32'd0, sec_r_q});
+      len_rh_q      <= mt_tu_pkg::leb_len({32'd0, c_rate_h_q});
+      len_rl_q      <= mt_tu_pkg::leb_len({32'd0, c_rate_l_q});
+    end
+  end
+  // (a 32-bit LEB length in three levels: the groups' ORs, then the top group's index from the
+  // four upper flags alone)
+  function automatic logic [3:0] leb_len32(input logic [31:0] v);
+    logic [4:1] nz;
+    for (int g = 1; g < 5; g++) nz[g] = |(v >> (7 * g));
+    leb_len32 = nz[4] ? 4'd5 : nz[3] ? 4'd4 : nz[2] ? 4'd3 : nz[1] ? 4'd2 : 4'd1;
+  endfunction
   logic [55:0] q_fb;
   logic [3:0]  q_la, q_lb;
   logic [7:0]  q_hdr;
@@ -581,14 +679,24 @@ module mt_tu_ctrl #(
     else if (p1_end_q) q_fa = samples_q;
     else q_fa = p1_fa_q;
     q_fa2 = p1_sync_q ? {34'd0, sync_bytes_q} : q_fa;
+    // The LEB lengths: of registers whose lengths are registered every cycle (len_*_q, below),
+    // so that a length in P1 is a select of flip-flops; OVERFLOW's, of drop_pending_q itself.
     if (!p1_fa_en_q) q_la = 4'd0;
     else if (p1_sync_q) q_la = (sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1;
-    else q_la = mt_tu_pkg::leb_len({16'd0, q_fa});
+    else if (p1_ovf_q) q_la = leb_len32(drop_pending_q);
+    else if (p1_sect_q) q_la = p1_swld_q ? (p1_ldspan_q ? len_rl_q : len_rh_q) : len_sec_r_q;
+    else if (p1_end_q) q_la = len_samples_q;
+    else if (p1_mark_q) q_la = len_mv_q;
+    else q_la = len_skip_q;
     if (p1_sample_q) q_fb = pc_pay_q;
     else if (p1_end_q) q_fb = {24'd0, dropped_q};
     else if (p1_sect_q) q_fb = {8'd0, rep_cycle_q};
     else q_fb = p1_fb_q;
-    q_lb = !p1_fb_en_q ? 4'd0 : (p1_sample_q ? pc_pay_len_q : mt_tu_pkg::leb_len({8'd0, q_fb}));
+    if (!p1_fb_en_q) q_lb = 4'd0;
+    else if (p1_sample_q) q_lb = pc_pay_len_q;
+    else if (p1_end_q) q_lb = len_drop_q;
+    else if (p1_sect_q) q_lb = p1_sw_q ? len_t_q : len_rep_q;
+    else q_lb = len_t_q;   // SYNC's cycle
     q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (pc_delta_q ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
                                        4'd0} : 8'd0);
   end
@@ -596,7 +704,8 @@ module mt_tu_ctrl #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
-      p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;
+      p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;     p1_mark_q <= 1'b0;
+      p1_sw_q <= 1'b0;      p1_swld_q <= 1'b0;    p1_ldspan_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;
@@ -621,6 +730,10 @@ module mt_tu_ctrl #(
         p1_end_q     <= s_end;
         p1_sect_q    <= s_sect;
         p1_ovf_q     <= s_ovf;
+        p1_mark_q    <= s_mark;
+        p1_sw_q      <= sw;
+        p1_swld_q    <= sw_ld;
+        p1_ldspan_q  <= ld_span;
         p1_fa_en_q   <= k_fa_en;
         p1_bound_q   <= k_bound;
         p1_active_q  <= active_q;
@@ -714,7 +827,7 @@ module mt_tu_ctrl #(
   // SAMPLES too: a start clears it (no sample is reported in the cycle of a start: the session
   // before has ended), a sample absorbed or written counts.
   logic sample_counted;
-  assign sample_counted = hold_act && (e_absorbed || room);
+  assign sample_counted = hold_cnt;   // (hold_act && (e_absorbed || room))
   mt_tu_acc #(.Width(48), .AddW(1)) u_samples (
     .clk_i,
     .rst_ni,
@@ -739,7 +852,7 @@ module mt_tu_ctrl #(
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
-    sec_span_d = b_span;           sec_fmt_d = b_fmt;        sec_r_d = b_r;
+    sec_span_d = b_span;           sec_r_d = b_r;
     // (a load is the value itself; the cycle after it counts down by 2)
     sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
     sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
@@ -775,20 +888,19 @@ module mt_tu_ctrl #(
     // (a sample absorbed or written counts: sample_counted, u_samples)
     if (is_sample_win) begin
       if (!e_absorbed && !room) s_dropped = 1'b1;
-    end else if (gate) begin
-      if (s_sect) begin
-        // (rep_cycle already holds the section's start after a switch)
-        sect_pending_d = 1'b0;
-        sect_switch_d = 1'b0;
-        hold_after_d = 1'b0;
-      end
-      if (s_sync) begin
-        sync_pending_d = 1'b0;
-        sect_pending_d = 1'b1;
-      end
-      if (s_mark) marker_pending_d = 1'b0;
-      if (s_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
     end
+    if (w_sect) begin
+      // (rep_cycle already holds the section's start after a switch)
+      sect_pending_d = 1'b0;
+      sect_switch_d = 1'b0;
+      hold_after_d = 1'b0;
+    end
+    if (w_sync) begin
+      sync_pending_d = 1'b0;
+      sect_pending_d = 1'b1;
+    end
+    if (w_mark) marker_pending_d = 1'b0;
+    if (w_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
 
     // The last cycle's decision applied to the wide state (dec_*): the precompute's registers and
     // P1 still hold what it needs (the pushed value, its match, index + 1), and under contract v4
@@ -832,7 +944,7 @@ module mt_tu_ctrl #(
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
     if (hold_act) hold_valid_d = 1'b0;
-    cap_dropped = 1'b0;
+    cap_dropped = cap_dropped_c;   // (a capture the hold cannot take)
     if (hold_load) begin
       hold_valid_d = 1'b1;
       hold_age_d = 3'd0;
@@ -840,8 +952,6 @@ module mt_tu_ctrl #(
       hold_a_d = cap_a;
       hold_rw_d = acc_write_i;
       hold_idx_d = b_int_idx;
-    end else if (cap) begin
-      cap_dropped = 1'b1;
     end
 
     drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after);
@@ -891,7 +1001,6 @@ module mt_tu_ctrl #(
       sect_switch_d = 1'b0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
       sec_span_d = len_h_zero_i && !len_l_zero_i;
-      sec_fmt_d = sec_span_d ? fmt_l_i : fmt_h_i;
       // (the rate and the length follow in the first cycle, sw_ld, which also opens the first
       // interval with index 0 whatever sp_left, int_open and the indices hold)
       hold_valid_d = 1'b0;
@@ -908,7 +1017,7 @@ module mt_tu_ctrl #(
     drops_d = drops;
     // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
     // starts), and this cycle's drops add to it (dp_eff saturates, never wraps)
-    dp_nz_d = (dp_nz_q && !(gate && s_ovf) && !start_now) || (drops != '0);
+    dp_nz_d = (dp_nz_q && !w_ovf && !start_now) || (drops != '0);
   end
 
   // The configuration latched at the start, written in the session's first cycle from the
@@ -932,10 +1041,11 @@ module mt_tu_ctrl #(
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).
   logic c_len_h_zero_d, c_len_l_zero_d;
   // (busy as the session block sees it: after this cycle's END entry, before a start)
-  // (kept, in one level after the command: it fans out to most of the unit)
-  (* keep *) logic may_start;
-  assign may_start = !(busy_q && !(p3_v_q && p3_end_q));
-  assign start_now = ctrl_wr_i && wdata_i[0] && may_start;
+  // (tables, in one level after the command: it fans out to most of the unit)
+  logic may_start;
+  mt_tu_lut4 #(.Init(lut_init(LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start (
+    .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_now));
   logic c_both_zero_d;
   assign c_len_h_zero_d = start_now ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
   assign c_len_l_zero_d = start_now ? len_l_zero_i : c_len_l_zero_q;
@@ -943,16 +1053,20 @@ module mt_tu_ctrl #(
 
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
-  logic sec_zero_d;
-  assign sec_zero_d = !start_now && !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
+  logic sec_zero_d, sec_zero_ns;   // (ns: unless a session starts now)
+  assign sec_zero_ns = !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
+  assign sec_zero_d  = !start_now && sec_zero_ns;
 
-  // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt.
-  logic [1:0] nxt_b_fmt;
+  // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt; at a start, the
+  // first section's.  (The start is the last select: it is the late input.)
+  logic [1:0] nxt_b_fmt, nxt_b_fmt_ns;
   always_comb begin
-    logic nxt_sw_span;
-    nxt_sw_span = sec_span_d ? c_len_h_zero_d : !c_len_l_zero_d;
-    if (active_d && sec_zero_d) nxt_b_fmt = nxt_sw_span ? c_fmt_l_d : c_fmt_h_d;
-    else nxt_b_fmt = sec_fmt_d;
+    logic nxt_sw_span, active_ns;
+    active_ns = active_q && !(ctrl_wr_i && !wdata_i[0]);
+    nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
+    if (active_ns && sec_zero_ns) nxt_b_fmt_ns = nxt_sw_span ? c_fmt_l_q : c_fmt_h_q;
+    else nxt_b_fmt_ns = b_fmt;
+    nxt_b_fmt = start_now ? ((len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i) : nxt_b_fmt_ns;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1025,9 +1139,9 @@ module mt_tu_ctrl #(
       dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;
       dec_hw_q      <= hold_act && !e_absorbed && room && !start_now;
-      dec_sect_q    <= gate && s_sect && !start_now;
+      dec_sect_q    <= w_sect && !start_now;
       dec_sect_sw_q <= sect_switch_q || sw;
-      dec_sync_q    <= gate && s_sync && !start_now;
+      dec_sync_q    <= w_sync && !start_now;
       dec_fmt_q     <= b_fmt;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
@@ -1057,7 +1171,7 @@ module mt_tu_ctrl #(
       marker_val_q <= '0;  mark_wdata_q <= '0;  mark_take_late_q <= 1'b0;
     end else begin
       if (marker_wr_i) mark_wdata_q <= wdata_i;
-      mark_take_late_q <= marker_wr_i && active_q && marker_pending_q && gate && s_mark;
+      mark_take_late_q <= marker_wr_i && active_q && marker_pending_q && w_mark;
       if (mark_take_now) marker_val_q <= wdata_i;
       else if (mark_take_late_q) marker_val_q <= mark_wdata_q;
     end

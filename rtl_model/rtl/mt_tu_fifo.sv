@@ -69,13 +69,15 @@ module mt_tu_fifo #(
   // The next occupancy is a + c (a: this cycle's occupancy after the drain, c: the committed
   // length), so "a + c <= X" is tested as "(X - c) - a >= 0": two short carry chains side by side
   // and one after them, where "a + c", then a compare, would be three in a row.
-  logic [OccW-1:0] occ_mn;        // occ - N (used when occ >= N)
+  logic [OccW-1:0] occ_mn_q, occ_mn_d;   // occ - N (used when occ >= N), a register: a + c - N
   logic [OccW-1:0] a;
   logic [4:0]      c;
+  logic [5:0]      c_mn;              // c - N, from 5-bit values (N is a strap)
   logic            ge_n_q, ge_n_d;  // occ >= N, a flip-flop (from the next occupancy)
-  assign occ_mn = occ_q - OccW'(drain_i);
-  assign a      = ge_n_q ? occ_mn : '0;
+  assign a      = ge_n_q ? occ_mn_q : '0;
   assign c      = commit_i ? commit_len_i : 5'd0;
+  assign c_mn   = {1'b0, c} - {1'b0, drain_i};
+  assign occ_mn_d = a + {{(OccW - 6){c_mn[5]}}, c_mn};
   // A. Drain: min(occ, Drain) bytes leave.
   assign out_cnt = ge_n_q ? drain_i : 5'(occ_q);
   assign occ_d   = a + OccW'(c);
@@ -113,11 +115,13 @@ module mt_tu_fifo #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       occ_q <= '0;
+      occ_mn_q <= '0;
       rp_q  <= '0;
       cp_q  <= '0;
       wp_q  <= '0;
     end else begin
       occ_q <= occ_d;
+      occ_mn_q <= occ_mn_d;
       rp_q  <= rp_d;
       cp_q  <= cp_q + PW'(c);
       wp_q  <= wp_d;

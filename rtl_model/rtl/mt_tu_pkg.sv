@@ -81,4 +81,8 @@ package mt_tu_pkg;
       if (4'(i) < n) leb_bytes[i*8 +: 8] = {(4'(i + 1) < n), g[i*7 +: 7]};
     end
   endfunction
+  // The table of a 4-input AND of literals (mt_tu_lut4): 1 when the inputs in `care` equal `val`.
+  function automatic logic [15:0] lut_match(input logic [3:0] care, input logic [3:0] val);
+    for (int k = 0; k < 16; k++) lut_match[k] = ((4'(k) & care) == (val & care));
+  endfunction
 endpackage

@@ -144,16 +144,23 @@ module mt_tu_regs (
     end
   end
 
-  // The commands in two levels of logic (kept: the mapper otherwise shares the address decode
-  // with the other registers' and puts them behind it); a start fans out to most of the unit.
-  (* keep *) logic a_hi_zero, a_ctrl_mid, a_ctrl_lo, a_mark_mid, a_mark_lo;
-  assign a_hi_zero   = reg_addr_i[9:6] == 4'd0;
-  assign a_ctrl_mid  = wr && (reg_addr_i[5:3] == RegCtrl[5:3]);
-  assign a_ctrl_lo   = reg_addr_i[2:0] == RegCtrl[2:0];
-  assign a_mark_mid  = wr && (reg_addr_i[5:3] == RegMarker[5:3]);
-  assign a_mark_lo   = reg_addr_i[2:0] == RegMarker[2:0];
-  assign ctrl_wr_o   = a_hi_zero && a_ctrl_mid && a_ctrl_lo;
-  assign marker_wr_o = a_hi_zero && a_mark_mid && a_mark_lo;
+  // The commands in two levels of 4-input tables (mt_tu_lut4: the mapper otherwise shares the
+  // address decode with the other registers' and puts them behind it); a start fans out to most
+  // of the unit.
+  logic a_hi_zero, a_ctrl_mid, a_ctrl_lo, a_mark_mid, a_mark_lo;
+  localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0000))) u_l_hi (
+    .i(reg_addr_i[9:6]), .o(a_hi_zero));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, {RegCtrl[5:3], 1'b1}))) u_l_cmid (
+    .i({reg_addr_i[5:3], wr}), .o(a_ctrl_mid));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, {1'b0, RegCtrl[2:0]}))) u_l_clo (
+    .i({1'b0, reg_addr_i[2:0]}), .o(a_ctrl_lo));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, {RegMarker[5:3], 1'b1}))) u_l_mmid (
+    .i({reg_addr_i[5:3], wr}), .o(a_mark_mid));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, {1'b0, RegMarker[2:0]}))) u_l_mlo (
+    .i({1'b0, reg_addr_i[2:0]}), .o(a_mark_lo));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_ctrl (.i({1'b0, a_ctrl_lo, a_ctrl_mid, a_hi_zero}), .o(ctrl_wr_o));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_mark (.i({1'b0, a_mark_lo, a_mark_mid, a_hi_zero}), .o(marker_wr_o));
   assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
 

@@ -271,7 +271,7 @@ module mt_tu_ctrl #(
   // waiting for a FIFO at most half full.)
   //
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
-  // sample) come four rest cycles (rest_q counts them down); the hold's sample is ready in the
+  // sample) come four rest cycles (rest_sr_q, below); the hold's sample is ready in the
   // fifth cycle after its capture (hold_age_q counts 0..4).  So every recurrence through the
   // compressor's state has five clocks: the choice, the wide state's update (dec_*), and the
   // precompute's three stages.
@@ -326,7 +326,8 @@ module mt_tu_ctrl #(
     for (int k = 0; k < 16; k++) lut_init[k] = lut_fn(f, 4'(k));
   endfunction
 
-  logic [2:0] rest_q, rest_d, hold_age_q, hold_age_d;
+  logic [2:0] rest_sr_q;
+  logic [2:0] hold_age_q, hold_age_d;
   logic       rest, hold_ready, rest_nz_q, ready_q;   // the flags as flip-flops
   assign rest       = rest_nz_q;
   assign hold_ready = ready_q;
@@ -526,34 +527,50 @@ module mt_tu_ctrl #(
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
   // The descriptor as an AND-OR of the one-hot rows (the fields of a RUN are disabled, so their
-  // values do not matter then).
+  // values do not matter then).  It matters only when a packet is written (P1's valid bit).
   always_comb begin
-    k_hdr = ({8{run_flush}} & mt_tu_pkg::HdrRun) |
-            // a sample's header without the op bits of DELTA/FULL (P1 adds them)
-            ({8{s_hdr}} & (mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
-                                                  run_nz_q, !skip_zero, 1'b0})) |
-            ({8{s_sect}} & mt_tu_pkg::HdrSection) | ({8{s_ovf}} & mt_tu_pkg::HdrOverflow) |
-            ({8{s_mark}} & mt_tu_pkg::HdrMarker) | ({8{s_end}} & mt_tu_pkg::HdrEnd) |
-            ({8{s_sync}} & mt_tu_pkg::HdrSync);
-    k_b1 = ({8{run_flush || s_hdr}} & {1'b0, run_cnt_q}) |
+    // (from the rows r_* rather than s_*: a written packet that is not the hold's sample is a RUN
+    // when a run is open, else the winning row's; the rows' fan-out stays small)
+    logic [7:0] hdr_row;
+    if (r_sect) hdr_row = mt_tu_pkg::HdrSection;
+    else if (r_sync) hdr_row = mt_tu_pkg::HdrSync;
+    else if (r_ovf) hdr_row = mt_tu_pkg::HdrOverflow;
+    else if (r_mark) hdr_row = mt_tu_pkg::HdrMarker;
+    else hdr_row = mt_tu_pkg::HdrEnd;
+    // a sample's header without the op bits of DELTA/FULL (P1 adds them)
+    if (r_hold) k_hdr = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
+                                               run_nz_q, !skip_zero, 1'b0};
+    else k_hdr = run_nz_q ? mt_tu_pkg::HdrRun : hdr_row;
+    // (the run byte: a RUN's, or a sample's when a run is open; 0 otherwise, as run_cnt is)
+    k_b1 = ({8{run_nz_q}} & {1'b0, run_cnt_q}) |
            ({8{s_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{s_sync}} & sync_seq_q);
-    k_pre_len = s_sync ? 3'd7 : ((run_flush || s_sect || (s_hdr && run_nz_q)) ? 3'd2 : 3'd1);
-    k_fa_en = (s_hdr && !skip_zero) || s_sect || s_sync || s_ovf || s_mark || s_end;
+    k_pre_len = s_sync ? 3'd7 : ((run_nz_q || s_sect) ? 3'd2 : 3'd1);
+    k_fa_en = r_hold ? !skip_zero : !run_nz_q;
     // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
-    // them)
-    k_fa = ({48{s_hdr}} & {8'd0, s_skip}) | ({48{s_mark}} & {16'd0, marker_val_q});
-    k_fb_en = (s_hdr && !any_match) || s_sect || s_sync || s_end;
-    // (SECTION's start and END's drop count: P1 supplies them)
-    k_fb = ({56{s_hdr}} & s_a) | ({56{s_sync}} & {8'd0, t_q[47:0]});
+    // them; a MARKER's value otherwise)
+    k_fa = r_hold ? {8'd0, s_skip} : {16'd0, marker_val_q};
+    k_fb_en = r_hold ? !any_match : (!run_nz_q && (r_sect || r_sync || r_end));
+    // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise)
+    k_fb = r_hold ? s_a : {8'd0, t_q[47:0]};
     k_sample = s_hdr && !any_match;
-    k_bound = run_flush ? 5'd2 : s_sect ? 5'd14 : s_sync ? 5'd16 : s_end ? 5'd13 :
-              s_hdr ? (5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
-                       (any_match ? 5'd0 : 5'd8)) : 5'd6;
+    // (from the rows and the run directly: a RUN flushes before any packet row)
+    k_bound = r_hold ? (5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
+                        (any_match ? 5'd0 : 5'd8)) :
+              run_nz_q ? 5'd2 : r_sect ? 5'd14 : r_sync ? 5'd16 : r_end ? 5'd13 : 5'd6;
   end
 
   // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
   (* keep *) logic write;
   assign write = hold_wr || pkt_wr;
+  // The arbitration acted (a packet written, or the hold's sample absorbed: hold_cnt || pkt_wr):
+  // four rest cycles follow, a thermometer that empties one step a cycle.
+  // (111 after an act, then 011, 001, 000; rest_nz_q is set while any bit was)
+  logic [2:0] rest_sr_d;
+  logic       rest_nz_d;
+  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_rest2  (.i({2'b0, pkt_wr, hold_cnt}), .o(rest_sr_d[2]));
+  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_rest1  (.i({1'b0, rest_sr_q[2], pkt_wr, hold_cnt}), .o(rest_sr_d[1]));
+  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_rest0  (.i({1'b0, rest_sr_q[1], pkt_wr, hold_cnt}), .o(rest_sr_d[0]));
+  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_restnz (.i({1'b0, rest_sr_q[0], pkt_wr, hold_cnt}), .o(rest_nz_d));
 
 
   // The SYNC estimate (docs/trace-unit.md 4.E), in the cycle after a choice, registered (sync_due
@@ -877,7 +894,6 @@ module mt_tu_ctrl #(
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
-    rest_d = (write || (hold_act && e_absorbed)) ? 3'd4 : (rest ? rest_q - 3'd1 : 3'd0);
     hold_age_d = hold_ready ? hold_age_q : hold_age_q + 3'd1;
     s_dropped = 1'b0;
 
@@ -1088,7 +1104,7 @@ module mt_tu_ctrl #(
       hold_new_q <= 1'b0;
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_nsp_q <= '0;
       hn_thi_q <= '0;             hn_xhi_q <= '0;           hn_c_q <= 1'b0;
-      rest_q <= '0;               hold_age_q <= '0;
+      rest_sr_q <= '0;            hold_age_q <= '0;
       rest_nz_q <= 1'b0;          ready_q <= 1'b0;            run_nz_q <= 1'b0;
       dec_run_q <= 1'b0;          dec_abs_q <= 1'b0;          dec_hw_q <= 1'b0;
       dec_sect_q <= 1'b0;         dec_sect_sw_q <= 1'b0;      dec_sync_q <= 1'b0;
@@ -1133,8 +1149,8 @@ module mt_tu_ctrl #(
         hn_xhi_q <= sp_left_q[31:24];
         hn_c_q   <= hn_lo[24];
       end
-      rest_q <= rest_d;           hold_age_q <= hold_age_d;
-      rest_nz_q <= rest_d != '0;  ready_q <= hold_age_d == 3'd4; run_nz_q <= run_cnt_d != '0;
+      rest_sr_q <= rest_sr_d;     hold_age_q <= hold_age_d;
+      rest_nz_q <= rest_nz_d;     ready_q <= hold_age_d == 3'd4; run_nz_q <= run_cnt_d != '0;
       // (a session's start clears the state these would update: no decision survives it)
       dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;

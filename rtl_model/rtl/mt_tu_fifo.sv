@@ -81,29 +81,44 @@ module mt_tu_fifo #(
   // A. Drain: min(occ, Drain) bytes leave.
   assign out_cnt = ge_n_q ? drain_i : 5'(occ_q);
   assign occ_d   = a + OccW'(c);
-  function automatic logic fits(input logic [16:0] x, input logic [OccW-1:0] av, input logic [4:0] cv);
+  // The flags test x - c - a >= 0 for four constants x of the straps.  x - a is a register too:
+  // a = ge_n ? occ - N : 0, so x - a is x or x - (occ - N), and x - (occ - N) of the next cycle is
+  // (x + N - c) - a of this one; so each test is one short carry chain after a select of a
+  // flip-flop.  (Two chains in a row, the a + c of the occupancy and a compare, do not fit.)
+  localparam int unsigned NX = 4;   // room for one packet, for two, half full, occ >= N
+  logic [NX*18-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, 18 bits each
+  logic [NX-1:0]       fit;
+  assign xk[0*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd16;
+  assign xk[1*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd32;
+  assign xk[2*18 +: 18] = (18'(depth_i) >> 1) + 18'(drain_i);
+  assign xk[3*18 +: 18] = 18'(drain_i) - 18'd1;
+  for (genvar k = 0; k < NX; k++) begin : g_fit
+    logic [17:0] xa;
     // verilator lint_off UNUSEDSIGNAL
     logic [17:0] r;   // only its sign is the result
     // verilator lint_on UNUSEDSIGNAL
-    r = {1'b0, x} - 18'(cv) - 18'(av);
-    fits = !r[17];
-  endfunction
+    assign xa       = ge_n_q ? xm_q[k*18 +: 18] : xk[k*18 +: 18];
+    assign r        = xa - 18'(c);
+    assign fit[k]   = !r[17];
+    assign xm_d[k*18 +: 18] = (xk[k*18 +: 18] + 18'(drain_i) - 18'(c)) - 18'(a);
+  end
   for (genvar k = 0; k < 2; k++) begin : g_room
-    assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) &&
-                       fits(17'(depth_i) + 17'(drain_i) - 17'(16 * (k + 1)), a, c);
+    assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) && fit[k];
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       room_q <= 1'b0;
       half_q <= 1'b0;
       ge_n_q <= 1'b0;
+      xm_q   <= '0;
     end else begin
-      half_q <= fits((17'(depth_i) >> 1) + 17'(drain_i), a, c);
+      half_q <= fit[2];
       ge_n_q <= ge_n_d;
       room_q <= inflight_i ? room_k[1] : room_k[0];
+      xm_q   <= xm_d;
     end
   end
-  assign ge_n_d = !fits(17'(drain_i) - 17'd1, a, c);   // a + c > N - 1
+  assign ge_n_d = !fit[3];   // a + c > N - 1
   assign room_o = room_q;
   assign half_o = half_q;
   // The next head: N bytes on, or (when the drain takes all) the end of the committed bytes,

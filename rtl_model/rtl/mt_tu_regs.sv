@@ -182,9 +182,20 @@ module mt_tu_regs (
   logic [2:0]  aw_sel;
   assign is_dropped = reg_addr_i == RegDropped;
   logic [31:0] live;
-  (* keep *) logic [23:0] rsel;   // the address decoded, one per register
+  // the address decoded, one per register, in two levels of tables (a_hi_zero above; the middle
+  // and low three bits' matches, then their AND)
+  logic [23:0] rsel;
+  logic [2:0]  a_mid;    // reg_addr_i[5:3] == m
+  logic [7:0]  a_lo;     // reg_addr_i[2:0] == l
+  for (genvar m = 0; m < 3; m++) begin : g_amid
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'(m)))) u_l (.i({1'b0, reg_addr_i[5:3]}), .o(a_mid[m]));
+  end
+  for (genvar l = 0; l < 8; l++) begin : g_alo
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'(l)))) u_l (.i({1'b0, reg_addr_i[2:0]}), .o(a_lo[l]));
+  end
   for (genvar k = 0; k < 24; k++) begin : g_rsel
-    assign rsel[k] = reg_addr_i == 10'(k);
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l (
+      .i({1'b0, a_lo[k % 8], a_mid[k / 8], a_hi_zero}), .o(rsel[k]));
   end
   always_comb begin
     is_aw = 1'b1;

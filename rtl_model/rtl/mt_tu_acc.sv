@@ -1,4 +1,4 @@
-// mt_tu_acc: a wide counter of the trace unit (the cycle counter, BYTES): q <= 0 on load_i, else
+// mt_tu_acc: a wide counter of the trace unit (the cycle counter, BYTES, SAMPLES): q <= 0 on load_i, else
 // q <= q + add_i, one clock per cycle, reset to 0.  For iCE40 synthesis (run_synth.sh defines
 // MT_TU_ICE40) it is a chain of SB_MAC16 blocks used as 32-bit accumulators (the UP5K has 8,
 // which the unit does not otherwise use), the carry passed from one to the next through CO/CI,

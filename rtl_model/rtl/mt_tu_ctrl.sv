@@ -6,11 +6,12 @@
 //
 // Contract v4: the arbitration acts at most once every MT_UNIT_PACE (5) cycles and a capture
 // competes from capture + 5, so the hold's compare, skip and DELTA difference are precomputed in
-// registered stages before the choice, the choice decides from flip-flops, and the wide state it
-// changes is written in the next cycle.  The packet is built in a pipeline behind the choice (P1:
-// the payload and the LEB lengths; P2, PQ: assembly; PW: write into the FIFO's banks; P3: commit
-// into the FIFO's occupancy), so it enters the FIFO at the end of the fifth cycle after the
-// choice (MT_UNIT_LATENCY = 5 in lib/mt_unit.h).
+// registered stages before the choice, the choice decides from flip-flops in four levels of
+// 4-input tables (mt_tu_lut4), and the wide state it changes is written in the next cycle.  The
+// packet is built in a pipeline behind the choice (P1: the payload, the fields taken after the
+// choice, the LEB lengths as a select of lengths registered a cycle early; P2, PQ: assembly; PW:
+// write into the FIFO's banks; P3: commit into the FIFO's occupancy), so it enters the FIFO at
+// the end of the fifth cycle after the choice (MT_UNIT_LATENCY = 5 in lib/mt_unit.h).
 //
 // Time is counted down rather than compared: sec_left = sec_end - t and sp_left = next_sp - t,
 // which replaces two 64-bit comparators with decrementers and zero tests.  A load takes the new

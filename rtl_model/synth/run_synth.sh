@@ -25,6 +25,8 @@ SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp -device u}
 # ABC9's default script ends in &mfs, which aborts on this design in Debian's berkeley-abc
 # (giaMfs.c assertion); yosys then silently keeps the mapping written before it.  Say so
 # explicitly: the default script without &mfs (same result, no abort).
+# ABC9_EXTRA: yosys commands put before it, for experiments (e.g. 'scratchpad -set
+# synth_ice40.abc9.W 2000; ', ABC9's wire delay in ps).
 ABC9_SCRIPT="${ABC9_EXTRA:-}"'scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&ps;&if,{C},{W},{D},{R},-v;'
 case " $SYNTH_FLAGS " in *" -abc9 "*) ;; *) ABC9_SCRIPT= ;; esac
 

@@ -243,9 +243,8 @@ module mt_tu_ctrl #(
   // The arbitration takes it without sync_due (hold_after_arb, b_hold_valid_arb): sync_due is
   // set only two cycles after a choice, in a rest cycle, where the arbitration's outcome does not
   // matter.
-  // (spo_q: sect_pending || sync_pending, as a flip-flop; hold_after_arb and b_hold_valid_arb
-  // are look-up tables of the arbitration below)
-  logic hold_new_q, hold_after, spo_q;
+  // (hold_after_arb and b_hold_valid_arb are look-up tables of the arbitration below)
+  logic hold_new_q, hold_after;
   logic hold_after_arb, b_hold_valid_arb;
   assign hold_after       = hold_after_arb || (hold_new_q && sync_due);
   assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
@@ -290,7 +289,8 @@ module mt_tu_ctrl #(
                           LEnd = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
                           LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
-                          LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27;
+                          LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
+                          LHaa = 28;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -320,6 +320,7 @@ module mt_tu_ctrl #(
       LCapOpen: lut_fn = x[0] && (x[1] || x[2] || x[3]);
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
+      LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
       default:  lut_fn = 1'b0;
     endcase
   endfunction
@@ -338,7 +339,7 @@ module mt_tu_ctrl #(
   logic barrier, gate, hold_rr, hold_rw, hold_rc, ovf_ready, mark_only, mark_or_ovf, end_only;
   logic spsw;
   mt_tu_lut4 #(.Init(lut_init(LOr3)))     u_l_barrier (.i({1'b0, sync_pending_q, sw, sect_pending_q}), .o(barrier));
-  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_haa     (.i({1'b0, hold_after_q, spo_q, hold_new_q}), .o(hold_after_arb));
+  mt_tu_lut4 #(.Init(lut_init(LHaa)))     u_l_haa     (.i({hold_after_q, sync_pending_q, sect_pending_q, hold_new_q}), .o(hold_after_arb));
   mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_gate    (.i({2'b0, rest, room}), .o(gate));
   mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_rr      (.i({2'b0, rest, hold_ready}), .o(hold_rr));
   mt_tu_lut4 #(.Init(lut_init(LRw)))      u_l_rw      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rw));
@@ -844,13 +845,11 @@ module mt_tu_ctrl #(
   );
   // SAMPLES too: a start clears it (no sample is reported in the cycle of a start: the session
   // before has ended), a sample absorbed or written counts.
-  logic sample_counted;
-  assign sample_counted = hold_cnt;   // (hold_act && (e_absorbed || room))
   mt_tu_acc #(.Width(48), .AddW(1)) u_samples (
     .clk_i,
     .rst_ni,
     .load_i (start_now),
-    .add_i  (sample_counted),
+    .add_i  (hold_cnt),   // (hold_act && (e_absorbed || room))
     .q_o    (samples_q)
   );
   mt_tu_acc #(.Width(48), .AddW(5)) u_bytes (
@@ -902,7 +901,7 @@ module mt_tu_ctrl #(
 
     // D: the winner.  The wide compressor state (history, previous sample, run, report index,
     // format, SYNC seq) is updated in the next cycle from the registered decision (dec_*, below).
-    // (a sample absorbed or written counts: sample_counted, u_samples)
+    // (a sample absorbed or written counts: hold_cnt, u_samples)
     if (is_sample_win) begin
       if (!e_absorbed && !room) s_dropped = 1'b1;
     end
@@ -1111,7 +1110,7 @@ module mt_tu_ctrl #(
       dec_sect_q <= 1'b0;         dec_sect_sw_q <= 1'b0;      dec_sync_q <= 1'b0;
       dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
-      marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;      spo_q <= 1'b0;
+      marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drop_pending_q <= '0;       drops_q <= '0;
       dp_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
@@ -1162,7 +1161,6 @@ module mt_tu_ctrl #(
       dec_fmt_q     <= b_fmt;
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
-      spo_q <= sect_pending_d || sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drop_pending_q <= drop_pending_d;
       drops_q <= drops_d;         dp_nz_q <= dp_nz_d;

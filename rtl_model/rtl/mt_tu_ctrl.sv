@@ -109,9 +109,9 @@ module mt_tu_ctrl #(
   logic [7:0]  sync_seq_q;
   // counters, sticky bits
   logic [31:0] dropped_q;
-  // Drops are counted one cycle late: drops_q (0..3) of the last cycle is added to the registered
-  // counts when they are used (dp_eff, dr_eff: the counts of docs/trace-unit.md), so the late
-  // drop decision of the arbitration ends in a 2-bit register, not in two 32-bit carry chains.
+  // Drops are counted one cycle late: drops_q (0..3) of the last cycle is added to the counts
+  // (u_drop_pending, u_dropped: the counts of docs/trace-unit.md are those plus drops_q), so the
+  // late drop decision of the arbitration ends in a 2-bit register, not in two 32-bit additions.
   logic [1:0]  drops_q, drops_d;
   // The decision of the last cycle, for the wide state updates (contract v4: applied one cycle
   // late): a RUN written, the hold's sample absorbed / written, SECTION (and whether it followed a
@@ -122,8 +122,8 @@ module mt_tu_ctrl #(
   logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
   logic        start_now;         // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
-  logic        dp_nz_q, dp_nz_d;   // drops not yet reported: dp_eff != 0, as a flip-flop
-  logic [31:0] dp_eff, dr_eff;
+  logic        dp_nz_q, dp_nz_d;   // drops not yet reported: OVERFLOW's count != 0
+  logic [31:0] dr_eff;              // DROPPED now (dropped_q + drops_q), for dropped_o
   logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
 
@@ -144,7 +144,6 @@ module mt_tu_ctrl #(
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
-  logic [31:0] drop_pending_d;
   logic [39:0] rep_idx_d;
   logic [47:0] rep_cycle_d;
   logic [1:0]  enc_fmt_d;
@@ -155,7 +154,6 @@ module mt_tu_ctrl #(
   logic [6:0]  run_cnt_d;
   logic [13:0] sync_bytes_d;
   logic [7:0]  sync_seq_d;
-  logic [31:0] dropped_d;
   logic        overflowed_d, marker_lost_d;
 
   // ---------------------------------------------------------------------------------------------
@@ -690,9 +688,9 @@ module mt_tu_ctrl #(
     // The fields that P1 takes from the state after the choice's cycle rather than from the
     // choice (so that no carry chain or select of them is behind the choice): SECTION's rate
     // (sec_r_q, the rate of the choice's cycle) and start (rep_cycle_q, which holds it from the
-    // switch on), OVERFLOW's count (drop_pending_q: dp_eff of the choice's cycle, which
+    // switch on), OVERFLOW's count (drop_pending_q: the count of the choice's cycle, which
     // the OVERFLOW clears only in P1) and END's counts (samples_q, unchanged in its cycle since
-    // END waits for an empty hold; dropped_q: dr_eff of its cycle).
+    // END waits for an empty hold; dropped_q: DROPPED of its cycle).
     if (p1_ovf_q) q_fa = {16'd0, drop_pending_q};
     else if (p1_sect_q) q_fa = {16'd0, sec_r_q};
     else if (p1_end_q) q_fa = samples_q;
@@ -840,6 +838,7 @@ module mt_tu_ctrl #(
     .clk_i,
     .rst_ni,
     .load_i (1'b0),
+    .load_val_i ('0),
     .add_i  (1'b1),
     .q_o    (t_q)
   );
@@ -849,6 +848,7 @@ module mt_tu_ctrl #(
     .clk_i,
     .rst_ni,
     .load_i (start_now),
+    .load_val_i ('0),
     .add_i  (hold_cnt),   // (hold_act && (e_absorbed || room))
     .q_o    (samples_q)
   );
@@ -856,8 +856,28 @@ module mt_tu_ctrl #(
     .clk_i,
     .rst_ni,
     .load_i (start_now),
+    .load_val_i ('0),
     .add_i  (p3_v_q ? p3_len_q : 5'd0),
     .q_o    (bytes_q)
+  );
+  // OVERFLOW's count and DROPPED, saturating, in the last two: the drops of the last cycle
+  // (drops_q) are added at the clock; an OVERFLOW clears the count it carries in its P1, leaving
+  // those drops, and the session's first cycle (first_q) clears both (see below).
+  mt_tu_acc #(.Width(32), .AddW(2), .Saturate(1'b1)) u_drop_pending (
+    .clk_i,
+    .rst_ni,
+    .load_i     (first_q || (p1_v_q && p1_ovf_q)),
+    .load_val_i (first_q ? 2'd0 : drops_q),
+    .add_i      (drops_q),
+    .q_o        (drop_pending_q)
+  );
+  mt_tu_acc #(.Width(32), .AddW(2), .Saturate(1'b1)) u_dropped (
+    .clk_i,
+    .rst_ni,
+    .load_i     (first_q),
+    .load_val_i (2'd0),
+    .add_i      (drops_q),
+    .q_o        (dropped_q)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -882,15 +902,12 @@ module mt_tu_ctrl #(
     sync_pending_d = sync_pending_q;
     marker_pending_d = marker_pending_q;
     end_pending_d = end_pending_q;
-    // (an OVERFLOW clears the count it carries in its P1, leaving the drops of its own cycle)
-    drop_pending_d = (p1_v_q && p1_ovf_q) ? {30'd0, drops_q} : dp_eff;
     rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    dropped_d = dr_eff;
     overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
@@ -990,8 +1007,6 @@ module mt_tu_ctrl #(
     // cycle is answered from dropped_q of the next, and the simulation's immediate answer,
     // dropped_o, is masked).
     if (first_q) begin
-      dropped_d = '0;
-      drop_pending_d = '0;
       enc_fmt_d = b_fmt;
       rep_idx_d = '0;
       run_cnt_d = '0;
@@ -1031,8 +1046,8 @@ module mt_tu_ctrl #(
       else marker_lost_d = 1'b1;
     end
     drops_d = drops;
-    // dp_eff != 0 next cycle: the count stays non-zero until an OVERFLOW carries it (or a session
-    // starts), and this cycle's drops add to it (dp_eff saturates, never wraps)
+    // OVERFLOW's count != 0 next cycle: it stays non-zero until an OVERFLOW carries it (or a
+    // session starts), and this cycle's drops add to it (it saturates, never wraps)
     dp_nz_d = (dp_nz_q && !w_ovf && !start_now) || (drops != '0);
   end
 
@@ -1111,7 +1126,7 @@ module mt_tu_ctrl #(
       dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
-      drop_pending_q <= '0;       drops_q <= '0;
+      drops_q <= '0;
       dp_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
@@ -1119,7 +1134,6 @@ module mt_tu_ctrl #(
       hist_valid_q <= '0;         prev_idx_q <= '0;         prev_rw_q <= 1'b0;
       prev_valid_q <= 1'b0;       run_cnt_q <= '0;
       sync_bytes_q <= '0;         sync_seq_q <= '0;
-      dropped_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
       first_q <= start_now;       young_q <= start_now || first_q;
@@ -1162,7 +1176,6 @@ module mt_tu_ctrl #(
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
-      drop_pending_q <= drop_pending_d;
       drops_q <= drops_d;         dp_nz_q <= dp_nz_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
@@ -1170,7 +1183,6 @@ module mt_tu_ctrl #(
       prev_idx_q <= prev_idx_d;   prev_rw_q <= prev_rw_d;   prev_valid_q <= prev_valid_d;
       run_cnt_q <= run_cnt_d;
       sync_bytes_q <= sync_bytes_d; sync_seq_q <= sync_seq_d;
-      dropped_q <= dropped_d;
       overflowed_q <= overflowed_d; marker_lost_q <= marker_lost_d;
     end
   end
@@ -1198,10 +1210,8 @@ module mt_tu_ctrl #(
   assign dropped_q_o = dropped_q;
 
   always_comb begin
-    logic [32:0] dp_sum, dr_sum;
-    dp_sum = {1'b0, drop_pending_q} + 33'(drops_q);
+    logic [32:0] dr_sum;
     dr_sum = {1'b0, dropped_q} + 33'(drops_q);
-    dp_eff = dp_sum[32] ? '1 : dp_sum[31:0];
     dr_eff = dr_sum[32] ? '1 : dr_sum[31:0];
   end
   assign samples_o = samples_q;

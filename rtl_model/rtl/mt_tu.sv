@@ -54,7 +54,7 @@ module mt_tu #(
   logic        tap;
   logic [1:0]  fmt_h, fmt_l;
   logic [159:0] aw;
-  logic         len_h_zero, len_l_zero;
+  logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
   logic [31:0] dropped, dropped_next;
@@ -87,6 +87,10 @@ module mt_tu #(
     .aw_o          (aw),
     .len_h_zero_o  (len_h_zero),
     .len_l_zero_o  (len_l_zero),
+    .len_h_one_o   (len_h_one),
+    .len_l_one_o   (len_l_one),
+    .rate_h_one_o  (rate_h_one),
+    .rate_l_one_o  (rate_l_one),
     .ctrl_wr_o     (ctrl_wr),
     .marker_wr_o   (marker_wr),
     .status_i      (status),
@@ -113,6 +117,10 @@ module mt_tu #(
     .aw_i          (aw),
     .len_h_zero_i  (len_h_zero),
     .len_l_zero_i  (len_l_zero),
+    .len_h_one_i   (len_h_one),
+    .len_l_one_i   (len_l_one),
+    .rate_h_one_i  (rate_h_one),
+    .rate_l_one_i  (rate_l_one),
     .ctrl_wr_i     (ctrl_wr),
     .marker_wr_i   (marker_wr),
     .wdata_i       (reg_wdata_i),

@@ -38,6 +38,10 @@ module mt_tu_ctrl #(
   input  logic [159:0]    aw_i,           // SYNC_PERIOD, RATE_*, LEN_* as written two cycles ago
   input  logic            len_h_zero_i,   // LEN_H == 0 as written now
   input  logic            len_l_zero_i,
+  input  logic            len_h_one_i,    // LEN_H == 1 as written now
+  input  logic            len_l_one_i,
+  input  logic            rate_h_one_i,   // RATE_H == 1 as written now
+  input  logic            rate_l_one_i,
   input  logic            ctrl_wr_i,
   input  logic            marker_wr_i,
   input  logic [31:0]     wdata_i,
@@ -72,7 +76,8 @@ module mt_tu_ctrl #(
   logic [13:0] c_sync_period_q;
   logic [31:0] c_rate_h_q, c_rate_l_q;
   logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths (a length of 1 counts as 2)
-  logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1
+  logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1 (flip-flops, latched at the start)
+  logic        c_one_h_q, c_one_l_q;   // the latched lengths are 1 (before they count as 2)
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
@@ -186,18 +191,14 @@ module mt_tu_ctrl #(
   // after a length is loaded, nor in the one after it (the zero test then needs only the running
   // count, and the count-down by 2 after a load needs no test).  The latched lengths are kept so
   // normalised in the configuration RAM; with no subtraction, a load is a select.
-  // (1 -> 2 changes bits 1:0 only: the other bits are the register's, with no logic)
-  function automatic logic [39:0] len_ld(input logic [39:0] len);
-    logic is1;
-    is1 = (len[39:1] == '0) && len[0];
+  // (1 -> 2 changes bits 1:0 only: the other bits are the register's, with no logic; whether the
+  // length is 1 was flagged when it was written and latched at the start, c_one_*_q)
+  function automatic logic [39:0] len_ld(input logic [39:0] len, input logic is1);
     len_ld = {len[39:2], len[1] || is1, len[0] && !is1};
   endfunction
   logic [39:0] aw_len_h_ld, aw_len_l_ld;
-  logic        aw_r1_h, aw_r1_l;
-  assign aw_len_h_ld = len_ld(aw_len_h);
-  assign aw_len_l_ld = len_ld(aw_i[39:0]);
-  assign aw_r1_h     = aw_i[143:112] == 32'd1;
-  assign aw_r1_l     = aw_i[111:80] == 32'd1;
+  assign aw_len_h_ld = len_ld(aw_len_h, c_one_h_q);
+  assign aw_len_l_ld = len_ld(aw_i[39:0], c_one_l_q);
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
@@ -221,7 +222,6 @@ module mt_tu_ctrl #(
     else if (young_q) b_r = ld_span ? aw_i[111:80] : aw_i[143:112];
     else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
     if (!sw_ld) b_r1 = sec_r1_q;
-    else if (young_q) b_r1 = ld_span ? aw_r1_l : aw_r1_h;
     else b_r1 = ld_span ? c_r1_l_q : c_r1_h_q;
   end
   assign sp_hit = active_q && (sw_ld || sp_zero_q);
@@ -1057,8 +1057,8 @@ module mt_tu_ctrl #(
   // pending from the start, has left P2 (no earlier than the fourth cycle).
   logic [159:0] c_wdata, c_rdata;
   assign c_we    = first_q;
-  assign c_wdata = {aw_r1_h, aw_r1_l, aw_i[157:80], aw_len_h_ld, aw_len_l_ld};
-  logic [1:0] aw_unused;
+  assign c_wdata = {2'd0, aw_i[157:80], aw_len_h_ld, aw_len_l_ld};
+  logic [1:0] aw_unused, c_unused;
   assign aw_unused = aw_i[159:158];   // (always 0: SYNC_PERIOD is 14 bits)
   mt_tu_cfgram #(.Width(160)) u_cfg (
     .clk_i,
@@ -1066,7 +1066,17 @@ module mt_tu_ctrl #(
     .wdata_i (c_wdata),
     .rdata_o (c_rdata)
   );
-  assign {c_r1_h_q, c_r1_l_q, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
+  assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
+  // The flags of rates and lengths of 1, latched at the start (used from the first cycle on).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      c_r1_h_q <= 1'b0;           c_r1_l_q <= 1'b0;
+      c_one_h_q <= 1'b0;          c_one_l_q <= 1'b0;
+    end else if (start_now) begin
+      c_r1_h_q <= rate_h_one_i;   c_r1_l_q <= rate_l_one_i;
+      c_one_h_q <= len_h_one_i;   c_one_l_q <= len_l_one_i;
+    end
+  end
 
   // The latched lengths' zero flags, from the registers' values in parallel with the start
   // decision (both 0: bursts of 2^40 - 1, so LEN_H counts as non-zero).

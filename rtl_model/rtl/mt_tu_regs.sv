@@ -26,6 +26,10 @@ module mt_tu_regs (
                                   // as written up to two cycles ago
   output logic         len_h_zero_o,   // LEN_H == 0 as written now
   output logic         len_l_zero_o,
+  output logic         len_h_one_o,    // LEN_H == 1 as written now
+  output logic         len_l_one_o,
+  output logic         rate_h_one_o,   // RATE_H == 1 as written now (a 0 written counts as 1)
+  output logic         rate_l_one_o,
   // Commands (to the control block, this cycle)
   output logic         ctrl_wr_o,
   output logic         marker_wr_o,
@@ -55,6 +59,9 @@ module mt_tu_regs (
   logic        tap_q;
   logic [1:0]  fmt_h_q, fmt_l_q;
   logic        len_h_lo_zero_q, len_h_hi_zero_q, len_l_lo_zero_q, len_l_hi_zero_q;
+  // (the registers' values of 1, flagged as they are written, so that a session's start latches
+  // them instead of testing the block RAM's words in its first cycles)
+  logic        len_h_lo_one_q, len_l_lo_one_q, rate_h_one_q, rate_l_one_q;
   logic [15:0] samples_hi_q, bytes_hi_q;
   logic [31:0] cycle_hi_q;
 
@@ -114,6 +121,10 @@ module mt_tu_regs (
       len_h_hi_zero_q <= 1'b1;
       len_l_lo_zero_q <= 1'b0;
       len_l_hi_zero_q <= 1'b0;
+      len_h_lo_one_q  <= 1'b0;
+      len_l_lo_one_q  <= 1'b0;
+      rate_h_one_q    <= 1'b0;
+      rate_l_one_q    <= 1'b0;
       samples_hi_q    <= '0;
       bytes_hi_q      <= '0;
       cycle_hi_q      <= '0;
@@ -126,9 +137,17 @@ module mt_tu_regs (
             fmt_h_q <= reg_wdata_i[1:0];
             fmt_l_q <= reg_wdata_i[5:4];
           end
-          RegLenHLo: len_h_lo_zero_q <= (reg_wdata_i == '0);
+          RegRateH:  rate_h_one_q <= (reg_wdata_i[31:1] == '0);
+          RegRateL:  rate_l_one_q <= (reg_wdata_i[31:1] == '0);
+          RegLenHLo: begin
+            len_h_lo_zero_q <= (reg_wdata_i == '0);
+            len_h_lo_one_q  <= (reg_wdata_i == 32'd1);
+          end
           RegLenHHi: len_h_hi_zero_q <= (reg_wdata_i[7:0] == '0);
-          RegLenLLo: len_l_lo_zero_q <= (reg_wdata_i == '0);
+          RegLenLLo: begin
+            len_l_lo_zero_q <= (reg_wdata_i == '0);
+            len_l_lo_one_q  <= (reg_wdata_i == 32'd1);
+          end
           RegLenLHi: len_l_hi_zero_q <= (reg_wdata_i[7:0] == '0);
           default: ;
         endcase
@@ -163,6 +182,10 @@ module mt_tu_regs (
   mt_tu_lut4 #(.Init(LAll3)) u_l_mark (.i({1'b0, a_mark_lo, a_mark_mid, a_hi_zero}), .o(marker_wr_o));
   assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
+  assign len_h_one_o  = len_h_lo_one_q && len_h_hi_zero_q;
+  assign len_l_one_o  = len_l_lo_one_q && len_l_hi_zero_q;
+  assign rate_h_one_o = rate_h_one_q;
+  assign rate_l_one_o = rate_l_one_q;
 
   // Read: the block-RAM registers from the word (in the next cycle, from the RAM's output), the
   // others from a register of this cycle's values.

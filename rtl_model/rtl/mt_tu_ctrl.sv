@@ -127,7 +127,11 @@ module mt_tu_ctrl #(
   logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
   logic        start_now;         // a session starts at the end of this cycle
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
-  logic        dp_nz_q, dp_nz_d;   // drops not yet reported: OVERFLOW's count != 0
+  // Drops not yet reported (OVERFLOW's count != 0) as two flip-flops, so that this cycle's drops
+  // end in a register: the count without the last cycle's drops is non-zero (dp_old_nz_q), the
+  // last cycle's drops were (drops_nz_q).  OVERFLOWED is set from drops_nz_q too, one cycle late,
+  // and read as overflowed_q || drops_nz_q.
+  logic        dp_old_nz_q, dp_old_nz_d, drops_nz_q;
   logic [31:0] dr_eff;              // DROPPED now (dropped_q + drops_q), for dropped_o
   logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
@@ -283,8 +287,8 @@ module mt_tu_ctrl #(
   //      room; a hold that acts is always emptied), hold_wr (and written), hold_cnt (absorbed or
   //      written: SAMPLES counts it), pkt_nobar, pkt_gate;
   //   4: r_pkt, pkt_wr, hold_load (this cycle's capture goes to the hold).
-  localparam int unsigned LOr3 = 0, LMux = 1, LAndN = 2, LAnd2 = 3, LRw = 4, LCnt = 5, LOvfMark = 6,
-                          LEnd = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
+  localparam int unsigned LOr3 = 0, LMux = 1, LAndN = 2, LAnd2 = 3, LRw = 4, LCnt = 5, LMarkOvf = 6,
+                          LMarkOnly = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
                           LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
@@ -297,8 +301,6 @@ module mt_tu_ctrl #(
       LAnd2:    lut_fn = x[0] && x[1];
       LRw:      lut_fn = x[0] && !x[1] && !x[2] && x[3];
       LCnt:     lut_fn = x[0] && !x[1] && (x[2] || x[3]);
-      LOvfMark: lut_fn = (x[0] && x[1]) || x[2];
-      LEnd:     lut_fn = x[0] && !x[1] && !x[2];
       LOr2:     lut_fn = x[0] || x[1];
       LHva:     lut_fn = x[0] && !(x[1] && x[2]);
       LFsw:     lut_fn = !x[0] || (x[1] && (x[2] || x[3]));
@@ -319,6 +321,8 @@ module mt_tu_ctrl #(
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
+      LMarkOnly: lut_fn = x[0] && !(x[1] && (x[2] || x[3]));
+      LMarkOvf: lut_fn = ((x[0] || x[1]) && x[2]) || x[3];
       default:  lut_fn = 1'b0;
     endcase
   endfunction
@@ -342,10 +346,12 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_rr      (.i({2'b0, rest, hold_ready}), .o(hold_rr));
   mt_tu_lut4 #(.Init(lut_init(LRw)))      u_l_rw      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rw));
   mt_tu_lut4 #(.Init(lut_init(LCnt)))     u_l_rc      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rc));
-  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_ovf     (.i({2'b0, fifo_half_i, dp_nz_q}), .o(ovf_ready));
-  mt_tu_lut4 #(.Init(lut_init(LHva)))     u_l_mark    (.i({1'b0, fifo_half_i, dp_nz_q, marker_pending_q}), .o(mark_only));
-  mt_tu_lut4 #(.Init(lut_init(LOvfMark))) u_l_mo      (.i({1'b0, marker_pending_q, fifo_half_i, dp_nz_q}), .o(mark_or_ovf));
-  mt_tu_lut4 #(.Init(lut_init(LEnd)))     u_l_end     (.i({1'b0, marker_pending_q, dp_nz_q, end_pending_q}), .o(end_only));
+  // (drops not yet reported: dp_old_nz_q || drops_nz_q)
+  mt_tu_lut4 #(.Init(lut_init(LLoad)))    u_l_ovf     (.i({1'b0, drops_nz_q, dp_old_nz_q, fifo_half_i}), .o(ovf_ready));
+  mt_tu_lut4 #(.Init(lut_init(LMarkOnly))) u_l_mark   (.i({drops_nz_q, dp_old_nz_q, fifo_half_i, marker_pending_q}), .o(mark_only));
+  mt_tu_lut4 #(.Init(lut_init(LMarkOvf))) u_l_mo      (.i({marker_pending_q, fifo_half_i, drops_nz_q, dp_old_nz_q}), .o(mark_or_ovf));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0001))) u_l_end (
+    .i({marker_pending_q, drops_nz_q, dp_old_nz_q, end_pending_q}), .o(end_only));
   mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_spsw    (.i({2'b0, sw, sect_pending_q}), .o(spsw));
   // level 2
   logic hold_free_sw;
@@ -908,7 +914,7 @@ module mt_tu_ctrl #(
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    overflowed_d = overflowed_q;   marker_lost_d = marker_lost_q;
+    overflowed_d = overflowed_q || drops_nz_q;   marker_lost_d = marker_lost_q;
 
     drops = '0;
     hold_age_d = hold_ready ? hold_age_q : hold_age_q + 3'd1;
@@ -987,10 +993,9 @@ module mt_tu_ctrl #(
       hold_idx_d = b_int_idx;
     end
 
+    // (no drop happens in the cycle of a start: the session before has ended, its hold is empty
+    // and no capture or switch is open, so a start needs no term here)
     drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after);
-    if (drops != '0) begin
-      overflowed_d = 1'b1;
-    end
 
     // E: end of cycle.
     // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
@@ -1023,7 +1028,6 @@ module mt_tu_ctrl #(
       c_tap_d = tap_i;
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
-      drops = '0;
       overflowed_d = 1'b0;
       marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
@@ -1048,7 +1052,7 @@ module mt_tu_ctrl #(
     drops_d = drops;
     // OVERFLOW's count != 0 next cycle: it stays non-zero until an OVERFLOW carries it (or a
     // session starts), and this cycle's drops add to it (it saturates, never wraps)
-    dp_nz_d = (dp_nz_q && !w_ovf && !start_now) || (drops != '0);
+    dp_old_nz_d = (dp_old_nz_q || drops_nz_q) && !w_ovf && !start_now;
   end
 
   // The configuration latched at the start, written in the session's first cycle from the
@@ -1137,7 +1141,7 @@ module mt_tu_ctrl #(
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
       drops_q <= '0;
-      dp_nz_q <= 1'b0;
+      dp_old_nz_q <= 1'b0;        drops_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
       enc_fmt_q <= '0;
       hist_q <= '0;
@@ -1186,7 +1190,8 @@ module mt_tu_ctrl #(
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
-      drops_q <= drops_d;         dp_nz_q <= dp_nz_d;
+      drops_q <= drops_d;         dp_old_nz_q <= dp_old_nz_d;
+      drops_nz_q <= drops_d != '0;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;
@@ -1214,7 +1219,7 @@ module mt_tu_ctrl #(
     end
   end
 
-  assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q,
+  assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q || drops_nz_q,
                       (fifo_occ_i == '0), busy_q, active_q};
   assign dropped_o = first_q ? '0 : dr_eff;
   assign dropped_q_o = dropped_q;

@@ -55,6 +55,7 @@ module mt_tu #(
   logic [1:0]  fmt_h, fmt_l;
   logic [159:0] aw;
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
+  logic         sync_lo, sync_hi;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
   logic [31:0] dropped, dropped_next;
@@ -91,6 +92,8 @@ module mt_tu #(
     .len_l_one_o   (len_l_one),
     .rate_h_one_o  (rate_h_one),
     .rate_l_one_o  (rate_l_one),
+    .sync_lo_o     (sync_lo),
+    .sync_hi_o     (sync_hi),
     .ctrl_wr_o     (ctrl_wr),
     .marker_wr_o   (marker_wr),
     .status_i      (status),
@@ -121,6 +124,8 @@ module mt_tu #(
     .len_l_one_i   (len_l_one),
     .rate_h_one_i  (rate_h_one),
     .rate_l_one_i  (rate_l_one),
+    .sync_lo_i     (sync_lo),
+    .sync_hi_i     (sync_hi),
     .ctrl_wr_i     (ctrl_wr),
     .marker_wr_i   (marker_wr),
     .wdata_i       (reg_wdata_i),

@@ -36,12 +36,15 @@ module mt_tu_ctrl #(
   input  logic [1:0]      fmt_h_i,
   input  logic [1:0]      fmt_l_i,
   input  logic [159:0]    aw_i,           // SYNC_PERIOD, RATE_*, LEN_* as written two cycles ago
+                                          // (rates, SYNC_PERIOD: before rate_norm, sync_norm)
   input  logic            len_h_zero_i,   // LEN_H == 0 as written now
   input  logic            len_l_zero_i,
   input  logic            len_h_one_i,    // LEN_H == 1 as written now
   input  logic            len_l_one_i,
   input  logic            rate_h_one_i,   // RATE_H == 1 as written now
   input  logic            rate_l_one_i,
+  input  logic            sync_lo_i,      // SYNC_PERIOD < 64 as written now
+  input  logic            sync_hi_i,      // SYNC_PERIOD > 8192 as written now
   input  logic            ctrl_wr_i,
   input  logic            marker_wr_i,
   input  logic [31:0]     wdata_i,
@@ -78,6 +81,9 @@ module mt_tu_ctrl #(
   logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths (a length of 1 counts as 2)
   logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1 (flip-flops, latched at the start)
   logic        c_one_h_q, c_one_l_q;   // the latched lengths are 1 (before they count as 2)
+  logic        c_sync_lo_q, c_sync_hi_q;  // the latched SYNC_PERIOD is clamped (mt_tu_pkg)
+  logic [31:0] aw_rate_h, aw_rate_l;   // the rates as written (aw_i), as the session uses them
+  logic [13:0] aw_sync;                // and SYNC_PERIOD
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
@@ -203,6 +209,9 @@ module mt_tu_ctrl #(
   logic [39:0] aw_len_h_ld, aw_len_l_ld;
   assign aw_len_h_ld = len_ld(aw_len_h, c_one_h_q);
   assign aw_len_l_ld = len_ld(aw_i[39:0], c_one_l_q);
+  assign aw_rate_h   = mt_tu_pkg::rate_norm(aw_i[143:112], c_r1_h_q);
+  assign aw_rate_l   = mt_tu_pkg::rate_norm(aw_i[111:80], c_r1_l_q);
+  assign aw_sync     = mt_tu_pkg::sync_norm(aw_i[157:144], c_sync_lo_q, c_sync_hi_q);
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
@@ -223,7 +232,7 @@ module mt_tu_ctrl #(
   assign b_fmt  = b_fmt_q;
   always_comb begin
     if (!sw_ld) b_r = sec_r_q;
-    else if (young_q) b_r = ld_span ? aw_i[111:80] : aw_i[143:112];
+    else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
     else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
     if (!sw_ld) b_r1 = sec_r1_q;
     else b_r1 = ld_span ? c_r1_l_q : c_r1_h_q;
@@ -1061,7 +1070,7 @@ module mt_tu_ctrl #(
   // pending from the start, has left P2 (no earlier than the fourth cycle).
   logic [159:0] c_wdata, c_rdata;
   assign c_we    = first_q;
-  assign c_wdata = {2'd0, aw_i[157:80], aw_len_h_ld, aw_len_l_ld};
+  assign c_wdata = {2'd0, aw_sync, aw_rate_h, aw_rate_l, aw_len_h_ld, aw_len_l_ld};
   logic [1:0] aw_unused, c_unused;
   assign aw_unused = aw_i[159:158];   // (always 0: SYNC_PERIOD is 14 bits)
   mt_tu_cfgram #(.Width(160)) u_cfg (
@@ -1071,14 +1080,17 @@ module mt_tu_ctrl #(
     .rdata_o (c_rdata)
   );
   assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
-  // The flags of rates and lengths of 1, latched at the start (used from the first cycle on).
+  // The flags of rates and lengths of 1 and of a clamped SYNC_PERIOD, latched at the start (used
+  // from the first cycle on).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       c_r1_h_q <= 1'b0;           c_r1_l_q <= 1'b0;
       c_one_h_q <= 1'b0;          c_one_l_q <= 1'b0;
+      c_sync_lo_q <= 1'b0;        c_sync_hi_q <= 1'b0;
     end else if (start_now) begin
       c_r1_h_q <= rate_h_one_i;   c_r1_l_q <= rate_l_one_i;
       c_one_h_q <= len_h_one_i;   c_one_l_q <= len_l_one_i;
+      c_sync_lo_q <= sync_lo_i;   c_sync_hi_q <= sync_hi_i;
     end
   end
 

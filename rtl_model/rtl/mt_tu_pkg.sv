@@ -81,6 +81,17 @@ package mt_tu_pkg;
       if (4'(i) < n) leb_bytes[i*8 +: 8] = {(4'(i + 1) < n), g[i*7 +: 7]};
     end
   endfunction
+  // The configuration registers' values as the unit uses them (docs/trace-unit.md section 1), from
+  // the value written and flags set at the write, so that neither the write into block RAM nor
+  // the RAM's word read back has a test in its path: a rate of 0 is 1 (r1: the value written was
+  // 0 or 1); SYNC_PERIOD is clamped to 64..8192 (lo: below 64, hi: above 8192).
+  function automatic logic [31:0] rate_norm(input logic [31:0] r, input logic r1);
+    rate_norm = {r[31:1], r[0] || r1};
+  endfunction
+  function automatic logic [13:0] sync_norm(input logic [13:0] p, input logic lo, input logic hi);
+    sync_norm = lo ? 14'd64 : (hi ? 14'd8192 : p);
+  endfunction
+
   // The table of a 4-input AND of literals (mt_tu_lut4): 1 when the inputs in `care` equal `val`.
   function automatic logic [15:0] lut_match(input logic [3:0] care, input logic [3:0] val);
     for (int k = 0; k < 16; k++) lut_match[k] = ((4'(k) & care) == (val & care));

@@ -23,13 +23,16 @@ module mt_tu_regs (
   output logic [1:0]   fmt_h_o,
   output logic [1:0]   fmt_l_o,
   output logic [159:0] aw_o,      // {2'b0, SYNC_PERIOD[13:0], RATE_H, RATE_L, LEN_H[39:0], LEN_L[39:0]}
-                                  // as written up to two cycles ago
+                                  // as written up to two cycles ago (the rates and SYNC_PERIOD
+                                  // before rate_norm / sync_norm: the flags below)
   output logic         len_h_zero_o,   // LEN_H == 0 as written now
   output logic         len_l_zero_o,
   output logic         len_h_one_o,    // LEN_H == 1 as written now
   output logic         len_l_one_o,
   output logic         rate_h_one_o,   // RATE_H == 1 as written now (a 0 written counts as 1)
   output logic         rate_l_one_o,
+  output logic         sync_lo_o,      // SYNC_PERIOD < 64 as written now (it reads as 64)
+  output logic         sync_hi_o,      // SYNC_PERIOD > 8192 as written now (it reads as 8192)
   // Commands (to the control block, this cycle)
   output logic         ctrl_wr_o,
   output logic         marker_wr_o,
@@ -60,8 +63,10 @@ module mt_tu_regs (
   logic [1:0]  fmt_h_q, fmt_l_q;
   logic        len_h_lo_zero_q, len_h_hi_zero_q, len_l_lo_zero_q, len_l_hi_zero_q;
   // (the registers' values of 1, flagged as they are written, so that a session's start latches
-  // them instead of testing the block RAM's words in its first cycles)
-  logic        len_h_lo_one_q, len_l_lo_one_q, rate_h_one_q, rate_l_one_q;
+  // them instead of testing the block RAM's words in its first cycles; the rates and SYNC_PERIOD
+  // are stored as written, and these flags normalise them where they are read: rate_norm,
+  // sync_norm)
+  logic        len_h_lo_one_q, len_l_lo_one_q, rate_h_one_q, rate_l_one_q, sync_lo_q, sync_hi_q;
   logic [15:0] samples_hi_q, bytes_hi_q;
   logic [31:0] cycle_hi_q;
 
@@ -69,8 +74,6 @@ module mt_tu_regs (
   assign wr = reg_wr_i;
 
   // Writes of the block-RAM registers: the value placed at its field, the field's bit mask.
-  logic [13:0]  sync_w;
-  logic [31:0]  rate_w;
   logic [159:0] aw_wdata, aw_wmask, aw_peek;
   logic [9:0]   aw_lane_we;
   // the registers' write strobes, one per register, decoded once (the lanes' enables and the
@@ -88,14 +91,9 @@ module mt_tu_regs (
   assign aw_lane_we = {w_sync, w_rate_h, w_rate_h, w_rate_l, w_rate_l, w_len_h_hi || w_len_h_lo,
                        w_len_h_lo, w_len_h_lo || w_len_l_hi, w_len_l_lo, w_len_l_lo};
   always_comb begin
-    // the model keeps bits 13:0, then clamps to 64..8192 (le17: the compares as logic, not as
-    // carry chains)
-    if (!mt_tu_pkg::le17(17'd64, 17'(reg_wdata_i[13:0]))) sync_w = 14'd64;
-    else if (!mt_tu_pkg::le17(17'(reg_wdata_i[13:0]), 17'd8192)) sync_w = 14'd8192;
-    else sync_w = reg_wdata_i[13:0];
-    rate_w = (reg_wdata_i == '0) ? 32'd1 : reg_wdata_i;
-    aw_wdata = {2'd0, sync_w, rate_w, rate_w, reg_wdata_i[7:0], reg_wdata_i, reg_wdata_i[7:0],
-                reg_wdata_i};
+    // (the values as written: the flags above normalise SYNC_PERIOD and the rates when read)
+    aw_wdata = {2'd0, reg_wdata_i[13:0], reg_wdata_i, reg_wdata_i, reg_wdata_i[7:0], reg_wdata_i,
+                reg_wdata_i[7:0], reg_wdata_i};
     // (within the lanes a write enables; only lanes 4 and 2 are shared by two registers)
     aw_wmask = {80'hFFFF_FFFF_FFFF_FFFF_FFFF, {8{w_len_h_hi}}, {8{w_len_h_lo}}, 16'hFFFF,
                 {8{w_len_h_lo}}, {8{w_len_l_hi}}, 32'hFFFF_FFFF};
@@ -125,6 +123,8 @@ module mt_tu_regs (
       len_l_lo_one_q  <= 1'b0;
       rate_h_one_q    <= 1'b0;
       rate_l_one_q    <= 1'b0;
+      sync_lo_q       <= 1'b0;
+      sync_hi_q       <= 1'b0;
       samples_hi_q    <= '0;
       bytes_hi_q      <= '0;
       cycle_hi_q      <= '0;
@@ -136,6 +136,10 @@ module mt_tu_regs (
           RegFmt: begin
             fmt_h_q <= reg_wdata_i[1:0];
             fmt_l_q <= reg_wdata_i[5:4];
+          end
+          RegSyncPeriod: begin   // (the model keeps bits 13:0, then clamps)
+            sync_lo_q <= !mt_tu_pkg::le17(17'd64, 17'(reg_wdata_i[13:0]));
+            sync_hi_q <= !mt_tu_pkg::le17(17'(reg_wdata_i[13:0]), 17'd8192);
           end
           RegRateH:  rate_h_one_q <= (reg_wdata_i[31:1] == '0);
           RegRateL:  rate_l_one_q <= (reg_wdata_i[31:1] == '0);
@@ -186,14 +190,18 @@ module mt_tu_regs (
   assign len_l_one_o  = len_l_lo_one_q && len_l_hi_zero_q;
   assign rate_h_one_o = rate_h_one_q;
   assign rate_l_one_o = rate_l_one_q;
+  assign sync_lo_o    = sync_lo_q;
+  assign sync_hi_o    = sync_hi_q;
 
   // Read: the block-RAM registers from the word (in the next cycle, from the RAM's output), the
   // others from a register of this cycle's values.
+  // (no write shares a read's cycle, so the flags of the cycle after the read are those of its
+  // word)
   function automatic logic [31:0] aw_field(input logic [2:0] sel, input logic [157:0] w);
     case (sel)
-      3'd0:    aw_field = {18'd0, w[157:144]};
-      3'd1:    aw_field = w[143:112];
-      3'd2:    aw_field = w[111:80];
+      3'd0:    aw_field = {18'd0, mt_tu_pkg::sync_norm(w[157:144], sync_lo_q, sync_hi_q)};
+      3'd1:    aw_field = mt_tu_pkg::rate_norm(w[143:112], rate_h_one_q);
+      3'd2:    aw_field = mt_tu_pkg::rate_norm(w[111:80], rate_l_one_q);
       3'd3:    aw_field = w[71:40];
       3'd4:    aw_field = {24'd0, w[79:72]};
       3'd5:    aw_field = w[31:0];

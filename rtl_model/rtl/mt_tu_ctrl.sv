@@ -184,7 +184,6 @@ module mt_tu_ctrl #(
   logic        b_r1;          // b_r == 1
   logic        b_span;
   logic        b_hold_valid;
-  logic        b_sect_pending;
 
   // The section that follows a section of type `span`: the other type unless its length is 0.
   // A session's first cycle (first_q) loads its first section the same way (sw_ld): the rates and
@@ -262,7 +261,6 @@ module mt_tu_ctrl #(
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
   // the true values)
   assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_dec1_q ? 32'd1 : 32'd2)));
-  assign b_sect_pending = sect_pending_q || sw;
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
@@ -301,7 +299,8 @@ module mt_tu_ctrl #(
                           LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
-                          LHaa = 28;
+                          LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
+                          LDropNz = 33, LLost = 34, LOldNz = 35;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -330,6 +329,15 @@ module mt_tu_ctrl #(
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
+      // (the late next-state bits: x[0] the bit's value otherwise)
+      LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets
+      LSwitch:  lut_fn = !x[3] && !x[2] && (x[0] || x[1]);
+      LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
+      LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
+      // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
+      LDrop0:   lut_fn = (x[0] && x[1]) ^ x[2] ^ x[3];
+      LDrop1:   lut_fn = ((x[0] && x[1]) && (x[2] || x[3])) || (x[2] && x[3]);
+      LDropNz:  lut_fn = (x[0] && x[1]) || x[2] || x[3];
       LMarkOnly: lut_fn = x[0] && !(x[1] && (x[2] || x[3]));
       LMarkOvf: lut_fn = ((x[0] || x[1]) && x[2]) || x[3];
       default:  lut_fn = 1'b0;
@@ -898,9 +906,6 @@ module mt_tu_ctrl #(
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
-    logic s_dropped, cap_dropped;
-    logic [1:0]  drops;
-
     active_d = active_q;           busy_d = busy_q;
     c_kind_mask_d = c_kind_mask_q; c_tap_d = c_tap_q;
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
@@ -908,14 +913,11 @@ module mt_tu_ctrl #(
     // (a load is the value itself; the cycle after it counts down by 2)
     sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
     sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
-    int_open_d = b_int_open;       int_idx_d = b_int_idx;
+    int_idx_d = b_int_idx;
     next_idx_d = !sp_hit ? next_idx_q : (sw_ld ? 40'd1 : next_idx_q + 40'd1);
-    hold_valid_d = b_hold_valid;   hold_after_d = hold_after;   hold_rw_d = hold_rw_q;
+    hold_rw_d = hold_rw_q;
     hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
-    sect_pending_d = b_sect_pending;
-    sect_switch_d = sect_switch_q || sw;
     sync_pending_d = sync_pending_q;
-    marker_pending_d = marker_pending_q;
     end_pending_d = end_pending_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
@@ -923,31 +925,15 @@ module mt_tu_ctrl #(
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
     sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
-    overflowed_d = overflowed_q || drops_nz_q;   marker_lost_d = marker_lost_q;
-
-    drops = '0;
-    hold_age_d = hold_ready ? hold_age_q : hold_age_q + 3'd1;
-    s_dropped = 1'b0;
-
-    if (cap) int_open_d = 1'b0;
+    overflowed_d = overflowed_q || drops_nz_q;
 
     // D: the winner.  The wide compressor state (history, previous sample, run, report index,
     // format, SYNC seq) is updated in the next cycle from the registered decision (dec_*, below).
     // (a sample absorbed or written counts: hold_cnt, u_samples)
-    if (is_sample_win) begin
-      if (!e_absorbed && !room) s_dropped = 1'b1;
-    end
-    if (w_sect) begin
-      // (rep_cycle already holds the section's start after a switch)
-      sect_pending_d = 1'b0;
-      sect_switch_d = 1'b0;
-      hold_after_d = 1'b0;
-    end
-    if (w_sync) begin
-      sync_pending_d = 1'b0;
-      sect_pending_d = 1'b1;
-    end
-    if (w_mark) marker_pending_d = 1'b0;
+    // (a SECTION clears sect_pending, sect_switch and the hold's tag, a SYNC sets sect_pending, a
+    // MARKER clears marker_pending: the tables below; rep_cycle already holds the section's start
+    // after a switch)
+    if (w_sync) sync_pending_d = 1'b0;
     if (w_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
 
     // The last cycle's decision applied to the wide state (dec_*): the precompute's registers and
@@ -991,20 +977,13 @@ module mt_tu_ctrl #(
 
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
-    if (hold_act) hold_valid_d = 1'b0;
-    cap_dropped = cap_dropped_c;   // (a capture the hold cannot take)
+    // (hold_valid, hold_age, hold_after: the tables below)
     if (hold_load) begin
-      hold_valid_d = 1'b1;
-      hold_age_d = 3'd0;
-      hold_after_d = 1'b0;   // (taken from the flags in the next cycle: hold_new_q)
       hold_a_d = cap_a;
       hold_rw_d = acc_write_i;
       hold_idx_d = b_int_idx;
     end
 
-    // (no drop happens in the cycle of a start: the session before has ended, its hold is empty
-    // and no capture or switch is open, so a start needs no term here)
-    drops = 2'(s_dropped) + 2'(cap_dropped) + 2'(sw && hold_valid_q && hold_after);
 
     // E: end of cycle.
     // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
@@ -1038,31 +1017,55 @@ module mt_tu_ctrl #(
       c_fmt_h_d = fmt_h_i;
       c_fmt_l_d = fmt_l_i;
       overflowed_d = 1'b0;
-      marker_lost_d = 1'b0;
       sync_pending_d = 1'b1;
       sync_seq_d = '0;
-      sect_pending_d = 1'b0;
-      sect_switch_d = 1'b0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
       sec_span_d = len_h_zero_i && !len_l_zero_i;
       // (the rate and the length follow in the first cycle, sw_ld, which also opens the first
-      // interval with index 0 whatever sp_left, int_open and the indices hold)
-      hold_valid_d = 1'b0;
-    end else if (ctrl_wr_i && !wdata_i[0] && active_q) begin
+      // interval with index 0 whatever sp_left, int_open and the indices hold; a start also
+      // clears the hold, marker_lost, sect_pending and sect_switch: the tables below)
+    end else if (stop_now) begin
       active_d = 1'b0;
       end_pending_d = 1'b1;
-      int_open_d = 1'b0;
     end
-    // (the value: mark_take_now, mark_take_late below)
-    if (marker_wr_i && active_q) begin
-      if (!marker_pending_d) marker_pending_d = 1'b1;
-      else marker_lost_d = 1'b1;
-    end
-    drops_d = drops;
-    // OVERFLOW's count != 0 next cycle: it stays non-zero until an OVERFLOW carries it (or a
-    // session starts), and this cycle's drops add to it (it saturates, never wraps)
-    dp_old_nz_d = (dp_old_nz_q || drops_nz_q) && !w_ovf && !start_now;
   end
+
+  // The next-state bits that follow the choice, each one table after its latest input (the rows'
+  // w_*, hold_act, hold_load and the capture are the late ones), so that none is two levels
+  // behind the choice.  A start and a MARKER write exclude each other (one register write a
+  // clock); a MARKER written while one is pending is lost unless the pending one is chosen now.
+  logic mark_wr_act, drop_na_nr, drop_sw, stop_now;
+  logic [2:0] hold_age_inc;
+  assign mark_wr_act  = marker_wr_i && active_q;
+  assign stop_now     = ctrl_wr_i && !wdata_i[0] && active_q;
+  assign drop_na_nr   = !e_absorbed && !room;           // the hold's sample, if it acts, is dropped
+  assign drop_sw      = sw && hold_valid_q && hold_after;  // a switch drops a hold after the barrier
+  assign hold_age_inc = hold_ready ? hold_age_q : hold_age_q + 3'd1;
+  logic lost_pend;
+  assign lost_pend = mark_wr_act && marker_pending_q;
+  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
+  mt_tu_lut4 #(.Init(lut_init(LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
+  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
+  mt_tu_lut4 #(.Init(lut_init(LSwitch))) u_l_nss  (.i({start_now, w_sect, sw, sect_switch_q}), .o(sect_switch_d));
+  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nhv  (.i({start_now, hold_load, hold_act, b_hold_valid}), .o(hold_valid_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_nha (
+    .i({1'b0, hold_load, w_sect, hold_after}), .o(hold_after_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_nio (
+    .i({1'b0, stop_now, cap, b_int_open}), .o(int_open_d));
+  for (genvar b = 0; b < 3; b++) begin : g_age
+    mt_tu_lut4 #(.Init(lut_init(LAndN))) u_l (.i({2'b0, hold_load, hold_age_inc[b]}), .o(hold_age_d[b]));
+  end
+  logic ready_d;
+  mt_tu_lut4 #(.Init(lut_init(LAndN))) u_l_nrdy (.i({2'b0, hold_load, hold_age_inc == 3'd4}), .o(ready_d));
+  // (no drop happens in the cycle of a start: the session before has ended, its hold is empty
+  // and no capture or switch is open, so a start needs no term here)
+  logic drops_nz_d;
+  mt_tu_lut4 #(.Init(lut_init(LDrop0)))  u_l_nd0  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[0]));
+  mt_tu_lut4 #(.Init(lut_init(LDrop1)))  u_l_nd1  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[1]));
+  mt_tu_lut4 #(.Init(lut_init(LDropNz))) u_l_ndnz (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_nz_d));
+  // OVERFLOW's count != 0 next cycle: it stays non-zero until an OVERFLOW carries it (or a
+  // session starts), and this cycle's drops add to it (it saturates, never wraps)
+  mt_tu_lut4 #(.Init(lut_init(LOldNz)))  u_l_nold (.i({start_now, w_ovf, drops_nz_q, dp_old_nz_q}), .o(dp_old_nz_d));
 
   // The configuration latched at the start, written in the session's first cycle from the
   // configuration as written (then equal), read from its third cycle on: before that the section
@@ -1190,7 +1193,7 @@ module mt_tu_ctrl #(
         hn_c_q   <= hn_lo[24];
       end
       rest_sr_q <= rest_sr_d;     hold_age_q <= hold_age_d;
-      rest_nz_q <= rest_nz_d;     ready_q <= hold_age_d == 3'd4; run_nz_q <= run_cnt_d != '0;
+      rest_nz_q <= rest_nz_d;     ready_q <= ready_d;         run_nz_q <= run_cnt_d != '0;
       // (a session's start clears the state these would update: no decision survives it)
       dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;
@@ -1203,7 +1206,7 @@ module mt_tu_ctrl #(
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
       drops_q <= drops_d;         dp_old_nz_q <= dp_old_nz_d;
-      drops_nz_q <= drops_d != '0;
+      drops_nz_q <= drops_nz_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;

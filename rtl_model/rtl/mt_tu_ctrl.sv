@@ -132,6 +132,7 @@ module mt_tu_ctrl #(
   logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
   logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
   logic        start_now;         // a session starts at the end of this cycle
+  logic        start_cfg;         // the same (a copy for the configuration latches)
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
   // Drops not yet reported (OVERFLOW's count != 0) as two flip-flops, so that this cycle's drops
   // end in a register: the count without the last cycle's drops is non-zero (dp_old_nz_q), the
@@ -300,7 +301,7 @@ module mt_tu_ctrl #(
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
-                          LDropNz = 33, LLost = 34, LOldNz = 35;
+                          LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -332,6 +333,7 @@ module mt_tu_ctrl #(
       // (the late next-state bits: x[0] the bit's value otherwise)
       LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets
       LSwitch:  lut_fn = !x[3] && !x[2] && (x[0] || x[1]);
+      LSet2:    lut_fn = x[3] || x[2] || (x[0] && !x[1]);             // x1 clears, x2, x3 set
       LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
       LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
       // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
@@ -401,10 +403,12 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LCapOpen))) u_l_copen (.i({spz_or_open, first_q, sw, active_q}), .o(cap_open));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pass  (.i({tap_ok, k_m03, k_4ok, acc_kind_i[2]}), .o(pass));
   // level 4
-  logic r_pkt, pkt_wr, hold_load, cap_dropped_c;
+  logic r_pkt, pkt_wr, hold_load, hold_load_w, cap_dropped_c;
   mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
+  // (a copy for the wide registers' enables, which the next-state tables do not wait behind)
+  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_w  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_w));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
@@ -870,7 +874,7 @@ module mt_tu_ctrl #(
   mt_tu_acc #(.Width(48), .AddW(1)) u_samples (
     .clk_i,
     .rst_ni,
-    .load_i (start_now),
+    .load_i (start_cfg),
     .load_val_i ('0),
     .add_i  (hold_cnt),   // (hold_act && (e_absorbed || room))
     .q_o    (samples_q)
@@ -878,7 +882,7 @@ module mt_tu_ctrl #(
   mt_tu_acc #(.Width(48), .AddW(5)) u_bytes (
     .clk_i,
     .rst_ni,
-    .load_i (start_now),
+    .load_i (start_cfg),
     .load_val_i ('0),
     .add_i  (p3_v_q ? p3_len_q : 5'd0),
     .q_o    (bytes_q)
@@ -917,7 +921,6 @@ module mt_tu_ctrl #(
     next_idx_d = !sp_hit ? next_idx_q : (sw_ld ? 40'd1 : next_idx_q + 40'd1);
     hold_rw_d = hold_rw_q;
     hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
-    sync_pending_d = sync_pending_q;
     end_pending_d = end_pending_q;
     rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
@@ -933,7 +936,6 @@ module mt_tu_ctrl #(
     // (a SECTION clears sect_pending, sect_switch and the hold's tag, a SYNC sets sect_pending, a
     // MARKER clears marker_pending: the tables below; rep_cycle already holds the section's start
     // after a switch)
-    if (w_sync) sync_pending_d = 1'b0;
     if (w_end) end_pending_d = 1'b0;   // busy clears as the END enters the FIFO
 
     // The last cycle's decision applied to the wide state (dec_*): the precompute's registers and
@@ -973,12 +975,11 @@ module mt_tu_ctrl #(
     end
 
     // A SYNC became due with the choice two cycles ago (sync_due, above).
-    if (sync_due) sync_pending_d = 1'b1;
 
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
     // (hold_valid, hold_age, hold_after: the tables below)
-    if (hold_load) begin
+    if (hold_load_w) begin
       hold_a_d = cap_a;
       hold_rw_d = acc_write_i;
       hold_idx_d = b_int_idx;
@@ -1012,12 +1013,7 @@ module mt_tu_ctrl #(
     if (start_now) begin   // (busy_d is busy after this cycle's END entry)
       active_d = 1'b1;
       busy_d = 1'b1;
-      c_kind_mask_d = kind_mask_i;
-      c_tap_d = tap_i;
-      c_fmt_h_d = fmt_h_i;
-      c_fmt_l_d = fmt_l_i;
       overflowed_d = 1'b0;
-      sync_pending_d = 1'b1;
       sync_seq_d = '0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
       sec_span_d = len_h_zero_i && !len_l_zero_i;
@@ -1027,6 +1023,14 @@ module mt_tu_ctrl #(
     end else if (stop_now) begin
       active_d = 1'b0;
       end_pending_d = 1'b1;
+    end
+    // (the latched configuration: from a copy of the start, which the state above does not
+    // share)
+    if (start_cfg) begin
+      c_kind_mask_d = kind_mask_i;
+      c_tap_d = tap_i;
+      c_fmt_h_d = fmt_h_i;
+      c_fmt_l_d = fmt_l_i;
     end
   end
 
@@ -1046,6 +1050,8 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
   mt_tu_lut4 #(.Init(lut_init(LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
+  // (a SYNC chosen clears sync_pending, one due or a start sets it)
+  mt_tu_lut4 #(.Init(lut_init(LSet2)))   u_l_nsy  (.i({start_now, sync_due, w_sync, sync_pending_q}), .o(sync_pending_d));
   mt_tu_lut4 #(.Init(lut_init(LSwitch))) u_l_nss  (.i({start_now, w_sect, sw, sect_switch_q}), .o(sect_switch_d));
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nhv  (.i({start_now, hold_load, hold_act, b_hold_valid}), .o(hold_valid_d));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_nha (
@@ -1090,7 +1096,7 @@ module mt_tu_ctrl #(
       c_r1_h_q <= 1'b0;           c_r1_l_q <= 1'b0;
       c_one_h_q <= 1'b0;          c_one_l_q <= 1'b0;
       c_sync_lo_q <= 1'b0;        c_sync_hi_q <= 1'b0;
-    end else if (start_now) begin
+    end else if (start_cfg) begin
       c_r1_h_q <= rate_h_one_i;   c_r1_l_q <= rate_l_one_i;
       c_one_h_q <= len_h_one_i;   c_one_l_q <= len_l_one_i;
       c_sync_lo_q <= sync_lo_i;   c_sync_hi_q <= sync_hi_i;
@@ -1106,10 +1112,14 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start (
     .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_now));
+  // (a copy for the configuration latched at the start and the counters it clears: the start's
+  // fan-out otherwise puts a long net behind the state that follows it)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start_cfg (
+    .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_cfg));
   logic c_both_zero_d;
-  assign c_len_h_zero_d = start_now ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
-  assign c_len_l_zero_d = start_now ? len_l_zero_i : c_len_l_zero_q;
-  assign c_both_zero_d  = start_now ? (len_h_zero_i && len_l_zero_i) : c_both_zero_q;
+  assign c_len_h_zero_d = start_cfg ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
+  assign c_len_l_zero_d = start_cfg ? len_l_zero_i : c_len_l_zero_q;
+  assign c_both_zero_d  = start_cfg ? (len_h_zero_i && len_l_zero_i) : c_both_zero_q;
 
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
@@ -1183,10 +1193,10 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_new_q <= hold_load && !start_now;
+      hold_new_q <= hold_load_w;   // (no capture in the cycle of a start: no session is open)
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
       hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
-      if (hold_load) hn_thi_q <= t_q[47:24];
+      if (hold_load_w) hn_thi_q <= t_q[47:24];
       if (hold_new_q) begin
         hold_nsp_q[23:0] <= hn_lo[23:0];
         hn_xhi_q <= sp_left_q[31:24];

@@ -43,10 +43,18 @@ module mt_tu_enc (
       if (nz[g]) len_of = 4'(g + 1);
     end
   endfunction
-  logic [7:0] a_nz, a_top_le;   // a_top_le[g]: no non-zero group of a above g
+  // (as a tree over the groups and the top four's OR, both kept: the mapper otherwise chains
+  // a_top_le from the top down, seven levels)
+  (* keep *) logic [7:0] a_nz;
+  (* keep *) logic       a_nz_hi;   // a group of the top four is non-zero
+  logic [7:0] a_top_le;   // a_top_le[g]: no non-zero group of a above g
   always_comb begin
     for (int g = 0; g < 8; g++) a_nz[g] = |a_i[g*7 +: 7];
-    for (int g = 0; g < 7; g++) a_top_le[g] = !(|(a_nz >> (g + 1)));
+    a_nz_hi = |a_nz[7:4];
+    for (int g = 0; g < 7; g++) begin
+      if (g >= 3) a_top_le[g] = !(|(a_nz >> (g + 1)));
+      else a_top_le[g] = !a_nz_hi && !(|(a_nz[3:0] >> (g + 1)));
+    end
     a_top_le[7] = 1'b1;
   end
 

@@ -301,7 +301,8 @@ module mt_tu_ctrl #(
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
-                          LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36;
+                          LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
+                          LSelRun = 38;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -334,6 +335,9 @@ module mt_tu_ctrl #(
       LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets
       LSwitch:  lut_fn = !x[3] && !x[2] && (x[0] || x[1]);
       LSet2:    lut_fn = x[3] || x[2] || (x[0] && !x[1]);             // x1 clears, x2, x3 set
+      // (the descriptor's bits: x[0] r_hold, x[1] the sample's bit, x[2] the run)
+      LSelNr:   lut_fn = (x[0] && x[1]) || (!x[2] && x[3]);   // x3: the rows' bit, no run
+      LSelRun:  lut_fn = (x[0] && x[1]) || (!x[0] && x[2]) || x[3];   // a run's bit set
       LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
       LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
       // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
@@ -380,6 +384,8 @@ module mt_tu_ctrl #(
   logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, pkt_nobar, pkt_gate;
   logic hold_act, hold_wr, hold_cnt;
   mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rhold   (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold));
+  logic r_hold_w;   // (a copy for the descriptor's wide fields)
+  mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rholdw  (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold_w));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_act     (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hwr     (.i({hold_after_arb, barrier, hold_rw, b_hold_valid_arb}), .o(hold_wr));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hcnt    (.i({hold_after_arb, barrier, hold_rc, b_hold_valid_arb}), .o(hold_cnt));
@@ -553,38 +559,56 @@ module mt_tu_ctrl #(
   logic         k_fa_en, k_fb_en, k_sample;
   logic [47:0]  k_fa;
   logic [55:0]  k_fb;
-  // The descriptor as an AND-OR of the one-hot rows (the fields of a RUN are disabled, so their
-  // values do not matter then).  It matters only when a packet is written (P1's valid bit).
-  always_comb begin
-    // (from the rows r_* rather than s_*: a written packet that is not the hold's sample is a RUN
-    // when a run is open, else the winning row's; the rows' fan-out stays small)
-    logic [7:0] hdr_row;
-    if (r_sect) hdr_row = mt_tu_pkg::HdrSection;
-    else if (r_sync) hdr_row = mt_tu_pkg::HdrSync;
-    else if (r_ovf) hdr_row = mt_tu_pkg::HdrOverflow;
-    else if (r_mark) hdr_row = mt_tu_pkg::HdrMarker;
-    else hdr_row = mt_tu_pkg::HdrEnd;
-    // a sample's header without the op bits of DELTA/FULL (P1 adds them)
-    if (r_hold) k_hdr = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw,
-                                               run_nz_q, !skip_zero, 1'b0};
-    else k_hdr = run_nz_q ? mt_tu_pkg::HdrRun : hdr_row;
-    // (the run byte: a RUN's, or a sample's when a run is open; 0 otherwise, as run_cnt is)
-    k_b1 = ({8{run_nz_q}} & {1'b0, run_cnt_q}) |
-           ({8{s_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{s_sync}} & sync_seq_q);
-    k_pre_len = s_sync ? 3'd7 : ((run_nz_q || s_sect) ? 3'd2 : 3'd1);
-    k_fa_en = r_hold ? !skip_zero : !run_nz_q;
-    // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
-    // them; a MARKER's value otherwise)
-    k_fa = r_hold ? {8'd0, s_skip} : {16'd0, marker_val_q};
-    k_fb_en = r_hold ? !any_match : (!run_nz_q && (r_sect || r_sync || r_end));
-    // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise)
-    k_fb = r_hold ? s_a : {8'd0, t_q[47:0]};
-    k_sample = s_hdr && !any_match;
-    // (from the rows and the run directly: a RUN flushes before any packet row)
-    k_bound = r_hold ? (5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
-                        (any_match ? 5'd0 : 5'd8)) :
-              run_nz_q ? 5'd2 : r_sect ? 5'd14 : r_sync ? 5'd16 : r_end ? 5'd13 : 5'd6;
+  // The descriptor as an AND-OR of the rows, at most two levels behind them: it matters only
+  // when a packet is written (P1's valid bit), and then exactly one of r_hold and the packet rows
+  // is set (r_hold excludes them), so no row needs a priority over another.  A written packet
+  // that is not the hold's sample is a RUN when a run is open, else the winning row's.  The
+  // sample's own bits come from registers; the wide fields take a copy of r_hold (r_hold_w).
+  //   header:  sample 1000 0 m1 m0 rw run !skip_zero 0 (m: the match, when one; P1 adds the op),
+  //            RUN 01, SYNC 00, SECTION 02, OVERFLOW 03, MARKER 04, END 05;
+  //   bound:   sample 1 + run + (skip ? 6 : 0) + (match ? 0 : 8), RUN 2, SECTION 14, SYNC 16,
+  //            END 13, OVERFLOW and MARKER 6.
+  localparam logic [4:0] BndRun = 5'd2, BndSection = 5'd14, BndSync = 5'd16, BndValue = 5'd6;
+  localparam logic [4:0] BndEnd = 5'd13;
+  logic [7:0] k_hs, k_hr;   // the sample's header; the packet rows' (an OR: one row is set)
+  logic [4:0] k_bs, k_br;   // the same for the bound
+  assign k_hs = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw, run_nz_q,
+                                        !skip_zero, 1'b0};
+  assign k_hr = ({8{r_sect}} & mt_tu_pkg::HdrSection) | ({8{r_sync}} & mt_tu_pkg::HdrSync) |
+                ({8{r_ovf}} & mt_tu_pkg::HdrOverflow) | ({8{r_mark}} & mt_tu_pkg::HdrMarker) |
+                ({8{r_end}} & mt_tu_pkg::HdrEnd);
+  assign k_bs = 5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
+                (any_match ? 5'd0 : 5'd8);
+  assign k_br = ({5{r_sect}} & BndSection) | ({5{r_sync}} & BndSync) | ({5{r_end}} & BndEnd) |
+                ({5{r_ovf || r_mark}} & BndValue);
+  // (per bit: r_hold ? the sample's : a run ? RUN's : the row's, as LSelRun where RUN's bit is
+  // set, else LSelNr)
+  for (genvar b = 0; b < 8; b++) begin : g_khdr
+    mt_tu_lut4 #(.Init(lut_init(mt_tu_pkg::HdrRun[b] ? LSelRun : LSelNr))) u_l (
+      .i({k_hr[b], run_nz_q, k_hs[b], r_hold}), .o(k_hdr[b]));
   end
+  for (genvar b = 0; b < 5; b++) begin : g_kbound
+    mt_tu_lut4 #(.Init(lut_init(BndRun[b] ? LSelRun : LSelNr))) u_l (
+      .i({k_br[b], run_nz_q, k_bs[b], r_hold}), .o(k_bound[b]));
+  end
+  // field B: the sample's when it matches nothing; SECTION's, SYNC's and END's
+  logic k_fb_row, nmatch;
+  assign k_fb_row = r_sect || r_sync || r_end;
+  assign nmatch   = !any_match;
+  mt_tu_lut4 #(.Init(lut_init(LSelNr)))  u_l_kfb (.i({k_fb_row, run_nz_q, nmatch, r_hold}), .o(k_fb_en));
+  // the run byte: a RUN's, or a sample's when a run is open (0 otherwise, as run_cnt is); else
+  // SECTION's or SYNC's
+  logic [7:0] k_b1_row;
+  assign k_b1_row = ({8{r_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{r_sync}} & sync_seq_q);
+  assign k_b1 = run_nz_q ? {1'b0, run_cnt_q} : k_b1_row;
+  assign k_pre_len = s_sync ? 3'd7 : ((run_nz_q || s_sect) ? 3'd2 : 3'd1);
+  assign k_fa_en = r_hold ? !skip_zero : !run_nz_q;
+  // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
+  // them; a MARKER's value otherwise)
+  assign k_fa = r_hold_w ? {8'd0, s_skip} : {16'd0, marker_val_q};
+  // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise)
+  assign k_fb = r_hold_w ? s_a : {8'd0, t_q[47:0]};
+  assign k_sample = s_hdr && !any_match;
 
   // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
   (* keep *) logic write;

@@ -55,7 +55,8 @@ module mt_tu_fifo #(
   output logic [Drain*8-1:0]  out_data_o
 );
   logic [OccW-1:0] occ_q, occ_d;
-  logic [PW-1:0]   rp_q, rp_d, wp_q, wp_d;
+  logic [PW-1:0]   rp_d, wp_q, wp_d;
+  logic [2:0]      rp_lo_q;   // the head's lane (the head itself is rp_d of the last cycle)
   logic [4:0]      out_cnt;
 
   assign occ_o     = occ_q;
@@ -122,23 +123,36 @@ module mt_tu_fifo #(
   assign room_o = room_q;
   assign half_o = half_q;
   // The next head: N bytes on, or (when the drain takes all) the end of the committed bytes,
-  // cp = rp + occ, a pointer of its own, so that no adder follows the drain's select.
-  logic [PW-1:0] cp_q;
-  assign rp_d  = ge_n_q ? rp_q + PW'(drain_i) : cp_q;
+  // cp = rp + occ, a pointer of its own.  Both candidates are registers (rpn_q = head + N), and so
+  // are their next rows (rpn_row1_q, cp_row1_q: the row after each), so the banks' read rows are
+  // selects of flip-flops: no adder between the head and the block RAMs' address ports.
+  logic [PW-1:0] cp_q, cp_d, rpn_q;
+  logic [RW-1:0] rpn_row1_q, cp_row1_q, rn_row1;
+  logic [PW-1:0] nrow_step;   // N + 8: the next head's next row is that head + N + 8's row
+  assign nrow_step = PW'(drain_i) + PW'(8);
+  assign rp_d  = ge_n_q ? rpn_q : cp_q;
+  assign cp_d  = cp_q + PW'(c);
+  assign rn_row1 = ge_n_q ? rpn_row1_q : cp_row1_q;
   assign wp_d  = wp_q + (wr_i ? PW'(wr_cnt_i) : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       occ_q <= '0;
       occ_mn_q <= '0;
-      rp_q  <= '0;
+      rp_lo_q <= '0;
+      rpn_q <= '0;
+      rpn_row1_q <= '0;
       cp_q  <= '0;
+      cp_row1_q <= RW'(1);
       wp_q  <= '0;
     end else begin
       occ_q <= occ_d;
       occ_mn_q <= occ_mn_d;
-      rp_q  <= rp_d;
-      cp_q  <= cp_q + PW'(c);
+      rp_lo_q <= rp_d[2:0];
+      rpn_q <= rp_d + PW'(drain_i);
+      rpn_row1_q <= RW'((rp_d + nrow_step) >> 3);
+      cp_q  <= cp_d;
+      cp_row1_q <= RW'((cp_q + PW'(c) + PW'(8)) >> 3);
       wp_q  <= wp_d;
     end
   end
@@ -148,7 +162,7 @@ module mt_tu_fifo #(
   logic [RW-1:0] wp_row, rn_row;
   assign wp_lo  = wp_q[2:0];
   assign wp_row = wp_q[PW-1:3];
-  assign rp_lo  = rp_q[2:0];
+  assign rp_lo  = rp_lo_q;
   assign rn_lo  = rp_d[2:0];
   assign rn_row = rp_d[PW-1:3];
 
@@ -156,7 +170,7 @@ module mt_tu_fifo #(
   // left by wp_lo (explicit byte stages).
   logic [63:0]   wrot;
   logic [7:0]    wmask;
-  logic [RW-1:0] wp_row1, rn_row1;
+  logic [RW-1:0] wp_row1;
   always_comb begin
     logic [63:0] d;
     logic [7:0]  m;
@@ -169,7 +183,6 @@ module mt_tu_fifo #(
     wmask = m;
   end
   assign wp_row1 = wp_row + RW'(1);
-  assign rn_row1 = rn_row + RW'(1);
 
   logic [63:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
 

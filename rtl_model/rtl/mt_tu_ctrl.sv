@@ -302,7 +302,7 @@ module mt_tu_ctrl #(
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
-                          LSelRun = 38;
+                          LSelRun = 38, LNoStop = 39;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -338,6 +338,7 @@ module mt_tu_ctrl #(
       // (the descriptor's bits: x[0] r_hold, x[1] the sample's bit, x[2] the run)
       LSelNr:   lut_fn = (x[0] && x[1]) || (!x[2] && x[3]);   // x3: the rows' bit, no run
       LSelRun:  lut_fn = (x[0] && x[1]) || (!x[0] && x[2]) || x[3];   // a run's bit set
+      LNoStop:  lut_fn = x[0] && !(x[1] && !x[2]);   // x1 a CTRL write, x2 its ENABLE bit
       LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
       LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
       // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
@@ -1147,20 +1148,25 @@ module mt_tu_ctrl #(
 
   // sec_left_d == 0 from registered values (sec_left_d's own LUTs then drive only its register):
   // a new section of length 1, or one cycle left; never at a start (the first length is not 0).
-  logic sec_zero_d, sec_zero_ns;   // (ns: unless a session starts now)
+  // A switch next cycle (sw_q) unless the session stops now (sw_ns; a start cannot happen while
+  // a session is active), and next cycle's b_fmt: the format after that switch, else sec_fmt; at
+  // a start, the first section's.  The control-register write is the late input (it comes
+  // through the address decode): one table after it, whose other inputs are from registers.
+  logic sec_zero_ns, sw_ns, sw_d;
   assign sec_zero_ns = !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
-  assign sec_zero_d  = !start_now && sec_zero_ns;
-
-  // Next cycle's b_fmt (see sw_q): the format after a switch there, else sec_fmt; at a start, the
-  // first section's.  (The start is the last select: it is the late input.)
-  logic [1:0] nxt_b_fmt, nxt_b_fmt_ns;
+  assign sw_ns       = active_q && sec_zero_ns;
+  mt_tu_lut4 #(.Init(lut_init(LNoStop))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
+  logic [1:0] nxt_b_fmt, fmt_ns, fmt_start, fmt_wr;
   always_comb begin
-    logic nxt_sw_span, active_ns;
-    active_ns = active_q && !(ctrl_wr_i && !wdata_i[0]);
+    logic nxt_sw_span;
     nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
-    if (active_ns && sec_zero_ns) nxt_b_fmt_ns = nxt_sw_span ? c_fmt_l_q : c_fmt_h_q;
-    else nxt_b_fmt_ns = b_fmt;
-    nxt_b_fmt = start_now ? ((len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i) : nxt_b_fmt_ns;
+    fmt_ns    = sw_ns ? (nxt_sw_span ? c_fmt_l_q : c_fmt_h_q) : b_fmt;
+    fmt_start = (len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i;
+    // (with a CTRL write: an ENABLE starts unless a session is busy; a stop keeps the format)
+    fmt_wr    = wdata_i[0] ? (may_start ? fmt_start : fmt_ns) : b_fmt;
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_nfmt
+    mt_tu_lut4 #(.Init(lut_init(LMux))) u_l (.i({1'b0, fmt_ns[i], fmt_wr[i], ctrl_wr_i}), .o(nxt_b_fmt[i]));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1211,7 +1217,7 @@ module mt_tu_ctrl #(
       sec_dec1_q <= !sw_ld;       sp_dec1_q <= !sp_hit;
       if (sw_ld) sec_r1_q <= b_r1;
       t_lo_q <= t_q[23:0];
-      sw_q <= active_d && sec_zero_d;
+      sw_q <= sw_d;
       b_fmt_q <= nxt_b_fmt;
       sp_zero_q <= sp_zero_d;
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   

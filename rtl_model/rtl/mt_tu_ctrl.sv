@@ -302,7 +302,8 @@ module mt_tu_ctrl #(
                           LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
-                          LSelRun = 38, LNoStop = 39;
+                          LSelRun = 38, LUnless = 39,
+                          LSwFmt = 40;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -338,7 +339,8 @@ module mt_tu_ctrl #(
       // (the descriptor's bits: x[0] r_hold, x[1] the sample's bit, x[2] the run)
       LSelNr:   lut_fn = (x[0] && x[1]) || (!x[2] && x[3]);   // x3: the rows' bit, no run
       LSelRun:  lut_fn = (x[0] && x[1]) || (!x[0] && x[2]) || x[3];   // a run's bit set
-      LNoStop:  lut_fn = x[0] && !(x[1] && !x[2]);   // x1 a CTRL write, x2 its ENABLE bit
+      LUnless:  lut_fn = x[0] && !(x[1] && !x[2]);   // x0 unless x1 without x2
+      LSwFmt:   lut_fn = (x[0] && !x[1]) ? x[2] : x[3];
       LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
       LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
       // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
@@ -1155,18 +1157,22 @@ module mt_tu_ctrl #(
   logic sec_zero_ns, sw_ns, sw_d;
   assign sec_zero_ns = !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
   assign sw_ns       = active_q && sec_zero_ns;
-  mt_tu_lut4 #(.Init(lut_init(LNoStop))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
-  logic [1:0] nxt_b_fmt, fmt_ns, fmt_start, fmt_wr;
+  mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
+  // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
+  // with the first section's format, a stop keeps the format, and otherwise a switch takes the
+  // next section's)
+  logic [1:0] nxt_b_fmt, fmt_sw, fmt_wr, fmt_wr_or_keep;
+  logic       ctrl_act;
+  mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_cact (.i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(ctrl_act));
   always_comb begin
     logic nxt_sw_span;
     nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
-    fmt_ns    = sw_ns ? (nxt_sw_span ? c_fmt_l_q : c_fmt_h_q) : b_fmt;
-    fmt_start = (len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i;
-    // (with a CTRL write: an ENABLE starts unless a session is busy; a stop keeps the format)
-    fmt_wr    = wdata_i[0] ? (may_start ? fmt_start : fmt_ns) : b_fmt;
+    fmt_sw = nxt_sw_span ? c_fmt_l_q : c_fmt_h_q;
+    fmt_wr = !wdata_i[0] ? b_fmt : ((len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i);
   end
   for (genvar i = 0; i < 2; i++) begin : g_nfmt
-    mt_tu_lut4 #(.Init(lut_init(LMux))) u_l (.i({1'b0, fmt_ns[i], fmt_wr[i], ctrl_wr_i}), .o(nxt_b_fmt[i]));
+    mt_tu_lut4 #(.Init(lut_init(LMux)))  u_l_w (.i({1'b0, b_fmt[i], fmt_wr[i], ctrl_act}), .o(fmt_wr_or_keep[i]));
+    mt_tu_lut4 #(.Init(lut_init(LSwFmt))) u_l (.i({fmt_wr_or_keep[i], fmt_sw[i], ctrl_act, sw_ns}), .o(nxt_b_fmt[i]));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -227,11 +227,12 @@ module mt_tu_ctrl #(
   logic sp_zero_q, sw_q;   // sw_q: active and sec_left == 0
   logic [1:0] b_fmt_q;
   assign sw     = sw_q;
-  assign sw_ld  = sw || first_q;
+  // (sw_ld = sw || first_q, and a copy sw_ld_w for the wide loads: tables, below)
+  logic sw_ld_w;
   assign b_span = sw_ld ? ld_span : sec_span_q;
   assign b_fmt  = b_fmt_q;
   always_comb begin
-    if (!sw_ld) b_r = sec_r_q;
+    if (!sw_ld_w) b_r = sec_r_q;
     else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
     else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
     if (!sw_ld) b_r1 = sec_r1_q;
@@ -239,7 +240,7 @@ module mt_tu_ctrl #(
   end
   assign sp_hit = active_q && (sw_ld || sp_zero_q);
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
-  assign b_int_idx  = sp_hit ? (sw_ld ? 40'd0 : next_idx_q) : int_idx_q;
+  assign b_int_idx  = sp_hit ? (sw_ld_w ? 40'd0 : next_idx_q) : int_idx_q;
   // (no register for the interval's sample point: what a report needs is its sample point + r,
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
   // Formed from registers, in halves, after the capture (a report is at least five cycles after
@@ -355,6 +356,11 @@ module mt_tu_ctrl #(
   function automatic logic [15:0] lut_init(input int unsigned f);
     for (int k = 0; k < 16; k++) lut_init[k] = lut_fn(f, 4'(k));
   endfunction
+
+  // a section loads (sw_ld), in two copies: sw_ld_w for the wide loads, so that the narrow ones
+  // are not behind its fan-out
+  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swld  (.i({2'b0, first_q, sw}), .o(sw_ld));
+  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swldw (.i({2'b0, first_q, sw}), .o(sw_ld_w));
 
   logic [2:0] rest_sr_q;
   logic [2:0] hold_age_q, hold_age_d;
@@ -942,10 +948,10 @@ module mt_tu_ctrl #(
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     sec_span_d = b_span;           sec_r_d = b_r;
     // (a load is the value itself; the cycle after it counts down by 2)
-    sec_left_d = sw_ld ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
+    sec_left_d = sw_ld_w ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
     sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
     int_idx_d = b_int_idx;
-    next_idx_d = !sp_hit ? next_idx_q : (sw_ld ? 40'd1 : next_idx_q + 40'd1);
+    next_idx_d = !sp_hit ? next_idx_q : (sw_ld_w ? 40'd1 : next_idx_q + 40'd1);
     hold_rw_d = hold_rw_q;
     hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
     end_pending_d = end_pending_q;

@@ -1161,9 +1161,13 @@ module mt_tu_ctrl #(
   // a session is active), and next cycle's b_fmt: the format after that switch, else sec_fmt; at
   // a start, the first section's.  The control-register write is the late input (it comes
   // through the address decode): one table after it, whose other inputs are from registers.
-  logic sec_zero_ns, sw_ns, sw_d;
-  assign sec_zero_ns = !sw_ld && (sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2));
-  assign sw_ns       = active_q && sec_zero_ns;
+  // (sec_left_q at its last count, from the register alone; then one table with the flags, not
+  // behind sw_ld's fan-out)
+  (* keep *) logic sec_last;
+  logic sw_ns, sw_d;
+  assign sec_last = sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2);
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
+    .i({active_q, first_q, sw, sec_last}), .o(sw_ns));
   mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
   // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
   // with the first section's format, a stop keeps the format, and otherwise a switch takes the

@@ -55,7 +55,7 @@ module mt_tu #(
   logic [1:0]  fmt_h, fmt_l;
   logic [159:0] aw;
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
-  logic         sync_lo, sync_hi, span_first;
+  logic         sync_lo, sync_hi;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
   logic [31:0] dropped, dropped_next;
@@ -88,7 +88,6 @@ module mt_tu #(
     .aw_o          (aw),
     .len_h_zero_o  (len_h_zero),
     .len_l_zero_o  (len_l_zero),
-    .span_first_o  (span_first),
     .len_h_one_o   (len_h_one),
     .len_l_one_o   (len_l_one),
     .rate_h_one_o  (rate_h_one),
@@ -121,7 +120,6 @@ module mt_tu #(
     .aw_i          (aw),
     .len_h_zero_i  (len_h_zero),
     .len_l_zero_i  (len_l_zero),
-    .span_first_i  (span_first),
     .len_h_one_i   (len_h_one),
     .len_l_one_i   (len_l_one),
     .rate_h_one_i  (rate_h_one),

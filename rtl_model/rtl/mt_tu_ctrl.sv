@@ -39,7 +39,6 @@ module mt_tu_ctrl #(
                                           // (rates, SYNC_PERIOD: before rate_norm, sync_norm)
   input  logic            len_h_zero_i,   // LEN_H == 0 as written now
   input  logic            len_l_zero_i,
-  input  logic            span_first_i,   // LEN_H == 0 and LEN_L != 0 as written now
   input  logic            len_h_one_i,    // LEN_H == 1 as written now
   input  logic            len_l_one_i,
   input  logic            rate_h_one_i,   // RATE_H == 1 as written now
@@ -1050,7 +1049,7 @@ module mt_tu_ctrl #(
       overflowed_d = 1'b0;
       sync_seq_d = '0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
-      sec_span_d = span_first_i;
+      sec_span_d = len_h_zero_i && !len_l_zero_i;
       // (the rate and the length follow in the first cycle, sw_ld, which also opens the first
       // interval with index 0 whatever sp_left, int_open and the indices hold; a start also
       // clears the hold, marker_lost, sect_pending and sect_switch: the tables below)
@@ -1151,7 +1150,7 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start_cfg (
     .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_cfg));
   logic c_both_zero_d;
-  assign c_len_h_zero_d = start_cfg ? span_first_i : c_len_h_zero_q;
+  assign c_len_h_zero_d = start_cfg ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
   assign c_len_l_zero_d = start_cfg ? len_l_zero_i : c_len_l_zero_q;
   assign c_both_zero_d  = start_cfg ? (len_h_zero_i && len_l_zero_i) : c_both_zero_q;
 
@@ -1179,7 +1178,7 @@ module mt_tu_ctrl #(
     logic nxt_sw_span;
     nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
     fmt_sw = nxt_sw_span ? c_fmt_l_q : c_fmt_h_q;
-    fmt_wr = !wdata_i[0] ? b_fmt : (span_first_i ? fmt_l_i : fmt_h_i);
+    fmt_wr = !wdata_i[0] ? b_fmt : ((len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i);
   end
   for (genvar i = 0; i < 2; i++) begin : g_nfmt
     mt_tu_lut4 #(.Init(lut_init(LMux)))  u_l_w (.i({1'b0, b_fmt[i], fmt_wr[i], ctrl_act}), .o(fmt_wr_or_keep[i]));

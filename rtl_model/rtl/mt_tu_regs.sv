@@ -27,7 +27,6 @@ module mt_tu_regs (
                                   // before rate_norm / sync_norm: the flags below)
   output logic         len_h_zero_o,   // LEN_H == 0 as written now
   output logic         len_l_zero_o,
-  output logic         span_first_o,   // LEN_H == 0 and LEN_L != 0: a session would start with a span
   output logic         len_h_one_o,    // LEN_H == 1 as written now
   output logic         len_l_one_o,
   output logic         rate_h_one_o,   // RATE_H == 1 as written now (a 0 written counts as 1)
@@ -63,10 +62,6 @@ module mt_tu_regs (
   logic        tap_q;
   logic [1:0]  fmt_h_q, fmt_l_q;
   logic        len_h_lo_zero_q, len_h_hi_zero_q, len_l_lo_zero_q, len_l_hi_zero_q;
-  // (and the lengths' zero flags as flip-flops, from the halves' next values: a start reads them
-  // at the head of its path)
-  logic        len_h_zero_q, len_l_zero_q, span_first_q;
-  logic        len_h_lo_zero_d, len_h_hi_zero_d, len_l_lo_zero_d, len_l_hi_zero_d;
   // (the registers' values of 1, flagged as they are written, so that a session's start latches
   // them instead of testing the block RAM's words in its first cycles; the rates and SYNC_PERIOD
   // are stored as written, and these flags normalise them where they are read: rate_norm,
@@ -124,9 +119,6 @@ module mt_tu_regs (
       len_h_hi_zero_q <= 1'b1;
       len_l_lo_zero_q <= 1'b0;
       len_l_hi_zero_q <= 1'b0;
-      len_h_zero_q    <= 1'b0;
-      len_l_zero_q    <= 1'b0;
-      span_first_q    <= 1'b0;
       len_h_lo_one_q  <= 1'b0;
       len_l_lo_one_q  <= 1'b0;
       rate_h_one_q    <= 1'b0;
@@ -151,18 +143,19 @@ module mt_tu_regs (
           end
           RegRateH:  rate_h_one_q <= (reg_wdata_i[31:1] == '0);
           RegRateL:  rate_l_one_q <= (reg_wdata_i[31:1] == '0);
-          RegLenHLo: len_h_lo_one_q <= (reg_wdata_i == 32'd1);
-          RegLenLLo: len_l_lo_one_q <= (reg_wdata_i == 32'd1);
+          RegLenHLo: begin
+            len_h_lo_zero_q <= (reg_wdata_i == '0);
+            len_h_lo_one_q  <= (reg_wdata_i == 32'd1);
+          end
+          RegLenHHi: len_h_hi_zero_q <= (reg_wdata_i[7:0] == '0);
+          RegLenLLo: begin
+            len_l_lo_zero_q <= (reg_wdata_i == '0);
+            len_l_lo_one_q  <= (reg_wdata_i == 32'd1);
+          end
+          RegLenLHi: len_l_hi_zero_q <= (reg_wdata_i[7:0] == '0);
           default: ;
         endcase
       end
-      len_h_lo_zero_q <= len_h_lo_zero_d;
-      len_h_hi_zero_q <= len_h_hi_zero_d;
-      len_l_lo_zero_q <= len_l_lo_zero_d;
-      len_l_hi_zero_q <= len_l_hi_zero_d;
-      len_h_zero_q    <= len_h_lo_zero_d && len_h_hi_zero_d;
-      len_l_zero_q    <= len_l_lo_zero_d && len_l_hi_zero_d;
-      span_first_q    <= len_h_lo_zero_d && len_h_hi_zero_d && !(len_l_lo_zero_d && len_l_hi_zero_d);
       if (reg_rd_i) begin
         case (reg_addr_i)
           RegSamplesLo: samples_hi_q <= samples_i[47:32];
@@ -191,13 +184,8 @@ module mt_tu_regs (
     .i({1'b0, reg_addr_i[2:0]}), .o(a_mark_lo));
   mt_tu_lut4 #(.Init(LAll3)) u_l_ctrl (.i({1'b0, a_ctrl_lo, a_ctrl_mid, a_hi_zero}), .o(ctrl_wr_o));
   mt_tu_lut4 #(.Init(LAll3)) u_l_mark (.i({1'b0, a_mark_lo, a_mark_mid, a_hi_zero}), .o(marker_wr_o));
-  assign len_h_lo_zero_d = w_len_h_lo ? (reg_wdata_i == '0) : len_h_lo_zero_q;
-  assign len_h_hi_zero_d = w_len_h_hi ? (reg_wdata_i[7:0] == '0) : len_h_hi_zero_q;
-  assign len_l_lo_zero_d = w_len_l_lo ? (reg_wdata_i == '0) : len_l_lo_zero_q;
-  assign len_l_hi_zero_d = w_len_l_hi ? (reg_wdata_i[7:0] == '0) : len_l_hi_zero_q;
-  assign len_h_zero_o = len_h_zero_q;
-  assign len_l_zero_o = len_l_zero_q;
-  assign span_first_o = span_first_q;
+  assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
+  assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
   assign len_h_one_o  = len_h_lo_one_q && len_h_hi_zero_q;
   assign len_l_one_o  = len_l_lo_one_q && len_l_hi_zero_q;
   assign rate_h_one_o = rate_h_one_q;

@@ -55,7 +55,7 @@ module mt_tu #(
   logic [1:0]  fmt_h, fmt_l;
   logic [159:0] aw;
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
-  logic         sync_lo, sync_hi;
+  logic         sync_lo, sync_hi, len_h_two, len_l_two;
   logic        ctrl_wr, marker_wr;
   logic [7:0]  status;
   logic [31:0] dropped, dropped_next;
@@ -90,6 +90,8 @@ module mt_tu #(
     .len_l_zero_o  (len_l_zero),
     .len_h_one_o   (len_h_one),
     .len_l_one_o   (len_l_one),
+    .len_h_two_o   (len_h_two),
+    .len_l_two_o   (len_l_two),
     .rate_h_one_o  (rate_h_one),
     .rate_l_one_o  (rate_l_one),
     .sync_lo_o     (sync_lo),
@@ -122,6 +124,8 @@ module mt_tu #(
     .len_l_zero_i  (len_l_zero),
     .len_h_one_i   (len_h_one),
     .len_l_one_i   (len_l_one),
+    .len_h_two_i   (len_h_two),
+    .len_l_two_i   (len_l_two),
     .rate_h_one_i  (rate_h_one),
     .rate_l_one_i  (rate_l_one),
     .sync_lo_i     (sync_lo),

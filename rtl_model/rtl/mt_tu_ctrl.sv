@@ -41,6 +41,8 @@ module mt_tu_ctrl #(
   input  logic            len_l_zero_i,
   input  logic            len_h_one_i,    // LEN_H == 1 as written now
   input  logic            len_l_one_i,
+  input  logic            len_h_two_i,    // LEN_H == 2 as written now
+  input  logic            len_l_two_i,
   input  logic            rate_h_one_i,   // RATE_H == 1 as written now
   input  logic            rate_l_one_i,
   input  logic            sync_lo_i,      // SYNC_PERIOD < 64 as written now
@@ -81,6 +83,7 @@ module mt_tu_ctrl #(
   logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths (a length of 1 counts as 2)
   logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1 (flip-flops, latched at the start)
   logic        c_one_h_q, c_one_l_q;   // the latched lengths are 1 (before they count as 2)
+  logic        c_two_h_q, c_two_l_q;   // the latched lengths count as 2 (they are 1 or 2)
   logic        c_sync_lo_q, c_sync_hi_q;  // the latched SYNC_PERIOD is clamped (mt_tu_pkg)
   logic [31:0] aw_rate_h, aw_rate_l;   // the rates as written (aw_i), as the session uses them
   logic [13:0] aw_sync;                // and SYNC_PERIOD
@@ -1128,10 +1131,13 @@ module mt_tu_ctrl #(
     if (!rst_ni) begin
       c_r1_h_q <= 1'b0;           c_r1_l_q <= 1'b0;
       c_one_h_q <= 1'b0;          c_one_l_q <= 1'b0;
+      c_two_h_q <= 1'b0;          c_two_l_q <= 1'b0;
       c_sync_lo_q <= 1'b0;        c_sync_hi_q <= 1'b0;
     end else if (start_cfg) begin
       c_r1_h_q <= rate_h_one_i;   c_r1_l_q <= rate_l_one_i;
       c_one_h_q <= len_h_one_i;   c_one_l_q <= len_l_one_i;
+      c_two_h_q <= len_h_one_i || len_h_two_i;
+      c_two_l_q <= len_l_one_i || len_l_two_i;
       c_sync_lo_q <= sync_lo_i;   c_sync_hi_q <= sync_hi_i;
     end
   end
@@ -1160,13 +1166,16 @@ module mt_tu_ctrl #(
   // a session is active), and next cycle's b_fmt: the format after that switch, else sec_fmt; at
   // a start, the first section's.  The control-register write is the late input (it comes
   // through the address decode): one table after it, whose other inputs are from registers.
-  // (sec_left_q at its last count, from the register alone; then one table with the flags, not
-  // behind sw_ld's fan-out)
-  (* keep *) logic sec_last;
+  // sec_last_q: sec_left_q is at its last count (== 1, or == 2 in the cycle after a load), a
+  // flip-flop from the count and the load of the last cycle: a loaded length counts as 2 exactly
+  // when it is 1 or 2 (c_two_*_q); a count of x becomes 1 when x is 1 + its step.  Then one table
+  // with the flags, not behind sw_ld's fan-out.
+  logic sec_last_q, sec_last_d;
+  assign sec_last_d = sw_ld ? (ld_span ? c_two_l_q : c_two_h_q)
+                            : (sec_left_q == (sec_dec1_q ? 40'd2 : 40'd3));
   logic sw_ns, sw_d;
-  assign sec_last = sec_left_q == (sec_dec1_q ? 40'd1 : 40'd2);
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
-    .i({active_q, first_q, sw, sec_last}), .o(sw_ns));
+    .i({active_q, first_q, sw, sec_last_q}), .o(sw_ns));
   mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
   // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
   // with the first section's format, a stop keeps the format, and otherwise a switch takes the
@@ -1195,6 +1204,7 @@ module mt_tu_ctrl #(
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
       sec_left_q <= '0;         sp_left_q <= '0;
       sec_dec1_q <= 1'b1;         sp_dec1_q <= 1'b1;          sec_r1_q <= 1'b1;
+      sec_last_q <= 1'b0;
       t_lo_q <= '0;
       sp_zero_q <= 1'b1;          b_fmt_q <= '0;
       sw_q <= 1'b0;
@@ -1231,6 +1241,7 @@ module mt_tu_ctrl #(
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_dec1_q <= !sw_ld;       sp_dec1_q <= !sp_hit;
+      sec_last_q <= sec_last_d;
       if (sw_ld) sec_r1_q <= b_r1;
       t_lo_q <= t_q[23:0];
       sw_q <= sw_d;

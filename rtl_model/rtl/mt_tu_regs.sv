@@ -29,6 +29,8 @@ module mt_tu_regs (
   output logic         len_l_zero_o,
   output logic         len_h_one_o,    // LEN_H == 1 as written now
   output logic         len_l_one_o,
+  output logic         len_h_two_o,    // LEN_H == 2 as written now
+  output logic         len_l_two_o,
   output logic         rate_h_one_o,   // RATE_H == 1 as written now (a 0 written counts as 1)
   output logic         rate_l_one_o,
   output logic         sync_lo_o,      // SYNC_PERIOD < 64 as written now (it reads as 64)
@@ -67,6 +69,7 @@ module mt_tu_regs (
   // are stored as written, and these flags normalise them where they are read: rate_norm,
   // sync_norm)
   logic        len_h_lo_one_q, len_l_lo_one_q, rate_h_one_q, rate_l_one_q, sync_lo_q, sync_hi_q;
+  logic        len_h_lo_two_q, len_l_lo_two_q;
   logic [15:0] samples_hi_q, bytes_hi_q;
   logic [31:0] cycle_hi_q;
 
@@ -121,6 +124,8 @@ module mt_tu_regs (
       len_l_hi_zero_q <= 1'b0;
       len_h_lo_one_q  <= 1'b0;
       len_l_lo_one_q  <= 1'b0;
+      len_h_lo_two_q  <= 1'b0;
+      len_l_lo_two_q  <= 1'b0;
       rate_h_one_q    <= 1'b0;
       rate_l_one_q    <= 1'b0;
       sync_lo_q       <= 1'b0;
@@ -146,11 +151,13 @@ module mt_tu_regs (
           RegLenHLo: begin
             len_h_lo_zero_q <= (reg_wdata_i == '0);
             len_h_lo_one_q  <= (reg_wdata_i == 32'd1);
+            len_h_lo_two_q  <= (reg_wdata_i == 32'd2);
           end
           RegLenHHi: len_h_hi_zero_q <= (reg_wdata_i[7:0] == '0);
           RegLenLLo: begin
             len_l_lo_zero_q <= (reg_wdata_i == '0);
             len_l_lo_one_q  <= (reg_wdata_i == 32'd1);
+            len_l_lo_two_q  <= (reg_wdata_i == 32'd2);
           end
           RegLenLHi: len_l_hi_zero_q <= (reg_wdata_i[7:0] == '0);
           default: ;
@@ -188,6 +195,8 @@ module mt_tu_regs (
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
   assign len_h_one_o  = len_h_lo_one_q && len_h_hi_zero_q;
   assign len_l_one_o  = len_l_lo_one_q && len_l_hi_zero_q;
+  assign len_h_two_o  = len_h_lo_two_q && len_h_hi_zero_q;
+  assign len_l_two_o  = len_l_lo_two_q && len_l_hi_zero_q;
   assign rate_h_one_o = rate_h_one_q;
   assign rate_l_one_o = rate_l_one_q;
   assign sync_lo_o    = sync_lo_q;

@@ -1081,8 +1081,9 @@ module mt_tu_ctrl #(
   assign drop_na_nr   = !e_absorbed && !room;           // the hold's sample, if it acts, is dropped
   assign drop_sw      = sw && hold_valid_q && hold_after;  // a switch drops a hold after the barrier
   assign hold_age_inc = hold_ready ? hold_age_q : hold_age_q + 3'd1;
-  logic lost_pend;
-  assign lost_pend = mark_wr_act && marker_pending_q;
+  logic lost_pend, act_pend;
+  assign act_pend  = active_q && marker_pending_q;   // (registers only: the write joins last)
+  assign lost_pend = marker_wr_i && act_pend;
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
   mt_tu_lut4 #(.Init(lut_init(LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));

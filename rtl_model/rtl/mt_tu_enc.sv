@@ -22,19 +22,25 @@ module mt_tu_enc (
   output logic [3:0]  pay_len_o     // its LEB length
 );
   // Stage C: the delta in w bits, zigzag-coded; the non-zero 7-bit groups of it and of a.
+  // The sign is the top bit of the w-bit delta (fmt 0: 44 bits, 1: 26, 2: 56, 3: 50), a select
+  // of four register bits in two levels of tables; its last level in one copy per 7-bit group
+  // (sign_g), so that no single net fans out to all of z.
   logic [55:0] mask, d, z;
-  logic        sign;
+  logic        sign_lo, sign_hi;   // fmt 0 or 1; fmt 2 or 3
+  logic [7:0]  sign_g;
   assign mask = mt_tu_pkg::fmt_mask(fmt_i);
   assign d    = diff_i & mask;
-  always_comb begin
-    case (fmt_i)
-      2'd0:    sign = d[43];
-      2'd1:    sign = d[25];
-      2'd2:    sign = d[55];
-      default: sign = d[49];
-    endcase
+  localparam logic [15:0] LSel = mt_tu_pkg::lut_sel();   // i[0] ? i[2] : i[1]
+  mt_tu_lut4 #(.Init(LSel)) u_l_slo (.i({1'b0, diff_i[25], diff_i[43], fmt_i[0]}), .o(sign_lo));
+  mt_tu_lut4 #(.Init(LSel)) u_l_shi (.i({1'b0, diff_i[49], diff_i[55], fmt_i[0]}), .o(sign_hi));
+  for (genvar g = 0; g < 8; g++) begin : g_sign
+    mt_tu_lut4 #(.Init(LSel)) u_l (.i({1'b0, sign_hi, sign_lo, fmt_i[1]}), .o(sign_g[g]));
   end
-  assign z = ((d << 1) ^ (sign ? mask : '0)) & mask;
+  always_comb begin
+    logic [55:0] sm;
+    for (int i = 0; i < 56; i++) sm[i] = sign_g[i / 7];
+    z = ((d << 1) ^ (sm & mask)) & mask;
+  end
 
   // LEB length = 1 + the index of the highest non-zero group (1 for 0).
   function automatic logic [3:0] len_of(input logic [7:0] nz);

@@ -92,6 +92,10 @@ package mt_tu_pkg;
     sync_norm = lo ? 14'd64 : (hi ? 14'd8192 : p);
   endfunction
 
+  // The table of a 2:1 select (mt_tu_lut4): i[0] ? i[2] : i[1].
+  function automatic logic [15:0] lut_sel();
+    for (int k = 0; k < 16; k++) lut_sel[k] = k[0] ? k[2] : k[1];
+  endfunction
   // The table of a 4-input AND of literals (mt_tu_lut4): 1 when the inputs in `care` equal `val`.
   function automatic logic [15:0] lut_match(input logic [3:0] care, input logic [3:0] val);
     for (int k = 0; k < 16; k++) lut_match[k] = ((4'(k) & care) == (val & care));

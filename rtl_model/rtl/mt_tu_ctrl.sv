@@ -421,12 +421,14 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LCapOpen))) u_l_copen (.i({spz_or_open, first_q, sw, active_q}), .o(cap_open));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pass  (.i({tap_ok, k_m03, k_4ok, acc_kind_i[2]}), .o(pass));
   // level 4
-  logic r_pkt, pkt_wr, hold_load, hold_load_w, cap_dropped_c;
+  logic r_pkt, pkt_wr, hold_load, hold_load_w, hold_load_x, cap_dropped_c;
   mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
-  // (a copy for the wide registers' enables, which the next-state tables do not wait behind)
+  // (two copies for the wide registers' enables, which the next-state tables do not wait behind:
+  // hold_load_w for the address, hold_load_x for the index and the sample point)
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_w  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_w));
+  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_x  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_x));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
@@ -1018,8 +1020,8 @@ module mt_tu_ctrl #(
     if (hold_load_w) begin
       hold_a_d = cap_a;
       hold_rw_d = acc_write_i;
-      hold_idx_d = b_int_idx;
     end
+    if (hold_load_x) hold_idx_d = b_int_idx;
 
 
     // E: end of cycle.
@@ -1251,10 +1253,10 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_new_q <= hold_load_w;   // (no capture in the cycle of a start: no session is open)
+      hold_new_q <= hold_load_x;   // (no capture in the cycle of a start: no session is open)
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
       hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
-      if (hold_load_w) hn_thi_q <= t_q[47:24];
+      if (hold_load_x) hn_thi_q <= t_q[47:24];
       if (hold_new_q) begin
         hold_nsp_q[23:0] <= hn_lo[23:0];
         hn_xhi_q <= sp_left_q[31:24];
@@ -1291,12 +1293,15 @@ module mt_tu_ctrl #(
   logic [31:0] mark_wdata_q;
   logic        mark_take_now, mark_take_late_q;
   assign mark_take_now = marker_wr_i && active_q && !marker_pending_q;
+  logic mark_late;   // (one table after the choice: the write and act_pend join it there)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_mlate (
+    .i({1'b0, w_mark, act_pend, marker_wr_i}), .o(mark_late));
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       marker_val_q <= '0;  mark_wdata_q <= '0;  mark_take_late_q <= 1'b0;
     end else begin
       if (marker_wr_i) mark_wdata_q <= wdata_i;
-      mark_take_late_q <= marker_wr_i && active_q && marker_pending_q && w_mark;
+      mark_take_late_q <= mark_late;
       if (mark_take_now) marker_val_q <= wdata_i;
       else if (mark_take_late_q) marker_val_q <= mark_wdata_q;
     end

@@ -70,11 +70,16 @@ module mt_tu_acc #(
     );
   end
   if (Saturate) begin : g_sat
-    logic sat_q;
+    // (the addition's carry out, from the accumulator and the addend in the fabric: yosys 0.23's
+    // ice40_dsp pass drops an SB_MAC16 whose CO is used, and the counter with it)
+    logic sat_q, wraps;
+    logic unused_co;
+    assign unused_co = carry[N];
+    assign wraps = (&q[Width-1:AddW]) && ({1'b0, q[AddW-1:0]} + {1'b0, add_i} > {1'b0, {AddW{1'b1}}});
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) sat_q <= 1'b0;
       else if (load_i) sat_q <= 1'b0;
-      else if (carry[N]) sat_q <= 1'b1;
+      else if (wraps) sat_q <= 1'b1;
     end
     assign q_o = sat_q ? '1 : q[Width-1:0];
   end else begin : g_wrap

@@ -34,6 +34,18 @@ case " $SYNTH_FLAGS " in *" -abc9 "*) ;; *) ABC9_SCRIPT= ;; esac
 yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv -DMT_TU_ICE40 ${*}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null
 # Package top: what is placed and routed.
 yosys -q -l "$out/yosys.log" -p "read_verilog -sv -DMT_TU_ICE40 ${srcs[*]}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu_sg48 -json $out/mt_tu_sg48.json; tee -o $out/stat.txt stat" >/dev/null
+# The hard blocks the RTL instantiates must all be in the netlist: yosys removes one whose outputs
+# it believes unused or constant, and a counter lost that way still synthesizes and times (0.23's
+# ice40_dsp dropped an SB_MAC16 whose carry-out fed the fabric: the drop counts read all ones).
+yosys -q -p "read_verilog -sv -DMT_TU_ICE40 ${srcs[*]}; hierarchy -top mt_tu_sg48; flatten; tee -o $out/elab_stat.txt stat" >/dev/null
+for blk in SB_MAC16 SB_RAM40_4K; do
+  want=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$out/elab_stat.txt")
+  have=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$out/stat.txt")
+  if [ "$have" -lt "$want" ]; then
+    echo "synth: the netlist has $have $blk of the $want the RTL instantiates ($out/yosys.log)" >&2
+    exit 1
+  fi
+done
 # Place and route on the UP5K (sg48).  If the design does not fit there, say so and place it on
 # the next larger iCE40 (HX8K, ct256) so that timing is still measured, on a named device.
 device=up5k-sg48

@@ -421,14 +421,17 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LCapOpen))) u_l_copen (.i({spz_or_open, first_q, sw, active_q}), .o(cap_open));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pass  (.i({tap_ok, k_m03, k_4ok, acc_kind_i[2]}), .o(pass));
   // level 4
-  logic r_pkt, pkt_wr, hold_load, hold_load_w, hold_load_x, cap_dropped_c;
+  logic r_pkt, pkt_wr, hold_load, hold_load_w, hold_load_x, hold_load_y, cap_dropped_c;
   mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
-  // (two copies for the wide registers' enables, which the next-state tables do not wait behind:
-  // hold_load_w for the address, hold_load_x for the index and the sample point)
+  // (three copies for the wide registers' enables, which the next-state tables do not wait
+  // behind: hold_load_w for the address, hold_load_x for the index, hold_load_y for the sample
+  // point; each below the fan-out at which nextpnr puts an enable on a global buffer, whose
+  // insertion delay would follow the capture's decision)
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_w  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_w));
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_x  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_x));
+  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_y  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_y));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
@@ -1253,10 +1256,10 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_new_q <= hold_load_x;   // (no capture in the cycle of a start: no session is open)
+      hold_new_q <= hold_load_y;   // (no capture in the cycle of a start: no session is open)
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
       hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
-      if (hold_load_x) hn_thi_q <= t_q[47:24];
+      if (hold_load_y) hn_thi_q <= t_q[47:24];
       if (hold_new_q) begin
         hold_nsp_q[23:0] <= hn_lo[23:0];
         hn_xhi_q <= sp_left_q[31:24];

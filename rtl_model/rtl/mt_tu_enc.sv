@@ -49,20 +49,25 @@ module mt_tu_enc (
       if (nz[g]) len_of = 4'(g + 1);
     end
   endfunction
-  // (as a tree over the groups and the top four's OR, both kept: the mapper otherwise chains
-  // a_top_le from the top down, seven levels)
-  (* keep *) logic [7:0] a_nz;
-  (* keep *) logic       a_nz_hi;   // a group of the top four is non-zero
+  // (as one level of tables over the groups and the top four's OR: the mapper otherwise chains
+  // a_top_le from the top down, seven levels, even through kept nets)
+  logic [7:0] a_nz;
+  logic       a_nz_hi;    // a group of the top four is non-zero
   logic [7:0] a_top_le;   // a_top_le[g]: no non-zero group of a above g
   always_comb begin
     for (int g = 0; g < 8; g++) a_nz[g] = |a_i[g*7 +: 7];
-    a_nz_hi = |a_nz[7:4];
-    for (int g = 0; g < 7; g++) begin
-      if (g >= 3) a_top_le[g] = !(|(a_nz >> (g + 1)));
-      else a_top_le[g] = !a_nz_hi && !(|(a_nz[3:0] >> (g + 1)));
-    end
-    a_top_le[7] = 1'b1;
   end
+  localparam logic [15:0] LNor = mt_tu_pkg::lut_match(4'b1111, 4'b0000);
+  mt_tu_lut4 #(.Init(~LNor)) u_l_nzhi (.i(a_nz[7:4]), .o(a_nz_hi));
+  // g >= 3: none of a_nz[g+1..7] (at most four); g < 3: not a_nz_hi, none of a_nz[g+1..3]
+  mt_tu_lut4 #(.Init(LNor)) u_l_le6 (.i({3'b0, a_nz[7]}), .o(a_top_le[6]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le5 (.i({2'b0, a_nz[7:6]}), .o(a_top_le[5]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le4 (.i({1'b0, a_nz[7:5]}), .o(a_top_le[4]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le3 (.i(a_nz[7:4]), .o(a_top_le[3]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le2 (.i({2'b0, a_nz_hi, a_nz[3]}), .o(a_top_le[2]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le1 (.i({1'b0, a_nz_hi, a_nz[3:2]}), .o(a_top_le[1]));
+  mt_tu_lut4 #(.Init(LNor)) u_l_le0 (.i({a_nz_hi, a_nz[3:1]}), .o(a_top_le[0]));
+  assign a_top_le[7] = 1'b1;
 
   logic [55:0] z_q;
   logic [7:0]  z_nz_q;     // group g (bits 7g..7g+6) is non-zero

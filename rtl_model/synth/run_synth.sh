@@ -6,6 +6,9 @@
 # (mt_tu, out of context) is synthesised too, so that its own size is reported next to the total.
 # Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, dsp N, fmax_mhz X (plus core_* lines and the device
 # fraction, and fmax_device: the device that was placed, hx8k-ct256 when the UP5K is too small).
+# Placement runs for each seed of SEEDS (default 1-5, in parallel); fmax_mhz is the best seed's
+# (whose bitstream, log and report are kept: what a user sweeping seeds gets), fmax_median_mhz and
+# fmax_seeds show the spread (about +-2 MHz on this design).  SEED=N runs one seed.
 # Exits non-zero when a tool fails; a missed timing target or a misfit is reported, not an error.
 set -euo pipefail
 out=${1:?usage: run_synth.sh OUTDIR RTL.sv...}; shift
@@ -15,7 +18,7 @@ for t in yosys nextpnr-ice40; do
   command -v $t >/dev/null || { echo "synth: $t not found (make deps installs it)" >&2; exit 1; }
 done
 srcs=("$@" "$here/mt_tu_sg48.sv")
-SEED=${SEED:-1}
+SEEDS=${SEED:-${SEEDS:-1 2 3 4 5}}
 FREQ=${FREQ:-48}
 # -abc9: yosys' timing-driven ABC9 flow (LUT mapping with the iCE40 box delays).  -dsp: allow
 # SB_MAC16 inference; yosys 0.23 maps only multipliers there, so none is used by this design, but
@@ -49,21 +52,52 @@ done
 # Place and route on the UP5K (sg48).  If the design does not fit there, say so and place it on
 # the next larger iCE40 (HX8K, ct256) so that timing is still measured, on a named device.
 device=up5k-sg48
-if ! nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
-  --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
-  --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1; then
+pnr_seed() { # pnr_seed N: place and route with seed N into OUTDIR/seed-N/
+  mkdir -p "$out/seed-$1"
+  nextpnr-ice40 --up5k --package sg48 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
+    --freq "$FREQ" --seed "$1" --timing-allow-fail --report "$out/seed-$1/report.json" \
+    --asc "$out/seed-$1/mt_tu_sg48.asc" -l "$out/seed-$1/nextpnr.log" -q >/dev/null 2>&1
+}
+seed_fmax() { # seed_fmax N -> that seed's fmax (MHz), empty when it has none
+  grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$out/seed-$1/nextpnr.log" 2>/dev/null | tail -n 1 | awk '{print $(NF-1)}'
+}
+rm -rf "$out"/seed-*
+jobs_max=$(nproc 2>/dev/null || echo 1)
+pnr_ok=1
+for s in $SEEDS; do
+  pnr_seed "$s" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do sleep 1; done
+done
+for j in $(jobs -p); do wait "$j" || pnr_ok=0; done
+best= ; best_f=0; seeds_f=
+for s in $SEEDS; do
+  f=$(seed_fmax "$s"); [ -n "$f" ] || { pnr_ok=0; f=none; }
+  seeds_f="$seeds_f $s:$f"
+  if [ "$f" != none ] && awk -v a="$f" -v b="$best_f" 'BEGIN { exit !(a + 0 > b + 0) }'; then best=$s; best_f=$f; fi
+done
+median_f=$(for s in $SEEDS; do seed_fmax "$s"; done | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+first=${SEEDS%% *}
+if [ "$pnr_ok" = 1 ] && [ -n "$best" ]; then
+  cp "$out/seed-$best/nextpnr.log" "$out/nextpnr.log"
+  cp "$out/seed-$best/report.json" "$out/report.json"
+  cp "$out/seed-$best/mt_tu_sg48.asc" "$out/mt_tu_sg48.asc"
+else
+  cp "$out/seed-$first/nextpnr.log" "$out/nextpnr.log" 2>/dev/null || true
+  best=$first; seeds_f=" $first"; median_f=
+  false
+fi || {
   if grep -qE "Unable to place cell|Failed to expand region" "$out/nextpnr.log"; then
     cp "$out/nextpnr.log" "$out/nextpnr-up5k.log"
     echo "synth: does not fit the UP5K: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$out/nextpnr-up5k.log" | tail -n 1)" >&2
     device=hx8k-ct256
     nextpnr-ice40 --hx8k --package ct256 --json "$out/mt_tu_sg48.json" --pcf-allow-unconstrained \
-      --freq "$FREQ" --seed "$SEED" --timing-allow-fail --report "$out/report.json" \
+      --freq "$FREQ" --seed "$first" --timing-allow-fail --report "$out/report.json" \
       --asc "$out/mt_tu_sg48.asc" -l "$out/nextpnr.log" -q >/dev/null 2>&1 \
       || { tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 (hx8k) failed" >&2; exit 1; }
   else
     tail -n 30 "$out/nextpnr.log" >&2; echo "synth: nextpnr-ice40 failed" >&2; exit 1
   fi
-fi
+}
 
 cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types (last design block)
   awk -v re="$2" '$1 ~ "^"re"$" && $2 ~ /^[0-9]+$/ { n[$1] = $2 } END { s = 0; for (k in n) s += n[k]; print s }' "$1"
@@ -86,6 +120,8 @@ up5k_lcs=$( { grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>
   echo "bram $bram"
   echo "dsp $dsp"
   echo "fmax_mhz $fmax"
+  echo "fmax_median_mhz ${median_f:-$fmax}"
+  echo "fmax_seeds${seeds_f}"
   echo "lut4_fraction $(awk -v l="$lut" 'BEGIN { printf "%.3f", l / 5280 }')"
   echo "up5k_lc_demand $up5k_lcs"
   echo "fmax_device $device"
@@ -95,7 +131,7 @@ up5k_lcs=$( { grep -o "ICESTORM_LC: *[0-9]*/ *[0-9]*" "$out/nextpnr-up5k.log" 2>
   echo "core_ff $cff"
   echo "core_bram $cbram"
   echo "target_mhz $FREQ"
-  echo "seed $SEED"
+  echo "seed $best"
   echo "synth_flags ${SYNTH_FLAGS:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
 } >"$out/summary.txt"
 cat "$out/summary.txt"

@@ -7,7 +7,8 @@
 //
 //   mt_tu_regs  MMIO registers and read port (answers a clock after the request)
 //   mt_tu_awram the wide configuration registers as written (block RAM, inside mt_tu_regs)
-//   mt_tu_acc   the cycle counter, BYTES and SAMPLES (SB_MAC16 on iCE40, inside mt_tu_ctrl)
+//   mt_tu_acc   the cycle counter, BYTES, SAMPLES, OVERFLOW's count and DROPPED (SB_MAC16 on
+//               iCE40, inside mt_tu_ctrl)
 //   mt_tu_ctrl  session, schedule, capture, arbitration, compressor state, counters, and the
 //               packet pipeline behind the arbitration (P1, P2, PQ, PW, P3: contract v4)
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock

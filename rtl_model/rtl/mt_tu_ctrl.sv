@@ -581,7 +581,8 @@ module mt_tu_ctrl #(
   // is set (r_hold excludes them), so no row needs a priority over another.  A written packet
   // that is not the hold's sample is a RUN when a run is open, else the winning row's.  The
   // sample's own bits come from registers; the wide fields take a copy of r_hold (r_hold_w).
-  //   header:  sample 1000 0 m1 m0 rw run !skip_zero 0 (m: the match, when one; P1 adds the op),
+  //   header:  sample bits 7..0 = 1, 0, m1, m0, rw, run, !skip_zero, 0 (m: the match, when one;
+  //            P1 adds the op),
   //            RUN 01, SYNC 00, SECTION 02, OVERFLOW 03, MARKER 04, END 05;
   //   bound:   sample 1 + run + (skip ? 6 : 0) + (match ? 0 : 8), RUN 2, SECTION 14, SYNC 16,
   //            END 13, OVERFLOW and MARKER 6.

@@ -22,8 +22,8 @@ VERILATOR   ?= verilator
 VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 # The simulation library is the largest unit (65536-byte FIFO storage, 8-byte output port),
 # strapped at run time to the depth and drain the caller asks for (mt_rtl_create).
-RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing \
-               -GDepth=65536 -GDrain=8
+RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing
+RTL_PARAMS  := -GDepth=65536 -GDrain=8   # (the gate netlist has them built in: gate_netlist.sh)
 RTL_OPT     := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -Irtl_model/sim -Ilib
@@ -35,11 +35,11 @@ RTL_ENV     := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES
 # the lockstep comparator and the packet-context printer it shares with the testbenches.
 RTL_C_OBJS  := $(OBJ)/rtl_model/sim/mt_lockstep.o $(OBJ)/rtl_model/sim/pktctx.o
 
-# $(call rtl_build,outdir,extra verilator flags,extra shim defines)
+# $(call rtl_build,outdir,extra verilator flags,extra shim defines[,sources: the RTL by default])
 define rtl_build
-$(1)/obj/V$(RTL_TOP)__ALL.a: $(RTL_SRCS) rtl_model/module.mk
+$(1)/obj/V$(RTL_TOP)__ALL.a: $(or $(4),$(RTL_SRCS)) rtl_model/module.mk
 	@mkdir -p $(1)/obj
-	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(2) -Mdir $(1)/obj $(RTL_SRCS) --build -j 2 \
+	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(if $(4),,$(RTL_PARAMS)) $(2) -Mdir $(1)/obj $(or $(4),$(RTL_SRCS)) --build -j 2 \
 	  -MAKEFLAGS "$(RTL_OPT)" >$(1)/verilator.log 2>&1 || { cat $(1)/verilator.log; exit 1; }
 	$(RTL_ENV) make -s -C $(1)/obj -f V$(RTL_TOP).mk $(RTL_OPT) verilated.o verilated_threads.o \
 	  $(if $(findstring fst,$(2)),verilated_fst_c.o)
@@ -74,6 +74,25 @@ $(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmt
 $(RTL_OUT)/ice40/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
+# The gate-level variant: the netlist of the synthesis flow (synth/gate_netlist.sh), simulated
+# with yosys' models of every iCE40 cell in it (flip-flops power up at 0, as the FPGA's do), so
+# that what synthesis makes of the RTL is checked against the C model (test_rtl_gate.sh).
+RTL_GATE    := $(RTL_OUT)/gate
+RTL_GATE_V  := $(RTL_GATE)/mt_tu_gate.v
+RTL_GATE_PRIMS := $(RTL_GATE)/prims.v
+$(RTL_GATE_V): $(RTL_SRCS) rtl_model/synth/gate_netlist.sh rtl_model/synth/flow.sh
+	rtl_model/synth/gate_netlist.sh $@ $(RTL_SRCS)
+$(RTL_GATE_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
+	@mkdir -p $(@D)
+	{ echo '`define SB_DFF_INIT initial Q = 0;'; echo '`define NO_ICE40_DEFAULT_ASSIGNMENTS'; \
+	  sed -n '/^`ifndef NO_ICE40_DEFAULT_ASSIGNMENTS/,/^`endif/p' $<; \
+	  awk '/^module (SB_LUT4|SB_CARRY|SB_DFF[A-Z]*|SB_RAM40_4K|SB_MAC16) /,/^endmodule/' $<; } >$@
+$(eval $(call rtl_build,$(RTL_GATE),-Wno-fatal -Wno-lint -Wno-style,,$(RTL_GATE_V) $(RTL_GATE_PRIMS)))
+$(RTL_GATE)/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_GATE)/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+$(RTL_GATE)/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_GATE)/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+
 ALL_TARGETS += $(RTL_A)
 
 # Testbench and co-simulation tools (C, linked with the model and one RTL build each).
@@ -89,9 +108,10 @@ $(RTL_TB): $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_A) $(MT_A)
 $(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
-TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40/mt_cosim $(RTL_OUT)/ice40/mt_rtl_tb
+TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40/mt_cosim $(RTL_OUT)/ice40/mt_rtl_tb \
+                $(RTL_GATE)/mt_cosim $(RTL_GATE)/mt_rtl_tb
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
-                rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh
+                rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh
 
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)

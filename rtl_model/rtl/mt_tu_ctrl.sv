@@ -270,8 +270,9 @@ module mt_tu_ctrl #(
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
   // competes from the fifth cycle after its capture (MT_UNIT_PACE).
-  // pass: the access passes the kind/tap filter (kinds 0..4), in three levels of tables; cap_open:
-  // a capture is possible (active, an interval open), in two; cap = pass && cap_open.
+  // pass: the access's kind passes the filter (kinds 0..4), in two levels of tables; cap_open: it
+  // is valid, its tap is traced and a capture is possible (active, an interval open), in two;
+  // cap = pass && cap_open.
   logic        pass, cap_open, cap;
   logic [55:0] cap_a;
   assign cap_a = mt_tu_pkg::fmt_part(b_fmt, acc_addr_i);
@@ -303,11 +304,11 @@ module mt_tu_ctrl #(
                           LMarkOnly = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
                           LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
-                          LMayStart = 23, LTapOk = 24, LCapOpen = 25, LLoad2 = 26, LGate3 = 27,
+                          LMayStart = 23, LKindLo = 24, LKindHi = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
-                          LSwFmt = 40;
+                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -331,8 +332,12 @@ module mt_tu_ctrl #(
       LPktWr:   lut_fn = x[0] ? x[1] : (x[2] && x[3]);
       LLoad:    lut_fn = x[0] && (x[1] || x[2]);
       LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
-      LTapOk:   lut_fn = x[0] && (x[1] == x[2]);
-      LCapOpen: lut_fn = x[0] && (x[1] || x[2] || x[3]);
+      // (the capture's filter: x[0] kind[0], x[1] kind[1], x[2..3] the pair's mask bits)
+      LKindLo:  lut_fn = !x[1] && (x[0] ? x[3] : x[2]);
+      LKindHi:  lut_fn = x[1] && (x[0] ? x[3] : x[2]);
+      LKind:    lut_fn = x[0] ? x[1] : (x[2] || x[3]);     // x0 kind[2], x1 the kind-4 test
+      LTapAct:  lut_fn = x[0] && x[1] && (x[2] == x[3]);   // active, valid, tap == the traced
+      LOr4:     lut_fn = x[0] || x[1] || x[2] || x[3];
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
@@ -408,30 +413,37 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(lut_init(LRow)))     u_l_rmark   (.i({mark_only, hold_ready, b_hold_valid_arb, barrier}), .o(r_mark));
   mt_tu_lut4 #(.Init(lut_init(LEndRow)))  u_l_rend    (.i({1'b0, end_only, b_hold_valid_arb, barrier}), .o(r_end));
   mt_tu_lut4 #(.Init(lut_init(LPktGate))) u_l_pgate   (.i({1'b0, hold_after_arb, b_hold_valid_arb, gate}), .o(pkt_gate));
-  // the capture (section C)
-  logic k_m01, k_m23, k_is4, tap_ok, k_m03, k_4ok, spz_or_open;
-  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m01   (.i({1'b0, c_kind_mask_q[0], c_kind_mask_q[1], acc_kind_i[0]}), .o(k_m01));
-  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m23   (.i({1'b0, c_kind_mask_q[2], c_kind_mask_q[3], acc_kind_i[0]}), .o(k_m23));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_k4 (
-    .i({c_kind_mask_q[4], acc_kind_i[0], acc_kind_i[1], acc_kind_i[2]}), .o(k_is4));
-  mt_tu_lut4 #(.Init(lut_init(LTapOk)))   u_l_tap   (.i({1'b0, c_tap_q, acc_tap_i, acc_valid_i}), .o(tap_ok));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_spzo  (.i({2'b0, int_open_q, sp_zero_q}), .o(spz_or_open));
-  mt_tu_lut4 #(.Init(lut_init(LMux)))     u_l_m03   (.i({1'b0, k_m01, k_m23, acc_kind_i[1]}), .o(k_m03));
-  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_k4ok  (.i({2'b0, tap_ok, k_is4}), .o(k_4ok));
-  mt_tu_lut4 #(.Init(lut_init(LCapOpen))) u_l_copen (.i({spz_or_open, first_q, sw, active_q}), .o(cap_open));
-  mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pass  (.i({tap_ok, k_m03, k_4ok, acc_kind_i[2]}), .o(pass));
+  // the capture (section C), two levels of tables from the access: the kind filter as three
+  // partial tests (kinds 0-1, 2-3, 4) and their select by kind[2]; valid and the tap filter go
+  // with the session's state into cap_open (active, and the tap is the one traced; an interval
+  // open, a switch, or the first cycle), so that hold_load is the third level
+  logic k_lo, k_hi, k_is4, tap_act, open_any;
+  mt_tu_lut4 #(.Init(lut_init(LKindLo))) u_l_klo (
+    .i({c_kind_mask_q[1], c_kind_mask_q[0], acc_kind_i[1], acc_kind_i[0]}), .o(k_lo));
+  mt_tu_lut4 #(.Init(lut_init(LKindHi))) u_l_khi (
+    .i({c_kind_mask_q[3], c_kind_mask_q[2], acc_kind_i[1], acc_kind_i[0]}), .o(k_hi));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0100))) u_l_k4 (
+    .i({1'b0, c_kind_mask_q[4], acc_kind_i[1], acc_kind_i[0]}), .o(k_is4));
+  mt_tu_lut4 #(.Init(lut_init(LTapAct))) u_l_tapa (.i({c_tap_q, acc_tap_i, acc_valid_i, active_q}), .o(tap_act));
+  mt_tu_lut4 #(.Init(lut_init(LOr4)))    u_l_open (.i({sp_zero_q, int_open_q, first_q, sw}), .o(open_any));
+  mt_tu_lut4 #(.Init(lut_init(LKind)))   u_l_pass (.i({k_hi, k_lo, k_is4, acc_kind_i[2]}), .o(pass));
+  mt_tu_lut4 #(.Init(lut_init(LAnd2)))   u_l_copen (.i({2'b0, open_any, tap_act}), .o(cap_open));
   // level 4
-  logic r_pkt, pkt_wr, hold_load, hold_load_w, hold_load_x, hold_load_y, cap_dropped_c;
+  logic r_pkt, pkt_wr, hold_load, hold_take_w, hold_take_x, hold_take_y, cap_dropped_c;
   mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
   mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
   mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
-  // (three copies for the wide registers' enables, which the next-state tables do not wait
-  // behind: hold_load_w for the address, hold_load_x for the index, hold_load_y for the sample
-  // point; each below the fan-out at which nextpnr puts an enable on a global buffer, whose
-  // insertion delay would follow the capture's decision)
-  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_w  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_w));
-  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_x  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_x));
-  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load_y  (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load_y));
+  // The hold's wide registers (address, index, sample point) take the cycle's access whenever
+  // the hold is free after this cycle's act, captured or not: a hold that did not load keeps
+  // its valid flag clear, so what they took is never read (the precompute's stages run on it,
+  // and nothing chooses their results for an empty hold).  Their enables so wait for the
+  // arbitration only, not for the access and its tap / kind filter, which then drives only the
+  // narrow next-state tables.  Three copies (hold_take_w for the address, _x for the index, _y
+  // for the sample point), each below the fan-out at which nextpnr puts an enable on a global
+  // buffer, whose insertion delay would follow the arbitration.
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_w  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_w));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_x  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_x));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_y  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_y));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
@@ -1021,11 +1033,11 @@ module mt_tu_ctrl #(
     // The hold after this cycle's act (a hold that acts is always emptied: absorbed, chosen or
     // dropped); then this cycle's capture.
     // (hold_valid, hold_age, hold_after: the tables below)
-    if (hold_load_w) begin
+    if (hold_take_w) begin
       hold_a_d = cap_a;
       hold_rw_d = acc_write_i;
     end
-    if (hold_load_x) hold_idx_d = b_int_idx;
+    if (hold_take_x) hold_idx_d = b_int_idx;
 
 
     // E: end of cycle.
@@ -1257,10 +1269,10 @@ module mt_tu_ctrl #(
       int_open_q <= int_open_d;   int_idx_q <= int_idx_d;   
       next_idx_q <= next_idx_d;
       hold_valid_q <= hold_valid_d; hold_after_q <= hold_after_d; hold_rw_q <= hold_rw_d;
-      hold_new_q <= hold_load_y;   // (no capture in the cycle of a start: no session is open)
+      hold_new_q <= hold_load;     // (no capture in the cycle of a start: no session is open)
       hold_a_q <= hold_a_d;       hold_idx_q <= hold_idx_d;
       hold_nsp_q[47:24] <= hn_thi_q + {16'd0, hn_xhi_q} + 24'(hn_c_q);
-      if (hold_load_y) hn_thi_q <= t_q[47:24];
+      if (hold_take_y) hn_thi_q <= t_q[47:24];
       if (hold_new_q) begin
         hold_nsp_q[23:0] <= hn_lo[23:0];
         hn_xhi_q <= sp_left_q[31:24];

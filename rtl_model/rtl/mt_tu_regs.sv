@@ -112,6 +112,39 @@ module mt_tu_regs (
     .peek_o  (aw_peek)
   );
 
+  // The write data's tests behind the flags, in at most three levels of 4-input tables
+  // (mt_tu_lut4; left to itself the mapper chains the 32-bit compares through each other and the
+  // write's decode, six levels deep): the nibbles' zero tests and the low nibble's values, their
+  // ANDs in two groups, then one table per flag.
+  logic [7:1] wd_nz;      // reg_wdata_i[4k+3:4k] == 0
+  logic       wd_n0_0, wd_n0_1, wd_n0_2, wd_n0_le1;   // reg_wdata_i[3:0] == 0, 1, 2, <= 1
+  logic       wd_hi_a, wd_hi_b;                         // nibbles 1-4, 5-7 zero
+  logic       wd_s_ends, wd_low13_zero;
+  logic       wd_is0, wd_is1, wd_is2, wd_le1, wd_b0_zero, wd_sync_lo, wd_sync_hi;
+  localparam logic [15:0] LZero4 = mt_tu_pkg::lut_match(4'b1111, 4'b0000);
+  localparam logic [15:0] LAnd4  = mt_tu_pkg::lut_match(4'b1111, 4'b1111);
+  for (genvar k = 1; k < 8; k++) begin : g_wdz
+    mt_tu_lut4 #(.Init(LZero4)) u_l (.i(reg_wdata_i[4*k +: 4]), .o(wd_nz[k]));
+  end
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'd0))) u_l_n00 (.i(reg_wdata_i[3:0]), .o(wd_n0_0));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'd1))) u_l_n01 (.i(reg_wdata_i[3:0]), .o(wd_n0_1));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'd2))) u_l_n02 (.i(reg_wdata_i[3:0]), .o(wd_n0_2));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1110, 4'd0))) u_l_n0l (.i(reg_wdata_i[3:0]), .o(wd_n0_le1));
+  // (SYNC_PERIOD < 64: bits 13:6 zero; > 8192: bit 13 and any of bits 12:0)
+  mt_tu_lut4 #(.Init(LZero4)) u_l_sends (.i({reg_wdata_i[13:12], reg_wdata_i[7:6]}), .o(wd_s_ends));
+  mt_tu_lut4 #(.Init(LAnd4)) u_l_hia (.i(wd_nz[4:1]), .o(wd_hi_a));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_hib (.i({1'b0, wd_nz[7:5]}), .o(wd_hi_b));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0011, 4'b0011))) u_l_b0z (.i({2'b0, wd_nz[1], wd_n0_0}), .o(wd_b0_zero));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0011, 4'b0011))) u_l_slo (.i({2'b0, wd_nz[2], wd_s_ends}), .o(wd_sync_lo));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0111))) u_l_l13z (
+    .i({reg_wdata_i[12], wd_nz[2], wd_nz[1], wd_n0_0}), .o(wd_low13_zero));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0011, 4'b0010))) u_l_shi (.i({2'b0, reg_wdata_i[13], wd_low13_zero}), .o(wd_sync_hi));
+  localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
+  mt_tu_lut4 #(.Init(LAll3)) u_l_is0 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_0}), .o(wd_is0));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_is1 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_1}), .o(wd_is1));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_is2 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_2}), .o(wd_is2));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_le1 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_le1}), .o(wd_le1));
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       kind_mask_q     <= 5'h1F;
@@ -143,23 +176,23 @@ module mt_tu_regs (
             fmt_l_q <= reg_wdata_i[5:4];
           end
           RegSyncPeriod: begin   // (the model keeps bits 13:0, then clamps)
-            sync_lo_q <= !mt_tu_pkg::le17(17'd64, 17'(reg_wdata_i[13:0]));
-            sync_hi_q <= !mt_tu_pkg::le17(17'(reg_wdata_i[13:0]), 17'd8192);
+            sync_lo_q <= wd_sync_lo;
+            sync_hi_q <= wd_sync_hi;
           end
-          RegRateH:  rate_h_one_q <= (reg_wdata_i[31:1] == '0);
-          RegRateL:  rate_l_one_q <= (reg_wdata_i[31:1] == '0);
+          RegRateH:  rate_h_one_q <= wd_le1;
+          RegRateL:  rate_l_one_q <= wd_le1;
           RegLenHLo: begin
-            len_h_lo_zero_q <= (reg_wdata_i == '0);
-            len_h_lo_one_q  <= (reg_wdata_i == 32'd1);
-            len_h_lo_two_q  <= (reg_wdata_i == 32'd2);
+            len_h_lo_zero_q <= wd_is0;
+            len_h_lo_one_q  <= wd_is1;
+            len_h_lo_two_q  <= wd_is2;
           end
-          RegLenHHi: len_h_hi_zero_q <= (reg_wdata_i[7:0] == '0);
+          RegLenHHi: len_h_hi_zero_q <= wd_b0_zero;
           RegLenLLo: begin
-            len_l_lo_zero_q <= (reg_wdata_i == '0);
-            len_l_lo_one_q  <= (reg_wdata_i == 32'd1);
-            len_l_lo_two_q  <= (reg_wdata_i == 32'd2);
+            len_l_lo_zero_q <= wd_is0;
+            len_l_lo_one_q  <= wd_is1;
+            len_l_lo_two_q  <= wd_is2;
           end
-          RegLenLHi: len_l_hi_zero_q <= (reg_wdata_i[7:0] == '0);
+          RegLenLHi: len_l_hi_zero_q <= wd_b0_zero;
           default: ;
         endcase
       end
@@ -178,7 +211,6 @@ module mt_tu_regs (
   // address decode with the other registers' and puts them behind it); a start fans out to most
   // of the unit.
   logic a_hi_zero, a_ctrl_mid, a_ctrl_lo, a_mark_mid, a_mark_lo;
-  localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0000))) u_l_hi (
     .i(reg_addr_i[9:6]), .o(a_hi_zero));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, {RegCtrl[5:3], 1'b1}))) u_l_cmid (

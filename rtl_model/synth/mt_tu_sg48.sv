@@ -6,8 +6,10 @@
 //     for one clock by acc_fire_i, or an MMIO request ({wdata[31:0], word addr[9:0]} in its low
 //     42 bits), presented for one clock by reg_rd_i or reg_wr_i; read data (valid the clock after
 //     the request) is captured and shifted out on reg_so_o;
-//   - output: each clock's drained bytes are folded (XOR of the valid bytes) onto 8 pins with the
-//     byte count, registered, so that no output bit can be optimised away.
+//   - output: each clock's drained bytes and their count are registered as they leave the unit
+//     (the consumer's input register: the timing measured ends at the unit's port), then folded
+//     (XOR of the valid bytes) onto 8 pins with the byte count, registered, so that no output bit
+//     can be optimised away.
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
 // (see docs/trace-unit.md, "Synthesis results").
 module mt_tu_sg48 (
@@ -74,11 +76,14 @@ module mt_tu_sg48 (
     .fifo_level_o (fifo_level)
   );
 
-  logic [7:0] fold;
+  logic [4:0]         out_cnt_q;
+  logic [Drain*8-1:0] out_data_q;
+  logic [16:0]        fifo_level_q;
+  logic [7:0]         fold;
   always_comb begin
-    fold = fifo_level[7:0] ^ {fifo_level[16:10], 1'b0} ^ {7'd0, fifo_level[8] ^ fifo_level[9]};
+    fold = fifo_level_q[7:0] ^ {fifo_level_q[16:10], 1'b0} ^ {7'd0, fifo_level_q[8] ^ fifo_level_q[9]};
     for (int j = 0; j < Drain; j++) begin
-      if (5'(j) < out_cnt) fold = fold ^ out_data[j*8 +: 8];
+      if (5'(j) < out_cnt_q) fold = fold ^ out_data_q[j*8 +: 8];
     end
   end
 
@@ -86,13 +91,19 @@ module mt_tu_sg48 (
     if (!rst_ni) begin
       rdata_sr_q <= '0;
       reg_rd_q2 <= 1'b0;
+      out_cnt_q <= '0;
+      out_data_q <= '0;
+      fifo_level_q <= '0;
       out_fold_o <= '0;
       out_cnt_o <= '0;
     end else begin
       reg_rd_q2 <= reg_rd_q;
       rdata_sr_q <= reg_rd_q2 ? rdata : {1'b0, rdata_sr_q[31:1]};
+      out_cnt_q <= out_cnt;
+      out_data_q <= out_data;
+      fifo_level_q <= fifo_level;
       out_fold_o <= fold;
-      out_cnt_o <= out_cnt;
+      out_cnt_o <= out_cnt_q;
     end
   end
   assign reg_so_o = rdata_sr_q[0];

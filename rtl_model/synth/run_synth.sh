@@ -20,18 +20,7 @@ done
 srcs=("$@" "$here/mt_tu_sg48.sv")
 SEEDS=${SEED:-${SEEDS:-1 2 3 4 5}}
 FREQ=${FREQ:-48}
-# -abc9: yosys' timing-driven ABC9 flow (LUT mapping with the iCE40 box delays).  -dsp: allow
-# SB_MAC16 inference; yosys 0.23 maps only multipliers there, so none is used by this design, but
-# the changed pass order maps it smaller (5608 LUT4 against 5745 with -abc9 alone and 5968 with
-# neither, same RTL).  SYNTH_FLAGS= (empty) gives the plain flow for comparison.
-SYNTH_FLAGS=${SYNTH_FLAGS--abc9 -dsp -device u}
-# ABC9's default script ends in &mfs, which aborts on this design in Debian's berkeley-abc
-# (giaMfs.c assertion); yosys then silently keeps the mapping written before it.  Say so
-# explicitly: the default script without &mfs (same result, no abort).
-# ABC9_EXTRA: yosys commands put before it, for experiments (e.g. 'scratchpad -set
-# synth_ice40.abc9.W 2000; ', ABC9's wire delay in ps).
-ABC9_SCRIPT="${ABC9_EXTRA:-}"'scratchpad -set abc9.script +&scorr;&sweep;&dc2;&dch,-f;&ps;&if,{C},{W},{D},{R},-v;'
-case " $SYNTH_FLAGS " in *" -abc9 "*) ;; *) ABC9_SCRIPT= ;; esac
+. "$here/flow.sh"
 
 # Core out of context: LUT/FF/BRAM of the trace unit itself.
 yosys -q -l "$out/yosys_core.log" -p "read_verilog -sv -DMT_TU_ICE40 ${*}; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu; tee -o $out/core_stat.txt stat" >/dev/null

@@ -203,9 +203,11 @@ static void random_config(rng_t *g, uint32_t cfg[][2], unsigned *n)
     cfg[k][0] = MT_REG_RATE_H; cfg[k++][1] = chance(g, 200) ? (uint32_t)below(g, 40) : rates[below(g, 9)];
     cfg[k][0] = MT_REG_RATE_L; cfg[k++][1] = chance(g, 200) ? (uint32_t)below(g, 300) : rates[below(g, 9)];
     cfg[k][0] = MT_REG_LEN_H_LO; cfg[k++][1] = chance(g, 100) ? (uint32_t)below(g, 20000) : lens[below(g, 9)];
-    cfg[k][0] = MT_REG_LEN_H_HI; cfg[k++][1] = 0;
+    /* (a high word now and then: lengths past 2^32 end no section in a test, but the high word's
+     * bits 7:0 and the bits above them that the register drops are tested at the write) */
+    cfg[k][0] = MT_REG_LEN_H_HI; cfg[k++][1] = chance(g, 30) ? (uint32_t)rnd(g) : 0;
     cfg[k][0] = MT_REG_LEN_L_LO; cfg[k++][1] = chance(g, 100) ? (uint32_t)below(g, 20000) : lens[below(g, 9)];
-    cfg[k][0] = MT_REG_LEN_L_HI; cfg[k++][1] = 0;
+    cfg[k][0] = MT_REG_LEN_L_HI; cfg[k++][1] = chance(g, 30) ? (uint32_t)rnd(g) : 0;
     cfg[k][0] = MT_REG_SYNC_PERIOD;
     cfg[k++][1] = chance(g, 500) ? (uint32_t)below(g, 600) : (chance(g, 500) ? 4096u : (uint32_t)rnd(g));
     cfg[k][0] = MT_REG_KIND_MASK; cfg[k++][1] = chance(g, 700) ? 0x1Fu : (uint32_t)rnd(g);

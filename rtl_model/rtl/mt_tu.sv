@@ -58,6 +58,8 @@ module mt_tu #(
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
   logic         sync_lo, sync_hi, len_h_two, len_l_two;
   logic        ctrl_wr, marker_wr;
+  logic [3:0]  ctrl_dec;
+  logic [2:0]  mark_dec;
   logic [7:0]  status;
   logic [31:0] dropped, dropped_next;
   logic [47:0] samples, bytes;
@@ -98,6 +100,8 @@ module mt_tu #(
     .sync_lo_o     (sync_lo),
     .sync_hi_o     (sync_hi),
     .ctrl_wr_o     (ctrl_wr),
+    .ctrl_dec_o    (ctrl_dec),
+    .mark_dec_o    (mark_dec),
     .marker_wr_o   (marker_wr),
     .status_i      (status),
     .fifo_level_i  (17'(occ)),
@@ -132,6 +136,8 @@ module mt_tu #(
     .sync_lo_i     (sync_lo),
     .sync_hi_i     (sync_hi),
     .ctrl_wr_i     (ctrl_wr),
+    .ctrl_dec_i    (ctrl_dec),
+    .mark_dec_i    (mark_dec),
     .marker_wr_i   (marker_wr),
     .wdata_i       (reg_wdata_i),
     .fifo_occ_i    (occ),

@@ -48,7 +48,9 @@ module mt_tu_ctrl #(
   input  logic            sync_lo_i,      // SYNC_PERIOD < 64 as written now
   input  logic            sync_hi_i,      // SYNC_PERIOD > 8192 as written now
   input  logic            ctrl_wr_i,
+  input  logic [3:0]       ctrl_dec_i,   // its partial decode (mt_tu_regs: ctrl_dec_o)
   input  logic            marker_wr_i,
+  input  logic [2:0]       mark_dec_i,   // its partial decode (mt_tu_regs: mark_dec_o)
   input  logic [31:0]     wdata_i,
   // FIFO
   input  logic [OccW-1:0] fifo_occ_i,
@@ -308,7 +310,8 @@ module mt_tu_ctrl #(
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
-                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43;
+                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43,
+                          LNoStop = 44;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -338,6 +341,7 @@ module mt_tu_ctrl #(
       LKind:    lut_fn = x[0] ? x[1] : (x[2] || x[3]);     // x0 kind[2], x1 the kind-4 test
       LTapAct:  lut_fn = x[0] && x[1] && (x[2] == x[3]);   // active, valid, tap == the traced
       LOr4:     lut_fn = x[0] || x[1] || x[2] || x[3];
+      LNoStop:  lut_fn = x[0] && !(x[1] && x[2] && x[3]);  // x0 unless a CTRL write clears ENABLE
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
@@ -1094,14 +1098,19 @@ module mt_tu_ctrl #(
   // clock); a MARKER written while one is pending is lost unless the pending one is chosen now.
   logic mark_wr_act, drop_na_nr, drop_sw, stop_now;
   logic [2:0] hold_age_inc;
-  assign mark_wr_act  = marker_wr_i && active_q;
-  assign stop_now     = ctrl_wr_i && !wdata_i[0] && active_q;
+  // (the MARKER write's tests one table after the decode's first level, mark_dec_i, with the
+  // registers they need: the write is late, it comes through the address decode)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_mwa (
+    .i({mark_dec_i, active_q}), .o(mark_wr_act));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_stop (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[0], active_q}), .o(stop_now));
   assign drop_na_nr   = !e_absorbed && !room;           // the hold's sample, if it acts, is dropped
   assign drop_sw      = sw && hold_valid_q && hold_after;  // a switch drops a hold after the barrier
   assign hold_age_inc = hold_ready ? hold_age_q : hold_age_q + 3'd1;
   logic lost_pend, act_pend;
   assign act_pend  = active_q && marker_pending_q;   // (registers only: the write joins last)
-  assign lost_pend = marker_wr_i && act_pend;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_lpend (
+    .i({mark_dec_i, act_pend}), .o(lost_pend));
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
   mt_tu_lut4 #(.Init(lut_init(LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
   mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
@@ -1168,12 +1177,13 @@ module mt_tu_ctrl #(
   // (tables, in one level after the command: it fans out to most of the unit)
   logic may_start;
   mt_tu_lut4 #(.Init(lut_init(LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start (
-    .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_now));
+  // (start_now and stop_now from the decode's first level: ctrl_dec_i)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_now));
   // (a copy for the configuration latched at the start and the counters it clears: the start's
   // fan-out otherwise puts a long net behind the state that follows it)
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_start_cfg (
-    .i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(start_cfg));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_cfg (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_cfg));
   logic c_both_zero_d;
   assign c_len_h_zero_d = start_cfg ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
   assign c_len_l_zero_d = start_cfg ? len_l_zero_i : c_len_l_zero_q;
@@ -1195,7 +1205,8 @@ module mt_tu_ctrl #(
   logic sw_ns, sw_d;
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
     .i({active_q, first_q, sw, sec_last_q}), .o(sw_ns));
-  mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_nsw (.i({1'b0, wdata_i[0], ctrl_wr_i, sw_ns}), .o(sw_d));
+  mt_tu_lut4 #(.Init(lut_init(LNoStop))) u_l_nsw (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[0], sw_ns}), .o(sw_d));
   // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
   // with the first section's format, a stop keeps the format, and otherwise a switch takes the
   // next section's)
@@ -1308,7 +1319,14 @@ module mt_tu_ctrl #(
   // stored a cycle later, a rest cycle of that choice, so the store does not wait for the choice.
   logic [31:0] mark_wdata_q;
   logic        mark_take_now, mark_take_late_q;
-  assign mark_take_now = marker_wr_i && active_q && !marker_pending_q;
+  logic        act_nopend, mark_val_en, mark_val_en2;
+  assign act_nopend = active_q && !marker_pending_q;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_mtake (
+    .i({mark_dec_i, act_nopend}), .o(mark_take_now));
+  // (the value's enable in two copies of 16 bits each, below the fan-out at which nextpnr puts
+  // an enable on a global buffer)
+  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_mven  (.i({2'b0, mark_take_now, mark_take_late_q}), .o(mark_val_en));
+  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_mven2 (.i({2'b0, mark_take_now, mark_take_late_q}), .o(mark_val_en2));
   logic mark_late;   // (one table after the choice: the write and act_pend join it there)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_mlate (
     .i({1'b0, w_mark, act_pend, marker_wr_i}), .o(mark_late));
@@ -1318,8 +1336,8 @@ module mt_tu_ctrl #(
     end else begin
       if (marker_wr_i) mark_wdata_q <= wdata_i;
       mark_take_late_q <= mark_late;
-      if (mark_take_now) marker_val_q <= wdata_i;
-      else if (mark_take_late_q) marker_val_q <= mark_wdata_q;
+      if (mark_val_en)  marker_val_q[15:0]  <= mark_take_now ? wdata_i[15:0] : mark_wdata_q[15:0];
+      if (mark_val_en2) marker_val_q[31:16] <= mark_take_now ? wdata_i[31:16] : mark_wdata_q[31:16];
     end
   end
 

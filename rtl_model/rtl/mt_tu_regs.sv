@@ -37,7 +37,12 @@ module mt_tu_regs (
   output logic         sync_hi_o,      // SYNC_PERIOD > 8192 as written now (it reads as 8192)
   // Commands (to the control block, this cycle)
   output logic         ctrl_wr_o,
+  output logic [3:0]   ctrl_dec_o,   // the CTRL write's partial decode, for the start and stop
+                                     // tables (mt_tu_ctrl): {[9:6] == 0, [5:3] matched and a
+                                     // write, [2:0] matched and ENABLE set, ... and clear}
   output logic         marker_wr_o,
+  output logic [2:0]   mark_dec_o,   // the MARKER write's partial decode: {[9:6] == 0, [5:3]
+                                     // matched and a write, [2:0] matched}
   // State to read back (start of this cycle)
   input  logic [7:0]   status_i,
   input  logic [16:0]  fifo_level_i,
@@ -222,6 +227,18 @@ module mt_tu_regs (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, {1'b0, RegMarker[2:0]}))) u_l_mlo (
     .i({1'b0, reg_addr_i[2:0]}), .o(a_mark_lo));
   mt_tu_lut4 #(.Init(LAll3)) u_l_ctrl (.i({1'b0, a_ctrl_lo, a_ctrl_mid, a_hi_zero}), .o(ctrl_wr_o));
+  // (the start and the stop, which fan out to most of the unit, take the decode's first level
+  // with the write data's ENABLE folded in, so that each is one table after it: a copy of the
+  // high bits' test for them)
+  logic a_hi_zero_c, a_ctrl_en, a_ctrl_dis;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0000))) u_l_hic (
+    .i(reg_addr_i[9:6]), .o(a_hi_zero_c));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, {1'b1, RegCtrl[2:0]}))) u_l_cen (
+    .i({reg_wdata_i[0], reg_addr_i[2:0]}), .o(a_ctrl_en));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, {1'b0, RegCtrl[2:0]}))) u_l_cdis (
+    .i({reg_wdata_i[0], reg_addr_i[2:0]}), .o(a_ctrl_dis));
+  assign ctrl_dec_o = {a_hi_zero_c, a_ctrl_mid, a_ctrl_en, a_ctrl_dis};
+  assign mark_dec_o = {a_hi_zero_c, a_mark_mid, a_mark_lo};
   mt_tu_lut4 #(.Init(LAll3)) u_l_mark (.i({1'b0, a_mark_lo, a_mark_mid, a_hi_zero}), .o(marker_wr_o));
   assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;

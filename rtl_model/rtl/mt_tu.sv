@@ -70,6 +70,8 @@ module mt_tu #(
   logic            half;
   logic            fifo_wr, fifo_commit;
   logic [3:0]      fifo_cnt;
+  logic            fifo_wr_next;
+  logic [3:0]      fifo_cnt_next;
   logic [4:0]      fifo_commit_len;
   logic [63:0]     fifo_data;
 
@@ -146,6 +148,8 @@ module mt_tu #(
     .fifo_half_i   (half),
     .fifo_wr_o     (fifo_wr),
     .fifo_cnt_o    (fifo_cnt),
+    .fifo_wr_next_o  (fifo_wr_next),
+    .fifo_cnt_next_o (fifo_cnt_next),
     .fifo_data_o   (fifo_data),
     .fifo_commit_o (fifo_commit),
     .fifo_commit_len_o (fifo_commit_len),
@@ -170,6 +174,8 @@ module mt_tu #(
     .drain_i,
     .wr_i       (fifo_wr),
     .wr_cnt_i   (fifo_cnt),
+    .wr_next_i  (fifo_wr_next),
+    .wr_cnt_next_i (fifo_cnt_next),
     .wr_data_i  (fifo_data),
     .commit_i   (fifo_commit),
     .commit_len_i (fifo_commit_len),

@@ -59,6 +59,8 @@ module mt_tu_ctrl #(
   input  logic            fifo_half_i,    // OVERFLOW waits for a FIFO at most half full
   output logic            fifo_wr_o,
   output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
+  output logic            fifo_wr_next_o, // fifo_wr_o and fifo_cnt_o of the next cycle
+  output logic [3:0]      fifo_cnt_next_o,
   output logic [63:0]     fifo_data_o,
   output logic            fifo_commit_o,
   output logic [4:0]      fifo_commit_len_o,
@@ -911,6 +913,8 @@ module mt_tu_ctrl #(
   // the first 8 bytes assembled in P2 and written from PW, the rest one cycle later each
   assign fifo_wr_o         = w_q;
   assign fifo_cnt_o        = w_cnt_q;
+  assign fifo_wr_next_o    = pq_w_q;      // (w_q and w_cnt_q take them every cycle)
+  assign fifo_cnt_next_o   = pq_cnt_q;
   assign fifo_data_o       = w_data_q;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;

@@ -40,6 +40,8 @@ module mt_tu_fifo #(
   input  logic                wr_i,
   input  logic [3:0]          wr_cnt_i,
   input  logic [8*8-1:0]      wr_data_i,
+  input  logic                wr_next_i,      // wr_i and wr_cnt_i of the next cycle (the banks'
+  input  logic [3:0]          wr_cnt_next_i,  // write enables are registered from them)
   input  logic                commit_i,
   input  logic [4:0]          commit_len_i,
   // Occupancy at the start of this cycle; room_o: the space after this cycle's drain holds
@@ -167,21 +169,33 @@ module mt_tu_fifo #(
   assign rn_row = rp_d[PW-1:3];
 
   // Lane b of a write at wp is byte (b - wp) mod 8 of the write: rotate the bytes and their mask
-  // left by wp_lo (explicit byte stages).
+  // left by wp_lo (explicit byte stages).  The mask is a register, formed a cycle ahead from the
+  // next write (wr_next_i, wr_cnt_next_i) and the next pointer, so that the banks' write enables
+  // come from flip-flops (the count's compare and the rotation are otherwise in front of them).
   logic [63:0]   wrot;
-  logic [7:0]    wmask;
+  logic [7:0]    wmask, wmask_q, wmask_d;
   logic [RW-1:0] wp_row1;
   always_comb begin
     logic [63:0] d;
     logic [7:0]  m;
+    logic [2:0]  nlo;
     d = wr_data_i;
-    for (int k = 0; k < 8; k++) m[k] = wr_i && (4'(k) < wr_cnt_i);
-    if (wp_lo[0]) begin d = {d[55:0], d[63:56]}; m = {m[6:0], m[7]};     end
-    if (wp_lo[1]) begin d = {d[47:0], d[63:48]}; m = {m[5:0], m[7:6]};   end
-    if (wp_lo[2]) begin d = {d[31:0], d[63:32]}; m = {m[3:0], m[7:4]};   end
+    if (wp_lo[0]) d = {d[55:0], d[63:56]};
+    if (wp_lo[1]) d = {d[47:0], d[63:48]};
+    if (wp_lo[2]) d = {d[31:0], d[63:32]};
     wrot = d;
-    wmask = m;
+    nlo = wp_d[2:0];
+    for (int k = 0; k < 8; k++) m[k] = wr_next_i && (4'(k) < wr_cnt_next_i);
+    if (nlo[0]) m = {m[6:0], m[7]};
+    if (nlo[1]) m = {m[5:0], m[7:6]};
+    if (nlo[2]) m = {m[3:0], m[7:4]};
+    wmask_d = m;
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wmask_q <= '0;
+    else wmask_q <= wmask_d;
+  end
+  assign wmask = wmask_q;
   assign wp_row1 = wp_row + RW'(1);
 
   logic [63:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b

@@ -677,14 +677,33 @@ module mt_tu_ctrl #(
   // short compare.  It is set to the maximum in a session's first cycle (nothing tests it before:
   // no packet is chosen in the cycle of a start); the session's first packet is its SYNC, and the
   // value is exact from that SYNC's entry on, before the next choice is tested.
+  // The entry's arithmetic (the count after it, the need after it) is formed a cycle ahead, from
+  // PW's length and the registers as they are then: under contract v4 packets enter at least
+  // PACE cycles apart, and a session's first cycle has nothing in PW, so in the cycle before an
+  // entry neither sync_bytes_q nor sync_need_q changes (and the latched SYNC_PERIOD is read
+  // from t + 2 of the start, before the first SYNC is in PW).  So no carry chain is between P3's
+  // flags and these registers.
   logic [13:0] sync_need_q, sync_need_d;
+  logic [13:0] sb_pre_q, need_pre_q, reset_pre_q;   // for the packet in PW, were it to enter now
+  logic        sb_sat_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    logic [14:0] sum, rst_v;
+    if (!rst_ni) begin
+      sb_pre_q <= '0;  sb_sat_q <= 1'b0;  need_pre_q <= '0;  reset_pre_q <= '0;
+    end else begin
+      sum = {1'b0, sync_bytes_q} + 15'(pw_len_q);
+      rst_v = {1'b0, c_sync_period_q} - 15'(pw_len_q);
+      sb_pre_q    <= sum[13:0];
+      sb_sat_q    <= sum[14];
+      need_pre_q  <= (sync_need_q <= 14'(pw_len_q)) ? '0 : sync_need_q - 14'(pw_len_q);
+      reset_pre_q <= rst_v[14] ? '0 : rst_v[13:0];
+    end
+  end
   always_comb begin
-    logic [14:0] sync_reset;
-    sync_reset = {1'b0, c_sync_period_q} - 15'(p3_len_q);
     if (first_q) sync_need_d = 14'h3FFF;
     else if (!p3_v_q) sync_need_d = sync_need_q;
-    else if (p3_sync_q) sync_need_d = sync_reset[14] ? '0 : sync_reset[13:0];
-    else sync_need_d = (sync_need_q <= 14'(p3_len_q)) ? '0 : sync_need_q - 14'(p3_len_q);
+    else if (p3_sync_q) sync_need_d = reset_pre_q;
+    else sync_need_d = need_pre_q;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) sync_need_q <= 14'h3FFF;
@@ -769,9 +788,8 @@ module mt_tu_ctrl #(
   logic [3:0]  q_la, q_lb;
   logic [7:0]  q_hdr;
   always_comb begin
-    logic [14:0] sum;
-    sum = {1'b0, sync_bytes_q} + {10'd0, p3_v_q ? p3_len_q : 5'd0};
-    sync_in_fifo = (p3_v_q && p3_sync_q) ? 14'(p3_len_q) : (sum[14] ? 14'd16383 : sum[13:0]);
+    // (read only in a cycle of an entry: sb_pre_q, above)
+    sync_in_fifo = p3_sync_q ? 14'(p3_len_q) : (sb_sat_q ? 14'd16383 : sb_pre_q);
     // The fields that P1 takes from the state after the choice's cycle rather than from the
     // choice (so that no carry chain or select of them is behind the choice): SECTION's rate
     // (sec_r_q, the rate of the choice's cycle) and start (rep_cycle_q, which holds it from the

@@ -84,20 +84,37 @@ module mt_tu_regs (
   // Writes of the block-RAM registers: the value placed at its field, the field's bit mask.
   logic [159:0] aw_wdata, aw_wmask, aw_peek;
   logic [9:0]   aw_lane_we;
-  // the registers' write strobes, one per register, decoded once (the lanes' enables and the
-  // commands are ORs of them, not of the mask)
-  logic w_sync, w_rate_h, w_rate_l, w_len_h_hi, w_len_h_lo, w_len_l_hi, w_len_l_lo;
-  assign w_sync     = wr && (reg_addr_i == RegSyncPeriod);
-  assign w_rate_h   = wr && (reg_addr_i == RegRateH);
-  assign w_rate_l   = wr && (reg_addr_i == RegRateL);
+  // the write strobes of the registers that share a lane, for the lanes' bit masks
+  logic w_len_h_hi, w_len_h_lo, w_len_l_hi;
   assign w_len_h_hi = wr && (reg_addr_i == RegLenHHi);
   assign w_len_h_lo = wr && (reg_addr_i == RegLenHLo);
   assign w_len_l_hi = wr && (reg_addr_i == RegLenLHi);
-  assign w_len_l_lo = wr && (reg_addr_i == RegLenLLo);
   // lanes: 9 SYNC_PERIOD, 8-7 RATE_H, 6-5 RATE_L, 4 LEN_H[39:32] | [31:24], 3 LEN_H[23:8],
   // 2 LEN_H[7:0] | LEN_L[39:32], 1-0 LEN_L[31:0]
-  assign aw_lane_we = {w_sync, w_rate_h, w_rate_h, w_rate_l, w_rate_l, w_len_h_hi || w_len_h_lo,
-                       w_len_h_lo, w_len_h_lo || w_len_l_hi, w_len_l_lo, w_len_l_lo};
+  // (the lanes' enables as two levels of tables over the address, with copies of their own: the
+  // mapper otherwise shares the decode with the read port's and the flags', five levels deep;
+  // every block-RAM register is at a word index 0x009..0x00F, [5:3] == 1)
+  logic       aw_hi_zero, aw_mid;
+  logic [6:0] aw_lo;   // per lane group: [2:0] matched, and a write
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0000))) u_l_awhi (.i(reg_addr_i[9:6]), .o(aw_hi_zero));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_awmid (.i({1'b0, reg_addr_i[5:3]}), .o(aw_mid));
+  // the low three bits' sets: SYNC_PERIOD {1}, RATE_H {2}, RATE_L {3}, LEN_H_LO / LEN_H_HI
+  // {4, 5}, LEN_H_LO {4}, LEN_H_LO / LEN_L_HI {4, 7}, LEN_L_LO {6}
+  localparam logic [7*8-1:0] AwLoSet = {8'b0100_0000, 8'b1001_0000, 8'b0001_0000, 8'b0011_0000,
+                                        8'b0000_1000, 8'b0000_0100, 8'b0000_0010};   // group 6 .. 0
+  function automatic logic [15:0] lut_lo_wr(input logic [7:0] set);
+    for (int k = 0; k < 16; k++) lut_lo_wr[k] = k[3] && set[k[2:0]];   // i = {wr, addr[2:0]}
+  endfunction
+  for (genvar g = 0; g < 7; g++) begin : g_awlo
+    mt_tu_lut4 #(.Init(lut_lo_wr(AwLoSet[g*8 +: 8]))) u_l (.i({wr, reg_addr_i[2:0]}), .o(aw_lo[g]));
+  end
+  logic [6:0] aw_grp_we;   // SYNC, RATE_H, RATE_L, lane 4, lane 3, lane 2, LEN_L_LO
+  for (genvar g = 0; g < 7; g++) begin : g_awwe
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l (
+      .i({1'b0, aw_lo[g], aw_mid, aw_hi_zero}), .o(aw_grp_we[g]));
+  end
+  assign aw_lane_we = {aw_grp_we[0], aw_grp_we[1], aw_grp_we[1], aw_grp_we[2], aw_grp_we[2],
+                       aw_grp_we[3], aw_grp_we[4], aw_grp_we[5], aw_grp_we[6], aw_grp_we[6]};
   always_comb begin
     // (the values as written: the flags above normalise SYNC_PERIOD and the rates when read)
     aw_wdata = {2'd0, reg_wdata_i[13:0], reg_wdata_i, reg_wdata_i, reg_wdata_i[7:0], reg_wdata_i,

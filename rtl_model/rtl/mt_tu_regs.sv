@@ -102,8 +102,15 @@ module mt_tu_regs (
   // {4, 5}, LEN_H_LO {4}, LEN_H_LO / LEN_L_HI {4, 7}, LEN_L_LO {6}
   localparam logic [7*8-1:0] AwLoSet = {8'b0100_0000, 8'b1001_0000, 8'b0001_0000, 8'b0011_0000,
                                         8'b0000_1000, 8'b0000_0100, 8'b0000_0010};   // group 6 .. 0
+  // (the index as a 4-bit logic: yosys 0.23 evaluates a part-select of the int loop variable,
+  // k[2:0], as signed in a constant function, so set[k[2:0]] read 0 for k[2:0] >= 4; the gate-
+  // level co-simulation found the LEN_* lanes never written)
   function automatic logic [15:0] lut_lo_wr(input logic [7:0] set);
-    for (int k = 0; k < 16; k++) lut_lo_wr[k] = k[3] && set[k[2:0]];   // i = {wr, addr[2:0]}
+    logic [3:0] x;
+    for (int k = 0; k < 16; k++) begin
+      x = 4'(k);
+      lut_lo_wr[k] = x[3] && set[x[2:0]];   // x = {wr, addr[2:0]}
+    end
   endfunction
   for (genvar g = 0; g < 7; g++) begin : g_awlo
     mt_tu_lut4 #(.Init(lut_lo_wr(AwLoSet[g*8 +: 8]))) u_l (.i({wr, reg_addr_i[2:0]}), .o(aw_lo[g]));

@@ -6,7 +6,7 @@
 # (mt_tu, out of context) is synthesised too, so that its own size is reported next to the total.
 # Writes OUTDIR/summary.txt: lut4 N, ff N, bram N, dsp N, fmax_mhz X (plus core_* lines and the device
 # fraction, and fmax_device: the device that was placed, hx8k-ct256 when the UP5K is too small).
-# Placement runs for each seed of SEEDS (default 1-5, in parallel); fmax_mhz is the best seed's
+# Placement runs for each seed of SEEDS (default 1-10, two at a time); fmax_mhz is the best seed's
 # (whose bitstream, log and report are kept: what a user sweeping seeds gets), fmax_median_mhz and
 # fmax_seeds show the spread (about +-2 MHz on this design).  SEED=N runs one seed.
 # Exits non-zero when a tool fails; a missed timing target or a misfit is reported, not an error.
@@ -18,7 +18,7 @@ for t in yosys nextpnr-ice40; do
   command -v $t >/dev/null || { echo "synth: $t not found (make deps installs it)" >&2; exit 1; }
 done
 srcs=("$@" "$here/mt_tu_sg48.sv")
-SEEDS=${SEED:-${SEEDS:-1 2 3 4 5}}
+SEEDS=${SEED:-${SEEDS:-1 2 3 4 5 6 7 8 9 10}}
 FREQ=${FREQ:-48}
 . "$here/flow.sh"
 

@@ -53,7 +53,8 @@ module mt_tu #(
 
   logic [4:0]  kind_mask;
   logic        tap;
-  logic [1:0]  fmt_h, fmt_l;
+  logic [1:0]  fmt_h, fmt_l, fmt_first;
+  logic        first_l;
   logic [159:0] aw;
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
   logic         sync_lo, sync_hi, len_h_two, len_l_two;
@@ -92,6 +93,8 @@ module mt_tu #(
     .fmt_l_o       (fmt_l),
     .aw_o          (aw),
     .len_h_zero_o  (len_h_zero),
+    .first_l_o     (first_l),
+    .fmt_first_o   (fmt_first),
     .len_l_zero_o  (len_l_zero),
     .len_h_one_o   (len_h_one),
     .len_l_one_o   (len_l_one),
@@ -128,6 +131,8 @@ module mt_tu #(
     .fmt_l_i       (fmt_l),
     .aw_i          (aw),
     .len_h_zero_i  (len_h_zero),
+    .first_l_i     (first_l),
+    .fmt_first_i   (fmt_first),
     .len_l_zero_i  (len_l_zero),
     .len_h_one_i   (len_h_one),
     .len_l_one_i   (len_l_one),

@@ -38,6 +38,8 @@ module mt_tu_ctrl #(
   input  logic [159:0]    aw_i,           // SYNC_PERIOD, RATE_*, LEN_* as written two cycles ago
                                           // (rates, SYNC_PERIOD: before rate_norm, sync_norm)
   input  logic            len_h_zero_i,   // LEN_H == 0 as written now
+  input  logic            first_l_i,      // LEN_H == 0 and LEN_L != 0 as written now
+  input  logic [1:0]      fmt_first_i,    // the first section's format as written now
   input  logic            len_l_zero_i,
   input  logic            len_h_one_i,    // LEN_H == 1 as written now
   input  logic            len_l_one_i,
@@ -189,7 +191,6 @@ module mt_tu_ctrl #(
   logic [39:0] b_int_idx;
   logic [1:0]  b_fmt;
   logic [31:0] b_r;
-  logic        b_r1;          // b_r == 1
   logic        b_span;
   logic        b_hold_valid;
 
@@ -242,12 +243,13 @@ module mt_tu_ctrl #(
     if (!sw_ld_w) b_r = sec_r_q;
     else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
     else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
-    if (!sw_ld) b_r1 = sec_r1_q;
-    else b_r1 = ld_span ? c_r1_l_q : c_r1_h_q;
   end
-  assign sp_hit = active_q && (sw_ld || sp_zero_q);
+  // (sp_hit = active_q && (sw_ld || sp_zero_q), one table over the flip-flops rather than one
+  // after sw_ld, in three copies: the narrow loads, the interval's index, the schedule's counters;
+  // tables below)
+  logic sp_hit_x, sp_hit_w;
   assign b_int_open = sp_hit ? 1'b1 : (sw ? 1'b0 : int_open_q);
-  assign b_int_idx  = sp_hit ? (sw_ld_w ? 40'd0 : next_idx_q) : int_idx_q;
+  assign b_int_idx  = sp_hit_x ? (sw_ld_w ? 40'd0 : next_idx_q) : int_idx_q;
   // (no register for the interval's sample point: what a report needs is its sample point + r,
   // which is the next sample point, t + sp_left, or t + r when the interval opens now)
   // Formed from registers, in halves, after the capture (a report is at least five cycles after
@@ -269,7 +271,27 @@ module mt_tu_ctrl #(
   assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
   // the true values)
-  assign sp_zero_d      = start_now || (sp_hit ? b_r1 : (sp_left_q == (sp_dec1_q ? 32'd1 : 32'd2)));
+  // sp_zero_d = start_now || (sp_hit ? b_r1 : sp_eq) in explicit tables (the mapper chained the
+  // 32-bit compare seven levels deep, and put the switch behind sw_ld's fan-out): sp_eq
+  // (sp_left == 1 after a count-down by 1, == 2 after one by 2) in three levels from the
+  // registers, b_r1 (the rate of the interval that opens is 1) and sp_hit one table after the
+  // switch's flip-flop, the start one table before the result.
+  logic sp_eq, r1_ld, b_r1, sp_low_ok;
+  logic [7:0] sp_hi_z;      // sp_left_q[31:2] == 0, in groups of four bits (the last of two)
+  logic [1:0] sp_hi_zz;
+  localparam logic [15:0] LZero4c = mt_tu_pkg::lut_match(4'b1111, 4'b0000);
+  localparam logic [15:0] LAll4c  = mt_tu_pkg::lut_match(4'b1111, 4'b1111);
+  for (genvar k = 0; k < 7; k++) begin : g_spz
+    mt_tu_lut4 #(.Init(LZero4c)) u_l (.i(sp_left_q[4 * k + 2 +: 4]), .o(sp_hi_z[k]));
+  end
+  mt_tu_lut4 #(.Init(LZero4c)) u_l_spz7 (.i({2'b0, sp_left_q[31:30]}), .o(sp_hi_z[7]));
+  mt_tu_lut4 #(.Init(LAll4c)) u_l_spzz0 (.i(sp_hi_z[3:0]), .o(sp_hi_zz[0]));
+  mt_tu_lut4 #(.Init(LAll4c)) u_l_spzz1 (.i(sp_hi_z[7:4]), .o(sp_hi_zz[1]));
+  mt_tu_lut4 #(.Init(lut_init(LSpLow))) u_l_splow (.i({1'b0, sp_dec1_q, sp_left_q[1:0]}), .o(sp_low_ok));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_speq (
+    .i({1'b0, sp_low_ok, sp_hi_zz}), .o(sp_eq));
+  assign r1_ld = ld_span ? c_r1_l_q : c_r1_h_q;
+  // (the table, u_l_spz, is with the others below)
 
   // Section C: capture.  Contract v4: a capture always goes to the hold (below), where the
   // precompute forms its history compare, DELTA difference and skip over the next two cycles; it
@@ -313,7 +335,7 @@ module mt_tu_ctrl #(
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
                           LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43,
-                          LNoStop = 44;
+                          LNoStop = 44, LStartOr = 45, LLen1 = 46, LLen0 = 47, LSpHit = 48, LWrFmt = 49, LSpLow = 50, LBr1 = 51;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
       LOr3:     lut_fn = x[0] || x[1] || x[2];
@@ -344,6 +366,14 @@ module mt_tu_ctrl #(
       LTapAct:  lut_fn = x[0] && x[1] && (x[2] == x[3]);   // active, valid, tap == the traced
       LOr4:     lut_fn = x[0] || x[1] || x[2] || x[3];
       LNoStop:  lut_fn = x[0] && !(x[1] && x[2] && x[3]);  // x0 unless a CTRL write clears ENABLE
+      LStartOr: lut_fn = x[0] || (x[1] ? x[2] : x[3]);     // a start, else by x1 one of two
+      LSpHit:   lut_fn = x[0] && (x[1] || x[2] || x[3]);     // active, and a load or the point
+      LWrFmt:   lut_fn = (x[0] && x[1]) ? x[2] : x[3];        // x0 acts, x1 ENABLE: x2, else x3
+      LSpLow:   lut_fn = x[2] ? (x[0] && !x[1]) : (!x[0] && x[1]);   // sp_left[1:0] == 1 or 2
+      LBr1:     lut_fn = (x[0] || x[1]) ? x[2] : x[3];        // a load's rate-1 flag, else kept
+      // (OVERFLOW's LEB length from x0 P, x1 Q, x2 R, x3 bits 31:28 non-zero: ovf_len)
+      LLen1:    lut_fn = !x[0] && (x[1] || x[2]);
+      LLen0:    lut_fn = !(x[0] || x[1] || x[2]) || (x[1] && !x[0]) || x[3];
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
@@ -375,6 +405,11 @@ module mt_tu_ctrl #(
   // are not behind its fan-out
   mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swld  (.i({2'b0, first_q, sw}), .o(sw_ld));
   mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swldw (.i({2'b0, first_q, sw}), .o(sw_ld_w));
+  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sph  (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit));
+  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sphx (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_x));
+  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sphw (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_w));
+  mt_tu_lut4 #(.Init(lut_init(LBr1))) u_l_br1 (.i({sec_r1_q, r1_ld, first_q, sw}), .o(b_r1));
+  mt_tu_lut4 #(.Init(lut_init(LStartOr))) u_l_spz (.i({sp_eq, b_r1, sp_hit, start_now}), .o(sp_zero_d));
 
   logic [2:0] rest_sr_q;
   logic [2:0] hold_age_q, hold_age_d;
@@ -562,6 +597,7 @@ module mt_tu_ctrl #(
   logic [3:0]  p2_la_q, p2_lb_q;
   logic [55:0] p2_fb_q;
   logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
+  logic [4:0]  p2_pb_q;     // the prefix's length + field B's
   logic        pq_v_q, pq_sync_q, pq_end_q, pq_w_q;
   logic [4:0]  pq_len_q;
   logic [3:0]  pq_cnt_q;
@@ -633,9 +669,10 @@ module mt_tu_ctrl #(
   assign nmatch   = !any_match;
   mt_tu_lut4 #(.Init(lut_init(LSelNr)))  u_l_kfb (.i({k_fb_row, run_nz_q, nmatch, r_hold}), .o(k_fb_en));
   // the run byte: a RUN's, or a sample's when a run is open (0 otherwise, as run_cnt is); else
-  // SECTION's or SYNC's
+  // SECTION's or SYNC's.  SECTION's span bit is P1's (sec_span_q then holds the choice's b_span,
+  // which is behind the switch: q_b1)
   logic [7:0] k_b1_row;
-  assign k_b1_row = ({8{r_sect}} & {1'b1, 4'd0, b_fmt, b_span}) | ({8{r_sync}} & sync_seq_q);
+  assign k_b1_row = ({8{r_sect}} & {1'b1, 4'd0, b_fmt, 1'b0}) | ({8{r_sync}} & sync_seq_q);
   assign k_b1 = run_nz_q ? {1'b0, run_cnt_q} : k_b1_row;
   assign k_pre_len = s_sync ? 3'd7 : ((run_nz_q || s_sect) ? 3'd2 : 3'd1);
   assign k_fa_en = r_hold ? !skip_zero : !run_nz_q;
@@ -760,16 +797,20 @@ module mt_tu_ctrl #(
   // (sec_r_q, or the latched rate of the section that starts in that cycle).
   logic [3:0] len_t_q, len_rep_q, len_drop_q, len_samples_q, len_mv_q, len_skip_q;
   logic [3:0] len_sec_r_q, len_rh_q, len_rl_q;
+  // (the two counters in SB_MAC16 blocks as explicit tables: mt_tu_leblen)
+  logic [3:0] len_t_d, len_samples_d;
+  mt_tu_leblen u_len_t       (.v_i(t_q[47:0]), .len_o(len_t_d));
+  mt_tu_leblen u_len_samples (.v_i(samples_q), .len_o(len_samples_d));
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       len_t_q <= 4'd1;      len_rep_q <= 4'd1;    len_drop_q <= 4'd1;  len_samples_q <= 4'd1;
       len_mv_q <= 4'd1;     len_skip_q <= 4'd1;   len_sec_r_q <= 4'd1; len_rh_q <= 4'd1;
       len_rl_q <= 4'd1;
     end else begin
-      len_t_q       <= mt_tu_pkg::leb_len({16'd0, t_q[47:0]});
+      len_t_q       <= len_t_d;
       len_rep_q     <= mt_tu_pkg::leb_len({16'd0, rep_cycle_q});
       len_drop_q    <= mt_tu_pkg::leb_len({32'd0, dropped_q});
-      len_samples_q <= mt_tu_pkg::leb_len({16'd0, samples_q});
+      len_samples_q <= len_samples_d;
       len_mv_q      <= mt_tu_pkg::leb_len({32'd0, marker_val_q});
       len_skip_q    <= mt_tu_pkg::leb_len({24'd0, s_skip});
       len_sec_r_q   <= mt_tu_pkg::leb_len({32'd0, sec_r_q});
@@ -777,16 +818,38 @@ module mt_tu_ctrl #(
       len_rl_q      <= mt_tu_pkg::leb_len({32'd0, c_rate_l_q});
     end
   end
-  // (a 32-bit LEB length in three levels: the groups' ORs, then the top group's index from the
-  // four upper flags alone)
-  function automatic logic [3:0] leb_len32(input logic [31:0] v);
-    logic [4:1] nz;
-    for (int g = 1; g < 5; g++) nz[g] = |(v >> (7 * g));
-    leb_len32 = nz[4] ? 4'd5 : nz[3] ? 4'd4 : nz[2] ? 4'd3 : nz[1] ? 4'd2 : 4'd1;
-  endfunction
+  // OVERFLOW's LEB length, of the count itself (drop_pending_q, an SB_MAC16's output), in three
+  // levels of tables (left to itself the mapper chained it through q_la's select, seven deep):
+  // ORs of the bits in 4- and 3-bit groups cut at the LEB group bounds (bits 28, 21, 14, 7); then
+  // P = bits 31:21 (the length is at least 4), Q = bits 20:14, R = bits 13:7; then the length,
+  // 1 + the number of LEB groups above the first: [2] = P, [1] = !P && (Q || R),
+  // [0] = !(P || Q || R) || (Q && !P) || bits 31:28 (lengths 1, 3 and 5).
+  logic [6:0] ovf_g;   // |v[31:28], |v[27:24], |v[23:21], |v[20:17], |v[16:14], |v[13:10], |v[9:7]
+  logic       ovf_p, ovf_q, ovf_r;
+  logic [3:0] ovf_len;
+  localparam logic [15:0] LNz4 = ~mt_tu_pkg::lut_match(4'b1111, 4'b0000);
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og6 (.i(drop_pending_q[31:28]), .o(ovf_g[6]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og5 (.i(drop_pending_q[27:24]), .o(ovf_g[5]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og4 (.i({1'b0, drop_pending_q[23:21]}), .o(ovf_g[4]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og3 (.i(drop_pending_q[20:17]), .o(ovf_g[3]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og2 (.i({1'b0, drop_pending_q[16:14]}), .o(ovf_g[2]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og1 (.i(drop_pending_q[13:10]), .o(ovf_g[1]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_og0 (.i({1'b0, drop_pending_q[9:7]}), .o(ovf_g[0]));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_op (.i({1'b0, ovf_g[6:4]}), .o(ovf_p));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_oq (.i({2'b0, ovf_g[3:2]}), .o(ovf_q));
+  mt_tu_lut4 #(.Init(LNz4)) u_l_or (.i({2'b0, ovf_g[1:0]}), .o(ovf_r));
+  assign ovf_len[2] = ovf_p;
+  mt_tu_lut4 #(.Init(lut_init(LLen1))) u_l_ol1 (.i({ovf_g[6], ovf_r, ovf_q, ovf_p}), .o(ovf_len[1]));
+  mt_tu_lut4 #(.Init(lut_init(LLen0))) u_l_ol0 (.i({ovf_g[6], ovf_r, ovf_q, ovf_p}), .o(ovf_len[0]));
+  assign ovf_len[3] = 1'b0;
   logic [55:0] q_fb;
-  logic [3:0]  q_la, q_lb;
+  logic [3:0]  q_la, q_lb, q_la_reg;
+  logic        q_la_ovf;   // field A is OVERFLOW's count (the packets' flags are one-hot)
   logic [7:0]  q_hdr;
+  assign q_la_ovf = p1_fa_en_q && !p1_sync_q && p1_ovf_q;
+  for (genvar i = 0; i < 4; i++) begin : g_qla
+    mt_tu_lut4 #(.Init(lut_init(LMux))) u_l (.i({1'b0, q_la_reg[i], ovf_len[i], q_la_ovf}), .o(q_la[i]));
+  end
   always_comb begin
     // (read only in a cycle of an entry: sb_pre_q, above)
     sync_in_fifo = p3_sync_q ? 14'(p3_len_q) : (sb_sat_q ? 14'd16383 : sb_pre_q);
@@ -803,13 +866,13 @@ module mt_tu_ctrl #(
     q_fa2 = p1_sync_q ? {34'd0, sync_bytes_q} : q_fa;
     // The LEB lengths: of registers whose lengths are registered every cycle (len_*_q, below),
     // so that a length in P1 is a select of flip-flops; OVERFLOW's, of drop_pending_q itself.
-    if (!p1_fa_en_q) q_la = 4'd0;
-    else if (p1_sync_q) q_la = (sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1;
-    else if (p1_ovf_q) q_la = leb_len32(drop_pending_q);
-    else if (p1_sect_q) q_la = p1_swld_q ? (p1_ldspan_q ? len_rl_q : len_rh_q) : len_sec_r_q;
-    else if (p1_end_q) q_la = len_samples_q;
-    else if (p1_mark_q) q_la = len_mv_q;
-    else q_la = len_skip_q;
+    // (OVERFLOW's length, the late one, is taken last: q_la_ovf and the tables g_qla below)
+    if (!p1_fa_en_q) q_la_reg = 4'd0;
+    else if (p1_sync_q) q_la_reg = (sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1;
+    else if (p1_sect_q) q_la_reg = p1_swld_q ? (p1_ldspan_q ? len_rl_q : len_rh_q) : len_sec_r_q;
+    else if (p1_end_q) q_la_reg = len_samples_q;
+    else if (p1_mark_q) q_la_reg = len_mv_q;
+    else q_la_reg = len_skip_q;
     if (p1_sample_q) q_fb = pc_pay_q;
     else if (p1_end_q) q_fb = {24'd0, dropped_q};
     else if (p1_sect_q) q_fb = {8'd0, rep_cycle_q};
@@ -833,7 +896,7 @@ module mt_tu_ctrl #(
       p1_fa_q <= '0;        p1_fb_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
       p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
-      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;
+      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;       p2_pb_q <= '0;
       p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
@@ -874,12 +937,13 @@ module mt_tu_ctrl #(
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
         p2_hdr_q     <= q_hdr;
-        p2_b1_q      <= p1_b1_q;
+        p2_b1_q      <= {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_q)};
         p2_pre_len_q <= p1_pre_len_q;
         p2_fa_q      <= q_fa2;
         p2_la_q      <= q_la;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
+        p2_pb_q      <= 5'(p1_pre_len_q) + 5'(q_lb);
       end
       // PQ: the packer's second step; PW: the packet's bytes on their way to the FIFO's banks
       // (written from PW); P3 commits the packet one clock after its first write
@@ -905,7 +969,9 @@ module mt_tu_ctrl #(
     end
   end
 
-  assign p2_len = 5'(p2_pre_len_q) + 5'(p2_la_q) + 5'(p2_lb_q);
+  // (the prefix's and field B's lengths are added in P1, where neither is late, so that P2's
+  // length, behind which are the FIFO counts and the second half, is one adder from registers)
+  assign p2_len = p2_pb_q + 5'(p2_la_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
   logic [55:0]  p2_pre;
@@ -996,9 +1062,9 @@ module mt_tu_ctrl #(
     sec_span_d = b_span;           sec_r_d = b_r;
     // (a load is the value itself; the cycle after it counts down by 2)
     sec_left_d = sw_ld_w ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
-    sp_left_d  = sp_hit ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
+    sp_left_d  = sp_hit_w ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
     int_idx_d = b_int_idx;
-    next_idx_d = !sp_hit ? next_idx_q : (sw_ld_w ? 40'd1 : next_idx_q + 40'd1);
+    next_idx_d = !sp_hit_w ? next_idx_q : (sw_ld_w ? 40'd1 : next_idx_q + 40'd1);
     hold_rw_d = hold_rw_q;
     hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
     end_pending_d = end_pending_q;
@@ -1096,7 +1162,7 @@ module mt_tu_ctrl #(
       overflowed_d = 1'b0;
       sync_seq_d = '0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
-      sec_span_d = len_h_zero_i && !len_l_zero_i;
+      sec_span_d = first_l_i;
       // (the rate and the length follow in the first cycle, sw_ld, which also opens the first
       // interval with index 0 whatever sp_left, int_open and the indices hold; a start also
       // clears the hold, marker_lost, sect_pending and sect_switch: the tables below)
@@ -1207,7 +1273,7 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_cfg (
     .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_cfg));
   logic c_both_zero_d;
-  assign c_len_h_zero_d = start_cfg ? (len_h_zero_i && !len_l_zero_i) : c_len_h_zero_q;
+  assign c_len_h_zero_d = start_cfg ? first_l_i : c_len_h_zero_q;
   assign c_len_l_zero_d = start_cfg ? len_l_zero_i : c_len_l_zero_q;
   assign c_both_zero_d  = start_cfg ? (len_h_zero_i && len_l_zero_i) : c_both_zero_q;
 
@@ -1232,17 +1298,17 @@ module mt_tu_ctrl #(
   // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
   // with the first section's format, a stop keeps the format, and otherwise a switch takes the
   // next section's)
-  logic [1:0] nxt_b_fmt, fmt_sw, fmt_wr, fmt_wr_or_keep;
+  logic [1:0] nxt_b_fmt, fmt_sw, fmt_wr_or_keep;
   logic       ctrl_act;
   mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_cact (.i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(ctrl_act));
   always_comb begin
     logic nxt_sw_span;
     nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
     fmt_sw = nxt_sw_span ? c_fmt_l_q : c_fmt_h_q;
-    fmt_wr = !wdata_i[0] ? b_fmt : ((len_h_zero_i && !len_l_zero_i) ? fmt_l_i : fmt_h_i);
   end
+  // (a CTRL write that acts: with ENABLE the first section's format, else the format kept)
   for (genvar i = 0; i < 2; i++) begin : g_nfmt
-    mt_tu_lut4 #(.Init(lut_init(LMux)))  u_l_w (.i({1'b0, b_fmt[i], fmt_wr[i], ctrl_act}), .o(fmt_wr_or_keep[i]));
+    mt_tu_lut4 #(.Init(lut_init(LWrFmt))) u_l_w (.i({b_fmt[i], fmt_first_i[i], wdata_i[0], ctrl_act}), .o(fmt_wr_or_keep[i]));
     mt_tu_lut4 #(.Init(lut_init(LSwFmt))) u_l (.i({fmt_wr_or_keep[i], fmt_sw[i], ctrl_act, sw_ns}), .o(nxt_b_fmt[i]));
   end
 
@@ -1294,7 +1360,7 @@ module mt_tu_ctrl #(
       sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
       sec_dec1_q <= !sw_ld;       sp_dec1_q <= !sp_hit;
       sec_last_q <= sec_last_d;
-      if (sw_ld) sec_r1_q <= b_r1;
+      if (sw_ld) sec_r1_q <= r1_ld;
       t_lo_q <= t_q[23:0];
       sw_q <= sw_d;
       b_fmt_q <= nxt_b_fmt;

@@ -96,6 +96,24 @@ package mt_tu_pkg;
   function automatic logic [15:0] lut_sel();
     for (int k = 0; k < 16; k++) lut_sel[k] = k[0] ? k[2] : k[1];
   endfunction
+  // The table of "LEN_H is 0 and LEN_L is not" over i = {LEN_L's high and low halves are 0,
+  // LEN_H's high and low halves are 0}.
+  function automatic logic [15:0] lut_first_l();
+    for (int k = 0; k < 16; k++) lut_first_l[k] = k[0] && k[1] && !(k[2] && k[3]);
+  endfunction
+  // The tables of mt_tu_leblen, by index: 0: G2 | !G1 from G1's chunks x0, x1 and G2's x2, x3;
+  // 1: x0 | x1; otherwise x0 | (!x1 & x2).
+  function automatic logic [15:0] lut_leb(input int unsigned f);
+    logic [3:0] x;
+    for (int k = 0; k < 16; k++) begin
+      x = 4'(k);
+      case (f)
+        0:       lut_leb[k] = x[2] || x[3] || !(x[0] || x[1]);
+        1:       lut_leb[k] = x[0] || x[1];
+        default: lut_leb[k] = x[0] || (!x[1] && x[2]);
+      endcase
+    end
+  endfunction
   // The table of a 4-input AND of literals (mt_tu_lut4): 1 when the inputs in `care` equal `val`.
   function automatic logic [15:0] lut_match(input logic [3:0] care, input logic [3:0] val);
     for (int k = 0; k < 16; k++) lut_match[k] = ((4'(k) & care) == (val & care));

@@ -26,6 +26,9 @@ module mt_tu_regs (
                                   // as written up to two cycles ago (the rates and SYNC_PERIOD
                                   // before rate_norm / sync_norm: the flags below)
   output logic         len_h_zero_o,   // LEN_H == 0 as written now
+  output logic         first_l_o,      // LEN_H == 0 and LEN_L != 0 as written now (a session
+                                       // would start with a section of LEN_L)
+  output logic [1:0]   fmt_first_o,    // that section's format as written now
   output logic         len_l_zero_o,
   output logic         len_h_one_o,    // LEN_H == 1 as written now
   output logic         len_l_one_o,
@@ -85,10 +88,10 @@ module mt_tu_regs (
   logic [159:0] aw_wdata, aw_wmask, aw_peek;
   logic [9:0]   aw_lane_we;
   // the write strobes of the registers that share a lane, for the lanes' bit masks
+  // (two levels of tables, like the lanes' enables below: the address's high and middle bits'
+  // tests, aw_hi_zero and aw_mid, then one table each)
   logic w_len_h_hi, w_len_h_lo, w_len_l_hi;
-  assign w_len_h_hi = wr && (reg_addr_i == RegLenHHi);
-  assign w_len_h_lo = wr && (reg_addr_i == RegLenHLo);
-  assign w_len_l_hi = wr && (reg_addr_i == RegLenLHi);
+  logic [2:0] w_lo;   // {wr, addr[2:0]} matches LEN_H_HI, LEN_H_LO, LEN_L_HI
   // lanes: 9 SYNC_PERIOD, 8-7 RATE_H, 6-5 RATE_L, 4 LEN_H[39:32] | [31:24], 3 LEN_H[23:8],
   // 2 LEN_H[7:0] | LEN_L[39:32], 1-0 LEN_L[31:0]
   // (the lanes' enables as two levels of tables over the address, with copies of their own: the
@@ -115,6 +118,13 @@ module mt_tu_regs (
   for (genvar g = 0; g < 7; g++) begin : g_awlo
     mt_tu_lut4 #(.Init(lut_lo_wr(AwLoSet[g*8 +: 8]))) u_l (.i({wr, reg_addr_i[2:0]}), .o(aw_lo[g]));
   end
+  mt_tu_lut4 #(.Init(lut_lo_wr(8'b0010_0000))) u_l_whh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[2]));
+  mt_tu_lut4 #(.Init(lut_lo_wr(8'b0001_0000))) u_l_whl (.i({wr, reg_addr_i[2:0]}), .o(w_lo[1]));
+  mt_tu_lut4 #(.Init(lut_lo_wr(8'b1000_0000))) u_l_wlh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[0]));
+  localparam logic [15:0] LAll3W = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
+  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenhh (.i({1'b0, w_lo[2], aw_mid, aw_hi_zero}), .o(w_len_h_hi));
+  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenhl (.i({1'b0, w_lo[1], aw_mid, aw_hi_zero}), .o(w_len_h_lo));
+  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenlh (.i({1'b0, w_lo[0], aw_mid, aw_hi_zero}), .o(w_len_l_hi));
   logic [6:0] aw_grp_we;   // SYNC, RATE_H, RATE_L, lane 4, lane 3, lane 2, LEN_L_LO
   for (genvar g = 0; g < 7; g++) begin : g_awwe
     mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l (
@@ -204,27 +214,29 @@ module mt_tu_regs (
             fmt_h_q <= reg_wdata_i[1:0];
             fmt_l_q <= reg_wdata_i[5:4];
           end
-          RegSyncPeriod: begin   // (the model keeps bits 13:0, then clamps)
-            sync_lo_q <= wd_sync_lo;
-            sync_hi_q <= wd_sync_hi;
-          end
-          RegRateH:  rate_h_one_q <= wd_le1;
-          RegRateL:  rate_l_one_q <= wd_le1;
-          RegLenHLo: begin
-            len_h_lo_zero_q <= wd_is0;
-            len_h_lo_one_q  <= wd_is1;
-            len_h_lo_two_q  <= wd_is2;
-          end
-          RegLenHHi: len_h_hi_zero_q <= wd_b0_zero;
-          RegLenLLo: begin
-            len_l_lo_zero_q <= wd_is0;
-            len_l_lo_one_q  <= wd_is1;
-            len_l_lo_two_q  <= wd_is2;
-          end
-          RegLenLHi: len_l_hi_zero_q <= wd_b0_zero;
           default: ;
         endcase
       end
+      // The flags of the block-RAM registers take the strobes of their lanes (two levels of
+      // tables over the address; a case here was mapped with the other decodes, five deep).
+      if (aw_grp_we[0]) begin   // SYNC_PERIOD (the model keeps bits 13:0, then clamps)
+        sync_lo_q <= wd_sync_lo;
+        sync_hi_q <= wd_sync_hi;
+      end
+      if (aw_grp_we[1]) rate_h_one_q <= wd_le1;
+      if (aw_grp_we[2]) rate_l_one_q <= wd_le1;
+      if (w_len_h_lo) begin
+        len_h_lo_zero_q <= wd_is0;
+        len_h_lo_one_q  <= wd_is1;
+        len_h_lo_two_q  <= wd_is2;
+      end
+      if (w_len_h_hi) len_h_hi_zero_q <= wd_b0_zero;
+      if (aw_grp_we[6]) begin   // LEN_L_LO
+        len_l_lo_zero_q <= wd_is0;
+        len_l_lo_one_q  <= wd_is1;
+        len_l_lo_two_q  <= wd_is2;
+      end
+      if (w_len_l_hi) len_l_hi_zero_q <= wd_b0_zero;
       if (reg_rd_i) begin
         case (reg_addr_i)
           RegSamplesLo: samples_hi_q <= samples_i[47:32];
@@ -265,6 +277,13 @@ module mt_tu_regs (
   assign mark_dec_o = {a_hi_zero_c, a_mark_mid, a_mark_lo};
   mt_tu_lut4 #(.Init(LAll3)) u_l_mark (.i({1'b0, a_mark_lo, a_mark_mid, a_hi_zero}), .o(marker_wr_o));
   assign len_h_zero_o = len_h_lo_zero_q && len_h_hi_zero_q;
+  // (the first section and its format as two levels of tables over the flip-flops: they are
+  // behind a start's and a CTRL write's format, mt_tu_ctrl)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_first_l())) u_l_firstl (
+    .i({len_l_hi_zero_q, len_l_lo_zero_q, len_h_hi_zero_q, len_h_lo_zero_q}), .o(first_l_o));
+  for (genvar i = 0; i < 2; i++) begin : g_ffirst
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_sel())) u_l (.i({1'b0, fmt_l_q[i], fmt_h_q[i], first_l_o}), .o(fmt_first_o[i]));
+  end
   assign len_l_zero_o = len_l_lo_zero_q && len_l_hi_zero_q;
   assign len_h_one_o  = len_h_lo_one_q && len_h_hi_zero_q;
   assign len_l_one_o  = len_l_lo_one_q && len_l_hi_zero_q;
@@ -344,27 +363,51 @@ module mt_tu_regs (
            ({32{rsel[RegCycleHi[4:0]]}} & cycle_hi_q);
   end
 
-  logic        is_aw_q, is_dropped_q;
-  logic [2:0]  aw_sel_q;
+  // The read data of the next cycle is an AND-OR of the registers' words under one-hot selects
+  // registered now (live_q is 0 unless the address is one of its registers): the block RAM's
+  // word, whose output comes late in the cycle, is then two levels of tables from the read data.
+  // The normalisations of SYNC_PERIOD and the rates are folded into the selects: their flags
+  // cannot change between the read and its answer (no register write shares the read's cycle).
+  localparam int unsigned SSync = 0, SSync64 = 1, SSync8k = 2, SRateH = 3, SRateH1 = 4,
+                          SRateL = 5, SRateL1 = 6, SLenHLo = 7, SLenHHi = 8, SLenLLo = 9,
+                          SLenLHi = 10, SDropped = 11, NSel = 12;
+  logic [NSel-1:0] rd_sel, rd_sel_q;
+  assign rd_sel[SSync]    = rsel[RegSyncPeriod[4:0]] && !sync_lo_q && !sync_hi_q;
+  assign rd_sel[SSync64]  = rsel[RegSyncPeriod[4:0]] && sync_lo_q;
+  assign rd_sel[SSync8k]  = rsel[RegSyncPeriod[4:0]] && !sync_lo_q && sync_hi_q;
+  assign rd_sel[SRateH]   = rsel[RegRateH[4:0]];
+  assign rd_sel[SRateH1]  = rsel[RegRateH[4:0]] && rate_h_one_q;
+  assign rd_sel[SRateL]   = rsel[RegRateL[4:0]];
+  assign rd_sel[SRateL1]  = rsel[RegRateL[4:0]] && rate_l_one_q;
+  assign rd_sel[SLenHLo]  = rsel[RegLenHLo[4:0]];
+  assign rd_sel[SLenHHi]  = rsel[RegLenHHi[4:0]];
+  assign rd_sel[SLenLLo]  = rsel[RegLenLLo[4:0]];
+  assign rd_sel[SLenLHi]  = rsel[RegLenLHi[4:0]];
+  assign rd_sel[SDropped] = rsel[RegDropped[4:0]];
   logic [31:0] live_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      is_aw_q  <= 1'b0;
-      is_dropped_q <= 1'b0;
-      aw_sel_q <= '0;
+      rd_sel_q <= '0;
       live_q   <= '0;
     end else begin
-      is_aw_q  <= is_aw;
-      is_dropped_q <= is_dropped;
-      aw_sel_q <= aw_sel;
+      rd_sel_q <= rd_sel;
       live_q   <= live;
     end
   end
   // DROPPED: the count plus the drops of the last cycle (which are added one cycle late) is what
   // the count register holds in the next cycle, the cycle the read data is due; no register
   // write shares the read's cycle (one register access per clock), so no start clears it between.
-  assign reg_rdata_o     = is_aw_q ? aw_field(aw_sel_q, aw_o[157:0]) :
-                           (is_dropped_q ? dropped_next_i : live_q);
+  // (a rate written as 0 or 1 is stored so and reads as 1; SYNC_PERIOD reads clamped to 64..8192)
+  assign reg_rdata_o = live_q |
+      ({32{rd_sel_q[SSync]}}    & {18'd0, aw_o[157:144]}) |
+      (32'(rd_sel_q[SSync64]) << 6) | (32'(rd_sel_q[SSync8k]) << 13) |
+      ({32{rd_sel_q[SRateH]}}   & aw_o[143:112]) | 32'(rd_sel_q[SRateH1]) |
+      ({32{rd_sel_q[SRateL]}}   & aw_o[111:80]) | 32'(rd_sel_q[SRateL1]) |
+      ({32{rd_sel_q[SLenHLo]}}  & aw_o[71:40]) |
+      ({32{rd_sel_q[SLenHHi]}}  & {24'd0, aw_o[79:72]}) |
+      ({32{rd_sel_q[SLenLLo]}}  & aw_o[31:0]) |
+      ({32{rd_sel_q[SLenLHi]}}  & {24'd0, aw_o[39:32]}) |
+      ({32{rd_sel_q[SDropped]}} & dropped_next_i);
   assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : (is_dropped ? dropped_i : live);
   logic [1:0] unused_peek;
   assign unused_peek = aw_peek[159:158];

@@ -5,7 +5,8 @@
 #    "[  FAILED  ] m test(s)" lines are counted; a crash or timeout counts as one failure.
 #  * scripts (*.sh): each line "PASS <name>" or "FAIL <name>" it prints counts as one test;
 #    a script that prints none counts as one test, passed when it exits 0. Exit 77 = skipped.
-# Every test runs under a timeout so that nothing can hang CI. Output of failing tests is shown.
+# Every test runs under a timeout so that nothing can hang CI (TEST_TIMEOUT, 300 s; a script may
+# ask for more with a line "# test-timeout: SECONDS"). Output of failing tests is shown.
 set -u
 passed=0; failed=0; skipped=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
@@ -14,7 +15,13 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 for t in "$@"; do
   name=${t#"$BUILD"/}
   start=$SECONDS
-  timeout --kill-after=10 "$TEST_TIMEOUT" "$t" </dev/null >"$log" 2>&1
+  # A script may ask for more time with a line "# test-timeout: SECONDS" (never for less).
+  limit=$TEST_TIMEOUT
+  if [[ $t == *.sh ]]; then
+    own=$(sed -n 's/^# test-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+    if [ -n "$own" ] && [ "$own" -gt "$limit" ]; then limit=$own; fi
+  fi
+  timeout --kill-after=10 "$limit" "$t" </dev/null >"$log" 2>&1
   rc=$?
   secs=$((SECONDS - start))
   if [[ $t == *.sh ]]; then

@@ -10,6 +10,9 @@
 # Programs: tests/metapaging's mp-small (self-checking, memory-bound; every configuration) and
 # the ISA test ELFs (M, S and U mode, Sv39 page-table walks included; the 2 x 4 KiB budget, the
 # one that makes them thrash, under every policy).
+# It boots Linux on 4 harts nine times: about 215 s on a 2-core machine, over the runner's 300 s
+# under ASan + UBSan (make SAN=1 test), hence its own limit:
+# test-timeout: 900
 set -u
 BIN=${BIN:-build/bin}
 FWBUILD=${FWBUILD:-build/firmware}

@@ -445,6 +445,9 @@ module mt_tu_ctrl #(
   logic r_hold_w;   // (a copy for the descriptor's wide fields)
   mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rholdw  (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold_w));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_act     (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act));
+  // (a copy for the hold's three take enables, which drive its wide registers)
+  logic hold_act_t;
+  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_actt    (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_t));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hwr     (.i({hold_after_arb, barrier, hold_rw, b_hold_valid_arb}), .o(hold_wr));
   mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hcnt    (.i({hold_after_arb, barrier, hold_rc, b_hold_valid_arb}), .o(hold_cnt));
   mt_tu_lut4 #(.Init(lut_init(LNobar)))   u_l_nobar   (.i({end_only, mark_or_ovf, hold_ready, b_hold_valid_arb}), .o(pkt_nobar));
@@ -482,9 +485,9 @@ module mt_tu_ctrl #(
   // narrow next-state tables.  Three copies (hold_take_w for the address, _x for the index, _y
   // for the sample point), each below the fan-out at which nextpnr puts an enable on a global
   // buffer, whose insertion delay would follow the arbitration.
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_w  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_w));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_x  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_x));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_y  (.i({2'b0, hold_act, hold_free_sw}), .o(hold_take_y));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_w  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_w));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_x  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_x));
+  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_y  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_y));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));

@@ -121,10 +121,10 @@ module mt_tu_regs (
   mt_tu_lut4 #(.Init(lut_lo_wr(8'b0010_0000))) u_l_whh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[2]));
   mt_tu_lut4 #(.Init(lut_lo_wr(8'b0001_0000))) u_l_whl (.i({wr, reg_addr_i[2:0]}), .o(w_lo[1]));
   mt_tu_lut4 #(.Init(lut_lo_wr(8'b1000_0000))) u_l_wlh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[0]));
-  localparam logic [15:0] LAll3W = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
-  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenhh (.i({1'b0, w_lo[2], aw_mid, aw_hi_zero}), .o(w_len_h_hi));
-  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenhl (.i({1'b0, w_lo[1], aw_mid, aw_hi_zero}), .o(w_len_h_lo));
-  mt_tu_lut4 #(.Init(LAll3W)) u_l_wlenlh (.i({1'b0, w_lo[0], aw_mid, aw_hi_zero}), .o(w_len_l_hi));
+  localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);   // i[2:0] all set
+  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenhh (.i({1'b0, w_lo[2], aw_mid, aw_hi_zero}), .o(w_len_h_hi));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenhl (.i({1'b0, w_lo[1], aw_mid, aw_hi_zero}), .o(w_len_h_lo));
+  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenlh (.i({1'b0, w_lo[0], aw_mid, aw_hi_zero}), .o(w_len_l_hi));
   logic [6:0] aw_grp_we;   // SYNC, RATE_H, RATE_L, lane 4, lane 3, lane 2, LEN_L_LO
   for (genvar g = 0; g < 7; g++) begin : g_awwe
     mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l (
@@ -178,7 +178,6 @@ module mt_tu_regs (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0111))) u_l_l13z (
     .i({reg_wdata_i[12], wd_nz[2], wd_nz[1], wd_n0_0}), .o(wd_low13_zero));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0011, 4'b0010))) u_l_shi (.i({2'b0, reg_wdata_i[13], wd_low13_zero}), .o(wd_sync_hi));
-  localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);
   mt_tu_lut4 #(.Init(LAll3)) u_l_is0 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_0}), .o(wd_is0));
   mt_tu_lut4 #(.Init(LAll3)) u_l_is1 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_1}), .o(wd_is1));
   mt_tu_lut4 #(.Init(LAll3)) u_l_is2 (.i({1'b0, wd_hi_b, wd_hi_a, wd_n0_2}), .o(wd_is2));

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/console.h"
-#include "emu/machine.h"
-#include "emu/mpctl.h"
-#include "emu/tracectl.h"
+#include "emu/devices/console.h"
+#include "emu/platform/machine.h"
+#include "emu/metapaging/mpctl.h"
+#include "emu/trace/tracectl.h"
 #include "mt_paths.h"
 
 static void usage(FILE *f)

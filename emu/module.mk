@@ -1,5 +1,13 @@
-# mtemu, the RV64 emulator: every emu/*.c except main.c goes into $(EMU_A); main.c is the CLI.
-EMU_SRCS := $(filter-out emu/main.c,$(wildcard emu/*.c))
+# mtemu, the RV64 emulator, in rooms by concern:
+#   emu/cpu/         the hart: decode, interpreter, CSRs, MMU, H extension, PMP, F/D, cache timing
+#   emu/platform/    the machine: bus, RAM, device tree, ELF/Image loader, SMP schedule
+#   emu/devices/     what sits on the bus: UART 16550, PLIC, CLINT, HTIF, test finisher, console
+#   emu/trace/       the trace unit's attachment: MMIO device, options, model thread, access ring
+#   emu/metapaging/  the meta-pager, its online simulations and its options and report
+# Every room's *.c goes into $(EMU_A); emu/main.c (the CLI) and emu/cliopt.c (its option matcher)
+# stay at the top.
+EMU_ROOMS := cpu platform devices trace metapaging
+EMU_SRCS := emu/cliopt.c $(foreach r,$(EMU_ROOMS),$(wildcard emu/$(r)/*.c))
 EMU_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(EMU_SRCS))
 EMU_A    := $(BUILD)/emu/libmtemu.a
 ALL_TARGETS += $(EMU_A) $(BIN)/mtemu
@@ -9,7 +17,7 @@ $(EMU_A): $(EMU_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# --trace-unit=rtl|both (emu/tracectl.c) links the Verilated trace unit: $(RTL_A) is a
+# --trace-unit=rtl|both (emu/trace/tracectl.c) links the Verilated trace unit: $(RTL_A) is a
 # prerequisite added by tests/e2e/module.mk (read after lib/ and rtl_model/ define them).
 $(BIN)/mtemu: $(OBJ)/emu/main.o $(EMU_A) $(MT_A)
 	@mkdir -p $(@D)

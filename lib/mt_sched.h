@@ -5,7 +5,7 @@
  * interval openings) and the capture (C) depend only on time, the latched configuration and the
  * accesses, never on the FIFO, the hold or what the arbitration chose. So a producer that runs
  * this copy of the schedule can find every captured access itself and hand only those to a
- * model running elsewhere (emu/tracepipe.c: on another thread), which then produces exactly
+ * model running elsewhere (emu/trace/tracepipe.c: on another thread), which then produces exactly
  * the bytes it would have produced seeing every access: the accesses it is not given are ones
  * it would not have captured, and an access that is not captured changes nothing.
  *

@@ -18,7 +18,7 @@ bench_emu: $(BIN)/mtemu $(BENCH_EMU_ELFS)
 	@BIN=$(BIN) FWBUILD=$(FWBUILD) tests/bench/bench_emu.sh $(BENCH_EMU_ELFS)
 BENCH_STEPS += bench_emu
 
-# op_pairs: dynamic op-pair counts of a --log-commits log (how emu/decode.h's fused pairs were
+# op_pairs: dynamic op-pair counts of a --log-commits log (how emu/cpu/decode.h's fused pairs were
 # chosen; see the file's header).  Built with everything, so it stays in step with the decoder.
 $(BUILD)/tests/op_pairs: $(OBJ)/tests/bench/op_pairs.o $(EMU_A) $(MT_A)
 	@mkdir -p $(@D)

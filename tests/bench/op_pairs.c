@@ -1,6 +1,6 @@
 /* op_pairs: the most frequent consecutive pairs of decoded ops in a Spike-style commit log
  * (mtemu --log-commits), per hart, as mtemu's decoder sees them (compressed instructions as their
- * 32-bit ops).  This is how the fused pairs of emu/decode.h (MT_PAIR_OPS) were chosen:
+ * 32-bit ops).  This is how the fused pairs of emu/cpu/decode.h (MT_PAIR_OPS) were chosen:
  *   mtemu --log-commits PROGRAM 2>&1 >/dev/null | build/tests/op_pairs [TOP]
  * prints "percent first second count" lines, most frequent first, and the instruction count on
  * stderr.  A trap line ends the pair that it interrupts. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/decode.h"
+#include "emu/cpu/decode.h"
 
 static unsigned long long pairs[OP_COUNT][OP_COUNT];
 

@@ -11,9 +11,9 @@ $(FWBUILD)/e2e/smp_skew.elf: tests/e2e/smp_skew.S tests/emu/link.ld
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_DEPS += $(FWBUILD)/e2e/smp_skew.elf
 # boot-linux.sh needs build/linux/Image (`make linux`, 5-9 minutes once, shared by the SAN and
-# non-SAN runs) and F/D in mtemu (busybox is hard-float): without emu/exec_fp.c it skips (77), so
+# non-SAN runs) and F/D in mtemu (busybox is hard-float): without emu/cpu/exec_fp.c it skips (77), so
 # the kernel is only built when it can be booted.
-ifneq ($(wildcard emu/exec_fp.c),)
+ifneq ($(wildcard emu/cpu/exec_fp.c),)
 TEST_DEPS += linux
 endif
 

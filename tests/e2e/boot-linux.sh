@@ -2,7 +2,7 @@
 # Linux 6.1 + busybox (build/linux/Image, `make linux`) behind Debian's OpenSBI on mtemu, 1 hart and
 # -smp 4, a command run from the kernel command line and the interactive shell: the checks are
 # tests/e2e/linux-boot.sh's (one PASS/FAIL line per case); this wrapper adds what `make test` needs.
-#  - busybox is hard-float glibc: without F/D in mtemu (emu/exec_fp.c) it dies with SIGILL, so
+#  - busybox is hard-float glibc: without F/D in mtemu (emu/cpu/exec_fp.c) it dies with SIGILL, so
 #    until F/D is built in this is skipped (77), naming the reason.
 #  - each boot gets BOOT_TIMEOUT seconds (default 60 here; about 1 s on an idle machine, about
 #    10x that under SAN=1), so the whole script stays far below the runner's 300 s.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The console escape of mtemu's serial console (emu/console.h): Ctrl-A x ends the run with exit
+# The console escape of mtemu's serial console (emu/devices/console.h): Ctrl-A x ends the run with exit
 # code 0 and says so, whatever the guest is doing (here: U-Boot waiting at its prompt, which
 # would otherwise wait forever); Ctrl-A followed by anything else does not quit.
 set -u

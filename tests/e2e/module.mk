@@ -1,4 +1,4 @@
-# End-to-end tests of tracing in mtemu (emu/tracedev, emu/tracectl) and RowScope, reproduced.
+# End-to-end tests of tracing in mtemu (emu/trace/tracedev, emu/trace/tracectl) and RowScope, reproduced.
 #   make rowscope   the full RowScope sweep -> build/results/rowscope.csv and rowscope.png
 
 # mtemu links the RTL for --trace-unit=rtl|both (see emu/module.mk).

@@ -1,4 +1,4 @@
-/* How far one hart may run ahead while another waits for its turn (mtemu -smp 2, emu/smp.h).
+/* How far one hart may run ahead while another waits for its turn (mtemu -smp 2, emu/platform/smp.h).
  *
  * The writer (hart 0) publishes a flag, executes WINDOW more instructions, then stores the data
  * the flag announces.  The reader (hart 1) waits for the flag, executes DELAY instructions, then

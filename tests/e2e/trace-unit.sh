@@ -1,5 +1,5 @@
 #!/bin/sh
-# The trace unit inside mtemu (emu/tracedev, emu/tracectl): defaults from reset, command-line
+# The trace unit inside mtemu (emu/trace/tracedev, emu/trace/tracectl): defaults from reset, command-line
 # registers, firmware overrides, determinism, model = RTL = lockstep, the every-access path,
 # the device tree node, bad options.  One PASS/FAIL line per check.
 set -u

@@ -1,16 +1,16 @@
-/* fpcheck — checks the output of tests/fp/fpdiff (run on QEMU or mtemu) against emu/softfp.
+/* fpcheck — checks the output of tests/fp/fpdiff (run on QEMU or mtemu) against emu/cpu/softfp.
  *
  *   fpcheck [-q] OUTPUT.txt
  *
  * Every operation line "<op> <rm> <operands> -> <result> <fflags>" is recomputed from its
- * operands with emu/softfp plus the RISC-V rules for registers (NaN-boxing of singles,
+ * operands with emu/cpu/softfp plus the RISC-V rules for registers (NaN-boxing of singles,
  * sign extension of 32-bit integer results); every probe line (reserved rounding modes,
  * FS=Off, FS dirty tracking, fcsr layout) is checked against what the ISA specifies.
  * Prints each mismatch (up to a limit), then "PASS fp/<op> (n)" or "FAIL fp/<op> (...)"
  * per operation and a summary.  Exit status 0 only when every line matched and the output
  * was complete (its closing "end <count>" line present and consistent).
  */
-#include "emu/softfp.h"
+#include "emu/cpu/softfp.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -15,7 +15,7 @@
  * mstatus.FS tracking.  The last line is "end <number of lines before it>".
  *
  * The same binary runs on QEMU and on mtemu; tests/fp/fpcheck recomputes every line with
- * emu/softfp, and the two outputs can be compared line by line.
+ * emu/cpu/softfp, and the two outputs can be compared line by line.
  *
  * Build-time parameters: SEED (operand stream), PER_MODE (operations per op and rounding mode).
  */

@@ -1,6 +1,6 @@
 # tests/fp: differential test of RV64F/D.  fpdiff.elf (bare-metal, rv64gc) prints every F/D
 # operation on a deterministic operand stream in every rounding mode; fpcheck recomputes each
-# line with emu/softfp.  run.sh runs the program on QEMU (and on mtemu once it executes F/D)
+# line with emu/cpu/softfp.  run.sh runs the program on QEMU (and on mtemu once it executes F/D)
 # and checks both outputs.
 FP_CC       := riscv64-unknown-elf-gcc
 # 1200 operations per op and rounding mode: about 252,000 operations, ~16 s on QEMU (which
@@ -17,7 +17,7 @@ $(FP_ELF): tests/fp/start.S tests/fp/fpdiff.c tests/fp/link.ld tests/fp/module.m
 	@mkdir -p $(@D)
 	$(FP_CC) $(FP_CFLAGS) tests/fp/start.S tests/fp/fpdiff.c -o $@
 
-$(FP_CHECK): $(OBJ)/tests/fp/fpcheck.o $(OBJ)/emu/softfp.o
+$(FP_CHECK): $(OBJ)/tests/fp/fpcheck.o $(OBJ)/emu/cpu/softfp.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Differential test of RV64F/D: runs build/firmware/fp/fpdiff.elf on QEMU (its softfloat is the
 # reference) and, when mtemu executes F/D, on mtemu too; checks every line of each output with
-# fpcheck (emu/softfp + the ISA's register rules) and compares the two outputs line by line.
+# fpcheck (emu/cpu/softfp + the ISA's register rules) and compares the two outputs line by line.
 # Prints PASS/FAIL per operation and machine.  Env: BUILD BIN FWBUILD (from make test).
 set -u
 BUILD=${BUILD:-build}
@@ -47,10 +47,10 @@ run_isa() {
 # QEMU's spike machine has HTIF (tohost), which the harness reports through.
 run_isa qemu qemu-system-riscv64 -M spike -m 256M -bios none -nographic -monitor none -serial null -kernel
 
-# mtemu executes F/D when emu/exec_fp.c is built in: then it must run the same program.
-if [ -f emu/exec_fp.c ] && [ ! -x "$BIN/mtemu" ]; then
+# mtemu executes F/D when emu/cpu/exec_fp.c is built in: then it must run the same program.
+if [ -f emu/cpu/exec_fp.c ] && [ ! -x "$BIN/mtemu" ]; then
   echo "FAIL fp/mtemu/setup ($BIN/mtemu is missing)"; status=1
-elif [ -f emu/exec_fp.c ]; then
+elif [ -f emu/cpu/exec_fp.c ]; then
   run_machine mtemu nice -n 10 "$BIN/mtemu" -q "$ELF"
   run_isa mtemu "$BIN/mtemu" -q
   if cmp -s "$work/qemu.txt" "$work/mtemu.txt"; then

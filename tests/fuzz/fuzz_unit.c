@@ -3,7 +3,7 @@
  * must match its counters, and lazy and per-cycle clocking must give the same bytes.  Driven
  * as the emulator drives it (one access per cycle, each of the unit's tap from next_due on), a
  * model fed only the accesses its schedule's copy says it captures (lib/mt_sched.h, what
- * emu/tracepipe.c does) must give the same bytes as one fed them all. */
+ * emu/trace/tracepipe.c does) must give the same bytes as one fed them all. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "emu/metapager.h"
+#include "emu/metapaging/metapager.h"
 
 static double now_s(void)
 {

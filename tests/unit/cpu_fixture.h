@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/csr.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/csr.h"
 
 #define FIXTURE_RAM_BASE UINT64_C(0x80000000)
 

@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cache.h"
-#include "emu/cpu.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cache.h"
+#include "emu/cpu/cpu.h"
 
 typedef struct {
     unsigned fills, writebacks;

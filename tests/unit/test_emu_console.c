@@ -1,4 +1,4 @@
-/* The console escapes of the UART's input path (emu/uart.c, emu/console.h): Ctrl-A x quits,
+/* The console escapes of the UART's input path (emu/devices/uart.c, emu/devices/console.h): Ctrl-A x quits,
  * Ctrl-A Ctrl-A passes one Ctrl-A, other escapes are swallowed, everything else goes through,
  * and an escape split across two reads still works. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "emu/uart.h"
+#include "emu/devices/uart.h"
 
 static void count_quit(void *ctx) { ++*(int *)ctx; }
 

@@ -7,10 +7,10 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/csr.h"
-#include "emu/mmu.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/csr.h"
+#include "emu/cpu/mmu.h"
 #include "tests/unit/cpu_fixture.h"
 
 static int setup(void **state) { return fixture_setup(state, 1 << 20); }

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "emu/decode.h"
+#include "emu/cpu/decode.h"
 
 static mt_dinsn dec(uint32_t w)
 {

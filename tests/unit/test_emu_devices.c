@@ -12,13 +12,13 @@
 #include <cmocka.h>
 #include <libfdt.h>
 
-#include "emu/bus.h"
-#include "emu/clint.h"
-#include "emu/cpu.h"
-#include "emu/dtb.h"
-#include "emu/finisher.h"
-#include "emu/plic.h"
-#include "emu/uart.h"
+#include "emu/platform/bus.h"
+#include "emu/devices/clint.h"
+#include "emu/cpu/cpu.h"
+#include "emu/platform/dtb.h"
+#include "emu/devices/finisher.h"
+#include "emu/devices/plic.h"
+#include "emu/devices/uart.h"
 
 typedef struct {
     mt_ram *ram;

@@ -9,12 +9,12 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/clint.h"
-#include "emu/cpu.h"
-#include "emu/finisher.h"
-#include "emu/plic.h"
-#include "emu/uart.h"
+#include "emu/platform/bus.h"
+#include "emu/devices/clint.h"
+#include "emu/cpu/cpu.h"
+#include "emu/devices/finisher.h"
+#include "emu/devices/plic.h"
+#include "emu/devices/uart.h"
 
 #define RAMB UINT64_C(0x80000000)
 #define RAMSZ (UINT64_C(1) << 20)

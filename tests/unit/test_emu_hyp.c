@@ -1,4 +1,4 @@
-/* The H extension (emu/hyp.c, G-stage in emu/mmu.c): the S/VS register swap on V changes, CSR
+/* The H extension (emu/cpu/hyp.c, G-stage in emu/cpu/mmu.c): the S/VS register swap on V changes, CSR
  * access rules with V=1, hgatp WARL, trap routing with MPV/SPV/htval, two-stage translation to
  * host-physical addresses with guest-page faults, HLV. */
 #include <setjmp.h>
@@ -9,12 +9,12 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/csr.h"
-#include "emu/decode.h"
-#include "emu/hyp.h"
-#include "emu/mmu.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/csr.h"
+#include "emu/cpu/decode.h"
+#include "emu/cpu/hyp.h"
+#include "emu/cpu/mmu.h"
 #include "tests/unit/cpu_fixture.h"
 
 #define RAM_BASE UINT64_C(0x80000000)

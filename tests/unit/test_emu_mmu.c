@@ -8,10 +8,10 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/mmu.h"
-#include "emu/pmp.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/mmu.h"
+#include "emu/cpu/pmp.h"
 
 #define RAMB UINT64_C(0x80000000)
 #define ROOT (RAMB + 0x10000)

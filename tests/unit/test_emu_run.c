@@ -1,7 +1,7 @@
 /* The interpreter end to end on small hand-assembled programs: arithmetic and loops, traps
  * with mtval, self-modifying code, an instruction straddling two pages, WFI woken by the timer,
  * the access listener (every access, fetches once per instruction), the page-observer contract
- * of emu/ram.h, and determinism of counts and event streams. */
+ * of emu/platform/ram.h, and determinism of counts and event streams. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/clint.h"
-#include "emu/cpu.h"
-#include "emu/finisher.h"
+#include "emu/platform/bus.h"
+#include "emu/devices/clint.h"
+#include "emu/cpu/cpu.h"
+#include "emu/devices/finisher.h"
 
 #define RAMB UINT64_C(0x80000000)
 
@@ -210,7 +210,7 @@ static void test_determinism(void **state)
 }
 
 /* A listener that wants every access for 40 of them, then one access per 17 cycles for 40,
- * and so on: the CPU switches between its two interpreters (emu/interp.inc) back and forth. */
+ * and so on: the CPU switches between its two interpreters (emu/cpu/interp.inc) back and forth. */
 static uint64_t switching_listener(void *ctx, const mt_access *a)
 {
     fixture *f = ctx;
@@ -281,7 +281,7 @@ static void test_illegal_trap(void **state)
     assert_true(f->fin.finished);
 }
 
-/* A fused pair (emu/decode.h) whose first or second instruction faults: the trap has that
+/* A fused pair (emu/cpu/decode.h) whose first or second instruction faults: the trap has that
  * instruction's pc, what the pair did before it is done, and the counts are a per-instruction
  * interpreter's.  first/second are two instructions forming a pair; the faulting one loads from
  * address 16, where nothing is mapped. */

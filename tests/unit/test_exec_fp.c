@@ -1,4 +1,4 @@
-/* Unit tests for emu/exec_fp: the ISA rules around the arithmetic (decoding, reserved
+/* Unit tests for emu/cpu/exec_fp: the ISA rules around the arithmetic (decoding, reserved
  * encodings and rounding modes, mstatus.FS, NaN-boxing, sign extension, fflags accrual).
  * Register-only instructions on a bare mt_cpu; loads/stores and the arithmetic itself are
  * covered by tests/fp (the same program on QEMU and mtemu) and test_softfp. */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "emu/cpu.h"
-#include "emu/exec_fp.h"
-#include "emu/softfp.h"
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/exec_fp.h"
+#include "emu/cpu/softfp.h"
 
 static uint32_t r_type(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsigned rd, unsigned opc)
 {

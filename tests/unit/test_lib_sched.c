@@ -4,7 +4,7 @@
  * hook gives it: every access of its tap from mt_unit_next_due on. Model B gets only what
  * mt_sched says it captures (while no register write is pending; with one pending, B is fed as
  * A until it has applied, then a new copy of the schedule is taken), which is how
- * emu/tracepipe.c feeds the model on its thread. The streams, counters and, before every
+ * emu/trace/tracepipe.c feeds the model on its thread. The streams, counters and, before every
  * access, the schedule's due cycle and A's next_due must agree. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the meta-pager (emu/metapager.c): invisible to the guest, exact policies,
+/* Unit tests of the meta-pager (emu/metapaging/metapager.c): invisible to the guest, exact policies,
  * write-back only when dirty, zero pages without I/O, clear errors. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emu/metapager.h"
+#include "emu/metapaging/metapager.h"
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)

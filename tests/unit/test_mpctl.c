@@ -1,4 +1,4 @@
-/* Unit tests of mtemu's meta-paging options, session and report (emu/mpctl.c). */
+/* Unit tests of mtemu's meta-paging options, session and report (emu/metapaging/mpctl.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu/mpctl.h"
+#include "emu/metapaging/mpctl.h"
 
 static int parse_all(struct mp_options *o, int argc, char **argv, char *err, size_t n)
 {

@@ -1,4 +1,4 @@
-/* Unit tests of the online meta-paging simulator (emu/mpsim.c): its counts equal a real
+/* Unit tests of the online meta-paging simulator (emu/metapaging/mpsim.c): its counts equal a real
  * meta-pager run, LRU equals a brute-force stack-distance reference, and collapsing consecutive
  * repeats of the access stream (the RAM side's observer rule) changes no count. */
 #include <setjmp.h>
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/metapager.h"
-#include "emu/mpsim.h"
+#include "emu/metapaging/metapager.h"
+#include "emu/metapaging/mpsim.h"
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)

@@ -1,4 +1,4 @@
-/* Unit tests for emu/softfp: hand-checked vectors (the derivation of each non-obvious one is
+/* Unit tests for emu/cpu/softfp: hand-checked vectors (the derivation of each non-obvious one is
  * in its comment), plus a randomized comparison against the host FPU on x86-64, whose SSE
  * arithmetic is IEEE 754 with tininess detected after rounding, as RISC-V specifies. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "emu/softfp.h"
+#include "emu/cpu/softfp.h"
 
 #if defined(__x86_64__)
 #include <fenv.h>

@@ -1,4 +1,4 @@
-/* emu/tracectl: option parsing (every register has a command-line default; bad values are refused
+/* emu/trace/tracectl: option parsing (every register has a command-line default; bad values are refused
  * with the option's name), the session's files, and the lockstep mode stopping the run at the
  * first divergence between the C model and the RTL.  Linked with the RTL (tests/e2e/module.mk). */
 #include <setjmp.h>
@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/tracectl.h"
-#include "emu/tracedev.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/trace/tracectl.h"
+#include "emu/trace/tracedev.h"
 #include "mt_mtr.h"
 #include "mt_regs.h"
 #include "rtl_model/sim/mt_lockstep.h"

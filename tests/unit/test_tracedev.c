@@ -1,4 +1,4 @@
-/* emu/tracedev: the trace unit as a bus device and access listener.  The reference for every
+/* emu/trace/tracedev: the trace unit as a bus device and access listener.  The reference for every
  * stream is lib's model fed every access directly (docs/trace-unit.md: skipping accesses before
  * mt_unit_next_due changes nothing), so these tests check the device's plumbing: register
  * window, next-due gating, the cycle-completing shortcut, tap filtering, the recorder. */
@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "emu/bus.h"
-#include "emu/cpu.h"
-#include "emu/tracedev.h"
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "emu/trace/tracedev.h"
 #include "mt_regs.h"
 #include "mt_unit.h"
 

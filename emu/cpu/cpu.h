@@ -1,0 +1,354 @@
+/* The RV64 hart: architectural state, CSRs, software TLBs, the decoded-page cache and the hooks.
+ * One struct so that the interpreter (cpu.c), CSRs (csr.c), translation (mmu.c) and the F/D
+ * extension (exec_fp.c) share it; each of those files owns its part of the behaviour. */
+#ifndef EMU_CPU_H
+#define EMU_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/cpu/cache.h"
+#include "emu/cpu/hyp.h"
+#include "emu/platform/ram.h"
+#include "mt_event.h"
+
+struct mt_bus;
+
+enum { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
+
+/* Exception causes (mcause with bit 63 clear). */
+enum {
+    EXC_INSN_MISALIGNED = 0, EXC_INSN_ACCESS = 1, EXC_ILLEGAL = 2, EXC_BREAKPOINT = 3,
+    EXC_LOAD_MISALIGNED = 4, EXC_LOAD_ACCESS = 5, EXC_STORE_MISALIGNED = 6, EXC_STORE_ACCESS = 7,
+    EXC_ECALL_U = 8, EXC_ECALL_S = 9, EXC_ECALL_M = 11,
+    EXC_INSN_PAGE = 12, EXC_LOAD_PAGE = 13, EXC_STORE_PAGE = 15,
+};
+#define EXC_NONE (-1)
+/* Interrupt numbers (mip/mie bits). */
+enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI = 11 };
+#define MIP_SSIP (1u << IRQ_SSI)
+#define MIP_MSIP (1u << IRQ_MSI)
+#define MIP_STIP (1u << IRQ_STI)
+#define MIP_MTIP (1u << IRQ_MTI)
+#define MIP_SEIP (1u << IRQ_SEI)
+#define MIP_MEIP (1u << IRQ_MEI)
+/* menvcfg / henvcfg fields (FIOM is bit 0): Sstc's timer compare enable, Svpbmt's enable */
+#define ENVCFG_FIOM UINT64_C(1)
+#define ENVCFG_PBMTE (UINT64_C(1) << 62)
+#define ENVCFG_STCE (UINT64_C(1) << 63)
+#define CAUSE_INTERRUPT (UINT64_C(1) << 63)
+
+/* mstatus fields */
+#define MSTATUS_SIE (UINT64_C(1) << 1)
+#define MSTATUS_MIE (UINT64_C(1) << 3)
+#define MSTATUS_SPIE (UINT64_C(1) << 5)
+#define MSTATUS_MPIE (UINT64_C(1) << 7)
+#define MSTATUS_SPP (UINT64_C(1) << 8)
+#define MSTATUS_MPP_SHIFT 11
+#define MSTATUS_MPP (UINT64_C(3) << 11)
+#define MSTATUS_FS_SHIFT 13
+#define MSTATUS_FS (UINT64_C(3) << 13)
+#define MSTATUS_MPRV (UINT64_C(1) << 17)
+#define MSTATUS_SUM (UINT64_C(1) << 18)
+#define MSTATUS_MXR (UINT64_C(1) << 19)
+#define MSTATUS_TVM (UINT64_C(1) << 20)
+#define MSTATUS_TW (UINT64_C(1) << 21)
+#define MSTATUS_TSR (UINT64_C(1) << 22)
+#define MSTATUS_UXL (UINT64_C(3) << 32)
+#define MSTATUS_SXL (UINT64_C(3) << 34)
+#define MSTATUS_SD (UINT64_C(1) << 63)
+enum { FS_OFF = 0, FS_INITIAL = 1, FS_CLEAN = 2, FS_DIRTY = 3 };
+
+/* A decoded instruction: 16 bytes, one per 2-byte slot of a code page.  rd == 32 is the sink
+ * register, so writes to x0 need no test.  `op` picks the interpreter's handler (its base cycle
+ * cost in the timing model is cpu->op_cost[op]), `step` the distance in bytes to the next slot's
+ * start (8 x the instruction length).  For OP_ILLEGAL imm holds the instruction bits (mtval), for
+ * OP_FP the 32-bit form.
+ *
+ * Straight-line runs (docs/emulator.md, "Execution model"): the slots from this one to the end of
+ * its run (the next branch, jump or system instruction, or the page end) are accounted for at
+ * once when the run is entered: `run_cost` cycles and `run_insns` instructions, summed from this
+ * slot to the run's end, and `run_bound` = the most the cycle counter can advance, minus one,
+ * before the run's last access or instruction boundary (so a run may start without per-
+ * instruction checks when cycle + run_bound < next_event). */
+typedef struct {
+    int32_t imm;
+    uint16_t run_cost, run_insns, run_bound, op;
+    uint8_t rd, rs1, rs2, step;
+} mt_dinsn;
+
+/* Decoded instructions of one 4 KiB physical page, filled lazily; slots past the end are
+ * sentinels that leave the page loop (a sequential pc never crosses a page inside the loop). */
+#define DPAGE_SLOTS 2048
+typedef struct mt_dpage {
+    uint64_t pa; /* page-aligned physical address */
+    struct mt_dpage *hnext;
+    mt_dinsn slot[DPAGE_SLOTS + 4];
+} mt_dpage;
+
+/* Software TLBs: direct-mapped, 4 KiB granularity, one set per effective privilege (U, S, M).
+ * A tag is the page-aligned virtual address (with the access's alignment bits, so a misaligned
+ * access never hits), or TLB_INVALID.  host address = addend + vaddr. */
+#define TLB_BITS 9
+#define TLB_SIZE (1u << TLB_BITS)
+#define TLB_INVALID UINT64_C(0x10) /* bit 4: no lookup key (page | alignment bits 2:0) has it */
+/* A tag bit no lookup key has: the entry's translation is valid but the RAM side dropped its host
+ * pointer (cpu_invalidate_phys).  The fast paths miss; the slow paths fetch the pointer again
+ * without a page-table walk, so a meta-pager's evictions change no access, cycle or trace. */
+#define TLB_STALE UINT64_C(0x800)
+typedef struct {
+    uint64_t tag_r, tag_w;
+    uintptr_t addend;
+    uint64_t pa;
+} mt_dtlb_entry;
+typedef struct {
+    uint64_t tag;
+    uint64_t pa;
+    mt_dpage *dp;
+} mt_itlb_entry;
+
+#define DPAGE_HASH 4096
+#define DTLB_SETS 7
+#define PMP_COUNT 16
+#define MT_MAX_HARTS 8 /* -smp N */
+
+/* Bus-access listener: gets every due access and returns the next cycle at which it wants one
+ * (0 = every access, UINT64_MAX = none). */
+typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
+
+/* F/D hook: executes one OP-FP/LOAD-FP/STORE-FP/FMADD.. instruction (32-bit form, compressed
+ * ones expanded).  Returns EXC_NONE or an exception cause (tval set in cpu->fp_tval). */
+struct mt_cpu;
+typedef int (*mt_fp_exec_fn)(struct mt_cpu *cpu, uint32_t insn);
+
+typedef enum { TIMING_NONE = 0, TIMING_SIMPLE = 1, TIMING_CACHE = 2 } mt_timing_mode;
+
+typedef struct mt_cpu {
+    uint64_t x[33]; /* x[32]: the sink for writes to x0 */
+    uint64_t pc;
+    uint64_t f[32]; /* F/D registers, 64-bit, single values NaN-boxed */
+    uint32_t fflags, frm;
+    int priv;
+    uint64_t cycle;   /* reference-clock cycles (1 GHz) */
+    uint64_t instret; /* retired instructions */
+    uint64_t trap_count; /* traps taken (exceptions and interrupts) */
+    uint64_t next_due;   /* first cycle at which an access goes to cpu_access_due */
+    uint64_t next_event; /* min(next_due, other_event): checked per instruction */
+    uint64_t other_event; /* min(timer, limit, poll; 0 when an interrupt or stop may be due) */
+
+    /* CSRs */
+    uint64_t mstatus, misa, medeleg, mideleg, mie, mip_sw, mip_hw;
+    uint64_t mtvec, mscratch, mepc, mcause, mtval, mcounteren, menvcfg;
+    uint64_t stvec, sscratch, sepc, scause, stval, satp, scounteren, senvcfg;
+    uint64_t mcycle_off, minstret_off;
+    uint8_t pmpcfg[PMP_COUNT];
+    uint64_t pmpaddr[PMP_COUNT];
+    bool pmp_active; /* any entry with A != OFF */
+    uint64_t mhartid;
+    mt_hyp hyp; /* the H extension (emu/cpu/hyp.h) */
+
+    uint64_t resv_addr;
+    bool resv_valid;
+    bool wfi;
+
+    /* translation caches */
+    /* data TLB sets by what a cached translation depends on besides satp: U, U+MXR, S with the
+     * four SUM/MXR combinations, M; so MPRV/MPP/SUM/MXR changes switch sets instead of flushing */
+    mt_dtlb_entry dtlb[DTLB_SETS][TLB_SIZE];
+    mt_itlb_entry itlb[4][TLB_SIZE]; /* by privilege (index 2 unused) */
+    unsigned dtlb_used, itlb_used;   /* sets filled since their last flush */
+    int dset;                        /* the current data TLB set */
+    mt_dtlb_entry *cur_dtlb;
+    mt_itlb_entry *cur_itlb;
+    int data_priv; /* effective privilege of loads/stores (MPRV) */
+    mt_dpage *dpage_hash[DPAGE_HASH];
+    unsigned dpage_count;
+    bool dpage_flush_pending; /* FENCE.I on a multi-hart machine: drop every decoded page */
+    /* Other harts share the memory (-smp): WFI returns to the machine's scheduler instead of
+     * skipping time, and FENCE.I drops the decoded pages (another hart's stores do not update
+     * them; Linux and OpenSBI issue FENCE.I on every hart after writing code). */
+    bool smp;
+    mt_dpage *cross_page; /* holds an instruction straddling two pages, decoded per execution */
+    mt_dinsn *brk_slot;   /* a slot whose op is OP_BREAK for now (the interpreter's), or NULL */
+    uint16_t brk_op;      /* its real op */
+
+    struct mt_bus *bus;
+
+    /* timing */
+    mt_timing_mode timing;
+    uint8_t taken_branch_penalty;
+    uint8_t cost[16];     /* base cycles per instruction class (decode.h mt_insn_class) */
+    uint8_t op_cost[512]; /* the same per decoded op (mt_dinsn.op; decode.h OP_COUNT) */
+    uint64_t mtimecmp, mtime_offset;
+    uint64_t stimecmp;    /* Sstc: STIP = mtime >= stimecmp while menvcfg.STCE */
+    uint64_t timer_cycle; /* first cycle at which a timer comparison not yet true turns true:
+                           * mtimecmp, and with Sstc stimecmp / vstimecmp (UINT64_MAX: never) */
+    uint64_t insn_limit;  /* stop when instret reaches it (UINT64_MAX: none) */
+    uint64_t trap_limit;  /* stop when trap_count reaches it (UINT64_MAX: none): ends an SMP turn
+                           * spent in a trap storm, which retires nothing (emu/platform/smp.c) */
+    uint64_t poll_cycle;  /* next device poll / progress line */
+    /* A hart whose trap handler itself traps (mtvec at unmapped or illegal code, say) takes
+     * traps forever without retiring anything, so --max-insns never ends it: after
+     * CPU_TRAP_STORM_LIMIT traps in a row with instret unchanged it stops (trap_stuck), and
+     * mtemu says where (the last trap's pc and cause) and exits 1. */
+    uint64_t storm_instret, storm_traps;
+    bool trap_stuck;
+    uint64_t stuck_pc, stuck_cause;
+
+    /* the cache timing model (--timing=cache): every access goes through it; NULL otherwise */
+    mt_cache_model *cache;    /* --timing=cache's model, or NULL */
+    uint64_t dram_cycle;      /* last cycle stamped on the dram tap */
+    int cache_kind;           /* kind of the access being modelled (for its DRAM transfers) */
+    uint64_t dram_count[2];   /* DRAM line fills, write-backs */
+
+    /* hooks */
+    mt_access_listener listener;
+    void *listener_ctx;
+    uint64_t listener_due;   /* in this hart's cycles (the listener speaks the machine's time) */
+    /* The machine's time of this hart's cycle 0: accesses go to the listener stamped cycle +
+     * stamp_offset. 0 with one hart; with -smp N each turn starts where the last one ended
+     * (emu/platform/smp.c), so the stamps of all harts together never go back. */
+    uint64_t stamp_offset;
+    uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
+    ram_page_observer observer;
+    void *observer_ctx;
+    uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
+    unsigned obs_shift;
+    bool obs_last_write;
+    bool obs_timed; /* the observer may move the cycle count (a fault that costs cycles): every
+                     * access then goes through the hook at its exact cycle (interpreter_hooked) */
+    mt_fp_exec_fn fp_exec;
+    uint64_t fp_tval;
+
+    /* run control and statistics */
+    bool stop;
+    bool limit_hit;
+    void (*on_poll)(void *ctx); /* every BUS_POLL_CYCLES: devices, progress line */
+    void *poll_ctx;
+    /* WFI with no timer armed: wait for outside input; false = nothing can ever wake the hart */
+    bool (*idle)(void *ctx);
+    void *idle_ctx;
+    bool log_pending;
+    uint64_t log_pc;
+    uint32_t log_raw;
+    uint8_t log_rd, log_len, log_priv;
+    uint64_t access_count[MT_KIND_COUNT];
+    uint64_t tlb_fills, dpage_decodes;
+    bool log_commits;
+    void *log_file; /* FILE* for --log-commits */
+} mt_cpu;
+
+/* Life cycle. The bus must outlive the cpu. */
+void cpu_init(mt_cpu *cpu, struct mt_bus *bus, mt_timing_mode timing);
+void cpu_free(mt_cpu *cpu);
+void cpu_reset(mt_cpu *cpu, uint64_t pc);
+
+/* Runs until cpu->stop is set (a device or HTIF asked to exit) or the instruction limit is hit. */
+void cpu_run(mt_cpu *cpu);
+
+/* The machine's time now (what accesses are stamped with). */
+static inline uint64_t cpu_time(const mt_cpu *cpu) { return cpu->cycle + cpu->stamp_offset; }
+/* A time of the machine's as one of this hart's cycles (UINT64_MAX stays: never). */
+static inline uint64_t cpu_local_cycle(const mt_cpu *cpu, uint64_t t)
+{
+    return t == UINT64_MAX ? t : t > cpu->stamp_offset ? t - cpu->stamp_offset : 0;
+}
+
+/* Hooks. first_due is in the machine's time. */
+void cpu_set_listener(mt_cpu *cpu, mt_access_listener fn, void *ctx, uint64_t first_due);
+/* The running hart takes over the listener of the one that ran before it (-smp N: the listener
+ * is the machine's, each turn's hart carries it): function, kinds and due. */
+void cpu_take_listener(mt_cpu *cpu, const mt_cpu *from);
+/* Only accesses whose kind is in `mask` (1 << mt_kind) go to the listener (cpu_set_listener
+ * resets it to all): an every-access recorder of loads and stores then costs a fetch nothing. */
+void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
+/* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
+ * a consumer that works in coarser units, such as metapages, needs no report within one). */
+void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);
+/* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
+void cpu_update_next_event(mt_cpu *cpu);
+/* Slow path of the access hook: observer, listener. */
+void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind);
+/* False when cpu_access_due would do nothing with this access: no cache model, the page observer
+ * (if on) was last told of this granule (a write: of a write report), and the listener is not due
+ * or does not take this kind. */
+/* --timing=cache's usual access, in line: the line its L1 had last (cache_hit_again), with no
+ * observer or due listener to tell. True when that is all the access needed. */
+static inline bool cpu_cache_hit_again(mt_cpu *cpu, uint64_t pa, int write, int kind)
+{
+    return cpu->cache && !cpu->observer && !(cpu->listener && cpu->cycle >= cpu->listener_due) &&
+           cache_hit_again(cpu->cache, pa, write != 0, kind == MT_KIND_FETCH);
+}
+
+static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write, int kind)
+{
+    if (cpu->cache)
+        return true;
+    if (cpu->observer && ((pa >> cpu->obs_shift) != cpu->obs_last_unit || (write && !cpu->obs_last_write)))
+        return true;
+    return cpu->listener && cpu->cycle >= cpu->listener_due && ((cpu->listener_kinds >> kind) & 1);
+}
+
+/* The one hook every bus access goes through: stamps it at the current cycle, then takes it. */
+static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind)
+{
+    if (__builtin_expect(cpu->cycle >= cpu->next_due || cpu->observer, 0))
+        cpu_access_due(cpu, pa, size, write, kind);
+    cpu->access_count[kind]++;
+    cpu->cycle++;
+}
+
+/* Traps and interrupts. */
+void cpu_take_trap(mt_cpu *cpu, uint64_t cause, uint64_t tval);
+/* Traps in a row without an instruction retired after which a hart counts as stuck: about 0.15 s
+ * of a trap storm here, far more than any handler that returns could take. */
+#define CPU_TRAP_STORM_LIMIT (UINT64_C(1) << 23)
+/* Takes the highest-priority pending and enabled interrupt; true when one was taken. */
+bool cpu_check_interrupts(mt_cpu *cpu);
+/* Device interrupt lines into mip (MEIP, SEIP, MTIP, MSIP). */
+void cpu_set_irq_line(mt_cpu *cpu, uint64_t mip_bit, bool level);
+/* mip as software sees it. */
+uint64_t cpu_mip(const mt_cpu *cpu);
+/* CLINT side of the timer. */
+void cpu_set_mtimecmp(mt_cpu *cpu, uint64_t val);
+/* Recomputes the timer interrupts and the next timer event after a change of mtimecmp, the
+ * Sstc compare registers, htimedelta or the envcfg enables. */
+void cpu_timer_changed(mt_cpu *cpu);
+/* The first mtime after `now` at which one of the hart's enabled timer interrupts (mie) turns
+ * pending: mtimecmp, and with Sstc stimecmp and vstimecmp (UINT64_MAX: none). */
+uint64_t cpu_next_timer(const mt_cpu *cpu, uint64_t now);
+void cpu_set_mtime(mt_cpu *cpu, uint64_t val);
+/* Stops the run loop at the next instruction boundary (exit requested by a device / HTIF). */
+void cpu_request_stop(mt_cpu *cpu);
+/* Reference clock -> mtime (10 MHz timebase: 100 cycles per tick). */
+#define CYCLES_PER_MTIME_TICK 100
+uint64_t cpu_mtime(const mt_cpu *cpu);
+
+/* Translation caches: cpu_flush_tlb whenever satp or PMP change or on SFENCE.VMA;
+ * cpu_update_priv_ctx whenever the privilege or MPRV/MPP/SUM/MXR change. */
+void cpu_flush_tlb(mt_cpu *cpu);
+void cpu_update_priv_ctx(mt_cpu *cpu);
+/* The RAM side's invalidator: drops the host pointers of TLB entries whose physical page lies in
+ * [base, base+len), keeping their translations (marked TLB_STALE; see docs/metapaging.md). */
+void cpu_invalidate_phys(mt_cpu *cpu, uint64_t base, uint64_t len);
+/* Marks the decoded instructions covering [pa, pa+len) stale (a write to a code page). */
+void cpu_code_written(mt_cpu *cpu, uint64_t pa, uint64_t len);
+mt_dpage *cpu_dpage_lookup(mt_cpu *cpu, uint64_t pa);
+/* The decoded-instruction array of a physical page, created empty (write TLB entries to the
+ * page are dropped so that stores to it take the slow path). */
+mt_dpage *cpu_dpage_create(mt_cpu *cpu, uint64_t page_pa);
+
+/* Memory access for slow paths, the F/D extension and tests: virtual address, current data
+ * privilege; returns EXC_NONE or the exception cause (tval = the address). */
+int cpu_load(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val);
+int cpu_store(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val);
+
+/* F/D helpers for exec_fp.c: mstatus.FS state. */
+/* With V=1 (H extension) both vsstatus.FS (in mstatus then) and HS's sstatus.FS must be on. */
+static inline bool cpu_fp_enabled(const mt_cpu *cpu)
+{
+    return (cpu->mstatus & MSTATUS_FS) != 0 && (!cpu->hyp.virt || (cpu->hyp.alt_status & MSTATUS_FS) != 0);
+}
+static inline void cpu_fp_set_dirty(mt_cpu *cpu) { cpu->mstatus |= MSTATUS_FS | MSTATUS_SD; }
+
+#endif

@@ -1,0 +1,200 @@
+/* Device tree: the nodes Linux and OpenSBI need on QEMU virt (memory, the harts with their
+ * interrupt controllers and 10 MHz timebase, CLINT, PLIC, ns16550a, sifive,test0 with syscon
+ * poweroff/reboot, /chosen). Phandles: 1 = cpu0 intc, 2 = PLIC, 3 = test finisher, 0x10 + h =
+ * hart h's intc (h > 0), 0x20 + h = cpu node h (for cpu-map). */
+#include "emu/platform/dtb.h"
+
+#include <libfdt.h>
+#include <stdio.h>
+
+#include "emu/devices/clint.h"
+#include "emu/devices/finisher.h"
+#include "emu/devices/plic.h"
+#include "emu/devices/uart.h"
+
+#define TIMEBASE_HZ 10000000u
+#define INTC_PHANDLE(h) ((h) == 0 ? 1u : 0x10u + (h))
+#define CPU_PHANDLE(h) (0x20u + (h))
+
+static int reg2(void *fdt, uint64_t base, uint64_t size)
+{
+    fdt64_t r[2] = {cpu_to_fdt64(base), cpu_to_fdt64(size)};
+    return fdt_property(fdt, "reg", r, sizeof r);
+}
+
+#define CHECK(x) do { if ((x) < 0) return -1; } while (0)
+
+long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
+{
+    CHECK(fdt_create(fdt, (int)bufsize));
+    CHECK(fdt_finish_reservemap(fdt));
+    CHECK(fdt_begin_node(fdt, ""));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 2));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 2));
+    CHECK(fdt_property_string(fdt, "compatible", "riscv-virtio"));
+    CHECK(fdt_property_string(fdt, "model", "riscv-virtio,qemu"));
+
+    CHECK(fdt_begin_node(fdt, "chosen"));
+    CHECK(fdt_property_string(fdt, "stdout-path", "/soc/serial@10000000"));
+    if (p->bootargs)
+        CHECK(fdt_property_string(fdt, "bootargs", p->bootargs));
+    if (p->initrd_end > p->initrd_start) {
+        CHECK(fdt_property_u64(fdt, "linux,initrd-start", p->initrd_start));
+        CHECK(fdt_property_u64(fdt, "linux,initrd-end", p->initrd_end));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    char name[64];
+    snprintf(name, sizeof name, "memory@%llx", (unsigned long long)p->ram_base);
+    CHECK(fdt_begin_node(fdt, name));
+    CHECK(fdt_property_string(fdt, "device_type", "memory"));
+    CHECK(reg2(fdt, p->ram_base, p->ram_size));
+    CHECK(fdt_end_node(fdt));
+
+    CHECK(fdt_begin_node(fdt, "cpus"));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 1));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 0));
+    CHECK(fdt_property_u32(fdt, "timebase-frequency", TIMEBASE_HZ));
+    unsigned n = p->nharts ? p->nharts : 1;
+    for (unsigned h = 0; h < n; h++) {
+        snprintf(name, sizeof name, "cpu@%u", h);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(fdt_property_u32(fdt, "phandle", CPU_PHANDLE(h)));
+        CHECK(fdt_property_string(fdt, "device_type", "cpu"));
+        CHECK(fdt_property_u32(fdt, "reg", h));
+        CHECK(fdt_property_string(fdt, "status", "okay"));
+        CHECK(fdt_property_string(fdt, "compatible", "riscv"));
+        CHECK(fdt_property_string(fdt, "riscv,isa", p->isa));
+        CHECK(fdt_property_string(fdt, "mmu-type", "riscv,sv48"));
+        CHECK(fdt_begin_node(fdt, "interrupt-controller"));
+        CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+        CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+        CHECK(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
+        CHECK(fdt_property_u32(fdt, "phandle", INTC_PHANDLE(h)));
+        CHECK(fdt_end_node(fdt));
+        CHECK(fdt_end_node(fdt));
+    }
+    CHECK(fdt_begin_node(fdt, "cpu-map"));
+    CHECK(fdt_begin_node(fdt, "cluster0"));
+    for (unsigned h = 0; h < n; h++) {
+        snprintf(name, sizeof name, "core%u", h);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(fdt_property_u32(fdt, "cpu", CPU_PHANDLE(h)));
+        CHECK(fdt_end_node(fdt));
+    }
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_end_node(fdt)); /* cpus */
+
+    CHECK(fdt_begin_node(fdt, "soc"));
+    CHECK(fdt_property_u32(fdt, "#address-cells", 2));
+    CHECK(fdt_property_u32(fdt, "#size-cells", 2));
+    CHECK(fdt_property_string(fdt, "compatible", "simple-bus"));
+    CHECK(fdt_property(fdt, "ranges", NULL, 0));
+
+    snprintf(name, sizeof name, "clint@%llx", (unsigned long long)CLINT_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        static const char compat[] = "sifive,clint0\0riscv,clint0";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+        fdt32_t ext[4 * MT_MAX_HARTS]; /* per hart: software (3) and timer (7) interrupts */
+        for (unsigned h = 0; h < n; h++) {
+            ext[4 * h] = ext[4 * h + 2] = cpu_to_fdt32(INTC_PHANDLE(h));
+            ext[4 * h + 1] = cpu_to_fdt32(3);
+            ext[4 * h + 3] = cpu_to_fdt32(7);
+        }
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, 16 * n));
+        CHECK(reg2(fdt, CLINT_BASE, CLINT_SIZE));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "plic@%llx", (unsigned long long)PLIC_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        CHECK(fdt_property_u32(fdt, "phandle", 2));
+        CHECK(fdt_property_u32(fdt, "riscv,ndev", PLIC_SOURCES - 1));
+        CHECK(reg2(fdt, PLIC_BASE, PLIC_SIZE));
+        fdt32_t ext[4 * MT_MAX_HARTS]; /* per hart: context 2h = M (11), 2h + 1 = S (9) */
+        for (unsigned h = 0; h < n; h++) {
+            ext[4 * h] = ext[4 * h + 2] = cpu_to_fdt32(INTC_PHANDLE(h));
+            ext[4 * h + 1] = cpu_to_fdt32(11);
+            ext[4 * h + 3] = cpu_to_fdt32(9);
+        }
+        CHECK(fdt_property(fdt, "interrupts-extended", ext, 16 * n));
+        CHECK(fdt_property(fdt, "interrupt-controller", NULL, 0));
+        static const char compat[] = "sifive,plic-1.0.0\0riscv,plic0";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+        CHECK(fdt_property_u32(fdt, "#address-cells", 0));
+        CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "serial@%llx", (unsigned long long)UART_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    CHECK(fdt_property_u32(fdt, "interrupts", UART_IRQ));
+    CHECK(fdt_property_u32(fdt, "interrupt-parent", 2));
+    CHECK(fdt_property_u32(fdt, "clock-frequency", 3686400));
+    CHECK(reg2(fdt, UART_BASE, UART_SIZE));
+    CHECK(fdt_property_string(fdt, "compatible", "ns16550a"));
+    CHECK(fdt_end_node(fdt));
+
+    snprintf(name, sizeof name, "test@%llx", (unsigned long long)FINISHER_BASE);
+    CHECK(fdt_begin_node(fdt, name));
+    {
+        CHECK(fdt_property_u32(fdt, "phandle", 3));
+        CHECK(reg2(fdt, FINISHER_BASE, FINISHER_SIZE));
+        static const char compat[] = "sifive,test1\0sifive,test0\0syscon";
+        CHECK(fdt_property(fdt, "compatible", compat, sizeof compat));
+    }
+    CHECK(fdt_end_node(fdt));
+
+    if (p->trace_unit_size) { /* emu/trace/tracedev.h: only when tracing was asked for */
+        snprintf(name, sizeof name, "trace@%llx", (unsigned long long)p->trace_unit_base);
+        CHECK(fdt_begin_node(fdt, name));
+        CHECK(reg2(fdt, p->trace_unit_base, p->trace_unit_size));
+        CHECK(fdt_property_string(fdt, "compatible", "metatrace,trace-unit"));
+        CHECK(fdt_end_node(fdt));
+    }
+    CHECK(fdt_end_node(fdt)); /* soc */
+
+    CHECK(fdt_begin_node(fdt, "poweroff"));
+    CHECK(fdt_property_u32(fdt, "value", 0x5555));
+    CHECK(fdt_property_u32(fdt, "offset", 0));
+    CHECK(fdt_property_u32(fdt, "regmap", 3));
+    CHECK(fdt_property_string(fdt, "compatible", "syscon-poweroff"));
+    CHECK(fdt_end_node(fdt));
+    CHECK(fdt_begin_node(fdt, "reboot"));
+    CHECK(fdt_property_u32(fdt, "value", 0x7777));
+    CHECK(fdt_property_u32(fdt, "offset", 0));
+    CHECK(fdt_property_u32(fdt, "regmap", 3));
+    CHECK(fdt_property_string(fdt, "compatible", "syscon-reboot"));
+    CHECK(fdt_end_node(fdt));
+
+    CHECK(fdt_end_node(fdt)); /* root */
+    CHECK(fdt_finish(fdt));
+    return (long)fdt_totalsize(fdt);
+}
+
+long dtb_check(const void *blob, size_t size, char *why, size_t whylen)
+{
+    if (size < FDT_V1_SIZE) {
+        snprintf(why, whylen, "%zu bytes: too short for a device tree", size);
+        return -1;
+    }
+    int rc = fdt_check_header(blob);
+    if (rc == 0 && fdt_totalsize(blob) > size)
+        rc = -FDT_ERR_TRUNCATED;
+    if (rc == 0) /* the structure block, walked end to end */
+        for (int node = 0; node >= 0;)
+            if ((node = fdt_next_node(blob, node, NULL)) < 0 && node != -FDT_ERR_NOTFOUND)
+                rc = node;
+    if (rc) {
+        if (rc == -FDT_ERR_TRUNCATED && fdt_magic(blob) == FDT_MAGIC)
+            snprintf(why, whylen, "not a whole device tree (its header says %u bytes, the file has %zu)",
+                     (unsigned)fdt_totalsize(blob), size);
+        else
+            snprintf(why, whylen, "not a device tree blob (%s)", fdt_strerror(rc));
+        return -1;
+    }
+    return (long)fdt_totalsize(blob);
+}

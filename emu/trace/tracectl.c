@@ -1,0 +1,736 @@
+/* Tracing options, session and report; see tracectl.h. */
+#include "emu/trace/tracectl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "emu/trace/tracedev.h"
+#include "emu/cliopt.h"
+#include "mt_mtr.h"
+#include "mt_regs.h"
+#include "rtl_model/sim/mt_lockstep.h"
+#include "rtl_model/sim/mt_rtl.h"
+
+#define REF_HZ UINT64_C(1000000000)
+#define LEN_MAX ((UINT64_C(1) << 40) - 1)
+/* A stopping unit writes END and drains its FIFO within a few thousand cycles; this bounds the
+ * RTL-only wait so that a broken RTL cannot hang the emulator. */
+#define RTL_STOP_LIMIT UINT64_C(10000000)
+
+static const char *const kind_names[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
+static const char *const unit_names[3] = {"model", "rtl", "both"};
+
+/* CPUs this process may run on (taskset, cgroup cpusets), else those online. */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void trace_options_default(struct trace_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->unit = TRACE_UNIT_MODEL;
+    o->cfg = (mt_unit_cfg){
+        .kind_mask = MT_RESET_KIND_MASK,
+        .tap = MT_RESET_TAP,
+        .fmt = MT_RESET_FMT,
+        .sync_period = MT_RESET_SYNC_PERIOD,
+        .rate_h = MT_RESET_RATE_H,
+        .rate_l = MT_RESET_RATE_L,
+        .len_h = (uint64_t)MT_RESET_LEN_H_HI << 32 | MT_RESET_LEN_H_LO,
+        .len_l = (uint64_t)MT_RESET_LEN_L_HI << 32 | MT_RESET_LEN_L_LO,
+    };
+    o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
+    o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
+    o->start_at_reset = true;
+    o->model_thread = usable_cpus() > 1; /* a thread on one core only adds switches */
+    o->all_kinds = (1u << MT_KIND_COUNT) - 1;
+    o->all_tap = MT_TAP_CORE;
+}
+
+bool trace_options_active(const struct trace_options *o) { return o->trace_path || o->all_path; }
+
+const char *trace_options_help(void)
+{
+    return "  --trace FILE.mtr          trace with the trace unit (registers at 0x11000000) from reset\n"
+           "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
+           "                            the first byte where they differ); default model\n"
+           "  --trace-start=WHEN        reset (default) | firmware (wait for the guest's CTRL.ENABLE)\n"
+           "  --trace-thread=on|off     the C model on a thread of its own (default on with 2+ CPUs;\n"
+           "                            the same trace either way)\n"
+           "  --trace-kinds LIST        KIND_MASK: fetch,load,store,amo,ptw or 'all' (default all)\n"
+           "  --trace-tap T             core (default) | dram (needs --timing=cache)\n"
+           "  --trace-rate-h N          burst cycles per sample (default 24)\n"
+           "  --trace-rate-l N          span cycles per sample (default 2048)\n"
+           "  --trace-len-h C           burst length in cycles, or with s/ms/us/ns (default 1s)\n"
+           "  --trace-len-l C           span length (default 10s)\n"
+           "  --trace-fmt-h F           burst format 48 | 32 | full | line (default 48)\n"
+           "  --trace-fmt-l F           span format (default 32)\n"
+           "  --trace-sync-period N     bytes between SYNC packets, 64..8192 (default 4096)\n"
+           "  --trace-fifo-depth N      FIFO bytes, 32..65536 (default 4096)\n"
+           "  --trace-fifo-drain N      FIFO drain, bytes per cycle 1..8 (default 8)\n"
+           "  --trace-all FILE.mtr      every access, full addresses, no FIFO (ground truth)\n"
+           "  --trace-all-kinds LIST    kinds recorded by --trace-all (default all)\n"
+           "  --trace-all-tap T         core (default) | dram\n"
+           "  --trace-all-ram           --trace-all records only guest-RAM accesses (no MMIO)\n";
+}
+
+static bool parse_num(const char *v, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*v || *v == '-')
+        return false;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end || x > max)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* Cycles, or a time with a unit at the 1 GHz reference clock (1s, 500ms, 20us, 100ns). */
+static bool parse_cycles(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*v || *v == '-')
+        return false;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || end == v)
+        return false;
+    uint64_t mul = 1;
+    if (strcmp(end, "s") == 0)
+        mul = REF_HZ;
+    else if (strcmp(end, "ms") == 0)
+        mul = REF_HZ / 1000;
+    else if (strcmp(end, "us") == 0)
+        mul = REF_HZ / 1000000;
+    else if (strcmp(end, "ns") == 0 || *end == 0)
+        mul = 1;
+    else
+        return false;
+    if (x > LEN_MAX / mul)
+        return false;
+    *out = x * mul;
+    return true;
+}
+
+static bool parse_kinds(const char *v, uint32_t *mask)
+{
+    if (strcmp(v, "all") == 0) {
+        *mask = (1u << MT_KIND_COUNT) - 1;
+        return true;
+    }
+    uint32_t m = 0;
+    const char *p = v;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        int k;
+        for (k = 0; k < MT_KIND_COUNT; k++)
+            if (strlen(kind_names[k]) == n && strncmp(p, kind_names[k], n) == 0)
+                break;
+        if (k == MT_KIND_COUNT)
+            return false;
+        m |= 1u << k;
+        p += n;
+        if (*p == ',' && *++p == 0)
+            return false;
+    }
+    *mask = m;
+    return m != 0;
+}
+
+static bool parse_fmt(const char *v, uint32_t *fmt)
+{
+    static const char *const names[4] = {"48", "32", "full", "line"};
+    for (uint32_t f = 0; f < 4; f++)
+        if (strcmp(v, names[f]) == 0) {
+            *fmt = f;
+            return true;
+        }
+    return false;
+}
+
+static bool parse_tap(const char *v, unsigned *tap)
+{
+    if (strcmp(v, "core") == 0)
+        *tap = MT_TAP_CORE;
+    else if (strcmp(v, "dram") == 0)
+        *tap = MT_TAP_DRAM;
+    else
+        return false;
+    return true;
+}
+
+/* 1 consumed, 0 not ours, -1 error. */
+static int parse_one(struct trace_options *o, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *v = NULL;
+    int m;
+#define OPT(name) ((m = cliopt_match(name, argc, argv, i, &v, true, err, errlen)) != 0)
+#define BAD(name, what)                                                                          \
+    do {                                                                                         \
+        snprintf(err, errlen, "option %s: '%s' is not %s", name, v, what);                      \
+        return -1;                                                                               \
+    } while (0)
+    uint64_t x;
+    if (OPT("--trace")) {
+        if (m < 0)
+            return -1;
+        o->trace_path = v;
+    } else if (OPT("--trace-all")) {
+        if (m < 0)
+            return -1;
+        o->all_path = v;
+    } else if (OPT("--trace-unit")) {
+        if (m < 0)
+            return -1;
+        int k;
+        for (k = 0; k < 3 && strcmp(v, unit_names[k]) != 0; k++)
+            ;
+        if (k == 3)
+            BAD("--trace-unit", "model, rtl or both");
+        o->unit = (trace_unit_kind)k;
+    } else if (OPT("--trace-start")) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "reset") == 0)
+            o->start_at_reset = true;
+        else if (strcmp(v, "firmware") == 0)
+            o->start_at_reset = false;
+        else
+            BAD("--trace-start", "reset or firmware");
+    } else if (OPT("--trace-thread")) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "on") == 0)
+            o->model_thread = true;
+        else if (strcmp(v, "off") == 0)
+            o->model_thread = false;
+        else
+            BAD("--trace-thread", "on or off");
+    } else if (OPT("--trace-kinds")) {
+        if (m < 0)
+            return -1;
+        if (!parse_kinds(v, &o->cfg.kind_mask))
+            BAD("--trace-kinds", "a list of fetch, load, store, amo, ptw (or all)");
+    } else if (OPT("--trace-all-kinds")) {
+        if (m < 0)
+            return -1;
+        if (!parse_kinds(v, &o->all_kinds))
+            BAD("--trace-all-kinds", "a list of fetch, load, store, amo, ptw (or all)");
+    } else if (OPT("--trace-tap")) {
+        if (m < 0)
+            return -1;
+        unsigned t;
+        if (!parse_tap(v, &t))
+            BAD("--trace-tap", "core or dram");
+        o->cfg.tap = t;
+    } else if (OPT("--trace-all-tap")) {
+        if (m < 0)
+            return -1;
+        if (!parse_tap(v, &o->all_tap))
+            BAD("--trace-all-tap", "core or dram");
+    } else if (OPT("--trace-rate-h") || OPT("--trace-rate-l")) {
+        if (m < 0)
+            return -1;
+        bool h = strncmp(argv[*i], "--trace-rate-l", 14) != 0 && strncmp(argv[*i - 1], "--trace-rate-l", 14) != 0;
+        if (!parse_num(v, UINT32_MAX, &x) || x == 0)
+            BAD(h ? "--trace-rate-h" : "--trace-rate-l", "a number of cycles from 1 to 2^32-1");
+        *(h ? &o->cfg.rate_h : &o->cfg.rate_l) = (uint32_t)x;
+    } else if (OPT("--trace-len-h") || OPT("--trace-len-l")) {
+        if (m < 0)
+            return -1;
+        bool h = strncmp(argv[*i], "--trace-len-l", 13) != 0 && strncmp(argv[*i - 1], "--trace-len-l", 13) != 0;
+        if (!parse_cycles(v, &x))
+            BAD(h ? "--trace-len-h" : "--trace-len-l", "a length below 2^40 cycles (e.g. 1000000, 1s, 20ms)");
+        *(h ? &o->cfg.len_h : &o->cfg.len_l) = x;
+    } else if (OPT("--trace-fmt-h") || OPT("--trace-fmt-l")) {
+        if (m < 0)
+            return -1;
+        bool h = strncmp(argv[*i], "--trace-fmt-l", 13) != 0 && strncmp(argv[*i - 1], "--trace-fmt-l", 13) != 0;
+        uint32_t f;
+        if (!parse_fmt(v, &f))
+            BAD(h ? "--trace-fmt-h" : "--trace-fmt-l", "a format (48, 32, full, line)");
+        unsigned shift = h ? MT_FMT_H_SHIFT : MT_FMT_L_SHIFT;
+        o->cfg.fmt = (o->cfg.fmt & ~(MT_FMT_FIELD_MASK << shift)) | f << shift;
+    } else if (OPT("--trace-sync-period")) {
+        if (m < 0)
+            return -1;
+        if (!parse_num(v, MT_SYNC_PERIOD_MAX, &x) || x < MT_SYNC_PERIOD_MIN)
+            BAD("--trace-sync-period", "a number of bytes from 64 to 8192");
+        o->cfg.sync_period = (uint32_t)x;
+    } else if (OPT("--trace-fifo-depth")) {
+        if (m < 0)
+            return -1;
+        if (!parse_num(v, 65536, &x) || x < 32)
+            BAD("--trace-fifo-depth", "a number of bytes from 32 to 65536");
+        o->fifo_depth = (uint32_t)x;
+    } else if (OPT("--trace-fifo-drain")) {
+        if (m < 0)
+            return -1;
+        if (!parse_num(v, MT_UNIT_MAX_DRAIN, &x) || x < 1)
+            BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 8");
+        o->fifo_drain = (uint32_t)x;
+    } else if ((m = cliopt_match("--trace-all-ram", argc, argv, i, &v, false, err, errlen)) != 0) {
+        o->all_ram_only = true;
+    } else {
+        return 0;
+    }
+    return 1;
+#undef OPT
+#undef BAD
+}
+
+int trace_options_extract(struct trace_options *o, int *argc, char **argv, char *err, size_t errlen)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[kept++] = argv[i++];
+            break;
+        }
+        int rc = parse_one(o, *argc, argv, &i, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            argv[kept++] = argv[i];
+    }
+    *argc = kept;
+    argv[kept] = NULL;
+    return 0;
+}
+
+/* ---- the session ------------------------------------------------------------------------- */
+
+typedef struct {
+    mt_rtl *r;
+    mt_writer *w;
+    unsigned tap_written, tap_latched;
+    bool active;
+} rtl_side;
+
+struct trace_session {
+    struct trace_options o;
+    uint64_t ram_base, ram_end;
+    mt_writer *w;    /* --trace */
+    mt_writer *all;  /* --trace-all */
+    bool all_started;
+    uint64_t all_samples, all_markers;
+    /* The model and the device on cache lines of their own: with the model on its own thread
+     * (emu/trace/tracepipe.h) each is written per sample by a different core. */
+    _Alignas(64) mt_unit unit; /* model */
+    _Alignas(64) bool unit_init;
+    mt_lockstep *ls; /* both */
+    rtl_side rtl;    /* rtl */
+    _Alignas(64) mt_tracedev dev;
+    mt_device busdev;
+    bool finished;
+};
+
+/* RTL alone: every access goes in (it has no next-due notion), output bytes go to the writer. */
+static void rtl_drain(rtl_side *s)
+{
+    uint8_t buf[4096];
+    size_t n;
+    while ((n = mt_rtl_pop(s->r, buf, sizeof buf)) > 0)
+        if (s->w)
+            mt_writer_raw(s->w, buf, n);
+}
+
+static bool rtl_access(void *ctx, const mt_access *a)
+{
+    rtl_side *s = ctx;
+    if (mt_rtl_access(s->r, a) != 0)
+        return true; /* a cycle already used: the RTL cannot take it (filtered before) */
+    if (mt_rtl_pending(s->r) >= 4096)
+        rtl_drain(s);
+    return true;
+}
+
+static bool rtl_mmio_write(void *ctx, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    rtl_side *s = ctx;
+    if (mt_rtl_mmio_write(s->r, cycle, off, val) != 0) {
+        fprintf(stderr, "mtemu: --trace-unit=rtl: the RTL refused a register write at cycle %" PRIu64 "\n", cycle);
+        return false;
+    }
+    if (off == MT_REG_TAP)
+        s->tap_written = val & 1;
+    if (off == MT_REG_CTRL && (val & MT_CTRL_ENABLE) && !s->active) {
+        s->tap_latched = s->tap_written;
+        s->active = true;
+    } else if (off == MT_REG_CTRL && !(val & MT_CTRL_ENABLE)) {
+        s->active = false;
+    }
+    rtl_drain(s);
+    return true;
+}
+
+static uint32_t rtl_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
+{
+    rtl_side *s = ctx;
+    *ok = true;
+    uint32_t v = mt_rtl_mmio_read(s->r, cycle, off);
+    rtl_drain(s);
+    return v;
+}
+
+static uint64_t rtl_next_due(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+static uint64_t rtl_now(void *ctx) { return mt_rtl_now(((rtl_side *)ctx)->r); }
+static unsigned rtl_tap(void *ctx)
+{
+    const rtl_side *s = ctx;
+    return s->active ? s->tap_latched : s->tap_written;
+}
+
+static bool rtl_stop(void *ctx, uint64_t cycle)
+{
+    rtl_side *s = ctx;
+    if (mt_rtl_mmio_write(s->r, cycle, MT_REG_CTRL, 0) != 0)
+        return false;
+    s->active = false;
+    for (uint64_t t = cycle + 1; t < cycle + RTL_STOP_LIMIT; t++) {
+        uint32_t st = mt_rtl_mmio_read(s->r, t, MT_REG_STATUS);
+        rtl_drain(s);
+        if (!(st & MT_STATUS_BUSY) && (st & MT_STATUS_FIFO_EMPTY)) {
+            mt_rtl_advance(s->r, t + 1);
+            rtl_drain(s);
+            return true;
+        }
+    }
+    fprintf(stderr, "mtemu: --trace-unit=rtl: the RTL did not finish its session within %" PRIu64 " cycles\n",
+            RTL_STOP_LIMIT);
+    return false;
+}
+
+static tracedev_backend rtl_backend(rtl_side *s)
+{
+    return (tracedev_backend){.ctx = s, .access = rtl_access, .mmio_write = rtl_mmio_write,
+                              .mmio_read = rtl_mmio_read, .next_due = rtl_next_due, .now = rtl_now,
+                              .tap = rtl_tap, .stop = rtl_stop};
+}
+
+/* Model and RTL in lockstep (rtl_model/sim/mt_lockstep.h): the model's bytes go to the file. */
+static bool ls_access(void *ctx, const mt_access *a)
+{
+    return mt_lockstep_access(ctx, a) == 0 && mt_lockstep_advance(ctx, a->cycle + 1) == 0; /* see model_access */
+}
+static bool ls_mmio_write(void *ctx, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    return mt_lockstep_mmio_write(ctx, cycle, off, val) == 0;
+}
+static uint32_t ls_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
+{
+    int same = 1;
+    uint32_t v = mt_lockstep_mmio_read(ctx, cycle, off, &same);
+    *ok = same && !mt_lockstep_diverged(ctx);
+    return v;
+}
+static uint64_t ls_next_due(void *ctx) { return mt_unit_next_due(mt_lockstep_model(ctx)); }
+static uint64_t ls_now(void *ctx) { return mt_lockstep_model(ctx)->now; }
+static unsigned ls_tap(void *ctx) { return mt_unit_tap(mt_lockstep_model(ctx)); }
+static bool ls_stop(void *ctx, uint64_t cycle) { return mt_lockstep_stop(ctx, cycle, NULL) == 0; }
+
+static tracedev_backend lockstep_backend(mt_lockstep *l)
+{
+    return (tracedev_backend){.ctx = l, .access = ls_access, .mmio_write = ls_mmio_write,
+                              .mmio_read = ls_mmio_read, .next_due = ls_next_due, .now = ls_now,
+                              .tap = ls_tap, .stop = ls_stop};
+}
+
+/* The every-access recorder: one burst section at rate 1, full format, from the first access. */
+static bool all_start(struct trace_session *s, uint64_t cycle)
+{
+    if (s->all_started)
+        return true;
+    s->all_started = true;
+    return mt_writer_section(s->all, 0, MT_FMT_FULL, 1, cycle) == 0;
+}
+
+static bool all_access(void *ctx, const mt_access *a)
+{
+    struct trace_session *s = ctx;
+    if (s->o.all_ram_only && (a->addr < s->ram_base || a->addr >= s->ram_end))
+        return true;
+    if (!all_start(s, a->cycle))
+        return false;
+    if (mt_writer_sample(s->all, a->cycle, a->addr, a->write) != 0) {
+        fprintf(stderr, "mtemu: --trace-all: %s\n", mt_writer_error(s->all));
+        return false;
+    }
+    s->all_samples++;
+    return true;
+}
+
+static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
+{
+    struct trace_session *s = ctx;
+    if (!all_start(s, cycle))
+        return false;
+    s->all_markers++;
+    return mt_writer_marker(s->all, value) == 0;
+}
+
+static const char *fmt_name(unsigned f)
+{
+    static const char *const names[4] = {"48", "32", "full", "line"};
+    return names[f & 3];
+}
+
+static void kinds_text(uint32_t mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int k = 0; k < MT_KIND_COUNT; k++)
+        if ((mask >> k) & 1)
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "," : "", kind_names[k]);
+}
+
+static void run_info(const struct trace_options *o, const trace_run_info *ri, bool all, char *buf, size_t cap)
+{
+    const char *prog = ri->program ? strrchr(ri->program, '/') : NULL;
+    prog = prog ? prog + 1 : (ri->program ? ri->program : "");
+    char kinds[64];
+    kinds_text(all ? o->all_kinds : o->cfg.kind_mask, kinds, sizeof kinds);
+    snprintf(buf, cap,
+             "memory.ram=0x%" PRIx64 "+0x%" PRIx64 "\n"
+             "memory.trace_unit=0x%lx+0x%lx\n"
+             "memory.uart=0x10000000+0x100\n"
+             "memory.clint=0x2000000+0x10000\n"
+             "memory.plic=0xc000000+0x600000\n"
+             "memory.finisher=0x100000+0x1000\n"
+             "program=%s\n"
+             "bootargs=%s\n"
+             "timing=%s\n"
+             "mode=%s\n"
+             "kinds=%s\n"
+             "tap=%s\n"
+             "start=%s\n"
+             "format.burst=%s\n"
+             "format.span=%s\n"
+             "%s",
+             ri->ram_base, ri->ram_size, MT_REGS_BASE, MT_REGS_SIZE, prog, ri->append ? ri->append : "",
+             ri->timing ? ri->timing : "none", all ? "every-access" : "trace-unit", kinds,
+             (all ? o->all_tap : o->cfg.tap) ? "dram" : "core", all ? "reset" : (o->start_at_reset ? "reset" : "firmware"),
+             all ? "full" : fmt_name(o->cfg.fmt >> MT_FMT_H_SHIFT), all ? "full" : fmt_name(o->cfg.fmt >> MT_FMT_L_SHIFT),
+             all ? (o->all_ram_only ? "range=ram\n" : "range=all\n") : "");
+}
+
+struct trace_session *trace_session_create(const struct trace_options *o, const trace_run_info *ri, char *err,
+                                           size_t errlen)
+{
+    struct trace_session *s = aligned_alloc(_Alignof(struct trace_session), sizeof *s);
+    if (s)
+        memset(s, 0, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->o = *o;
+    s->ram_base = ri->ram_base;
+    s->ram_end = ri->ram_base + ri->ram_size;
+    char info[1024], producer[64];
+    if (o->trace_path) {
+        snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
+        run_info(o, ri, false, info, sizeof info);
+        mt_writer_config wc = {.producer = producer, .info = info, .ref_hz = REF_HZ,
+                               .sync_period = o->cfg.sync_period, .unit_cfg = &o->cfg,
+                               .fifo_depth = o->fifo_depth, .fifo_drain = o->fifo_drain};
+        s->w = mt_writer_create(o->trace_path, &wc, err, errlen);
+        if (!s->w)
+            goto fail;
+    }
+    if (o->all_path) {
+        run_info(o, ri, true, info, sizeof info);
+        mt_writer_config wc = {.producer = "mtemu 1.0 --trace-all", .info = info, .ref_hz = REF_HZ,
+                               .sync_period = o->cfg.sync_period};
+        s->all = mt_writer_create(o->all_path, &wc, err, errlen);
+        if (!s->all)
+            goto fail;
+    }
+    mt_unit_params p = {.depth = o->fifo_depth, .drain = o->fifo_drain, .sink = s->w ? mt_writer_sink : NULL,
+                        .sink_ctx = s->w};
+    tracedev_backend be;
+    switch (o->unit) {
+    case TRACE_UNIT_MODEL:
+        if (mt_unit_init(&s->unit, &p) != 0) {
+            snprintf(err, errlen, "--trace: cannot create the trace unit model (FIFO %u bytes, drain %u)",
+                     o->fifo_depth, o->fifo_drain);
+            goto fail;
+        }
+        s->unit_init = true;
+        if (s->w) /* the index from the unit's own knowledge, not by decoding every frame */
+            mt_unit_on_sync(&s->unit, mt_writer_mark, s->w);
+        be = tracedev_model_backend(&s->unit);
+        break;
+    case TRACE_UNIT_RTL:
+        s->rtl.r = mt_rtl_create(o->fifo_depth, o->fifo_drain, NULL);
+        if (!s->rtl.r) {
+            snprintf(err, errlen, "--trace-unit=rtl: cannot create the RTL model");
+            goto fail;
+        }
+        s->rtl.w = s->w;
+        s->rtl.tap_written = MT_RESET_TAP;
+        be = rtl_backend(&s->rtl);
+        break;
+    default:
+        s->ls = mt_lockstep_create(&p, stderr);
+        if (!s->ls) {
+            snprintf(err, errlen, "--trace-unit=both: cannot create the model and the RTL");
+            goto fail;
+        }
+        be = lockstep_backend(s->ls);
+        break;
+    }
+    tracedev_recorder rec = {.ctx = s, .kind_mask = o->all_kinds, .tap = o->all_tap, .access = all_access,
+                             .marker = all_marker};
+    tracedev_init(&s->dev, &be, s->all ? &rec : NULL);
+    tracedev_use_thread(&s->dev, o->model_thread);
+    s->busdev = tracedev_device(&s->dev);
+    return s;
+fail:
+    trace_session_destroy(s);
+    return NULL;
+}
+
+const mt_device *trace_session_device(struct trace_session *s) { return &s->busdev; }
+
+void trace_session_attach(struct trace_session *s, mt_cpu *cpu)
+{
+    /* The command line's register values, one register write per cycle from cycle 0 (the RTL has
+     * one MMIO port), only those that differ from reset, then ENABLE.  Nothing is sampled before
+     * the enable takes effect, so the boot ROM's first accesses in those cycles change nothing. */
+    const mt_unit_cfg *c = &s->o.cfg;
+    struct {
+        uint32_t off, val, reset;
+    } w[] = {
+        {MT_REG_KIND_MASK, c->kind_mask, MT_RESET_KIND_MASK},
+        {MT_REG_TAP, c->tap, MT_RESET_TAP},
+        {MT_REG_FMT, c->fmt, MT_RESET_FMT},
+        {MT_REG_SYNC_PERIOD, c->sync_period, MT_RESET_SYNC_PERIOD},
+        {MT_REG_RATE_H, c->rate_h, MT_RESET_RATE_H},
+        {MT_REG_RATE_L, c->rate_l, MT_RESET_RATE_L},
+        {MT_REG_LEN_H_LO, (uint32_t)c->len_h, MT_RESET_LEN_H_LO},
+        {MT_REG_LEN_H_HI, (uint32_t)(c->len_h >> 32), MT_RESET_LEN_H_HI},
+        {MT_REG_LEN_L_LO, (uint32_t)c->len_l, MT_RESET_LEN_L_LO},
+        {MT_REG_LEN_L_HI, (uint32_t)(c->len_l >> 32), MT_RESET_LEN_L_HI},
+    };
+    uint64_t cycle = 0;
+    tracedev_backend *be = &s->dev.be;
+    bool ok = true;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (w[i].val != w[i].reset)
+            ok = ok && be->mmio_write(be->ctx, cycle++, w[i].off, w[i].val);
+    if (s->w && s->o.start_at_reset)
+        ok = ok && be->mmio_write(be->ctx, cycle, MT_REG_CTRL, MT_CTRL_ENABLE);
+    if (!ok)
+        s->dev.failed = true;
+    tracedev_attach(&s->dev, cpu);
+}
+
+void trace_session_on_turn(void *session, mt_cpu *hart)
+{
+    struct trace_session *s = session;
+    tracedev_set_hart(&s->dev, hart);
+}
+
+int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
+{
+    s->finished = true;
+    bool ok = tracedev_finish(&s->dev);
+    int rc = 0;
+    if (s->unit.order_errors || (s->ls && mt_lockstep_model(s->ls)->order_errors))
+        fprintf(stderr, "mtemu: trace unit: %" PRIu64 " accesses broke the one-per-cycle contract\n",
+                s->ls ? mt_lockstep_model(s->ls)->order_errors : s->unit.order_errors);
+    if (s->rtl.r)
+        rtl_drain(&s->rtl);
+    if (!ok) {
+        if (s->ls && mt_lockstep_diverged(s->ls))
+            snprintf(err, errlen, "--trace-unit=both: the model and the RTL diverged (report above); %s",
+                     s->w ? "the trace file was removed" : "no trace");
+        else
+            snprintf(err, errlen, "--trace: the trace unit stopped (see above)");
+        rc = 3;
+    }
+    if (s->w) {
+        mt_writer *w = s->w;
+        s->w = NULL;
+        if (s->unit_init && !rc) { /* stopped: the end of the stream for the last frame's index */
+            mt_unit_mark end;
+            mt_unit_mark_now(&s->unit, &end);
+            mt_writer_mark(w, &end);
+        }
+        if (rc) {
+            mt_writer_abort(w);
+        } else if (mt_writer_close(w) != 0) {
+            snprintf(err, errlen, "--trace %s: write error", s->o.trace_path);
+            rc = 2;
+        }
+    }
+    if (s->all) {
+        mt_writer *w = s->all;
+        s->all = NULL;
+        if (!s->all_started)
+            mt_writer_section(w, 0, MT_FMT_FULL, 1, 0); /* an empty but valid trace */
+        if (mt_writer_close(w) != 0 && !rc) {
+            snprintf(err, errlen, "--trace-all %s: write error", s->o.all_path);
+            rc = 2;
+        }
+    }
+    return rc;
+}
+
+void trace_session_report(const struct trace_session *s, FILE *f)
+{
+    const mt_unit *u = s->unit_init ? &s->unit : (s->ls ? mt_lockstep_model(s->ls) : NULL);
+    fprintf(f, "trace.unit    %s\n", unit_names[s->o.unit]);
+    if (u)
+        fprintf(f, "trace.samples %" PRIu64 " dropped %u bytes %" PRIu64 "\n", u->samples, u->dropped, u->bytes);
+    if (s->rtl.r)
+        fprintf(f, "trace.rtl     %" PRIu64 " bytes out\n", mt_rtl_bytes_out(s->rtl.r));
+    if (s->ls)
+        fprintf(f, "trace.lockstep %" PRIu64 " bytes compared%s\n", mt_lockstep_bytes(s->ls),
+                mt_lockstep_diverged(s->ls) ? " DIVERGED" : ", identical");
+    fprintf(f, "trace.accesses %" PRIu64 " to the unit, %" PRIu64 " same-cycle skipped\n", s->dev.unit_accesses,
+            s->dev.collisions);
+    if (s->dev.pipe_used)
+        fprintf(f, "trace.thread  the model on its own thread: %" PRIu64 " captures queued, %" PRIu64
+                " waits for it, %.3f s CPU\n", s->dev.pipe_queued, s->dev.pipe_waits, s->dev.pipe_seconds);
+    if (s->o.all_path)
+        fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
+                s->all_markers);
+}
+
+struct mt_tracedev *trace_session_tracedev(struct trace_session *s) { return &s->dev; }
+struct mt_lockstep *trace_session_lockstep(struct trace_session *s) { return s->ls; }
+
+void trace_session_destroy(struct trace_session *s)
+{
+    if (!s)
+        return;
+    if (s->w)
+        mt_writer_abort(s->w);
+    if (s->all)
+        mt_writer_abort(s->all);
+    tracedev_release(&s->dev); /* its thread uses the unit */
+    if (s->unit_init)
+        mt_unit_free(&s->unit);
+    if (s->ls)
+        mt_lockstep_destroy(s->ls);
+    if (s->rtl.r)
+        mt_rtl_destroy(s->rtl.r);
+    free(s);
+}

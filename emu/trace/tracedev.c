@@ -1,0 +1,269 @@
+#include "emu/trace/tracedev.h"
+
+#include <string.h>
+
+#include "emu/trace/tracepipe.h"
+
+#include "mt_regs.h"
+
+/* ---- the C model as a backend ---------------------------------------------------------- */
+
+/* The access is the last input of its cycle (a register write of the same instruction came
+ * before it, the next instruction is in a later cycle), so completing the cycle at once is
+ * exact, and it moves next_due on to the next sample point: one listener call per sample
+ * instead of two. */
+static bool model_access(void *ctx, const mt_access *a)
+{
+    mt_unit_access_cycle(ctx, a);
+    return true;
+}
+
+static bool model_mmio_write(void *ctx, uint64_t cycle, uint32_t off, uint32_t val)
+{
+    mt_unit_mmio_write(ctx, cycle, off, val);
+    return true;
+}
+
+static uint32_t model_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
+{
+    *ok = true;
+    return mt_unit_mmio_read(ctx, cycle, off);
+}
+
+static uint64_t model_next_due(void *ctx) { return mt_unit_next_due(ctx); }
+static uint64_t model_now(void *ctx) { return ((const mt_unit *)ctx)->now; }
+
+static unsigned model_tap(void *ctx) { return mt_unit_tap(ctx); }
+
+static bool model_stop(void *ctx, uint64_t cycle)
+{
+    mt_unit_stop(ctx, cycle);
+    return true;
+}
+
+tracedev_backend tracedev_model_backend(mt_unit *u)
+{
+    /* The emulator only needs the stream: hand it to the sink in blocks, not a few bytes per
+     * sample (mt_unit_stop, in model_stop, flushes the rest). Without memory it stays unbatched,
+     * which is slower but the same. */
+    (void)mt_unit_batch_output(u, 1);
+    return (tracedev_backend){.ctx = u, .access = model_access, .mmio_write = model_mmio_write,
+                              .mmio_read = model_mmio_read, .next_due = model_next_due, .now = model_now,
+                              .tap = model_tap, .stop = model_stop};
+}
+
+/* ---- the device ------------------------------------------------------------------------- */
+
+void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec)
+{
+    memset(d, 0, sizeof *d);
+    d->be = *be;
+    if (rec)
+        d->rec = *rec;
+    if (be->access == model_access)
+        d->model = be->ctx;
+}
+
+static uint64_t due(const mt_tracedev *d)
+{
+    if (d->failed)
+        return UINT64_MAX;
+    if (d->rec.access)
+        return 0; /* the recorder wants every access */
+    if (d->pipe)
+        return tracepipe_due(d->pipe);
+    return d->be.next_due(d->be.ctx);
+}
+
+static void fail(mt_tracedev *d)
+{
+    if (!d->failed) {
+        d->failed = true;
+        if (d->cpu)
+            cpu_request_stop(d->cpu);
+    }
+}
+
+static uint64_t model_only_listener(void *ctx, const mt_access *a);
+
+/* The recorder alone (no session of the unit to feed, no register write pending in it): the CPU
+ * hands over only the kinds the recorder takes, so a fetch costs a load/store recorder nothing.
+ * Checked at every re-arm (a register write) and after the unit takes an access (the one that
+ * applies a pending write, such as a MARKER outside a session). */
+static void recorder_kinds(mt_tracedev *d)
+{
+    if (d->cpu && d->rec.access && !d->failed && d->be.next_due(d->be.ctx) == UINT64_MAX)
+        cpu_set_listener_kinds(d->cpu, d->rec.kind_mask);
+}
+
+void tracedev_rearm(mt_tracedev *d)
+{
+    if (!d->cpu)
+        return;
+    if (d->pipe)
+        cpu_set_listener(d->cpu, tracepipe_listener, d->pipe, due(d));
+    else
+        cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
+                         d, due(d));
+    recorder_kinds(d);
+}
+
+/* The common case, the C model without a recorder, without indirect calls: the CPU only calls
+ * the listener at or after next_due, so there is no due check to repeat. */
+static inline __attribute__((always_inline)) uint64_t model_listener(mt_tracedev *d, const mt_access *a)
+{
+    mt_unit *u = d->model;
+    if (a->tap == model_tap(u)) {
+        if (a->cycle < d->last_cycle || a->cycle < u->now) {
+            d->collisions++;
+        } else {
+            d->last_cycle = a->cycle + 1;
+            d->unit_accesses++;
+            mt_unit_access_cycle(u, a); /* see model_access */
+        }
+    }
+    return mt_unit_next_due(u);
+}
+
+/* tracedev_listener for the C model without a recorder (what tracedev_rearm installs then): the
+ * same decisions, without the checks that cannot apply (recorder, failure, other backends). */
+static uint64_t model_only_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    mt_unit *u = d->model;
+    if (a->cycle >= mt_unit_next_due(u))
+        return model_listener(d, a);
+    return mt_unit_next_due(u);
+}
+
+uint64_t tracedev_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    if (d->model && !d->rec.access && a->cycle >= mt_unit_next_due(d->model))
+        return model_listener(d, a);
+    if (d->failed)
+        return UINT64_MAX;
+    if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
+        if (a->cycle < d->rec_last) {
+            d->collisions++;
+        } else {
+            d->rec_last = a->cycle + 1;
+            d->rec_accesses++;
+            if (!d->rec.access(d->rec.ctx, a))
+                fail(d);
+        }
+    }
+    /* The unit takes one access per cycle, of its own tap: filtering the tap here keeps a core
+     * access and the DRAM transfer it causes (same cycle) from both claiming that cycle. */
+    uint64_t unit_due = d->be.next_due(d->be.ctx);
+    if (a->cycle >= unit_due && a->tap == d->be.tap(d->be.ctx)) {
+        if (a->cycle < d->last_cycle || a->cycle < d->be.now(d->be.ctx)) {
+            d->collisions++;
+        } else {
+            d->last_cycle = a->cycle + 1;
+            d->unit_accesses++;
+            if (!d->be.access(d->be.ctx, a))
+                fail(d);
+            recorder_kinds(d);
+        }
+    }
+    return due(d);
+}
+
+static bool dev_read(void *ctx, uint64_t off, unsigned size, uint64_t *val)
+{
+    mt_tracedev *d = ctx;
+    *val = 0;
+    if (size != 4 || (off & 3) || d->failed) { /* docs/trace-unit.md: reads 0 */
+        d->bad_mmio++;
+        return true;
+    }
+    bool ok = true;
+    d->mmio_reads++;
+    if (d->pipe)
+        tracepipe_sync(d->pipe); /* the model must have taken every access before this cycle */
+    *val = d->be.mmio_read(d->be.ctx, cpu_time(d->cpu), (uint32_t)off, &ok);
+    if (d->pipe)
+        tracepipe_resume(d->pipe);
+    if (!ok)
+        fail(d);
+    return true;
+}
+
+static bool dev_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
+{
+    mt_tracedev *d = ctx;
+    if (size != 4 || (off & 3) || d->failed) { /* ignored */
+        d->bad_mmio++;
+        return true;
+    }
+    uint64_t cycle = cpu_time(d->cpu);
+    d->mmio_writes++;
+    if (d->pipe)
+        tracepipe_sync(d->pipe);
+    if (off == MT_REG_MARKER && d->rec.marker && !d->rec.marker(d->rec.ctx, cycle, (uint32_t)val))
+        fail(d);
+    if (!d->be.mmio_write(d->be.ctx, cycle, (uint32_t)off, (uint32_t)val))
+        fail(d);
+    /* a write may start or stop a session or change what is due */
+    if (d->pipe)
+        tracepipe_resume(d->pipe);
+    tracedev_rearm(d);
+    return true;
+}
+
+mt_device tracedev_device(mt_tracedev *d)
+{
+    return (mt_device){.name = "trace-unit", .base = MT_REGS_BASE, .size = MT_REGS_SIZE, .ctx = d,
+                       .read = dev_read, .write = dev_write};
+}
+
+void tracedev_use_thread(mt_tracedev *d, bool on) { d->want_thread = on; }
+
+void tracedev_attach(mt_tracedev *d, mt_cpu *cpu)
+{
+    d->cpu = cpu;
+    /* no thread: the same stream, in line (the pipe is only a way to run the model elsewhere) */
+    if (d->want_thread && d->model && !d->rec.access && !d->failed && !d->pipe)
+        d->pipe = tracepipe_create(d->model, d->last_cycle);
+    tracedev_rearm(d);
+}
+
+void tracedev_set_hart(mt_tracedev *d, mt_cpu *cpu)
+{
+    if (d->cpu)
+        d->cpu = cpu;
+}
+
+void tracedev_release(mt_tracedev *d)
+{
+    if (!d->pipe)
+        return;
+    tracepipe_stop(d->pipe);
+    tracepipe_stats st = tracepipe_counts(d->pipe);
+    d->unit_accesses += st.accesses;
+    d->collisions += st.collisions;
+    if (st.last_cycle > d->last_cycle)
+        d->last_cycle = st.last_cycle;
+    d->pipe_queued = st.queued;
+    d->pipe_waits = st.waits;
+    d->pipe_seconds = st.consumer_seconds;
+    d->pipe_used = true;
+    tracepipe_destroy(d->pipe);
+    d->pipe = NULL;
+}
+
+bool tracedev_finish(mt_tracedev *d)
+{
+    if (d->pipe) { /* the model has every access, and is the emulator's thread's again */
+        tracedev_release(d);
+        tracedev_rearm(d);
+    }
+    if (d->failed)
+        return false;
+    uint64_t cycle = d->cpu ? cpu_time(d->cpu) : 0;
+    uint64_t now = d->be.now(d->be.ctx);
+    if (!d->be.stop(d->be.ctx, cycle > now ? cycle : now))
+        d->failed = true;
+    return !d->failed;
+}

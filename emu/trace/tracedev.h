@@ -1,0 +1,91 @@
+/* The trace unit as an mtemu device: the MMIO window at 0x1100_0000 (lib/mt_regs.h, normative
+ * docs/trace-unit.md) and the CPU's bus-access listener, in front of a *backend* that is the
+ * unit itself: the C model (lib/mt_unit.h, provided here), or the RTL / model+RTL lockstep that
+ * emu/trace/tracectl.c plugs in through the same operations (so this file never links the RTL).
+ *
+ * Besides the unit, an optional *recorder* sees every access (no sampling, no FIFO): the
+ * every-access ground-truth path (`--trace-all`), which the hardware unit cannot provide exactly
+ * (with r = 1 each SYNC+SECTION pair costs it two samples, docs/trace-unit.md section 5).
+ *
+ * The hook's cost: the CPU calls the listener only from the cycle the unit says it needs the next
+ * access (mt_unit_next_due); between sample points nothing but the CPU's one compare runs. */
+#ifndef EMU_TRACEDEV_H
+#define EMU_TRACEDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/platform/bus.h"
+#include "emu/cpu/cpu.h"
+#include "mt_event.h"
+#include "mt_unit.h"
+
+/* What the device needs of a trace unit.  Cycles are the CPU's reference-clock cycles; calls
+ * come in non-decreasing cycle order, at most one access per cycle. */
+typedef struct {
+    void *ctx;
+    /* returns false once the backend cannot go on (lockstep divergence): the run stops */
+    bool (*access)(void *ctx, const mt_access *a);
+    bool (*mmio_write)(void *ctx, uint64_t cycle, uint32_t off, uint32_t val);
+    uint32_t (*mmio_read)(void *ctx, uint64_t cycle, uint32_t off, bool *ok);
+    /* first cycle at which the backend needs an access (0: every access, UINT64_MAX: none) */
+    uint64_t (*next_due)(void *ctx);
+    /* first cycle the backend has not completed: inputs before it are refused */
+    uint64_t (*now)(void *ctx);
+    /* tap the unit samples (latched at enable; the written value while idle) */
+    unsigned (*tap)(void *ctx);
+    /* disable at `cycle`, run to the END and an empty FIFO; false on divergence */
+    bool (*stop)(void *ctx, uint64_t cycle);
+} tracedev_backend;
+
+/* The C model as a backend (u must outlive the device). */
+tracedev_backend tracedev_model_backend(mt_unit *u);
+
+/* The every-access recorder: gets each access whose kind is in kind_mask and tap equals tap,
+ * at most one per cycle, and each MARKER register write (whether or not the unit takes it). */
+typedef struct {
+    void *ctx;
+    uint32_t kind_mask;
+    unsigned tap;
+    bool (*access)(void *ctx, const mt_access *a);
+    bool (*marker)(void *ctx, uint64_t cycle, uint32_t value);
+} tracedev_recorder;
+
+typedef struct mt_tracedev {
+    tracedev_backend be;
+    tracedev_recorder rec; /* rec.access NULL: none */
+    mt_unit *model;        /* the backend's unit when it is the C model (direct fast path) */
+    mt_cpu *cpu;           /* set by tracedev_attach */
+    uint64_t last_cycle;   /* last access given to the unit (+1), to keep one access per cycle */
+    uint64_t rec_last;     /* the same for the recorder */
+    uint64_t unit_accesses, rec_accesses;
+    uint64_t collisions;   /* accesses in an already used cycle (dram tap transfers): not given */
+    uint64_t mmio_reads, mmio_writes, bad_mmio;
+    bool failed;           /* the backend stopped (divergence): the CPU was asked to stop */
+    bool want_thread;      /* run the C model on a thread of its own (tracedev_use_thread) */
+    struct tracepipe *pipe; /* that thread's queue, from tracedev_attach to tracedev_finish */
+    bool pipe_used;         /* it ran: its counts, for --stats */
+    uint64_t pipe_queued, pipe_waits;
+    double pipe_seconds;    /* its CPU time */
+} mt_tracedev;
+
+void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec);
+/* The bus device for machine_create (base MT_REGS_BASE, 4 KiB). */
+mt_device tracedev_device(mt_tracedev *d);
+/* Asks for the C model (without a recorder) to run on a thread of its own (emu/trace/tracepipe.h):
+ * the same stream, the emulator's thread freed of the model's work. Call before attach. */
+void tracedev_use_thread(mt_tracedev *d, bool on);
+/* Installs the CPU listener; call after machine_create and after any reset-time programming. */
+void tracedev_attach(mt_tracedev *d, mt_cpu *cpu);
+/* -smp N: the hart that runs now, which the CPU side has given the listener (cpu_take_listener). */
+void tracedev_set_hart(mt_tracedev *d, mt_cpu *cpu);
+/* Tells the CPU when the next access is needed (after register writes made outside the CPU). */
+void tracedev_rearm(mt_tracedev *d);
+/* The listener (mt_access_listener), exposed for tests. */
+uint64_t tracedev_listener(void *ctx, const mt_access *a);
+/* At the end of the run: stop the unit at the current cycle.  false when the backend failed. */
+bool tracedev_finish(mt_tracedev *d);
+/* Stops the model's thread if it still runs (before the unit is freed; tracedev_finish does it). */
+void tracedev_release(mt_tracedev *d);
+
+#endif

@@ -1,0 +1,47 @@
+/* The decoded-instruction cache (emu/cpu/dpage.c): the hart's own view, for cpu.c and the
+ * interpreter.  The public lookups (cpu_dpage_lookup, cpu_dpage_create, cpu_code_written) are
+ * declared in cpu.h with the rest of the hart's interface. */
+#ifndef EMU_CPU_DPAGE_H
+#define EMU_CPU_DPAGE_H
+
+#include <stdint.h>
+
+#include "emu/cpu/cpu.h"
+#include "emu/cpu/decode.h"
+
+/* A page of sentinels (every slot OP_PAGE_END) where an instruction straddling two pages runs. */
+mt_dpage *dpage_scratch_alloc(void);
+/* Frees every decoded page (only from the outer loop: no page may be executing). */
+void dpage_free_all(mt_cpu *c);
+/* Decodes the run that starts at the undecoded slot `first` and sums its run fields. */
+void dpage_decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first);
+/* The instruction bits at slot d as fetched (for logs and trap values); 0 when unreadable. */
+uint32_t dpage_slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d);
+
+/* The cycle a data access of the fast path adds (loads and stores that hit the TLB). */
+static inline unsigned dpage_op_access_cycles(unsigned op)
+{
+    op = op_uncompressed(op);
+    return op >= OP_LB && op <= OP_SD;
+}
+
+
+/* The op that executes slot d alone (a pair's first instruction by itself). */
+static inline unsigned dpage_op_alone(const mt_dinsn *d)
+{
+    if (!op_is_pair(d->op))
+        return d->op;
+    unsigned first = op_pair_first(d->op);
+    return dinsn_len(d) == 2 ? op_compressed_twin(first) : first;
+}
+
+/* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
+ * after its second instruction. */
+static inline mt_dinsn *dpage_dispatch_after(mt_dinsn *d)
+{
+    mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
+    return op_is_pair(d->op) ? (mt_dinsn *)((char *)next + next->step) : next;
+}
+
+
+#endif

@@ -44,6 +44,9 @@ mt_smp_end smp_run(mt_machine *m)
             if (done >= limit)
                 return SMP_LIMIT;
             uint64_t q = limit - done < SMP_QUANTUM ? limit - done : SMP_QUANTUM;
+            /* the hart compares insn_limit with instret alone (cpu.c service_events); were it
+             * ever to count traps too, this must become instret + trap_count + q, or a hart that
+             * took more than q traps would end every turn before its first instruction */
             h->insn_limit = h->instret + q;
             h->trap_limit = h->trap_count + SMP_QUANTUM; /* a trap storm retires nothing */
             h->resv_valid = false; /* others ran since its last turn and may have stored there */

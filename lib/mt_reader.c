@@ -70,7 +70,9 @@ static void on_event(void *ctx, const mt_dec_event *ev)
         memset(s, 0, sizeof *s);
         s->cycle = ev->cycle;
         s->address = mt_fmt_part_to_addr(ev->fmt, ev->addr);
-        s->value = ev->value;
+        /* as `metatrace decode` prints it: the seed's word with its R/W bit for 48/32, the line
+         * number or the address (the part alone, R/W in `write`) for line and full */
+        s->value = ev->fmt == MT_FMT_48 || ev->fmt == MT_FMT_32 ? ev->value : ev->addr;
         s->skip = ev->skip;
         s->write = ev->rw ? 1 : 0;
         s->section = ev->span ? 1 : 0;

@@ -18,7 +18,8 @@ extern "C" {
 typedef struct {
     uint64_t cycle;   /* sample point (reference-clock cycle) */
     uint64_t address; /* lowest byte address of the part the format reports (56 bits) */
-    uint64_t value;   /* the reported value: 48/32-bit word with R/W, line number, or address */
+    uint64_t value;   /* as `metatrace decode` prints it: the 48/32-bit word (with its R/W bit),
+                       * the line number (line), the address (full) */
     uint64_t skip;    /* intervals without a sample just before this one */
     uint8_t write;    /* 1 = write */
     uint8_t section;  /* 0 = burst, 1 = span */

@@ -94,7 +94,8 @@ if out=$(gcc -std=c17 -Wall -Wextra -Werror tests/install/count_samples.c $(pkg-
 else
   fail decoder-shared "does not build: $out"
 fi
-if out=$(gcc -std=c17 tests/install/count_samples.c $(pkg-config --cflags metatrace) "$P/lib/libmetatrace.a" \
+# (under make SAN=1 the installed archive is the sanitized build's: link the runtime with it)
+if out=$(gcc -std=c17 ${SAN:+-fsanitize=address,undefined} tests/install/count_samples.c $(pkg-config --cflags metatrace) "$P/lib/libmetatrace.a" \
          $(pkg-config --static --libs-only-l metatrace | sed 's/-lmetatrace//') -o "$D/count_static" 2>&1); then
   want=$(info_count "$D/mixed.mtr") got=$("$D/count_static" "$D/mixed.mtr")
   [ "$got" = "$want" ] && pass decoder-static || fail decoder-static "'$got', metatrace info '$want'"
@@ -105,7 +106,7 @@ fi
 printf 'not a trace\n' >"$D/text.mtr"
 for bad in "$D/none.mtr" "$D/text.mtr"; do
   err=$(LD_LIBRARY_PATH="$P/lib" "$D/count_shared" "$bad" 2>&1 >/dev/null); rc=$?
-  [ $rc -eq 1 ] && [[ $err == *"$bad"* || $bad == *text.mtr ]] && pass "decoder-bad-$(basename "$bad")" ||
+  [ $rc -eq 1 ] && [[ $err == *"$bad"* ]] && pass "decoder-bad-$(basename "$bad")" ||
     fail "decoder-bad-$(basename "$bad")" "exit $rc: $err"
 done
 

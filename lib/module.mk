@@ -26,7 +26,7 @@ $(GEN)/mt_version.h: VERSION
 	@mkdir -p $(@D)
 	printf '/* Generated from VERSION by lib/module.mk: do not edit. */\n#ifndef MT_VERSION_H\n#define MT_VERSION_H\n#define MT_VERSION_STRING "%s"\n#define MT_VERSION_MAJOR %s\n#endif\n' \
 	    '$(MT_VERSION)' '$(MT_VERSION_MAJOR)' >$@
-$(OBJ)/lib/mt_reader.o $(OBJ)/emu/main.o $(OBJ)/host/main.o: $(GEN)/mt_version.h
+$(OBJ)/lib/mt_reader.o $(OBJ)/emu/main.o $(OBJ)/host/main.o $(OBJ)/tests/unit/test_lib_reader.o: $(GEN)/mt_version.h
 
 # The public API, installed as include/metatrace/*.h: the container reader/writer, the packet
 # decoder and packet layer, the access-event type, the register map, the chunked sample reader and

@@ -31,7 +31,7 @@ def help_of(argv):
 def options_roff(text):
     """An option list: '  -x, --xx ARG    what' lines, deeper-indented continuations,
     unindented 'Heading:' lines as .SS, other lines as text."""
-    out = []
+    out, prose = [], False  # prose: the last line was free text (the next one continues it)
     for line in text.splitlines():
         if line.startswith('usage:'):
             continue  # the template has its own SYNOPSIS
@@ -40,12 +40,17 @@ def options_roff(text):
             out += ['.TP', '.B ' + esc(m.group(1).strip())]
             if m.group(2):
                 out.append(esc(m.group(2).strip()))
+            prose = False
         elif re.match(r'^ {5,}\S', line):
             out.append(esc(line.strip()))
         elif line and not line[0].isspace() and line.rstrip().endswith(':'):
             out += ['.SS ' + esc(line.rstrip()[:-1])]
+            prose = False
         elif line.strip():
-            out += ['.PP', esc(line.strip())]
+            out += ([] if prose else ['.PP']) + [esc(line.strip())]
+            prose = True
+        else:
+            prose = False
     return out
 
 

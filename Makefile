@@ -6,7 +6,8 @@
 #   make demo       the main job end to end on built-in defaults
 #   make bench      speed figures as ratios against references measured in the same run
 #   make deps       install missing Debian packages (root) or print the apt-get line
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binaries, libmetatrace .so/.a, headers, metatrace.pc,
+#                   man pages, docs, the Python package; mk/install.mk)
 #
 # Each component adds itself through its own module.mk (lib/, emu/, host/, tests/, firmware/,
 # rtl_model/), so the parts stay small and independent.
@@ -29,11 +30,17 @@ FWBUILD     := build/firmware
 BIN         := $(BUILD)/bin
 OBJ         := $(BUILD)/obj
 
+# The one version number (VERSION): mtemu/metatrace --version, mt_version(), the shared library's
+# soname (libmetatrace.so.MAJOR) and metatrace.pc take it from there, through $(GEN)/mt_version.h.
+MT_VERSION       := $(shell cat $(ROOT)/VERSION)
+MT_VERSION_MAJOR := $(firstword $(subst ., ,$(MT_VERSION)))
+GEN         := $(BUILD)/gen
+
 CC          := gcc
 CXX         := g++
 AR          := ar
 WARN        := -Wall -Wextra -Werror
-CFLAGS      := -std=c17 $(OPT) -g $(WARN) -D_GNU_SOURCE -MMD -MP $(SAN_FLAGS) -I$(ROOT) -I$(ROOT)/lib $(EXTRA_CFLAGS)
+CFLAGS      := -std=c17 $(OPT) -g $(WARN) -D_GNU_SOURCE -MMD -MP $(SAN_FLAGS) -I$(ROOT) -I$(ROOT)/lib -I$(GEN) $(EXTRA_CFLAGS)
 CXXFLAGS    := -std=c++17 $(OPT) -g -Wall -Wextra -MMD -MP $(SAN_FLAGS)
 LDFLAGS     := $(SAN_FLAGS) $(EXTRA_LDFLAGS)
 LDLIBS      := -lzstd -lfdt -lm -pthread
@@ -41,6 +48,14 @@ CMOCKA_LIBS := -lcmocka
 
 PREFIX      ?= /usr/local
 DESTDIR     ?=
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/metatrace
+# Debian's place for version-independent Python packages (pure Python + ctypes: no extension module
+# tied to one Python 3.x). On sys.path for PREFIX=/usr; for another prefix set PYTHONPATH, or
+# PYTHONDIR=$(PREFIX)/lib/python3.11/dist-packages (on Debian's path for /usr/local).
+PYTHONDIR   ?= $(LIBDIR)/python3/dist-packages
 
 # Filled in by the module.mk files.
 ALL_TARGETS :=
@@ -79,9 +94,8 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@set -e; for step in $(BENCH_STEPS); do $(MAKE) --no-print-directory $$step; done
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	$(if $(INSTALL_BINS),install -m 755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/)
+# `make install`: mk/install.mk (read after every module.mk, whose variables it installs).
+include mk/install.mk
 
 clean:
 	rm -rf build $(CLEAN_EXTRA)

@@ -10,13 +10,16 @@
 #include "emu/devices/console.h"
 #include "emu/platform/machine.h"
 #include "emu/metapaging/mpctl.h"
+#include "emu/platform/isa.h"
 #include "emu/trace/tracectl.h"
 #include "mt_paths.h"
+#include "mt_version.h"
 
 static void usage(FILE *f)
 {
     fputs("usage: mtemu [options] [program.elf]\n"
-          "  A RISC-V RV64IMAC machine compatible with QEMU's virt board (RAM at 0x80000000).\n"
+          "  A RISC-V " MT_ISA_STRING " machine\n"
+          "  compatible with QEMU's virt board (RAM at 0x80000000).\n"
           "  -m SIZE              guest RAM (MiB, or with K/M/G suffix; default 128M)\n"
           "  -smp N, --smp N      N harts (1..8), interleaved deterministically (docs/boot.md)\n"
           "  --bios FILE          firmware at 0x80000000 (ELF or raw), entered in M-mode\n"
@@ -35,6 +38,7 @@ static void usage(FILE *f)
           "  --signature-granularity N  bytes per line (default 4), as Spike's +signature\n"
           "  -q, --quiet          no progress line\n"
           "  -h, --help           this text\n"
+          "  -V, --version        the version and the ISA\n"
           "Meta-paging (docs/metapaging.md):\n",
           f);
     fputs(mp_options_help(), f);
@@ -126,14 +130,15 @@ int main(int argc, char **argv)
         {"event-hash", optional_argument, 0, O_HASH}, {"quiet", no_argument, 0, 'q'},
         {"signature", required_argument, 0, O_SIG},   {"signature-granularity", required_argument, 0, O_SIGG},
         {"smp", required_argument, 0, O_SMP},
-        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
+        {"help", no_argument, 0, 'h'},                {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0},
     };
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "-smp") == 0) /* QEMU's spelling */
             argv[i] = "--smp";
     opterr = 0;
     int o;
-    while ((o = getopt_long(argc, argv, ":m:qh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, ":m:qhV", opts, NULL)) != -1) {
         switch (o) {
         case O_SMP: {
             uint64_t n;
@@ -195,6 +200,7 @@ int main(int argc, char **argv)
         }
         case 'q': cfg.progress = false; break;
         case 'h': usage(stdout); return 0;
+        case 'V': printf("mtemu %s (metatrace)\nISA: %s\n", MT_VERSION_STRING, MT_ISA_STRING); return 0;
         case ':':
             fprintf(stderr, "mtemu: option %s needs a value\n", argv[optind - 1]);
             return 2;

@@ -5,6 +5,7 @@
 
 #include "host/commands.h"
 #include "host/sample.h"
+#include "mt_version.h"
 
 typedef struct {
     const char *name;
@@ -28,7 +29,8 @@ static const command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: metatrace <command> [options]   (metatrace <command> --help)\n\n");
+    fprintf(f, "usage: metatrace <command> [options]   (metatrace <command> --help)\n"
+               "       metatrace --version\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].what);
 }
@@ -41,6 +43,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("metatrace %s\n", MT_VERSION_STRING);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

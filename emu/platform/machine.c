@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu/platform/isa.h"
 #include "emu/cpu/cache.h"
 #include "emu/platform/dtb.h"
 #include "emu/platform/loader.h"
@@ -288,8 +289,7 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
             goto fail;
         }
     } else {
-        /* as QEMU 7.2 virt names its default rv64, with Svnapot and Svpbmt */
-        const char *isa = "rv64imafdch_zicsr_zifencei_zihintpause_zba_zbb_zbc_zbs_sstc_svnapot_svpbmt";
+        const char *isa = MT_ISA_STRING; /* emu/platform/isa.h */
         mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
                            .initrd_start = initrd_start, .initrd_end = initrd_end,
                            .trace_unit_base = cfg->trace_unit ? cfg->trace_unit->base : 0,

@@ -169,11 +169,12 @@ void hyp_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
     /* mtinst/htinst: a guest-page fault of an implicit VS-stage access reports its
      * pseudoinstruction, the other load/store faults the transformed instruction */
     uint32_t tinst = 0;
-    if (!irq && hyp_tinst_cause((int)code))
+    if (!irq && hyp_tinst_cause((int)code) && !h->implicit_fault) /* an access fault of a walk: 0 */
         tinst = guest_fault && h->fault_pseudo ? h->fault_pseudo : hyp_transform_insn(h->trap_insn);
     else if (!irq && code == EXC_INSN_GUEST_PAGE)
         tinst = h->fault_pseudo;
     h->trap_insn = 0;
+    h->implicit_fault = false;
     /* VS-level interrupts are always delegated past M (mideleg bits read-only one) */
     uint64_t mdeleg = irq ? (c->mideleg | MIP_VS_MASK) : c->medeleg;
     bool to_s = from <= PRV_S && code < 64 && ((mdeleg >> code) & 1);

@@ -54,6 +54,7 @@ typedef struct mt_hyp {
     uint64_t fault_gpa; /* guest-physical address of the last guest-page fault (for htval/mtval2) */
     uint32_t fault_pseudo; /* its pseudoinstruction when an implicit VS-stage access faulted, or 0 */
     uint32_t trap_insn; /* the bits of the load/store/AMO that traps now (the interpreter's), or 0 */
+    bool implicit_fault; /* the access fault being raised is a page-table access's */
 } mt_hyp;
 
 /* Exceptions for which mtinst/htinst hold the transformed trapping instruction: the address-

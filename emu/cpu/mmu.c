@@ -56,11 +56,12 @@ static uint64_t leaf_ppn(uint64_t pte, uint64_t ppn, uint64_t va)
 /* One PTE read or write on the bus, PMP-checked as an S-mode implicit access. */
 static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int acc)
 {
-    if (!pmp_allows(cpu, pa, 8, write ? PMP_W : PMP_R, PRV_S))
+    uint8_t *page = NULL;
+    if (!pmp_allows(cpu, pa, 8, write ? PMP_W : PMP_R, PRV_S) ||
+        !(page = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa))) {
+        cpu->hyp.implicit_fault = true; /* mtinst/htinst: not the instruction's own access */
         return access_fault(acc);
-    uint8_t *page = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
-    if (!page)
-        return access_fault(acc);
+    }
     if (write) { /* a PTE in a code page: keep decoded instructions coherent */
         memcpy(page + (pa & 0xfff), pte, 8);
         if (cpu_dpage_lookup(cpu, pa & ~UINT64_C(0xfff)))

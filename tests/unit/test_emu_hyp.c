@@ -235,6 +235,17 @@ static void test_tinst_on_trap(void **state)
     cpu_take_trap(c, EXC_LOAD_GUEST_PAGE, 0x80000010);
     assert_int_equal(rd(c, 0x34a), 0x3020);
     assert_int_equal(rd(c, 0x34b), 0x203000 >> 2);
+    /* an access fault of the walk itself (a VS-stage table the G-stage puts outside memory):
+     * not the instruction's access, so 0 */
+    c->priv = PRV_M;
+    poke(c, RAM_BASE + 0x105000 + 32, (UINT64_C(0x20000000) >> 12) << 10 | gleaf_ro); /* GPA 0x20_4000 */
+    poke(c, RAM_BASE + 0x401000 + 24, (UINT64_C(0x204000) >> 12) << 10 | PTE_V);      /* VA 3G's table */
+    wr(c, 0x280, (UINT64_C(8) << 60) | 1);
+    enter_vs(c, 0x40000000);
+    assert_int_equal(cpu_load(c, 0xc0000010, 8, &v), EXC_LOAD_ACCESS);
+    c->hyp.trap_insn = 0x01053503; /* ld a0, 16(a0) */
+    cpu_take_trap(c, EXC_LOAD_ACCESS, 0xc0000010);
+    assert_int_equal(rd(c, 0x34a), 0);
     /* a VS-stage page fault with V=0 (no guest): the transformed instruction all the same */
     c->priv = PRV_M;
     c->hyp.trap_insn = 0x6708; /* c.ld a0, 8(a4) */

@@ -338,6 +338,34 @@ static void test_guest_tlb(void **state)
     assert_int_equal(tlb_load(c, 0x40402340), 0x2222); /* host 0x8060_2340 */
 }
 
+/* The instruction side: a guest's fetches fill their own ITLB sets (VS: priv + 4), which a V
+ * change keeps and HFENCE.GVMA drops, while HS's entries stay. */
+static void test_guest_itlb(void **state)
+{
+    mt_cpu *c = &((fixture *)*state)->cpu;
+    build_tables(c);
+    mt_dpage *dp;
+    c->priv = PRV_S; /* HS, satp Bare: VA = PA */
+    cpu_update_priv_ctx(c);
+    assert_int_equal(mmu_fetch_page(c, RAM_BASE + 0x3000, &dp), EXC_NONE);
+    const mt_itlb_entry *hs = &c->itlb[PRV_S][((RAM_BASE + 0x3000) >> 12) & (TLB_SIZE - 1)];
+    assert_int_equal(hs->tag, RAM_BASE + 0x3000);
+    c->priv = PRV_M;
+    enter_vs(c, 0x40003000);
+    assert_int_equal(c->iset, PRV_S + 4);
+    assert_int_equal(mmu_fetch_page(c, 0x40003000, &dp), EXC_NONE);
+    assert_int_equal(dp->pa, RAM_BASE + 0x403000); /* host-physical */
+    const mt_itlb_entry *vs = &c->itlb[PRV_S + 4][(UINT64_C(0x40003000) >> 12) & (TLB_SIZE - 1)];
+    assert_int_equal(vs->tag, 0x40003000);
+    cpu_take_trap(c, EXC_ECALL_VS, 0); /* back to M: both kept */
+    assert_int_equal(vs->tag, 0x40003000);
+    assert_int_equal(hs->tag, RAM_BASE + 0x3000);
+    uint64_t res, tv;
+    assert_int_equal(hyp_exec(c, OP_HFENCE_GVMA, 0, 0, 0, &res, &tv), EXC_NONE);
+    assert_int_equal(vs->tag, TLB_INVALID);
+    assert_int_equal(hs->tag, RAM_BASE + 0x3000);
+}
+
 /* HLV/HLVX permissions: HLVX needs X (not R) on its page at both stages, but its walk's PTE
  * reads need only R; MXR (HS's or vsstatus') lets HLV read execute-only pages; a misaligned
  * HLV reports a guest virtual address (GVA). */
@@ -432,6 +460,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_transform, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tinst_on_trap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_tlb, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guest_itlb, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hlv_permissions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counters, setup, teardown),
     };

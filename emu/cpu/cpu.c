@@ -73,7 +73,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
-    c->itlb_used = 0xf;
+    c->itlb_used = (1u << ITLB_SETS) - 1;
     cpu_reset(c, 0x1000);
 }
 
@@ -110,18 +110,21 @@ void cpu_reset(mt_cpu *c, uint64_t pc)
 
 /* ---- translation caches ------------------------------------------------------------------ */
 
-void cpu_flush_tlb(mt_cpu *c)
+void cpu_flush_tlb_sets(mt_cpu *c, unsigned dtlb_mask, unsigned itlb_mask)
 {
     for (int m = 0; m < DTLB_SETS; m++)
-        if (c->dtlb_used & (1u << m))
+        if (c->dtlb_used & dtlb_mask & (1u << m))
             for (unsigned i = 0; i < TLB_SIZE; i++)
                 c->dtlb[m][i].tag_r = c->dtlb[m][i].tag_w = TLB_INVALID;
-    for (int m = 0; m < 4; m++)
-        if (c->itlb_used & (1u << m))
+    for (int m = 0; m < ITLB_SETS; m++)
+        if (c->itlb_used & itlb_mask & (1u << m))
             for (unsigned i = 0; i < TLB_SIZE; i++)
                 c->itlb[m][i].tag = TLB_INVALID;
-    c->dtlb_used = c->itlb_used = 0;
+    c->dtlb_used &= ~dtlb_mask;
+    c->itlb_used &= ~itlb_mask;
 }
+
+void cpu_flush_tlb(mt_cpu *c) { cpu_flush_tlb_sets(c, ~0u, ~0u); }
 
 void cpu_update_priv_ctx(mt_cpu *c)
 {
@@ -131,8 +134,9 @@ void cpu_update_priv_ctx(mt_cpu *c)
     int mxr = (c->mstatus & MSTATUS_MXR) != 0, sum = (c->mstatus & MSTATUS_SUM) != 0;
     c->dset = c->data_priv == PRV_M ? 6 : c->data_priv == PRV_S ? 2 + sum + 2 * mxr : mxr;
     c->cur_dtlb = c->dtlb[c->dset];
+    c->iset = c->priv;
     c->cur_itlb = c->itlb[c->priv];
-    hyp_update_ctx(c); /* V, or M-mode loads/stores with MPRV+MPV: two-stage translation */
+    hyp_update_ctx(c); /* V, or M-mode loads/stores with MPRV+MPV: the guest's sets */
 }
 
 void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)

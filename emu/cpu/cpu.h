@@ -108,7 +108,17 @@ typedef struct {
 } mt_itlb_entry;
 
 #define DPAGE_HASH 4096
-#define DTLB_SETS 7
+/* Data TLB sets: 7 for V=0 (HS, U, M) and 7 more for guest accesses (V=1, HLV/HSV, M-mode MPRV
+ * with MPV), so that a V change switches sets instead of flushing and each fence drops only
+ * the regime it names (docs/emulator.md, "H extension"). */
+#define DTLB_HOST_SETS 7
+#define DTLB_SETS (2 * DTLB_HOST_SETS)
+#define DTLB_HOST_MASK ((1u << DTLB_HOST_SETS) - 1)
+#define DTLB_GUEST_MASK (DTLB_HOST_MASK << DTLB_HOST_SETS)
+/* Instruction TLB sets: by privilege (index 2 unused), plus 4 for V=1 */
+#define ITLB_SETS 8
+#define ITLB_HOST_MASK 0x0fu
+#define ITLB_GUEST_MASK 0xf0u
 #define PMP_COUNT 16
 #define MT_MAX_HARTS 8 /* -smp N */
 
@@ -153,11 +163,13 @@ typedef struct mt_cpu {
 
     /* translation caches */
     /* data TLB sets by what a cached translation depends on besides satp: U, U+MXR, S with the
-     * four SUM/MXR combinations, M; so MPRV/MPP/SUM/MXR changes switch sets instead of flushing */
+     * four SUM/MXR combinations, M; so MPRV/MPP/SUM/MXR changes switch sets instead of flushing;
+     * the same 7 again for guest accesses (DTLB_HOST_SETS + the key) */
     mt_dtlb_entry dtlb[DTLB_SETS][TLB_SIZE];
-    mt_itlb_entry itlb[4][TLB_SIZE]; /* by privilege (index 2 unused) */
+    mt_itlb_entry itlb[ITLB_SETS][TLB_SIZE]; /* by privilege (index 2 unused), + 4 with V=1 */
     unsigned dtlb_used, itlb_used;   /* sets filled since their last flush */
     int dset;                        /* the current data TLB set */
+    int iset;                        /* the current instruction TLB set */
     mt_dtlb_entry *cur_dtlb;
     mt_itlb_entry *cur_itlb;
     int data_priv; /* effective privilege of loads/stores (MPRV) */
@@ -324,9 +336,19 @@ void cpu_request_stop(mt_cpu *cpu);
 #define CYCLES_PER_MTIME_TICK 100
 uint64_t cpu_mtime(const mt_cpu *cpu);
 
-/* Translation caches: cpu_flush_tlb whenever satp or PMP change or on SFENCE.VMA;
+/* Translation caches: cpu_flush_tlb whenever PMP or the envcfg change; cpu_flush_tlb_sets for
+ * one regime (satp, SFENCE.VMA: the running one; vsatp, hgatp, HFENCE: the guest's);
  * cpu_update_priv_ctx whenever the privilege or MPRV/MPP/SUM/MXR change. */
 void cpu_flush_tlb(mt_cpu *cpu);
+void cpu_flush_tlb_sets(mt_cpu *cpu, unsigned dtlb_mask, unsigned itlb_mask);
+/* The sets of the regime that runs now (V=1: the guest's; V=0: HS/U/M's). */
+static inline void cpu_flush_tlb_current(mt_cpu *cpu)
+{
+    if (cpu->hyp.virt)
+        cpu_flush_tlb_sets(cpu, DTLB_GUEST_MASK, ITLB_GUEST_MASK);
+    else
+        cpu_flush_tlb_sets(cpu, DTLB_HOST_MASK, ITLB_HOST_MASK);
+}
 void cpu_update_priv_ctx(mt_cpu *cpu);
 /* The RAM side's invalidator: drops the host pointers of TLB entries whose physical page lies in
  * [base, base+len), keeping their translations (marked TLB_STALE; see docs/metapaging.md). */

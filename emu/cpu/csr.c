@@ -76,7 +76,7 @@ static void satp_write(mt_cpu *cpu, uint64_t val)
     uint64_t nv = val & ((UINT64_C(0xf) << 60) | (UINT64_C(0xffff) << 44) | SATP_PPN_MASK);
     if (nv != cpu->satp) {
         cpu->satp = nv;
-        cpu_flush_tlb(cpu);
+        cpu_flush_tlb_current(cpu); /* satp is vsatp with V=1 */
     }
 }
 

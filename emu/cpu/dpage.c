@@ -65,7 +65,7 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
 {
     if (c->dpage_count >= DPAGE_MAX) {
         dpage_free_all(c);
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < ITLB_SETS; m++)
             for (unsigned i = 0; i < TLB_SIZE; i++)
                 c->itlb[m][i].tag = TLB_INVALID;
     }

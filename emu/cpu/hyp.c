@@ -46,22 +46,83 @@ static void set_virt(mt_cpu *c, bool v)
     h->virt = v;
 }
 
+/* The guest data TLB set for an access at privilege priv (S or U) under the VS's sstatus
+ * fields `vs` (vsstatus: SUM, MXR), as cpu_update_priv_ctx keys the host sets. */
+static int guest_dset(int priv, uint64_t vs)
+{
+    int mxr = (vs & MSTATUS_MXR) != 0, sum = (vs & MSTATUS_SUM) != 0;
+    return DTLB_HOST_SETS + (priv == PRV_S ? 2 + sum + 2 * mxr : mxr);
+}
+
 void hyp_update_ctx(mt_cpu *c)
 {
     mt_hyp *h = &c->hyp;
     bool mprv_virt = c->priv == PRV_M && (c->mstatus & MSTATUS_MPRV) && (c->mstatus & MSTATUS_MPV) &&
                      ((c->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) != PRV_M;
     h->data_virt = h->virt || mprv_virt;
-    unsigned key = (unsigned)h->virt | (unsigned)h->data_virt << 1;
-    /* the TLB sets are keyed by privilege and SUM/MXR, not by V: a change of regime flushes;
-     * M-mode guest accesses (MPRV) depend on registers the keys do not see: never cached long */
-    if (key != h->tlb_key || mprv_virt) {
-        cpu_flush_tlb(c);
-        h->tlb_key = key;
+    /* HS's MXR widens the G-stage's reads too, which the sets' keys (the VS's SUM/MXR) do not
+     * see: entries filled under another value are dropped */
+    bool gmxr = ((h->virt ? h->alt_status : c->mstatus) & MSTATUS_MXR) != 0;
+    if (gmxr != h->gmxr) {
+        cpu_flush_tlb_sets(c, DTLB_GUEST_MASK, 0);
+        h->gmxr = gmxr;
+    }
+    if (h->data_virt) { /* the VS's sstatus is the active one with V=1, alt_status with V=0 */
+        c->dset = guest_dset(c->data_priv, h->virt ? c->mstatus : h->alt_status);
+        c->cur_dtlb = c->dtlb[c->dset];
+    }
+    if (h->virt) {
+        c->iset = c->priv + 4;
+        c->cur_itlb = c->itlb[c->iset];
     }
 }
 
 /* ---- traps and interrupts ------------------------------------------------------------ */
+
+/* The 32-bit load or store a compressed one expands to, as far as the transformed instruction
+ * keeps it (opcode, funct3, rd or rs2; the offset and base are cleared anyway); 0 for the
+ * compressed instructions that do not access memory. */
+static uint32_t expand_compressed_access(uint32_t c)
+{
+    unsigned q = c & 3, f3 = (c >> 13) & 7;
+    uint32_t rd_p = ((c >> 2) & 7) + 8, rd = (c >> 7) & 0x1f, rs2 = (c >> 2) & 0x1f;
+    /* funct3 -> (opcode, width): 1 FLD/FSD, 2 LW/SW, 3 LD/SD; 5-7 the stores */
+    static const uint32_t op_of[8] = {0, 0x07, 0x03, 0x03, 0, 0x27, 0x23, 0x23};
+    static const uint32_t w_of[8] = {0, 3, 2, 3, 0, 3, 2, 3};
+    if ((q != 0 && q != 2) || !op_of[f3])
+        return 0;
+    if (q == 2 && f3 < 4 && rd == 0 && f3 != 1)
+        return 0; /* C.LWSP/C.LDSP with rd = 0: reserved */
+    uint32_t reg = q == 0 ? rd_p : f3 < 4 ? rd : rs2;
+    uint32_t out = op_of[f3] | w_of[f3] << 12;
+    return f3 < 4 ? out | reg << 7 : out | reg << 20;
+}
+
+uint32_t hyp_transform_insn(uint32_t bits)
+{
+    bool compressed = (bits & 3) != 3;
+    uint32_t i = compressed ? expand_compressed_access(bits & 0xffff) : bits;
+    uint32_t t;
+    switch (i & 0x7f) {
+    case 0x03: case 0x07: /* loads: the immediate and rs1 go */
+        t = i & 0x000fffffu & ~(0x1fu << 15);
+        break;
+    case 0x23: case 0x27: /* stores: both immediate fields and rs1 go */
+        t = i & 0x01f0707fu;
+        break;
+    case 0x2f: /* AMO, LR, SC: only rs1 goes */
+        t = i & ~(0x1fu << 15);
+        break;
+    case 0x73: /* HLV/HLVX/HSV (SYSTEM, funct3 4): only rs1 goes */
+        if (((i >> 12) & 7) != 4)
+            return 0;
+        t = i & ~(0x1fu << 15);
+        break;
+    default:
+        return 0;
+    }
+    return compressed ? t & ~UINT32_C(2) : t;
+}
 
 /* Exceptions whose tval is a virtual address (GVA says whether it is a guest's). */
 static bool tval_is_address(uint64_t code)
@@ -105,6 +166,15 @@ void hyp_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
     h->hlv = false;
     bool guest_fault = !irq && (code == EXC_INSN_GUEST_PAGE || code == EXC_LOAD_GUEST_PAGE || code == EXC_STORE_GUEST_PAGE);
     uint64_t gpa2 = guest_fault ? h->fault_gpa >> 2 : 0;
+    /* mtinst/htinst: a guest-page fault of an implicit VS-stage access reports its
+     * pseudoinstruction, the other load/store faults the transformed instruction */
+    uint32_t tinst = 0;
+    if (!irq && hyp_tinst_cause((int)code) && !h->implicit_fault) /* an access fault of a walk: 0 */
+        tinst = guest_fault && h->fault_pseudo ? h->fault_pseudo : hyp_transform_insn(h->trap_insn);
+    else if (!irq && code == EXC_INSN_GUEST_PAGE)
+        tinst = h->fault_pseudo;
+    h->trap_insn = 0;
+    h->implicit_fault = false;
     /* VS-level interrupts are always delegated past M (mideleg bits read-only one) */
     uint64_t mdeleg = irq ? (c->mideleg | MIP_VS_MASK) : c->medeleg;
     bool to_s = from <= PRV_S && code < 64 && ((mdeleg >> code) & 1);
@@ -121,7 +191,7 @@ void hyp_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
             hs |= HSTATUS_GVA;
         h->hstatus = hs;
         h->htval = gpa2;
-        h->htinst = 0;
+        h->htinst = tinst;
         set_virt(c, false);
         enter_s(c, cause, tval, from);
     } else {
@@ -130,7 +200,7 @@ void hyp_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
         c->mepc = c->pc;
         c->mtval = tval;
         h->mtval2 = gpa2;
-        h->mtinst = 0;
+        h->mtinst = tinst;
         uint64_t s = c->mstatus & ~(MSTATUS_MPP | MSTATUS_MPIE | MSTATUS_MIE | MSTATUS_MPV | MSTATUS_GVA);
         s |= (uint64_t)from << MSTATUS_MPP_SHIFT;
         if (c->mstatus & MSTATUS_MIE)
@@ -326,7 +396,7 @@ bool hyp_csr_write(mt_cpu *c, unsigned csr, uint64_t v)
         /* VMIDLEN = 0 (one guest at a time: the TLB is flushed on every change); the root is
          * 16 KiB aligned, so PPN bits 1:0 read as zero */
         h->hgatp = v & ((UINT64_C(0xf) << 60) | (SATP_PPN_MASK & ~UINT64_C(3)));
-        cpu_flush_tlb(c);
+        cpu_flush_tlb_sets(c, DTLB_GUEST_MASK, ITLB_GUEST_MASK); /* no VMIDs: a new guest */
         break;
     }
     case 0xe12: break;
@@ -335,8 +405,7 @@ bool hyp_csr_write(mt_cpu *c, unsigned csr, uint64_t v)
     case 0x200: {
         uint64_t writable = HYP_SWAP_STATUS, *st = h->virt ? &c->mstatus : &h->alt_status;
         *st = (*st & ~writable) | (v & writable);
-        if (h->virt)
-            cpu_update_priv_ctx(c);
+        cpu_update_priv_ctx(c); /* the guest TLB sets are keyed by the VS's SUM/MXR */
         break;
     }
     case 0x204: {
@@ -356,7 +425,7 @@ bool hyp_csr_write(mt_cpu *c, unsigned csr, uint64_t v)
             c->satp = v & ((UINT64_C(0xf) << 60) | (UINT64_C(0xffff) << 44) | SATP_PPN_MASK);
         else
             h->alt_satp = v & ((UINT64_C(0xf) << 60) | (UINT64_C(0xffff) << 44) | SATP_PPN_MASK);
-        cpu_flush_tlb(c);
+        cpu_flush_tlb_sets(c, DTLB_GUEST_MASK, ITLB_GUEST_MASK);
         break;
     case 0x205: if ((v & 3) < 2) *vs_reg(c, csr) = v; break;
     case 0x241: *vs_reg(c, csr) = v & ~UINT64_C(1); break;
@@ -464,36 +533,35 @@ bool hyp_csr_access(mt_cpu *c, unsigned csr, int op, uint64_t src, bool write, u
 
 /* ---- HLV / HLVX / HSV / HFENCE --------------------------------------------------------- */
 
-/* One guest access of `size` bytes made with V=0 as if V=1 at privilege SPVP. */
+/* One guest access of `size` bytes made with V=0 as if V=1 at privilege SPVP: VS-stage with
+ * vsatp and vsstatus (SUM, MXR), HS's MXR too, then the G-stage.  HLV and HSV share the guest
+ * TLB sets with V=1's accesses (so HFENCE.VVMA/GVMA, not SFENCE.VMA, drop what they cached);
+ * HLVX, which needs execute permission instead of read, is never cached. */
 static int guest_access(mt_cpu *c, uint64_t va, unsigned size, bool write, bool hlvx, uint64_t *val)
 {
     mt_hyp *h = &c->hyp;
-    int acc = write ? ACC_W : ACC_R;
+    h->hlv = true; /* a fault's tval is a guest virtual address */
     if (va & (size - 1))
         return write ? EXC_STORE_MISALIGNED : EXC_LOAD_MISALIGNED;
     int priv = (h->hstatus & HSTATUS_SPVP) ? PRV_S : PRV_U;
     uint64_t pa;
-    h->hlv = true; /* a fault's tval is a guest virtual address */
-    int e = mmu_translate_guest(c, va, acc, priv, hlvx, &pa);
+    uint8_t *host;
+    int e = mmu_guest_access(c, va, size, write, hlvx, priv, hlvx ? -1 : guest_dset(priv, h->alt_status), &pa, &host);
     if (e != EXC_NONE)
         return e;
-    int fault = write ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS;
-    if (!pmp_allows(c, pa, size, write ? PMP_W : PMP_R, priv))
-        return fault;
-    uint8_t *page = write ? bus_page_for_write(c->bus, pa) : bus_page_for_read(c->bus, pa);
-    if (page) {
+    if (host) {
         if (write) {
-            memcpy(page + (pa & 0xfff), val, size);
+            memcpy(host, val, size);
             if (cpu_dpage_lookup(c, pa & ~UINT64_C(0xfff)))
                 cpu_code_written(c, pa, size);
             if ((pa & ~UINT64_C(0xfff)) == c->bus->watch_page && c->bus->watch)
                 c->bus->watch(c->bus->watch_ctx, pa, size);
         } else {
             *val = 0;
-            memcpy(val, page + (pa & 0xfff), size);
+            memcpy(val, host, size);
         }
     } else if (write ? !bus_mmio_write(c->bus, pa, size, *val) : !bus_mmio_read(c->bus, pa, size, val)) {
-        return fault;
+        return write ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS;
     }
     cpu_access(c, pa, size, write, write ? MT_KIND_STORE : MT_KIND_LOAD);
     h->hlv = false;
@@ -510,7 +578,9 @@ int hyp_exec(mt_cpu *c, unsigned op, int32_t imm, uint64_t rs1, uint64_t rs2, ui
     if (op == OP_HFENCE_VVMA || op == OP_HFENCE_GVMA) {
         if (c->priv == PRV_U || (op == OP_HFENCE_GVMA && c->priv == PRV_S && (c->mstatus & MSTATUS_TVM)))
             return EXC_ILLEGAL;
-        cpu_flush_tlb(c); /* one TLB for every regime: flushing all of it is always enough */
+        /* every guest translation, whatever the fence names (address, ASID, VMID): more than
+         * the spec asks, never less; HS's own (V=0) translations stay */
+        cpu_flush_tlb_sets(c, DTLB_GUEST_MASK, ITLB_GUEST_MASK);
         return EXC_NONE;
     }
     unsigned f7 = (unsigned)imm >> 5, kind = (unsigned)imm & 0x1f;

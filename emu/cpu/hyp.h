@@ -43,7 +43,8 @@ typedef struct mt_hyp {
     bool virt;      /* V: the hart runs a guest (VS or VU) */
     bool data_virt; /* loads/stores translate in two stages (V=1, or M-mode MPRV with MPV=1) */
     bool hlv;       /* an HLV/HSV is running: its faults carry a guest virtual address */
-    unsigned tlb_key; /* (virt, data_virt) the software TLBs were filled under */
+    bool gmxr;      /* HS's mstatus.MXR the guest TLB sets were filled under (it governs the
+                     * G-stage, which their keys do not see) */
     uint64_t hstatus, hedeleg, hideleg, hcounteren, henvcfg, htval, htinst, hgatp, htimedelta;
     uint64_t vstimecmp; /* Sstc: VSTIP |= mtime + htimedelta >= vstimecmp while henvcfg.STCE */
     uint64_t mtval2, mtinst;
@@ -51,13 +52,27 @@ typedef struct mt_hyp {
     uint64_t alt_status; /* the sstatus fields that are swapped (see HYP_SWAP_STATUS) */
     uint64_t alt_stvec, alt_sscratch, alt_sepc, alt_scause, alt_stval, alt_satp;
     uint64_t fault_gpa; /* guest-physical address of the last guest-page fault (for htval/mtval2) */
+    uint32_t fault_pseudo; /* its pseudoinstruction when an implicit VS-stage access faulted, or 0 */
+    uint32_t trap_insn; /* the bits of the load/store/AMO that traps now (the interpreter's), or 0 */
+    bool implicit_fault; /* the access fault being raised is a page-table access's */
 } mt_hyp;
+
+/* Exceptions for which mtinst/htinst hold the transformed trapping instruction: the address-
+ * misaligned, access, page and guest-page faults of loads, stores and AMOs. */
+static inline bool hyp_tinst_cause(int exc)
+{
+    return (exc >= 4 && exc <= 7) || exc == 13 || exc == 15 || exc == 21 || exc == 23;
+}
+/* mtinst/htinst's value for a load/store/AMO/LR/SC/HLV/HSV instruction (32-bit, or 16-bit in
+ * the low half): the privileged spec's transformed instruction with a zero address offset
+ * (compressed ones expanded, bit 1 clear); 0 for any other instruction. */
+uint32_t hyp_transform_insn(uint32_t bits);
 
 /* misa letter */
 #define HYP_MISA_BIT (UINT64_C(1) << ('H' - 'A'))
 
-/* Called by cpu_update_priv_ctx: recomputes data_virt, flushes the TLBs when the translation
- * regime (V / two-stage data) changed. */
+/* Called by cpu_update_priv_ctx: recomputes data_virt and, for guest accesses, switches to the
+ * guest TLB sets (flushing them when HS's MXR changed). */
 void hyp_update_ctx(struct mt_cpu *cpu);
 
 /* The whole trap entry (exception or interrupt), routed to M, HS or VS. */

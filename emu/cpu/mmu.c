@@ -20,7 +20,8 @@ static int guest_page_fault(int acc)
 }
 
 /* What one translation depends on besides the address: the stage-1 root and permission bits,
- * and whether a G-stage follows (then gmxr is HS's mstatus.MXR).  hlvx: reads need X (HLVX).
+ * and whether a G-stage follows (then gmxr is HS's mstatus.MXR).  hlvx: the access's own reads
+ * need X, not R, at both stages (HLVX; the VS-stage's page-table reads still need R).
  * pbmte / gpbmte: Svpbmt's enable for stage 1 (menvcfg, or henvcfg for a guest) and stage 2. */
 typedef struct {
     uint64_t satp;
@@ -55,11 +56,12 @@ static uint64_t leaf_ppn(uint64_t pte, uint64_t ppn, uint64_t va)
 /* One PTE read or write on the bus, PMP-checked as an S-mode implicit access. */
 static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int acc)
 {
-    if (!pmp_allows(cpu, pa, 8, write ? PMP_W : PMP_R, PRV_S))
+    uint8_t *page = NULL;
+    if (!pmp_allows(cpu, pa, 8, write ? PMP_W : PMP_R, PRV_S) ||
+        !(page = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa))) {
+        cpu->hyp.implicit_fault = true; /* mtinst/htinst: not the instruction's own access */
         return access_fault(acc);
-    uint8_t *page = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
-    if (!page)
-        return access_fault(acc);
+    }
     if (write) { /* a PTE in a code page: keep decoded instructions coherent */
         memcpy(page + (pa & 0xfff), pte, 8);
         if (cpu_dpage_lookup(cpu, pa & ~UINT64_C(0xfff)))
@@ -71,12 +73,21 @@ static int pte_access(mt_cpu *cpu, uint64_t pa, uint64_t *pte, bool write, int a
     return EXC_NONE;
 }
 
+/* The pseudoinstructions mtinst/htinst report for a guest-page fault of an implicit VS-stage
+ * page-table access (privileged spec, "Transformed Instruction or Pseudoinstruction"): a
+ * 64-bit read (walk) or write (A/D update). */
+#define TINST_PSEUDO_READ64 UINT32_C(0x3000)
+#define TINST_PSEUDO_WRITE64 UINT32_C(0x3020)
+
 /* Stage 2: guest-physical -> host-physical (hgatp: Sv39x4 / Sv48x4; the identity for V=0 or
  * Bare).  The same walk as stage 1 with a root 2 bits wider (16 KiB, 2048 entries), every
- * access checked as U-mode (U required on the leaf).  `acc` is the permission checked, `fault`
- * the access type a guest-page fault reports (implicit VS-stage PTE reads report the original
- * access type).  A fault records the guest-physical address for htval/mtval2. */
-static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, int fault, uint64_t *hpa)
+ * access checked as U-mode (U required on the leaf).  `acc` is the permission checked (need_x:
+ * X instead of R, HLVX's own read), `fault` the access type a guest-page fault reports
+ * (implicit VS-stage PTE accesses report the original access type), `pseudo` the
+ * pseudoinstruction of an implicit access (0: the instruction's own access).  A fault records
+ * the guest-physical address for htval/mtval2 and the pseudoinstruction for htinst/mtinst. */
+static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, bool need_x, int fault, uint32_t pseudo,
+                  uint64_t *hpa)
 {
     unsigned mode = (unsigned)(cpu->hyp.hgatp >> SATP_MODE_SHIFT);
     if (!x->two_stage || mode == SATP_MODE_BARE) {
@@ -85,6 +96,7 @@ static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, int fa
     }
     int levels = mode == HGATP_MODE_SV48X4 ? 4 : 3;
     cpu->hyp.fault_gpa = gpa;
+    cpu->hyp.fault_pseudo = pseudo;
     if (gpa >> (12 + 9 * levels + 2))
         return guest_page_fault(fault);
     uint64_t table = (cpu->hyp.hgatp & SATP_PPN_MASK & ~UINT64_C(3)) << 12;
@@ -104,7 +116,7 @@ static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, int fa
         }
         ppn = leaf_ppn(pte, ppn, gpa);
         bool ok = (pte & PTE_U) &&
-                  (acc == ACC_X || x->hlvx ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W)
+                  (acc == ACC_X || need_x ? (pte & PTE_X) : acc == ACC_W ? (pte & PTE_W)
                                                     : ((pte & PTE_R) || (x->gmxr && (pte & PTE_X))));
         uint64_t low_mask = (UINT64_C(1) << (9 * level)) - 1;
         if (!ok || (ppn & low_mask))
@@ -126,7 +138,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
 {
     unsigned mode = (unsigned)(x->satp >> SATP_MODE_SHIFT);
     if (priv == PRV_M || mode == SATP_MODE_BARE)
-        return gstage(cpu, x, va, acc, acc, pa);
+        return gstage(cpu, x, va, acc, x->hlvx, acc, 0, pa);
     int levels = mode == SATP_MODE_SV48 ? 4 : 3;
     int vabits = 12 + 9 * levels;
     /* bits above the VA width must all equal its top bit */
@@ -136,7 +148,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
     uint64_t table = (x->satp & SATP_PPN_MASK) << 12;
     for (int level = levels - 1; level >= 0; level--) {
         uint64_t pte_gpa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8, pte_pa, pte;
-        int e = gstage(cpu, x, pte_gpa, ACC_R, acc, &pte_pa);
+        int e = gstage(cpu, x, pte_gpa, ACC_R, false, acc, TINST_PSEUDO_READ64, &pte_pa);
         if (e != EXC_NONE)
             return e;
         if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
@@ -166,11 +178,14 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
         uint64_t want = PTE_A | (acc == ACC_W ? PTE_D : 0);
         if ((pte & want) != want) { /* hardware A/D update, as QEMU and the spec allow */
             pte |= want;
+            /* a guest's PTE write needs G-stage write permission on its page table */
+            if (x->two_stage && (e = gstage(cpu, x, pte_gpa, ACC_W, false, acc, TINST_PSEUDO_WRITE64, &pte_pa)) != EXC_NONE)
+                return e;
             if ((e = pte_access(cpu, pte_pa, &pte, true, acc)) != EXC_NONE)
                 return e;
         }
         uint64_t gpa = ((ppn & ~low_mask) << 12) | (va & ((UINT64_C(1) << (12 + 9 * level)) - 1));
-        return gstage(cpu, x, gpa, acc, acc, pa);
+        return gstage(cpu, x, gpa, acc, x->hlvx, acc, 0, pa);
     }
     return page_fault(acc);
 }
@@ -238,7 +253,7 @@ int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
         t->tag = va & ~UINT64_C(0xfff);
         t->pa = page;
         t->dp = dp;
-        cpu->itlb_used |= 1u << cpu->priv;
+        cpu->itlb_used |= 1u << cpu->iset;
         cpu->tlb_fills++;
     }
     *dp_out = dp;
@@ -280,17 +295,11 @@ static int piece_translate(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uin
     return EXC_NONE;
 }
 
-/* The host pointer for a translated piece (NULL: not memory, i.e. a device); fills the TLB when
- * allowed. */
-static uint8_t *piece_host(mt_cpu *cpu, uint64_t va, int acc, uint64_t pa, int perms)
+/* Fills data TLB set `set` with the translation of va's page to the host page p (physical page
+ * `page`) for a read or (acc == ACC_W) a write. */
+static void tlb_fill(mt_cpu *cpu, int set, uint64_t va, int acc, uint64_t page, uint8_t *p)
 {
-    uint64_t page = pa & ~UINT64_C(0xfff);
-    uint8_t *p = acc == ACC_W ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
-    if (!p || perms < 0)
-        return p ? p + (pa & 0xfff) : NULL;
-    if (acc == ACC_W && (page == cpu->bus->watch_page || cpu_dpage_lookup(cpu, page)))
-        return p + (pa & 0xfff); /* stores there must keep coming to the slow path */
-    mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
+    mt_dtlb_entry *t = &cpu->dtlb[set][(va >> 12) & (TLB_SIZE - 1)];
     uint64_t tag = va & ~UINT64_C(0xfff);
     if ((t->tag_r & ~TLB_STALE) != tag && (t->tag_w & ~TLB_STALE) != tag) {
         t->tag_r = TLB_INVALID;
@@ -305,9 +314,68 @@ static uint8_t *piece_host(mt_cpu *cpu, uint64_t va, int acc, uint64_t pa, int p
         t->tag_r = tag;
     t->addend = (uintptr_t)p - (uintptr_t)tag;
     t->pa = page;
-    cpu->dtlb_used |= 1u << cpu->dset;
+    cpu->dtlb_used |= 1u << set;
     cpu->tlb_fills++;
+}
+
+/* Whether a TLB entry may hold this page's translation for a write: stores to a code page or the
+ * bus's watched page must keep coming to the slow path. */
+static bool write_cacheable(mt_cpu *cpu, uint64_t page)
+{
+    return page != cpu->bus->watch_page && !cpu_dpage_lookup(cpu, page);
+}
+
+/* The host pointer for a translated piece (NULL: not memory, i.e. a device); fills the TLB when
+ * allowed. */
+static uint8_t *piece_host(mt_cpu *cpu, uint64_t va, int acc, uint64_t pa, int perms)
+{
+    uint64_t page = pa & ~UINT64_C(0xfff);
+    uint8_t *p = acc == ACC_W ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
+    if (!p || perms < 0)
+        return p ? p + (pa & 0xfff) : NULL;
+    if (acc == ACC_W && !write_cacheable(cpu, page))
+        return p + (pa & 0xfff);
+    tlb_fill(cpu, cpu->dset, va, acc, page, p);
     return p + (pa & 0xfff);
+}
+
+int mmu_guest_access(mt_cpu *cpu, uint64_t va, unsigned size, bool write, bool hlvx, int priv, int set,
+                     uint64_t *pa_out, uint8_t **host)
+{
+    int acc = write ? ACC_W : ACC_R;
+    uint64_t key = va & (~UINT64_C(0xfff) | (size - 1));
+    mt_dtlb_entry *t = set >= 0 ? &cpu->dtlb[set][(va >> 12) & (TLB_SIZE - 1)] : NULL;
+    if (t) {
+        uint64_t tag = write ? t->tag_w : t->tag_r;
+        uint8_t *p = NULL;
+        if (tag == key) { /* a hit */
+            *pa_out = t->pa | (va & 0xfff);
+            *host = (uint8_t *)(t->addend + (uintptr_t)va);
+            return EXC_NONE;
+        }
+        if (tag == (key | TLB_STALE) && (p = write ? bus_page_for_write(cpu->bus, t->pa) : bus_page_for_read(cpu->bus, t->pa))) {
+            (write ? &t->tag_w : &t->tag_r)[0] &= ~TLB_STALE; /* a hit whose host page moved */
+            t->addend = (uintptr_t)p - (uintptr_t)(va & ~UINT64_C(0xfff));
+            *pa_out = t->pa | (va & 0xfff);
+            *host = p + (va & 0xfff);
+            return EXC_NONE;
+        }
+    }
+    uint64_t pa;
+    int e = mmu_translate_guest(cpu, va, acc, priv, hlvx, &pa);
+    if (e != EXC_NONE)
+        return e;
+    uint64_t page = pa & ~UINT64_C(0xfff);
+    int perms = pmp_page_perms(cpu, page, priv);
+    unsigned need = perm_of(acc);
+    if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
+        return access_fault(acc);
+    uint8_t *p = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
+    if (p && t && perms >= 0 && (!write || write_cacheable(cpu, page)))
+        tlb_fill(cpu, set, va, acc, page, p);
+    *pa_out = pa;
+    *host = p ? p + (pa & 0xfff) : NULL;
+    return EXC_NONE;
 }
 
 /* Translates and checks one piece that lies inside one page; fills the TLB when allowed.
@@ -452,11 +520,8 @@ int mem_atomic(mt_cpu *cpu, unsigned op, uint64_t va, uint64_t src, uint64_t *re
     bool lr = op == OP_LR_W || op == OP_LR_D, sc = op == OP_SC_W || op == OP_SC_D;
     if (va & (size - 1))
         return lr ? EXC_LOAD_MISALIGNED : EXC_STORE_MISALIGNED;
-    if (sc && (!cpu->resv_valid || cpu->resv_addr != va)) {
-        cpu->resv_valid = false;
-        *result = 1;
-        return EXC_NONE;
-    }
+    /* an SC without its reservation fails, but only after the checks a store makes: its page
+     * and access faults come first (as on Spike; the hypervisor tests expect the fault) */
     int acc = lr ? ACC_R : ACC_W;
     uint64_t pa;
     int e = mmu_translate(cpu, va, acc, cpu->data_priv, &pa);
@@ -464,6 +529,11 @@ int mem_atomic(mt_cpu *cpu, unsigned op, uint64_t va, uint64_t src, uint64_t *re
         return e;
     if (!pmp_allows(cpu, pa, size, lr ? PMP_R : (sc ? PMP_W : PMP_R | PMP_W), cpu->data_priv))
         return access_fault(acc);
+    if (sc && (!cpu->resv_valid || cpu->resv_addr != va)) {
+        cpu->resv_valid = false;
+        *result = 1;
+        return EXC_NONE;
+    }
     uint8_t *page = lr ? bus_page_for_read(cpu->bus, pa) : bus_page_for_write(cpu->bus, pa);
     if (!page || !ram_contains(cpu->bus->ram, pa, size))
         return access_fault(acc); /* atomics on devices or ROM are not supported */

@@ -34,6 +34,12 @@ int mmu_translate(mt_cpu *cpu, uint64_t va, int acc, int priv, uint64_t *pa);
  * hlvx: the read needs execute permission at both stages. */
 int mmu_translate_guest(mt_cpu *cpu, uint64_t va, int acc, int priv, bool hlvx, uint64_t *pa);
 
+/* HLV/HLVX/HSV's access: translation (VS-stage at privilege priv, then G-stage), PMP, and the
+ * guest data TLB set `set` (-1: no caching, HLVX) looked up and filled.  *host is the host
+ * pointer, NULL for a device. */
+int mmu_guest_access(mt_cpu *cpu, uint64_t va, unsigned size, bool write, bool hlvx, int priv, int set,
+                     uint64_t *pa, uint8_t **host);
+
 /* Instruction side: the ITLB entry for the page holding va (filled on a miss, creating the
  * page's decoded-instruction array).  On success *pa_out is the page's physical address; the
  * entry may be NULL when the page cannot be cached (PMP boundary inside it), then *dp_out is set. */

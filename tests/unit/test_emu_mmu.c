@@ -1,5 +1,6 @@
 /* Translation on hand-built page tables in guest RAM (Sv39 and Sv48, superpages, permissions,
- * SUM/MXR, A/D updates in memory, faults), PTW bus events, and PMP matching. */
+ * SUM/MXR, A/D updates in memory, faults), PTW bus events, SC's checks before its reservation,
+ * and PMP matching. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "emu/platform/bus.h"
 #include "emu/cpu/cpu.h"
+#include "emu/cpu/decode.h"
 #include "emu/cpu/mmu.h"
 #include "emu/cpu/pmp.h"
 
@@ -184,6 +186,29 @@ static void test_tlb_and_loads(void **state)
     assert_int_equal(got, v);
 }
 
+/* An SC without a reservation fails (rd = 1, memory unchanged), but only after the checks a
+ * store makes: on a read-only page it takes the store page fault instead. */
+static void test_sc_checks_first(void **state)
+{
+    fixture *f = *state;
+    mt_cpu *c = &f->cpu;
+    build_sv39(f);
+    c->resv_valid = false;
+    uint64_t res = 0, v = 0x55;
+    assert_int_equal(mem_atomic(c, OP_SC_W, 0x40001000, 7, &res), EXC_STORE_PAGE); /* user RO page */
+    ram_host_write(f->ram, RAMB + 0x20010, &v, 8);
+    assert_int_equal(mem_atomic(c, OP_SC_D, 0x40000010, 7, &res), EXC_NONE);
+    assert_int_equal(res, 1);
+    ram_host_read(f->ram, RAMB + 0x20010, &v, 8);
+    assert_int_equal(v, 0x55);
+    /* with the reservation it stores */
+    assert_int_equal(mem_atomic(c, OP_LR_D, 0x40000010, 0, &res), EXC_NONE);
+    assert_int_equal(mem_atomic(c, OP_SC_D, 0x40000010, 7, &res), EXC_NONE);
+    assert_int_equal(res, 0);
+    ram_host_read(f->ram, RAMB + 0x20010, &v, 8);
+    assert_int_equal(v, 7);
+}
+
 static void test_pmp(void **state)
 {
     fixture *f = *state;
@@ -235,6 +260,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sv39_walks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sv48_and_pte_access_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tlb_and_loads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sc_checks_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pmp, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,8 @@ run_machine() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
-run_machine qemu nice -n 10 qemu-system-riscv64 -M virt -bios none -kernel "$ELF" -nographic -monitor none
+# QEMU 7.2 leaves Zfh off unless asked (the property is spelt with a capital Z there)
+run_machine qemu nice -n 10 qemu-system-riscv64 -M virt -cpu rv64,Zfh=true -bios none -kernel "$ELF" -nographic -monitor none
 
 # run_isa NAME COMMAND...: the self-checking F/D ISA tests (HTIF exit code = failing case).
 run_isa() {

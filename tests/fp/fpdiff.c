@@ -771,12 +771,13 @@ static long run_probes(line_t *l)
     return lines + 3;
 }
 
-static int name_len(const char *s)
+/* a Zfh op: a half among its result and operands */
+static int is_half_op(const op_t *op)
 {
-    int n = 0;
-    while (s[n])
-        n++;
-    return n;
+    for (const char *c = op->sig; *c; c++)
+        if (*c == 'H')
+            return 1;
+    return 0;
 }
 
 int main(void)
@@ -788,7 +789,7 @@ int main(void)
     for (unsigned i = 0; i < COUNT(ops); i++) {
         const op_t *op = &ops[i];
         int modes = op->has_rm ? 5 : 1;
-        int per_mode = op->name[name_len(op->name) - 1] == 'h' ? PER_MODE_H : PER_MODE;
+        int per_mode = is_half_op(op) ? PER_MODE_H : PER_MODE;
         for (int rm = 0; rm < modes; rm++)
             for (int n = 0; n < per_mode; n++)
                 lines += run_op(&line, &rng, op, rm);

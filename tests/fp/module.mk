@@ -25,7 +25,7 @@ $(FP_CHECK): $(OBJ)/tests/fp/fpcheck.o $(OBJ)/emu/cpu/softfp.o
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # Self-checking F/D ISA tests (tests/isa's harness, M-mode environment, rv64gc).
-FP_ISA_CFLAGS := -march=rv64gc -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei -mcmodel=medany \
+FP_ISA_CFLAGS := -march=rv64gc_zfh -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei_zfh -mcmodel=medany \
                  -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -Itests/isa/include \
                  -T tests/isa/link.ld -DENV_M
 FP_ISA_ELFS   := $(patsubst tests/fp/isa/%.S,$(FWBUILD)/fp/isa/m-%.elf,$(wildcard tests/fp/isa/*.S))

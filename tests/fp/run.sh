@@ -46,7 +46,7 @@ run_isa() {
   done
 }
 # QEMU's spike machine has HTIF (tohost), which the harness reports through.
-run_isa qemu qemu-system-riscv64 -M spike -m 256M -bios none -nographic -monitor none -serial null -kernel
+run_isa qemu qemu-system-riscv64 -M spike -cpu rv64,Zfh=true -m 256M -bios none -nographic -monitor none -serial null -kernel
 
 # mtemu executes F/D when emu/cpu/exec_fp.c is built in: then it must run the same program.
 if [ -f emu/cpu/exec_fp.c ] && [ ! -x "$BIN/mtemu" ]; then

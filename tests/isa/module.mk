@@ -15,6 +15,8 @@ ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed '
 ISA_ZB_NAMES := $(filter zb%,$(ISA_NAMES))
 ISA_ZB_FLAGS := -march=rv64imac_zba_zbb_zbc_zbs_zbkb_zbkx -Wa,-march=rv64imac_zicsr_zifencei_zba_zbb_zbc_zbs_zbkb_zbkx
 $(foreach e,m s s48 u,$(patsubst %,$(FWBUILD)/isa/$(e)-%.elf,$(ISA_ZB_NAMES))): ISA_XFLAGS := $(ISA_ZB_FLAGS)
+# src/cbo.S: the assembler's Zicbom/Zicboz (cbo.* have no C-level use: -Wa only)
+$(FWBUILD)/isa/m-cbo.elf: ISA_XFLAGS := -Wa,-march=rv64imac_zicsr_zifencei_zicbom_zicboz
 ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
                  $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf \
                  $(FWBUILD)/isa/s48-$(t).elf))

@@ -14,8 +14,6 @@
 #include "emu/cpu/pmp.h"
 #include "emu/platform/bus.h"
 
-enum { CBO_INVAL = 0, CBO_CLEAN = 1, CBO_FLUSH = 2, CBO_ZERO = 4 };
-
 /* The envcfg field that enables an operation below M: CBIE (2 bits; 00 disables, 10 is never
  * held, see envcfg_cbo_warl), CBCFE, CBZE. */
 static uint64_t enable_field(unsigned op)
@@ -26,7 +24,7 @@ static uint64_t enable_field(unsigned op)
 /* The spec's decision (CMO chapter, "Control and Status Register State"): illegal instruction
  * when menvcfg disables it below M or senvcfg in U; virtual instruction when henvcfg disables it
  * in VS or VU, or senvcfg in VU. */
-static int check_enabled(const mt_cpu *c, unsigned op)
+int cbo_check_enabled(const mt_cpu *c, unsigned op)
 {
     if (c->priv == PRV_M)
         return EXC_NONE;
@@ -90,7 +88,7 @@ static int zero_block(mt_cpu *c, uint64_t block)
 
 int cbo_exec(mt_cpu *c, unsigned op, uint64_t va)
 {
-    int e = check_enabled(c, op);
+    int e = cbo_check_enabled(c, op);
     if (e != EXC_NONE)
         return e;
     uint64_t block = va & ~(uint64_t)(CBO_BLOCK_SIZE - 1);

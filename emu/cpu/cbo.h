@@ -9,8 +9,13 @@
 #include <stdint.h>
 
 #define CBO_BLOCK_SIZE 64u
+/* the funct12 of each operation (OP_CBO's imm) */
+enum { CBO_INVAL = 0, CBO_CLEAN = 1, CBO_FLUSH = 2, CBO_ZERO = 4 };
 
 struct mt_cpu;
+/* EXC_NONE when operation `op` may execute in the hart's current mode (priv, V) under the
+ * envcfg CSRs, else EXC_ILLEGAL or EXC_VIRTUAL_INSN (the spec's decision, nothing else). */
+int cbo_check_enabled(const struct mt_cpu *c, unsigned op);
 /* Executes one CBO on the block holding va.  Returns EXC_NONE; EXC_ILLEGAL or EXC_VIRTUAL_INSN
  * when the envcfg CSRs disable it in the current mode; or a store page / guest-page / access
  * fault (the trap value is va itself, as the spec has it). */

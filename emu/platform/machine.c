@@ -288,8 +288,10 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
             goto fail;
         }
     } else {
-        /* as QEMU 7.2 virt names its default rv64, with Svnapot and Svpbmt */
-        const char *isa = "rv64imafdch_zicsr_zifencei_zihintpause_zba_zbb_zbc_zbs_sstc_svnapot_svpbmt";
+        /* QEMU 7.2 virt's default rv64 with Svnapot and Svpbmt, plus the hart's Zicbom, Zicboz,
+         * Zfh, Zbkb and Zbkx (in the canonical order: Zi*, Zf*, Zb*, then S*) */
+        const char *isa = "rv64imafdch_zicbom_zicboz_zicsr_zifencei_zihintpause_zfh_zba_zbb_zbc_zbkb_zbkx_zbs_"
+                          "sstc_svnapot_svpbmt";
         mt_dtb_params p = {.ram_base = RAM_BASE, .ram_size = cfg->ram_size, .isa = isa, .bootargs = cfg->append,
                            .initrd_start = initrd_start, .initrd_end = initrd_end,
                            .trace_unit_base = cfg->trace_unit ? cfg->trace_unit->base : 0,

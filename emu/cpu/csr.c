@@ -81,8 +81,8 @@ static void satp_write(mt_cpu *cpu, uint64_t val)
     }
 }
 
-/* menvcfg: FIOM (no effect: the emulator's I/O is ordered), CBIE/CBCFE/CBZE (Zicbom/Zicboz), PBMTE (Svpbmt: PTE bits 62:61
- * allowed), STCE (Sstc: stimecmp on). Turning STCE on hands STIP to the comparison; turning it
+/* menvcfg: FIOM (no effect: the emulator's I/O is ordered), CBIE/CBCFE/CBZE (Zicbom/Zicboz:
+ * emu/cpu/cbo.c), PBMTE (Svpbmt: PTE bits 62:61 allowed), STCE (Sstc: stimecmp on). Turning STCE on hands STIP to the comparison; turning it
  * off leaves henvcfg's STCE and PBMTE read-only zero, as the spec has them. */
 static void menvcfg_write(mt_cpu *cpu, uint64_t v)
 {

@@ -7,7 +7,8 @@
  * encoding 10 is not kept (WARL: the field keeps its old value).  Faults are store faults with
  * mtval = rs1 itself: store access fault outside memory; under Sv39, a page that does not allow
  * writing gives cbo.zero a store page fault while the management ops only need it readable, and
- * an invalid page gives them a store page fault too.
+ * an invalid page gives them a store page fault too.  With H, henvcfg (and senvcfg in VU) give
+ * virtual instruction exceptions in VS/VU.
  * QEMU-UNSUPPORTED(QEMU 7.2 has neither Zicbom nor Zicboz), so these cases are checked against
  * the CMO specification only.  Built with -march=..._zicbom_zicboz (tests/isa/module.mk). */
 #include "isa_test.h"
@@ -19,6 +20,23 @@
 #define CBIE_FLUSH 0x10
 #define PATTERN 0x5a5a5a5a5a5a5a5a
 #define BAD 0x8000000000000000 /* no memory (physical addresses are at most 56 bits) */
+
+/* The H extension's VS and VU modes, as tests/isa/src/h-vmode.S enters them: MPV = 1 and mret;
+ * the harness's handler clears MPV when it resumes in M. */
+#define HENVCFG 0x60a
+#define MSTATUS_MPV (1 << 39)
+#define CAUSE_VIRTUAL 22
+#define ENTER_V(mode, label)                                                                     \
+        li t0, MSTATUS_MPP; csrc mstatus, t0;                                                    \
+        li t0, ((mode) << 11) | MSTATUS_MPV; csrs mstatus, t0;                                   \
+        la t0, label; csrw mepc, t0; mret
+/* code in VS/VU (mode) must trap to M with `cause` */
+#define V_TRAP(n, mode, cause, ...)                                                              \
+        TEST_NUM(n); TRAP_RESUME_M(9982f); ENTER_V(mode, 9983f);                                 \
+9983:   __VA_ARGS__; j fail;                                                                     \
+9982:   TRAP_CHECK(TS_CAUSE, cause); TRAP_CHECK(TS_PRV, mode)
+/* code in VS/VU that must not trap, then an ecall (cause 8 from VU, 10 from VS) */
+#define V_RUN(n, mode, ...) V_TRAP(n, mode, CAUSE_USER_ECALL + 2 * (mode), __VA_ARGS__; ecall)
 
 /* fills blk (192 bytes) with PATTERN */
 #define FILL la t3, blk; li t4, PATTERN; li t5, 24; 9980: sd t4, 0(t3); addi t3, t3, 8; addi t5, t5, -1; bnez t5, 9980b
@@ -112,6 +130,28 @@ TEST_BEGIN
   TEST_NUM(47); csrw satp, x0; sfence.vma
   TEST_CASE(48, a0, 0, la a1, blk; ld a0, 128(a1); ld a2, 184(a1); or a0, a0, a2)
   TEST_CASE(49, a0, PATTERN, la a1, blk; ld a0, 120(a1))
+
+  /* H: in VS and VU (hgatp and vsatp Bare) henvcfg decides between executing and a virtual
+   * instruction exception (22), and so does senvcfg in VU; menvcfg off is illegal even there;
+   * henvcfg's fields are WARL like the others and do not follow menvcfg's */
+  li t0, ALL_ON; csrw MENVCFG, t0; csrw SENVCFG, t0; csrw HENVCFG, zero
+  V_TRAP(50, PRV_S, CAUSE_VIRTUAL, la a1, blk; cbo.zero (a1))
+  V_TRAP(51, PRV_S, CAUSE_VIRTUAL, la a1, blk; cbo.clean (a1))
+  V_TRAP(52, PRV_U, CAUSE_VIRTUAL, la a1, blk; cbo.inval (a1))
+  li t0, ALL_ON; csrw HENVCFG, t0
+  FILL
+  V_RUN(53, PRV_S, la a1, blk; cbo.clean (a1); cbo.flush (a1); cbo.inval (a1); cbo.zero (a1))
+  TEST_CASE(54, a0, 0, la a1, blk; ld a0, 8(a1))
+  csrw SENVCFG, zero
+  V_TRAP(55, PRV_U, CAUSE_VIRTUAL, la a1, blk; cbo.zero (a1))
+  li t0, ALL_ON; csrw SENVCFG, t0
+  V_RUN(56, PRV_U, la a1, blk; cbo.flush (a1); cbo.zero (a1))
+  csrw MENVCFG, zero
+  V_TRAP(57, PRV_S, CAUSE_ILLEGAL_INSTRUCTION, la a1, blk; cbo.zero (a1))
+  V_TRAP(58, PRV_U, CAUSE_ILLEGAL_INSTRUCTION, la a1, blk; cbo.clean (a1))
+  TEST_CASE(59, a0, 0xf0, csrr a0, HENVCFG; andi a0, a0, 0xf0) /* menvcfg = 0 left them */
+  TEST_CASE(60, a0, 0x30, li a1, 0x20; csrw HENVCFG, a1; csrr a0, HENVCFG; andi a0, a0, 0xf0)
+  csrw HENVCFG, zero; csrw SENVCFG, zero
   .data
   .balign 4096
 l2: .fill 512, 8, 0

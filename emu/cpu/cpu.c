@@ -21,6 +21,7 @@
 
 #include "emu/platform/bus.h"
 #include "emu/cpu/cache.h"
+#include "emu/cpu/cbo.h"
 #include "emu/cpu/csr.h"
 #include "emu/cpu/decode.h"
 #include "emu/cpu/mmu.h"

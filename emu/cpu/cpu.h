@@ -36,6 +36,12 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 #define ENVCFG_FIOM UINT64_C(1)
 #define ENVCFG_PBMTE (UINT64_C(1) << 62)
 #define ENVCFG_STCE (UINT64_C(1) << 63)
+/* ... and the CMO enables (emu/cpu/cbo.c): cbo.inval (2 bits: 00 off, 01 as a flush, 11 on; 10
+ * reserved), cbo.clean/flush, cbo.zero */
+#define ENVCFG_CBIE (UINT64_C(3) << 4)
+#define ENVCFG_CBIE_RESERVED (UINT64_C(2) << 4)
+#define ENVCFG_CBCFE (UINT64_C(1) << 6)
+#define ENVCFG_CBZE (UINT64_C(1) << 7)
 #define CAUSE_INTERRUPT (UINT64_C(1) << 63)
 
 /* mstatus fields */

@@ -3,6 +3,7 @@
  * value on a write of the reserved encoding, PMP follows pmp.c. */
 #include "emu/cpu/csr.h"
 
+#include "emu/cpu/cbo.h"
 #include "emu/cpu/hyp.h"
 #include "emu/cpu/mmu.h"
 #include "emu/cpu/pmp.h"
@@ -80,15 +81,16 @@ static void satp_write(mt_cpu *cpu, uint64_t val)
     }
 }
 
-/* menvcfg: FIOM (no effect: the emulator's I/O is ordered), PBMTE (Svpbmt: PTE bits 62:61
- * allowed), STCE (Sstc: stimecmp on). Turning STCE on hands STIP to the comparison; turning it
+/* menvcfg: FIOM (no effect: the emulator's I/O is ordered), CBIE/CBCFE/CBZE (Zicbom/Zicboz:
+ * emu/cpu/cbo.c), PBMTE (Svpbmt: PTE bits 62:61 allowed), STCE (Sstc: stimecmp on). Turning STCE on hands STIP to the comparison; turning it
  * off leaves henvcfg's STCE and PBMTE read-only zero, as the spec has them. */
 static void menvcfg_write(mt_cpu *cpu, uint64_t v)
 {
-    cpu->menvcfg = v & (ENVCFG_FIOM | ENVCFG_PBMTE | ENVCFG_STCE);
+    cpu->menvcfg = (v & (ENVCFG_FIOM | ENVCFG_PBMTE | ENVCFG_STCE)) | envcfg_cbo_warl(cpu->menvcfg, v);
     if (cpu->menvcfg & ENVCFG_STCE)
         cpu->mip_sw &= ~(uint64_t)MIP_STIP;
-    cpu->hyp.henvcfg &= cpu->menvcfg | ENVCFG_FIOM;
+    /* the CMO enables of henvcfg do not depend on menvcfg's */
+    cpu->hyp.henvcfg &= cpu->menvcfg | ENVCFG_FIOM | ENVCFG_CBIE | ENVCFG_CBCFE | ENVCFG_CBZE;
     cpu_flush_tlb(cpu); /* PBMTE changes which PTEs are valid */
     cpu_timer_changed(cpu);
 }
@@ -170,7 +172,7 @@ bool csr_write(mt_cpu *cpu, unsigned csr, uint64_t v)
     case 0x104: cpu->mie = (cpu->mie & ~cpu->mideleg) | (v & cpu->mideleg & MIE_WRITABLE); break;
     case 0x105: if ((v & 3) < 2) cpu->stvec = v; break;
     case 0x106: cpu->scounteren = v & 0xffffffffu; break;
-    case 0x10a: cpu->senvcfg = v & 1; break;
+    case 0x10a: cpu->senvcfg = (v & ENVCFG_FIOM) | envcfg_cbo_warl(cpu->senvcfg, v); break;
     case 0x140: cpu->sscratch = v; break;
     case 0x141: cpu->sepc = v & ~UINT64_C(1); break;
     case 0x142: cpu->scause = v; break;

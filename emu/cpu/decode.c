@@ -293,6 +293,8 @@ static void decode32(uint32_t w, mt_dinsn *d)
                 set(d, OP_ORC_B, rd, rs1, 0, 0);
             else if (bits(w, 31, 20) == 0x6b8) /* rev8, RV64's encoding */
                 set(d, OP_REV8, rd, rs1, 0, 0);
+            else if (bits(w, 31, 20) == 0x687) /* Zbkb: brev8 */
+                set(d, OP_BREV8, rd, rs1, 0, 0);
             return;
         }
         }
@@ -333,6 +335,10 @@ static void decode32(uint32_t w, mt_dinsn *d)
             set(d, sh[f3], rd, rs1, rs2, 0);
         } else if (f7 == 0x30 && (f3 == 1 || f3 == 5)) /* Zbb: rol, ror */
             set(d, f3 == 1 ? OP_ROL : OP_ROR, rd, rs1, rs2, 0);
+        else if (f7 == 0x04 && (f3 == 4 || f3 == 7)) /* Zbkb: pack, packh */
+            set(d, f3 == 4 ? OP_PACK : OP_PACKH, rd, rs1, rs2, 0);
+        else if (f7 == 0x14 && (f3 == 2 || f3 == 4)) /* Zbkx: xperm4, xperm8 */
+            set(d, f3 == 2 ? OP_XPERM4 : OP_XPERM8, rd, rs1, rs2, 0);
         else if (f7 == 0x24 && (f3 == 1 || f3 == 5)) /* Zbs: bclr, bext */
             set(d, f3 == 1 ? OP_BCLR : OP_BEXT, rd, rs1, rs2, 0);
         else if (f7 == 0x34 && f3 == 1)
@@ -352,12 +358,13 @@ static void decode32(uint32_t w, mt_dinsn *d)
         } else if (f7 == 1) {
             static const uint16_t m32[8] = {OP_MULW, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_DIVW, OP_DIVUW, OP_REMW, OP_REMUW};
             set(d, m32[f3], rd, rs1, rs2, 0);
-        } else if (f7 == 0x04) { /* Zba: add.uw; Zbb: zext.h (RV64: packw with rs2 = 0; any other
-                                  * rs2 is Zbkb's packw, not implemented) */
+        } else if (f7 == 0x04) { /* Zba: add.uw; Zbb: zext.h, which is Zbkb's packw with rs2 = 0 */
             if (f3 == 0)
                 set(d, OP_ADD_UW, rd, rs1, rs2, 0);
             else if (f3 == 4 && rs2 == 0)
                 set(d, OP_ZEXT_H, rd, rs1, 0, 0);
+            else if (f3 == 4)
+                set(d, OP_PACKW, rd, rs1, rs2, 0);
         } else if (f7 == 0x10) { /* Zba: sh1add.uw sh2add.uw sh3add.uw */
             static const uint16_t sh[8] = {OP_ILLEGAL, OP_ILLEGAL, OP_SH1ADD_UW, OP_ILLEGAL, OP_SH2ADD_UW, OP_ILLEGAL, OP_SH3ADD_UW, OP_ILLEGAL};
             set(d, sh[f3], rd, rs1, rs2, 0);
@@ -390,6 +397,8 @@ static void decode32(uint32_t w, mt_dinsn *d)
             set(d, OP_FENCE, 0, 0, 0, 0); /* FENCE, FENCE.TSO, PAUSE: the hart is in order */
         else if (f3 == 1)
             set(d, OP_FENCE_I, 0, 0, 0, 0);
+        else if (f3 == 2 && rd == 0 && (imm_i == 0 || imm_i == 1 || imm_i == 2 || imm_i == 4))
+            set(d, OP_CBO, 0, rs1, 0, imm_i); /* Zicbom cbo.inval/clean/flush, Zicboz cbo.zero */
         return;
     case 0x73:
         if (f3 == 0) {
@@ -464,6 +473,7 @@ mt_insn_class insn_class(unsigned op)
     if (op == OP_HLV) return CLS_LOAD;
     if (op == OP_HSV) return CLS_STORE;
     if (op == OP_HFENCE_VVMA || op == OP_HFENCE_GVMA) return CLS_SYSTEM;
+    if (op == OP_CBO) return CLS_STORE;
     if (op == OP_FP) return CLS_FP;
     return CLS_ALU;
 }

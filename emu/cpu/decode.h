@@ -1,4 +1,4 @@
-/* RV64IMAC + Zicsr + Zifencei + Zba/Zbb/Zbc/Zbs decoder: 32-bit and compressed instructions into mt_dinsn.
+/* RV64IMAC + Zicsr + Zifencei + Zba/Zbb/Zbc/Zbs/Zbkb/Zbkx + Zicbom/Zicboz decoder: 32-bit and compressed instructions into mt_dinsn.
  * Compressed instructions become their 32-bit equivalents (len = 2).  F/D opcodes decode to
  * OP_FP (the 32-bit form in `imm`), executed by cpu->fp_exec when the F/D extension is built. */
 #ifndef EMU_DECODE_H
@@ -29,7 +29,11 @@
     X(FP) \
     X(BEQ_L) X(BNE_L) X(BLT_L) X(BGE_L) X(BLTU_L) X(BGEU_L) X(JAL_L) \
     X(HLV) X(HSV) X(HFENCE_VVMA) X(HFENCE_GVMA) \
+    X(CBO) \
     MT_STRAIGHT_W_OPS(X)
+
+/* CBO is a cache-block operation (Zicbom cbo.inval/clean/flush, Zicboz cbo.zero): imm is its
+ * funct12 (0 inval, 1 clean, 2 flush, 4 zero), rs1 the address register (emu/cpu/cbo.c). */
 
 /* The *_L ops are made by the interpreter (never by decode_insn) for a branch or JAL whose target
  * lies in the same 4 KiB page: imm is then the byte distance between the two decoded slots.
@@ -52,7 +56,9 @@
     X(FENCE)
 
 /* Straight ops that only exist as 32-bit instructions (no compressed form can expand to them), so
- * they need no compressed twin: the bit-manipulation extensions Zba, Zbb, Zbc, Zbs (RV64).  Their
+ * they need no compressed twin: the bit-manipulation extensions Zba, Zbb, Zbc, Zbs and the
+ * scalar-crypto bit-manipulation Zbkb (pack, packh, packw, brev8; its rev8, rol/ror, andn/orn/xnor
+ * are Zbb's) and Zbkx (xperm4, xperm8), RV64.  Their
  * handlers go on to the next slot like the others, 4 bytes on.  The immediate forms (SLLI_UW,
  * RORI, RORIW, Bxxxi) hold the shift amount / bit index in imm; the unary ones (CLZ ... REV8)
  * read rs1 only.  CLMUL* are timed as MUL, the rest as ALU ops. */
@@ -62,7 +68,8 @@
     X(MAX) X(MAXU) X(MIN) X(MINU) X(SEXT_B) X(SEXT_H) X(ZEXT_H) \
     X(ROL) X(ROLW) X(ROR) X(RORI) X(RORIW) X(RORW) X(ORC_B) X(REV8) \
     X(CLMUL) X(CLMULH) X(CLMULR) \
-    X(BCLR) X(BCLRI) X(BEXT) X(BEXTI) X(BINV) X(BINVI) X(BSET) X(BSETI)
+    X(BCLR) X(BCLRI) X(BEXT) X(BEXTI) X(BINV) X(BINVI) X(BSET) X(BSETI) \
+    X(PACK) X(PACKH) X(PACKW) X(BREV8) X(XPERM4) X(XPERM8)
 
 /* Fused pairs (static superinstructions): a straight op followed, in the same run, by a straight
  * op or by a conditional branch within the page.  The interpreter gives the first slot of such a

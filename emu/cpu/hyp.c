@@ -5,6 +5,7 @@
 
 #include "emu/platform/bus.h"
 #include "emu/cpu/cpu.h"
+#include "emu/cpu/cbo.h"
 #include "emu/cpu/csr.h"
 #include "emu/cpu/decode.h"
 #include "emu/cpu/mmu.h"
@@ -379,8 +380,9 @@ bool hyp_csr_write(mt_cpu *c, unsigned csr, uint64_t v)
     case 0x605: h->htimedelta = v; cpu_timer_changed(c); break;
     case 0x606: h->hcounteren = v & 0xffffffffu; break;
     case 0x607: break;
-    case 0x60a: /* STCE and PBMTE only where menvcfg has them */
-        h->henvcfg = v & (ENVCFG_FIOM | (c->menvcfg & (ENVCFG_PBMTE | ENVCFG_STCE)));
+    case 0x60a: /* STCE and PBMTE only where menvcfg has them; the CMO fields always (cbo.c) */
+        h->henvcfg = (v & (ENVCFG_FIOM | (c->menvcfg & (ENVCFG_PBMTE | ENVCFG_STCE)))) |
+                     envcfg_cbo_warl(h->henvcfg, v);
         cpu_flush_tlb(c);
         cpu_timer_changed(c);
         break;

@@ -44,6 +44,28 @@ static __attribute__((noinline)) uint64_t clmul_h(uint64_t a, uint64_t b) { uint
 /* clmulr: bits 126..63 of the product (bit 127 is always 0) */
 static __attribute__((noinline)) uint64_t clmul_r(uint64_t a, uint64_t b) { uint64_t h, l = clmul128(a, b, &h); return h << 1 | l >> 63; }
 
+/* Helpers of Zbkb / Zbkx: not inlined either, for the same reason. */
+/* brev8: the bits of each byte reversed, the bytes in place */
+static __attribute__((noinline)) uint64_t brev8(uint64_t v)
+{
+    v = (v & UINT64_C(0x5555555555555555)) << 1 | ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) << 2 | ((v >> 2) & UINT64_C(0x3333333333333333));
+    return (v & UINT64_C(0x0f0f0f0f0f0f0f0f)) << 4 | ((v >> 4) & UINT64_C(0x0f0f0f0f0f0f0f0f));
+}
+/* xperm4 / xperm8: element i of the result is element rs2[i] of rs1 (0 past the last element);
+ * elements of 4 or 8 bits (`log2_bits` 2 or 3) */
+static __attribute__((noinline)) uint64_t xperm(uint64_t rs1, uint64_t rs2, unsigned log2_bits)
+{
+    unsigned w = 1u << log2_bits;
+    uint64_t mask = (UINT64_C(1) << w) - 1, r = 0;
+    for (unsigned i = 0; i < 64; i += w) {
+        uint64_t idx = (rs2 >> i) & mask;
+        if (idx < 64 / w)
+            r |= ((rs1 >> (idx << log2_bits)) & mask) << i;
+    }
+    return r;
+}
+
 #define B_LUI RD = (uint64_t)IMM
 #define B_AUIPC RD = PC() + (uint64_t)IMM
 #define C_BEQ (RS1 == RS2)
@@ -152,5 +174,13 @@ static __attribute__((noinline)) uint64_t clmul_r(uint64_t a, uint64_t b) { uint
 #define B_BINVI RD = RS1 ^ (UINT64_C(1) << (IMM & 63))
 #define B_BSET RD = RS1 | (UINT64_C(1) << (RS2 & 63))
 #define B_BSETI RD = RS1 | (UINT64_C(1) << (IMM & 63))
+/* Zbkb (RV64: no zip/unzip) */
+#define B_PACK RD = (uint32_t)RS1 | RS2 << 32
+#define B_PACKH RD = (uint8_t)RS1 | (uint64_t)(uint8_t)RS2 << 8
+#define B_PACKW RD = sext32((uint16_t)RS1 | (uint32_t)(uint16_t)RS2 << 16)
+#define B_BREV8 RD = brev8(RS1)
+/* Zbkx */
+#define B_XPERM4 RD = xperm(RS1, RS2, 2)
+#define B_XPERM8 RD = xperm(RS1, RS2, 3)
 
 #endif

@@ -1,6 +1,6 @@
-/* softfp — IEEE 754 binary32/binary64 in integer arithmetic (see softfp.h).
+/* softfp — IEEE 754 binary16/binary32/binary64 in integer arithmetic (see softfp.h).
  *
- * One generic core serves both formats: an operand is unpacked into sign, class and an
+ * One generic core serves the three formats: an operand is unpacked into sign, class and an
  * exact value sig * 2^exp with an integer significand; every operation computes its exact
  * result (or an exact result plus a "sticky" bit for what lies below) in a 128-bit
  * integer, and a single round_pack() rounds it once, deciding overflow, tininess (after
@@ -21,6 +21,7 @@ typedef struct {
     int ebits;
 } fp_format;
 
+static const fp_format FMT16 = {11, 15, 5};
 static const fp_format FMT32 = {24, 127, 8};
 static const fp_format FMT64 = {53, 1023, 11};
 
@@ -35,11 +36,12 @@ typedef struct {
 
 static int sign_pos(const fp_format *f) { return f->p - 1 + f->ebits; }
 static int emin_of(const fp_format *f) { return 1 - f->emax; }
-static uint64_t canonical_nan(const fp_format *f) { return f == &FMT32 ? SF_CANONICAL_NAN32 : SF_CANONICAL_NAN64; }
 static uint64_t inf_bits(const fp_format *f, bool sign)
 {
     return ((uint64_t)sign << sign_pos(f)) | ((((uint64_t)1 << f->ebits) - 1) << (f->p - 1));
 }
+/* positive, quiet, only the fraction's top bit set: 0x7e00, 0x7fc00000, 0x7ff8000000000000 */
+static uint64_t canonical_nan(const fp_format *f) { return inf_bits(f, false) | (uint64_t)1 << (f->p - 2); }
 static uint64_t max_finite_bits(const fp_format *f, bool sign) { return inf_bits(f, sign) - 1; }
 static uint64_t zero_bits(const fp_format *f, bool sign) { return (uint64_t)sign << sign_pos(f); }
 
@@ -479,6 +481,27 @@ bool sf_le32(uint32_t a, uint32_t b, unsigned *fl)
 }
 unsigned sf_class32(uint32_t a) { return gen_class(&FMT32, a); }
 
+/* ---- public binary16 API ---- */
+uint16_t sf_add16(uint16_t a, uint16_t b, int rm, unsigned *fl) { return (uint16_t)gen_add(&FMT16, a, b, false, rm, fl); }
+uint16_t sf_sub16(uint16_t a, uint16_t b, int rm, unsigned *fl) { return (uint16_t)gen_add(&FMT16, a, b, true, rm, fl); }
+uint16_t sf_mul16(uint16_t a, uint16_t b, int rm, unsigned *fl) { return (uint16_t)gen_mul(&FMT16, a, b, rm, fl); }
+uint16_t sf_div16(uint16_t a, uint16_t b, int rm, unsigned *fl) { return (uint16_t)gen_div(&FMT16, a, b, rm, fl); }
+uint16_t sf_sqrt16(uint16_t a, int rm, unsigned *fl) { return (uint16_t)gen_sqrt(&FMT16, a, rm, fl); }
+uint16_t sf_fma16(uint16_t a, uint16_t b, uint16_t c, bool np, bool na, int rm, unsigned *fl)
+{
+    return (uint16_t)gen_fma(&FMT16, a, b, c, np, na, rm, fl);
+}
+uint16_t sf_min16(uint16_t a, uint16_t b, unsigned *fl) { return (uint16_t)gen_minmax(&FMT16, a, b, false, fl); }
+uint16_t sf_max16(uint16_t a, uint16_t b, unsigned *fl) { return (uint16_t)gen_minmax(&FMT16, a, b, true, fl); }
+bool sf_eq16(uint16_t a, uint16_t b, unsigned *fl) { return gen_compare(&FMT16, a, b, false, fl) == 0; }
+bool sf_lt16(uint16_t a, uint16_t b, unsigned *fl) { return gen_compare(&FMT16, a, b, true, fl) == 1; }
+bool sf_le16(uint16_t a, uint16_t b, unsigned *fl)
+{
+    int c = gen_compare(&FMT16, a, b, true, fl);
+    return c == 0 || c == 1;
+}
+unsigned sf_class16(uint16_t a) { return gen_class(&FMT16, a); }
+
 /* ---- public binary64 API ---- */
 uint64_t sf_add64(uint64_t a, uint64_t b, int rm, unsigned *fl) { return gen_add(&FMT64, a, b, false, rm, fl); }
 uint64_t sf_sub64(uint64_t a, uint64_t b, int rm, unsigned *fl) { return gen_add(&FMT64, a, b, true, rm, fl); }
@@ -501,29 +524,24 @@ bool sf_le64(uint64_t a, uint64_t b, unsigned *fl)
 unsigned sf_class64(uint64_t a) { return gen_class(&FMT64, a); }
 
 /* ---- between formats ---- */
-uint64_t sf_f32_to_f64(uint32_t a, unsigned *fl)
+/* a in format `from` to format `to`: exact when `to` is the wider one */
+static uint64_t convert(const fp_format *to, const fp_format *from, uint64_t a, int rm, unsigned *fl)
 {
-    unpacked u = unpack(&FMT32, a);
+    unpacked u = unpack(from, a);
     switch (u.kind) {
     case K_QNAN:
-    case K_SNAN: return nan_result(&FMT64, &u, NULL, fl);
-    case K_INF: return inf_bits(&FMT64, u.sign);
-    case K_ZERO: return zero_bits(&FMT64, u.sign);
-    default: return round_pack(&FMT64, u.sign, u.exp, u.sig, SF_RNE, fl); /* exact */
+    case K_SNAN: return nan_result(to, &u, NULL, fl);
+    case K_INF: return inf_bits(to, u.sign);
+    case K_ZERO: return zero_bits(to, u.sign);
+    default: return round_pack(to, u.sign, u.exp, u.sig, rm, fl);
     }
 }
-
-uint32_t sf_f64_to_f32(uint64_t a, int rm, unsigned *fl)
-{
-    unpacked u = unpack(&FMT64, a);
-    switch (u.kind) {
-    case K_QNAN:
-    case K_SNAN: return (uint32_t)nan_result(&FMT32, &u, NULL, fl);
-    case K_INF: return (uint32_t)inf_bits(&FMT32, u.sign);
-    case K_ZERO: return (uint32_t)zero_bits(&FMT32, u.sign);
-    default: return (uint32_t)round_pack(&FMT32, u.sign, u.exp, u.sig, rm, fl);
-    }
-}
+uint64_t sf_f32_to_f64(uint32_t a, unsigned *fl) { return convert(&FMT64, &FMT32, a, SF_RNE, fl); }
+uint32_t sf_f64_to_f32(uint64_t a, int rm, unsigned *fl) { return (uint32_t)convert(&FMT32, &FMT64, a, rm, fl); }
+uint32_t sf_f16_to_f32(uint16_t a, unsigned *fl) { return (uint32_t)convert(&FMT32, &FMT16, a, SF_RNE, fl); }
+uint64_t sf_f16_to_f64(uint16_t a, unsigned *fl) { return convert(&FMT64, &FMT16, a, SF_RNE, fl); }
+uint16_t sf_f32_to_f16(uint32_t a, int rm, unsigned *fl) { return (uint16_t)convert(&FMT16, &FMT32, a, rm, fl); }
+uint16_t sf_f64_to_f16(uint64_t a, int rm, unsigned *fl) { return (uint16_t)convert(&FMT16, &FMT64, a, rm, fl); }
 
 /* ---- float -> integer ---- */
 int32_t sf_f32_to_i32(uint32_t a, int rm, unsigned *fl) { return (int32_t)(uint32_t)gen_to_int(&FMT32, a, rm, true, 32, fl); }
@@ -535,9 +553,16 @@ uint32_t sf_f64_to_u32(uint64_t a, int rm, unsigned *fl) { return (uint32_t)gen_
 int64_t sf_f64_to_i64(uint64_t a, int rm, unsigned *fl) { return (int64_t)gen_to_int(&FMT64, a, rm, true, 64, fl); }
 uint64_t sf_f64_to_u64(uint64_t a, int rm, unsigned *fl) { return gen_to_int(&FMT64, a, rm, false, 64, fl); }
 
+int32_t sf_f16_to_i32(uint16_t a, int rm, unsigned *fl) { return (int32_t)(uint32_t)gen_to_int(&FMT16, a, rm, true, 32, fl); }
+uint32_t sf_f16_to_u32(uint16_t a, int rm, unsigned *fl) { return (uint32_t)gen_to_int(&FMT16, a, rm, false, 32, fl); }
+int64_t sf_f16_to_i64(uint16_t a, int rm, unsigned *fl) { return (int64_t)gen_to_int(&FMT16, a, rm, true, 64, fl); }
+uint64_t sf_f16_to_u64(uint16_t a, int rm, unsigned *fl) { return gen_to_int(&FMT16, a, rm, false, 64, fl); }
+
 /* ---- integer -> float ---- */
 static uint64_t abs_i64(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
 uint32_t sf_i64_to_f32(int64_t v, int rm, unsigned *fl) { return (uint32_t)gen_from_int(&FMT32, v < 0, abs_i64(v), rm, fl); }
 uint32_t sf_u64_to_f32(uint64_t v, int rm, unsigned *fl) { return (uint32_t)gen_from_int(&FMT32, false, v, rm, fl); }
 uint64_t sf_i64_to_f64(int64_t v, int rm, unsigned *fl) { return gen_from_int(&FMT64, v < 0, abs_i64(v), rm, fl); }
 uint64_t sf_u64_to_f64(uint64_t v, int rm, unsigned *fl) { return gen_from_int(&FMT64, false, v, rm, fl); }
+uint16_t sf_i64_to_f16(int64_t v, int rm, unsigned *fl) { return (uint16_t)gen_from_int(&FMT16, v < 0, abs_i64(v), rm, fl); }
+uint16_t sf_u64_to_f16(uint64_t v, int rm, unsigned *fl) { return (uint16_t)gen_from_int(&FMT16, false, v, rm, fl); }

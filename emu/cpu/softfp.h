@@ -1,16 +1,17 @@
-/* softfp — IEEE 754-2008/2019 binary32 and binary64 arithmetic in integer code, with the
- * RISC-V "F"/"D" conventions (canonical NaN, no NaN payload propagation, tininess detected
+/* softfp — IEEE 754-2008/2019 binary16, binary32 and binary64 arithmetic in integer code, with
+ * the RISC-V "F"/"D"/"Zfh" conventions (canonical NaN, no NaN payload propagation, tininess detected
  * after rounding, saturating float->integer conversions).
  *
  * Why integer code: results and exception flags must be bit-exact whatever the host FPU
  * and compiler do, and the host has no round-to-nearest-max-magnitude (RMM) mode.
  *
- * Values are raw bit patterns: a binary32 is the low 32 bits of a uint32_t, a binary64 a
+ * Values are raw bit patterns: a binary16 is a uint16_t, a binary32 a uint32_t, a binary64 a
  * uint64_t.  Every operation takes the rounding mode (SF_RNE..SF_RMM; any other value is a
  * caller bug and is treated as RNE) and ORs the exception flags it raises into *fflags,
  * using the RISC-V fflags bit layout.  No function keeps state; all are thread-safe.
  *
- * NaN-boxing of singles inside 64-bit registers is the caller's business (see sf_unbox32).
+ * NaN-boxing of halves and singles inside 64-bit registers is the caller's business (see
+ * sf_unbox16, sf_unbox32).
  */
 #ifndef EMU_SOFTFP_H
 #define EMU_SOFTFP_H
@@ -36,6 +37,7 @@ enum sf_flag {
     SF_NV = 1u << 4, /* invalid operation */
 };
 
+#define SF_CANONICAL_NAN16 UINT16_C(0x7e00)
 #define SF_CANONICAL_NAN32 UINT32_C(0x7fc00000)
 #define SF_CANONICAL_NAN64 UINT64_C(0x7ff8000000000000)
 
@@ -46,6 +48,26 @@ static inline uint32_t sf_unbox32(uint64_t reg)
     return (reg >> 32) == UINT32_C(0xffffffff) ? (uint32_t)reg : SF_CANONICAL_NAN32;
 }
 static inline uint64_t sf_box32(uint32_t v) { return UINT64_C(0xffffffff00000000) | v; }
+/* The same for a half (Zfh): valid only when bits 63..16 are all ones. */
+static inline uint16_t sf_unbox16(uint64_t reg)
+{
+    return (reg >> 16) == UINT64_C(0xffffffffffff) ? (uint16_t)reg : SF_CANONICAL_NAN16;
+}
+static inline uint64_t sf_box16(uint16_t v) { return UINT64_C(0xffffffffffff0000) | v; }
+
+/* ---- binary16 (same contracts as binary32 below) ---- */
+uint16_t sf_add16(uint16_t a, uint16_t b, int rm, unsigned *fflags);
+uint16_t sf_sub16(uint16_t a, uint16_t b, int rm, unsigned *fflags);
+uint16_t sf_mul16(uint16_t a, uint16_t b, int rm, unsigned *fflags);
+uint16_t sf_div16(uint16_t a, uint16_t b, int rm, unsigned *fflags);
+uint16_t sf_sqrt16(uint16_t a, int rm, unsigned *fflags);
+uint16_t sf_fma16(uint16_t a, uint16_t b, uint16_t c, bool neg_prod, bool neg_add, int rm, unsigned *fflags);
+uint16_t sf_min16(uint16_t a, uint16_t b, unsigned *fflags);
+uint16_t sf_max16(uint16_t a, uint16_t b, unsigned *fflags);
+bool sf_eq16(uint16_t a, uint16_t b, unsigned *fflags);
+bool sf_lt16(uint16_t a, uint16_t b, unsigned *fflags);
+bool sf_le16(uint16_t a, uint16_t b, unsigned *fflags);
+unsigned sf_class16(uint16_t a);
 
 /* ---- binary32 ---- */
 uint32_t sf_add32(uint32_t a, uint32_t b, int rm, unsigned *fflags);
@@ -82,10 +104,18 @@ unsigned sf_class64(uint64_t a);
 /* ---- conversions between formats ---- */
 uint64_t sf_f32_to_f64(uint32_t a, unsigned *fflags);
 uint32_t sf_f64_to_f32(uint64_t a, int rm, unsigned *fflags);
+uint32_t sf_f16_to_f32(uint16_t a, unsigned *fflags); /* exact */
+uint64_t sf_f16_to_f64(uint16_t a, unsigned *fflags); /* exact */
+uint16_t sf_f32_to_f16(uint32_t a, int rm, unsigned *fflags);
+uint16_t sf_f64_to_f16(uint64_t a, int rm, unsigned *fflags);
 
 /* ---- float -> integer, saturating as RISC-V specifies (NaN -> maximum, out of range ->
  * the nearest bound, both with NV; inexact in-range results raise NX).  The 32-bit forms
  * return the 32-bit result; sign extension to XLEN is the caller's business. ---- */
+int32_t sf_f16_to_i32(uint16_t a, int rm, unsigned *fflags);
+uint32_t sf_f16_to_u32(uint16_t a, int rm, unsigned *fflags);
+int64_t sf_f16_to_i64(uint16_t a, int rm, unsigned *fflags);
+uint64_t sf_f16_to_u64(uint16_t a, int rm, unsigned *fflags);
 int32_t sf_f32_to_i32(uint32_t a, int rm, unsigned *fflags);
 uint32_t sf_f32_to_u32(uint32_t a, int rm, unsigned *fflags);
 int64_t sf_f32_to_i64(uint32_t a, int rm, unsigned *fflags);
@@ -96,6 +126,8 @@ int64_t sf_f64_to_i64(uint64_t a, int rm, unsigned *fflags);
 uint64_t sf_f64_to_u64(uint64_t a, int rm, unsigned *fflags);
 
 /* ---- integer -> float ---- */
+uint16_t sf_i64_to_f16(int64_t v, int rm, unsigned *fflags);
+uint16_t sf_u64_to_f16(uint64_t v, int rm, unsigned *fflags);
 uint32_t sf_i64_to_f32(int64_t v, int rm, unsigned *fflags);
 uint32_t sf_u64_to_f32(uint64_t v, int rm, unsigned *fflags);
 uint64_t sf_i64_to_f64(int64_t v, int rm, unsigned *fflags);

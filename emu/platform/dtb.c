@@ -5,16 +5,62 @@
 #include "emu/platform/dtb.h"
 
 #include <libfdt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "emu/cpu/cbo.h"
 #include "emu/devices/clint.h"
 #include "emu/devices/finisher.h"
 #include "emu/devices/plic.h"
 #include "emu/devices/uart.h"
 
 #define TIMEBASE_HZ 10000000u
+#define MT_CBO_BLOCK_BYTES CBO_BLOCK_SIZE
 #define INTC_PHANDLE(h) ((h) == 0 ? 1u : 0x10u + (h))
 #define CPU_PHANDLE(h) (0x20u + (h))
+
+/* riscv,isa-base and riscv,isa-extensions (the newer binding, which Linux 6.x reads first): the
+ * names riscv,isa lists, as a string list ("i", "m", ... then "zicbom", "zicsr", ...). */
+static int isa_properties(void *fdt, const char *isa)
+{
+    char list[512];
+    size_t n = 0;
+    if (strncmp(isa, "rv64", 4) != 0 && strncmp(isa, "rv32", 4) != 0)
+        return 0; /* not an ISA string the binding describes: riscv,isa alone */
+    char base[6] = {isa[0], isa[1], isa[2], isa[3], 'i', '\0'};
+    int err = fdt_property_string(fdt, "riscv,isa-base", base);
+    if (err)
+        return err;
+    const char *s = isa + 4;
+    for (; *s && *s != '_'; s++) { /* single-letter extensions */
+        if (n + 2 > sizeof list)
+            return -FDT_ERR_NOSPACE;
+        list[n++] = *s;
+        list[n++] = '\0';
+    }
+    while (*s == '_') { /* multi-letter ones */
+        s++;
+        size_t len = strcspn(s, "_");
+        if (n + len + 1 > sizeof list)
+            return -FDT_ERR_NOSPACE;
+        memcpy(list + n, s, len);
+        n += len;
+        list[n++] = '\0';
+        s += len;
+    }
+    return fdt_property(fdt, "riscv,isa-extensions", list, (int)n);
+}
+
+/* true when riscv,isa lists the multi-letter extension `ext` */
+static bool isa_has(const char *isa, const char *ext)
+{
+    size_t len = strlen(ext);
+    for (const char *s = strchr(isa, '_'); s; s = strchr(s + 1, '_'))
+        if (strncmp(s + 1, ext, len) == 0 && (s[1 + len] == '_' || s[1 + len] == '\0'))
+            return true;
+    return false;
+}
 
 static int reg2(void *fdt, uint64_t base, uint64_t size)
 {
@@ -65,6 +111,12 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
         CHECK(fdt_property_string(fdt, "status", "okay"));
         CHECK(fdt_property_string(fdt, "compatible", "riscv"));
         CHECK(fdt_property_string(fdt, "riscv,isa", p->isa));
+        CHECK(isa_properties(fdt, p->isa));
+        /* Zicbom / Zicboz: the cache-block size of cbo.* (emu/cpu/cbo.h) */
+        if (isa_has(p->isa, "zicbom"))
+            CHECK(fdt_property_u32(fdt, "riscv,cbom-block-size", MT_CBO_BLOCK_BYTES));
+        if (isa_has(p->isa, "zicboz"))
+            CHECK(fdt_property_u32(fdt, "riscv,cboz-block-size", MT_CBO_BLOCK_BYTES));
         CHECK(fdt_property_string(fdt, "mmu-type", "riscv,sv48"));
         CHECK(fdt_begin_node(fdt, "interrupt-controller"));
         CHECK(fdt_property_u32(fdt, "#interrupt-cells", 1));

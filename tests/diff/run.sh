@@ -22,7 +22,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failed=0
 for elf in "${elfs[@]}"; do
   name=$(basename "$elf" .elf)
-  timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$QEMU" -M virt -m 128M -bios none -kernel "$elf" \
+  # the hart's extensions that QEMU 7.2 leaves off unless asked (mtemu has them always)
+  timeout --kill-after=2 "${DIFF_TIMEOUT:-30}" "$QEMU" -M virt -cpu rv64,Zfh=true,zbkb=true,zbkx=true -m 128M -bios none -kernel "$elf" \
     -nographic -monitor none <"$tmp/no-input" >"$tmp/qemu.out" 2>"$tmp/qemu.err"
   qrc=$?
   # Exit codes 90..99 mean the program itself went wrong (an unexpected trap, ...): a result

@@ -1,9 +1,10 @@
-/* fpcheck — checks the output of tests/fp/fpdiff (run on QEMU or mtemu) against emu/cpu/softfp.
+/* fpcheck — checks the output of tests/fp/fpdiff (run on QEMU or mtemu) against emu/cpu/softfp
+ * (F, D and Zfh).
  *
  *   fpcheck [-q] OUTPUT.txt
  *
  * Every operation line "<op> <rm> <operands> -> <result> <fflags>" is recomputed from its
- * operands with emu/cpu/softfp plus the RISC-V rules for registers (NaN-boxing of singles,
+ * operands with emu/cpu/softfp plus the RISC-V rules for registers (NaN-boxing of halves and singles,
  * sign extension of 32-bit integer results); every probe line (reserved rounding modes,
  * FS=Off, FS dirty tracking, fcsr layout) is checked against what the ISA specifies.
  * Prints each mismatch (up to a limit), then "PASS fp/<op> (n)" or "FAIL fp/<op> (...)"
@@ -22,12 +23,13 @@ enum op_id {
     FADD, FSUB, FMUL, FDIV, FSQRT, FMADD, FMSUB, FNMSUB, FNMADD,
     CVT_W, CVT_WU, CVT_L, CVT_LU, CVT_F_W, CVT_F_WU, CVT_F_L, CVT_F_LU, CVT_S_D, CVT_D_S,
     SGNJ, SGNJN, SGNJX, FMIN, FMAX, FEQ, FLT, FLE, FCLASS, MV_X_F, MV_F_X, FLW, FSW, FLD, FSD,
+    CVT_S_H, CVT_D_H, CVT_H_S, CVT_H_D, FLH, FSH,
 };
 
 typedef struct {
     const char *name;
     enum op_id id;
-    const char *sig; /* result type, then operand types: S single, D double, X integer */
+    const char *sig; /* result type, then operand types: H half, S single, D double, X integer */
     bool has_rm;
     long ok, bad;    /* counts while checking */
 } op_desc;
@@ -59,14 +61,81 @@ static op_desc op_table[] = {
     {"fld", FLD, "DX", false, 0, 0},              {"fsd", FSD, "XD", false, 0, 0},
     {"c.fld", FLD, "DX", false, 0, 0},            {"c.fsd", FSD, "XD", false, 0, 0},
     {"c.fldsp", FLD, "DX", false, 0, 0},          {"c.fsdsp", FSD, "XD", false, 0, 0},
+    /* Zfh */
+    {"fadd.h", FADD, "HHH", true, 0, 0},          {"fsub.h", FSUB, "HHH", true, 0, 0},
+    {"fmul.h", FMUL, "HHH", true, 0, 0},          {"fdiv.h", FDIV, "HHH", true, 0, 0},
+    {"fsqrt.h", FSQRT, "HH", true, 0, 0},         {"fmadd.h", FMADD, "HHHH", true, 0, 0},
+    {"fmsub.h", FMSUB, "HHHH", true, 0, 0},       {"fnmsub.h", FNMSUB, "HHHH", true, 0, 0},
+    {"fnmadd.h", FNMADD, "HHHH", true, 0, 0},
+    {"fcvt.w.h", CVT_W, "XH", true, 0, 0},        {"fcvt.wu.h", CVT_WU, "XH", true, 0, 0},
+    {"fcvt.l.h", CVT_L, "XH", true, 0, 0},        {"fcvt.lu.h", CVT_LU, "XH", true, 0, 0},
+    {"fcvt.h.w", CVT_F_W, "HX", true, 0, 0},      {"fcvt.h.wu", CVT_F_WU, "HX", true, 0, 0},
+    {"fcvt.h.l", CVT_F_L, "HX", true, 0, 0},      {"fcvt.h.lu", CVT_F_LU, "HX", true, 0, 0},
+    {"fcvt.h.s", CVT_H_S, "HS", true, 0, 0},      {"fcvt.h.d", CVT_H_D, "HD", true, 0, 0},
+    {"fcvt.s.h", CVT_S_H, "SH", true, 0, 0},      {"fcvt.d.h", CVT_D_H, "DH", true, 0, 0},
+    {"fsgnj.h", SGNJ, "HHH", false, 0, 0},        {"fsgnjn.h", SGNJN, "HHH", false, 0, 0},
+    {"fsgnjx.h", SGNJX, "HHH", false, 0, 0},      {"fmin.h", FMIN, "HHH", false, 0, 0},
+    {"fmax.h", FMAX, "HHH", false, 0, 0},         {"feq.h", FEQ, "XHH", false, 0, 0},
+    {"flt.h", FLT, "XHH", false, 0, 0},           {"fle.h", FLE, "XHH", false, 0, 0},
+    {"fclass.h", FCLASS, "XH", false, 0, 0},      {"fmv.x.h", MV_X_F, "XH", false, 0, 0},
+    {"fmv.h.x", MV_F_X, "HX", false, 0, 0},       {"flh", FLH, "HX", false, 0, 0},
+    {"fsh", FSH, "XH", false, 0, 0},
 };
 #define N_OPS (sizeof(op_table) / sizeof(op_table[0]))
 
 static uint64_t sext32(uint32_t v) { return (uint64_t)(int64_t)(int32_t)v; }
 
+/* The same for an operation of Zfh (an H in its signature). */
+static uint64_t compute_h(const op_desc *op, const uint64_t *arg, int rm, unsigned *fl)
+{
+    const uint16_t a = sf_unbox16(arg[0]), b = sf_unbox16(arg[1]), c = sf_unbox16(arg[2]);
+    switch (op->id) {
+    case FADD: return sf_box16(sf_add16(a, b, rm, fl));
+    case FSUB: return sf_box16(sf_sub16(a, b, rm, fl));
+    case FMUL: return sf_box16(sf_mul16(a, b, rm, fl));
+    case FDIV: return sf_box16(sf_div16(a, b, rm, fl));
+    case FSQRT: return sf_box16(sf_sqrt16(a, rm, fl));
+    case FMADD:
+    case FMSUB:
+    case FNMSUB:
+    case FNMADD: {
+        bool np = op->id == FNMSUB || op->id == FNMADD, na = op->id == FMSUB || op->id == FNMADD;
+        return sf_box16(sf_fma16(a, b, c, np, na, rm, fl));
+    }
+    case CVT_W: return sext32((uint32_t)sf_f16_to_i32(a, rm, fl));
+    case CVT_WU: return sext32(sf_f16_to_u32(a, rm, fl));
+    case CVT_L: return (uint64_t)sf_f16_to_i64(a, rm, fl);
+    case CVT_LU: return sf_f16_to_u64(a, rm, fl);
+    case CVT_F_W: return sf_box16(sf_i64_to_f16((int32_t)(uint32_t)arg[0], rm, fl));
+    case CVT_F_WU: return sf_box16(sf_u64_to_f16((uint32_t)arg[0], rm, fl));
+    case CVT_F_L: return sf_box16(sf_i64_to_f16((int64_t)arg[0], rm, fl));
+    case CVT_F_LU: return sf_box16(sf_u64_to_f16(arg[0], rm, fl));
+    case CVT_H_S: return sf_box16(sf_f32_to_f16(sf_unbox32(arg[0]), rm, fl));
+    case CVT_H_D: return sf_box16(sf_f64_to_f16(arg[0], rm, fl));
+    case CVT_S_H: return sf_box32(sf_f16_to_f32(a, fl));
+    case CVT_D_H: return sf_f16_to_f64(a, fl);
+    case SGNJ: return sf_box16((uint16_t)((a & 0x7fff) | (b & 0x8000)));
+    case SGNJN: return sf_box16((uint16_t)((a & 0x7fff) | (~b & 0x8000)));
+    case SGNJX: return sf_box16((uint16_t)(a ^ (b & 0x8000)));
+    case FMIN: return sf_box16(sf_min16(a, b, fl));
+    case FMAX: return sf_box16(sf_max16(a, b, fl));
+    case FEQ: return sf_eq16(a, b, fl);
+    case FLT: return sf_lt16(a, b, fl);
+    case FLE: return sf_le16(a, b, fl);
+    case FCLASS: return sf_class16(a);
+    case MV_X_F: return (uint64_t)(int64_t)(int16_t)arg[0]; /* raw bits, no unboxing */
+    case MV_F_X:
+    case FLH: return sf_box16((uint16_t)arg[0]);
+    case FSH: return (UINT64_C(0x555555555555) << 16) | (uint16_t)arg[0]; /* low half replaced, raw */
+    default: return 0;
+    }
+}
+
 /* The architectural result (register value) of one operation, and its fflags. */
 static uint64_t compute(const op_desc *op, const uint64_t *arg, int rm, unsigned *fl)
 {
+    if (strchr(op->sig, 'H'))
+        return compute_h(op, arg, rm, fl);
     const bool dbl = strchr(op->sig, 'D') != NULL; /* the f operands' or result's format */
     /* f-register operands of single-precision operations are read through NaN-unboxing */
     const uint32_t a32 = sf_unbox32(arg[0]), b32 = sf_unbox32(arg[1]), c32 = sf_unbox32(arg[2]);
@@ -119,6 +188,7 @@ static uint64_t compute(const op_desc *op, const uint64_t *arg, int rm, unsigned
     case FSW: return (UINT64_C(0x55555555) << 32) | (uint32_t)a; /* low word replaced, raw */
     case FLD:
     case FSD: return a; /* 64-bit transfers are raw */
+    default: return 0; /* the Zfh ones: compute_h */
     }
     return 0;
 }
@@ -174,6 +244,8 @@ static bool check_op_line(tally *t, long lineno, const char *line, char **tok, i
             return false;
         if (op->sig[1 + i] == 'S' && digits == 8)
             arg[i] = sf_box32((uint32_t)arg[i]);
+        else if (op->sig[1 + i] == 'H' && digits == 4)
+            arg[i] = sf_box16((uint16_t)arg[i]);
         else if (digits != 16)
             return false;
     }
@@ -181,6 +253,8 @@ static bool check_op_line(tally *t, long lineno, const char *line, char **tok, i
         return false;
     if (op->sig[0] == 'S' && digits == 8)
         got = sf_box32((uint32_t)got);
+    else if (op->sig[0] == 'H' && digits == 4)
+        got = sf_box16((uint16_t)got);
     else if (digits != 16)
         return false;
     if (!parse_hex(tok[4 + nargs], &got_flags, &digits) || digits != 2)

@@ -1,4 +1,4 @@
-/* fpdiff — bare-metal RV64GC program for differential testing of F and D.
+/* fpdiff — bare-metal RV64GC+Zfh program for differential testing of F, D and Zfh.
  *
  * For a deterministic pseudo-random stream of operands, rich in special values (signed
  * zeros, infinities, quiet and signalling NaNs, subnormals, the extremes of the normal
@@ -10,14 +10,16 @@
  * in hex on the UART, one line per operation.  rm is 0..4 for a static rounding mode,
  * d0..d4 for the dynamic mode with frm set to that value, and "-" for operations without
  * a rounding mode.  Single-precision values are printed as 8 hex digits when correctly
- * NaN-boxed in their 64-bit register and as 16 otherwise; doubles and integers as 16.
+ * NaN-boxed in their 64-bit register and as 16 otherwise, halves as 4 digits when boxed and as
+ * 16 otherwise; doubles and integers as 16.
  * A few further lines probe illegal-instruction rules (reserved rounding modes, FS=Off) and
  * mstatus.FS tracking.  The last line is "end <number of lines before it>".
  *
  * The same binary runs on QEMU and on mtemu; tests/fp/fpcheck recomputes every line with
  * emu/cpu/softfp, and the two outputs can be compared line by line.
  *
- * Build-time parameters: SEED (operand stream), PER_MODE (operations per op and rounding mode).
+ * Build-time parameters: SEED (operand stream), PER_MODE (operations per op and rounding mode),
+ * PER_MODE_H (the same for the half-precision ops).
  */
 #include <stdint.h>
 
@@ -26,6 +28,9 @@
 #endif
 #ifndef PER_MODE
 #define PER_MODE 1000
+#endif
+#ifndef PER_MODE_H
+#define PER_MODE_H (PER_MODE / 2)
 #endif
 
 /* Freestanding: the compiler may still emit calls to memset/memcpy. */
@@ -128,6 +133,14 @@ static const uint32_t special32[] = {
     0xdf000000, 0xdf000001, 0x5f7fffff, 0x5f800000, 0x4b800000, /* 2^64, 2^24 */
     0x4b7fffff, 0x4b800001, 0x33800000, 0x33000000, 0x0c000000, /* 2^24, tiny */
 };
+static const uint16_t special16[] = {
+    0x0000, 0x8000, 0x7c00, 0xfc00,                 /* +-0 +-inf */
+    0x7e00, 0xfe00, 0x7e12, 0x7c01, 0xfd00, 0x7dff, /* qNaN, sNaN */
+    0x0001, 0x83ff, 0x0200, 0x0400, 0x8400, 0x07ff, /* subnormal, min normal */
+    0x7bff, 0xfbff, 0x7800, 0x3c00, 0xbc00, 0x3800, /* max normal, 1 -1 .5 */
+    0x3e00, 0x4100, 0xb800, 0x6800, 0x67ff, 0x6801, /* 1.5 2.5 -.5 2^11 */
+    0x1400, 0x1000, 0x0c00, 0x7bfe, 0xf800, 0x5bff, /* tiny, large */
+};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A value with a random exponent field (given range) and fraction. */
@@ -183,6 +196,37 @@ static uint32_t gen_f32(rng_t *r, uint32_t prev)
     }
 }
 
+static uint16_t make16(rng_t *r, uint32_t exp, uint32_t frac) { return (uint16_t)(((uint32_t)rnd(r) & 0x8000u) | (exp << 10) | frac); }
+static uint16_t gen_f16(rng_t *r, uint16_t prev)
+{
+    uint32_t fr = (uint32_t)rnd(r) & 0x3ff;
+    switch (below(r, 16)) {
+    case 0: case 1: case 2: return special16[below(r, COUNT(special16))];
+    case 3: return (uint16_t)rnd(r);
+    case 4: return make16(r, 0, fr);
+    case 5: return make16(r, 1 + (uint32_t)below(r, 3), fr);
+    case 6: case 7: return make16(r, 15 - 4 + (uint32_t)below(r, 8), fr);
+    case 8: return make16(r, 30 - (uint32_t)below(r, 3), fr);
+    case 9: return make16(r, 15 + (uint32_t)below(r, 16), (uint32_t)sparse_frac(r, 10));
+    case 10: return make16(r, (uint32_t)below(r, 12), (uint32_t)sparse_frac(r, 10)); /* subnormal results */
+    case 11: return (uint16_t)(prev ^ (1u << below(r, 16)));
+    case 12: return (uint16_t)(prev ^ 0x8000u);
+    case 13: return (uint16_t)(prev + below(r, 5) - 2);
+    default: return make16(r, (uint32_t)below(r, 32), (uint32_t)sparse_frac(r, 10));
+    }
+}
+/* A half in a 64-bit register: boxed in bits 63..16, sometimes not (reads as 0x7e00). */
+static uint64_t box16(rng_t *r, uint16_t v)
+{
+    switch (below(r, 40)) {
+    case 0: return v;
+    case 1: return (rnd(r) << 16) | v;
+    case 2: return 0xffffffff7fff0000ull | v;  /* one bit short */
+    case 3: return 0xffffffff00000000ull | v;  /* boxed as a single, not as a half */
+    default: return 0xffffffffffff0000ull | v;
+    }
+}
+
 /* A single in a 64-bit register: almost always NaN-boxed, sometimes not (must read as the
  * canonical NaN). */
 static uint64_t box32(rng_t *r, uint32_t v)
@@ -203,7 +247,8 @@ static uint64_t gen_int(rng_t *r, uint64_t prev)
     case 0: return v;
     case 1: return (uint64_t)0 - v;
     case 2: { /* exactly or nearly halfway for f32 / f64 rounding */
-        int p = below(r, 2) ? 24 : 53;
+        static const int precisions[] = {11, 24, 53};
+        int p = precisions[below(r, 3)];
         int l = p + 1 + (int)below(r, 64 - p);
         uint64_t x = (1ull << (l - 1)) | (rnd(r) & ((1ull << (l - 1)) - 1));
         uint64_t half = 1ull << (l - p - 1);
@@ -276,6 +321,23 @@ DEF_RM(fcvt_s_l, "fcvt.s.l", B_FX_R)   DEF_RM(fcvt_d_l, "fcvt.d.l", B_FX_R)
 DEF_RM(fcvt_s_lu, "fcvt.s.lu", B_FX_R) DEF_RM(fcvt_d_lu, "fcvt.d.lu", B_FX_R)
 DEF_RM(fcvt_s_d, "fcvt.s.d", B_FF_R)   DEF_RMN(fcvt_d_s, "0x21, ft3, ft0, x0")
 
+/* Zfh */
+DEF_RM(fadd_h, "fadd.h", B_FFF_R)      DEF_RM(fsub_h, "fsub.h", B_FFF_R)
+DEF_RM(fmul_h, "fmul.h", B_FFF_R)      DEF_RM(fdiv_h, "fdiv.h", B_FFF_R)
+DEF_RM(fsqrt_h, "fsqrt.h", B_FF_R)     DEF_RM(fmadd_h, "fmadd.h", B_FFFF_R)
+DEF_RM(fmsub_h, "fmsub.h", B_FFFF_R)   DEF_RM(fnmsub_h, "fnmsub.h", B_FFFF_R)
+DEF_RM(fnmadd_h, "fnmadd.h", B_FFFF_R)
+DEF_RM(fcvt_w_h, "fcvt.w.h", B_XF_R)   DEF_RM(fcvt_wu_h, "fcvt.wu.h", B_XF_R)
+DEF_RM(fcvt_l_h, "fcvt.l.h", B_XF_R)   DEF_RM(fcvt_lu_h, "fcvt.lu.h", B_XF_R)
+DEF_RM(fcvt_h_w, "fcvt.h.w", B_FX_R)   DEF_RM(fcvt_h_wu, "fcvt.h.wu", B_FX_R)
+DEF_RM(fcvt_h_l, "fcvt.h.l", B_FX_R)   DEF_RM(fcvt_h_lu, "fcvt.h.lu", B_FX_R)
+DEF_RM(fcvt_h_s, "fcvt.h.s", B_FF_R)   DEF_RM(fcvt_h_d, "fcvt.h.d", B_FF_R)
+DEF_RMN(fcvt_s_h, "0x20, ft3, ft0, x2") DEF_RMN(fcvt_d_h, "0x21, ft3, ft0, x2")
+DEF(fsgnj_h, B_FFF("fsgnj.h"))   DEF(fsgnjn_h, B_FFF("fsgnjn.h")) DEF(fsgnjx_h, B_FFF("fsgnjx.h"))
+DEF(fmin_h, B_FFF("fmin.h"))     DEF(fmax_h, B_FFF("fmax.h"))
+DEF(feq_h, B_XFF("feq.h"))       DEF(flt_h, B_XFF("flt.h"))       DEF(fle_h, B_XFF("fle.h"))
+DEF(fclass_h, B_XF("fclass.h"))  DEF(fmv_x_h, B_XF("fmv.x.h"))    DEF(fmv_h_x, B_FX("fmv.h.x"))
+
 DEF(fsgnj_s, B_FFF("fsgnj.s"))   DEF(fsgnj_d, B_FFF("fsgnj.d"))
 DEF(fsgnjn_s, B_FFF("fsgnjn.s")) DEF(fsgnjn_d, B_FFF("fsgnjn.d"))
 DEF(fsgnjx_s, B_FFF("fsgnjx.s")) DEF(fsgnjx_d, B_FFF("fsgnjx.d"))
@@ -302,6 +364,22 @@ static uint64_t fsw_op(uint64_t a, uint64_t b, uint64_t c)
     (void)b, (void)c;
     volatile uint64_t mem = 0x5555555555555555ull;
     __asm__ volatile("fmv.d.x ft0,%1\n\tfsw ft0,0(%0)" : : "r"(&mem), "r"(a) : "ft0", "memory");
+    return mem;
+}
+/* flh must NaN-box, fsh must store the low 16 bits untouched */
+static uint64_t flh_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    volatile uint16_t mem = (uint16_t)a;
+    uint64_t res;
+    __asm__ volatile("flh ft3,0(%1)\n\tfmv.x.d %0,ft3" : "=r"(res) : "r"(&mem) : "ft3", "memory");
+    return res;
+}
+static uint64_t fsh_op(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b, (void)c;
+    volatile uint64_t mem = 0x5555555555555555ull;
+    __asm__ volatile("fmv.d.x ft0,%1\n\tfsh ft0,0(%0)" : : "r"(&mem), "r"(a) : "ft0", "memory");
     return mem;
 }
 static uint64_t fld_op(uint64_t a, uint64_t b, uint64_t c)
@@ -356,7 +434,7 @@ static uint64_t c_fsdsp_op(uint64_t a, uint64_t b, uint64_t c)
     return res;
 }
 
-/* Signature letters: result then operands.  S = single in an f register, D = double,
+/* Signature letters: result then operands.  H = half, S = single in an f register, D = double,
  * X = integer register (printed as 64 bits), M = memory word (x register operand). */
 typedef struct {
     const char *name;
@@ -399,6 +477,25 @@ static const op_t ops[] = {
     {"fld", "DX", 0, {fld_op}},              {"fsd", "XD", 0, {fsd_op}},
     {"c.fld", "DX", 0, {c_fld_op}},          {"c.fsd", "XD", 0, {c_fsd_op}},
     {"c.fldsp", "DX", 0, {c_fldsp_op}},      {"c.fsdsp", "XD", 0, {c_fsdsp_op}},
+    /* Zfh */
+    {"fadd.h", "HHH", 1, FNS(fadd_h)},       {"fsub.h", "HHH", 1, FNS(fsub_h)},
+    {"fmul.h", "HHH", 1, FNS(fmul_h)},       {"fdiv.h", "HHH", 1, FNS(fdiv_h)},
+    {"fsqrt.h", "HH", 1, FNS(fsqrt_h)},      {"fmadd.h", "HHHH", 1, FNS(fmadd_h)},
+    {"fmsub.h", "HHHH", 1, FNS(fmsub_h)},    {"fnmsub.h", "HHHH", 1, FNS(fnmsub_h)},
+    {"fnmadd.h", "HHHH", 1, FNS(fnmadd_h)},
+    {"fcvt.w.h", "XH", 1, FNS(fcvt_w_h)},    {"fcvt.wu.h", "XH", 1, FNS(fcvt_wu_h)},
+    {"fcvt.l.h", "XH", 1, FNS(fcvt_l_h)},    {"fcvt.lu.h", "XH", 1, FNS(fcvt_lu_h)},
+    {"fcvt.h.w", "HX", 1, FNS(fcvt_h_w)},    {"fcvt.h.wu", "HX", 1, FNS(fcvt_h_wu)},
+    {"fcvt.h.l", "HX", 1, FNS(fcvt_h_l)},    {"fcvt.h.lu", "HX", 1, FNS(fcvt_h_lu)},
+    {"fcvt.h.s", "HS", 1, FNS(fcvt_h_s)},    {"fcvt.h.d", "HD", 1, FNS(fcvt_h_d)},
+    {"fcvt.s.h", "SH", 1, FNS(fcvt_s_h)},    {"fcvt.d.h", "DH", 1, FNS(fcvt_d_h)},
+    {"fsgnj.h", "HHH", 0, {fsgnj_h}},        {"fsgnjn.h", "HHH", 0, {fsgnjn_h}},
+    {"fsgnjx.h", "HHH", 0, {fsgnjx_h}},      {"fmin.h", "HHH", 0, {fmin_h}},
+    {"fmax.h", "HHH", 0, {fmax_h}},          {"feq.h", "XHH", 0, {feq_h}},
+    {"flt.h", "XHH", 0, {flt_h}},            {"fle.h", "XHH", 0, {fle_h}},
+    {"fclass.h", "XH", 0, {fclass_h}},       {"fmv.x.h", "XH", 0, {fmv_x_h}},
+    {"fmv.h.x", "HX", 0, {fmv_h_x}},         {"flh", "HX", 0, {flh_op}},
+    {"fsh", "XH", 0, {fsh_op}},
 };
 
 /* ---------------------------------------------------------------- CSR helpers */
@@ -416,6 +513,8 @@ static void put_value(line_t *l, char type, uint64_t v)
     lput(l, ' ');
     if (type == 'S' && (v >> 32) == 0xffffffffull)
         lhex(l, v, 8);
+    else if (type == 'H' && (v >> 16) == 0xffffffffffffull)
+        lhex(l, v, 4);
     else
         lhex(l, v, 16);
 }
@@ -423,6 +522,7 @@ static void put_value(line_t *l, char type, uint64_t v)
 static uint64_t gen_operand(rng_t *r, char type, uint64_t prev)
 {
     switch (type) {
+    case 'H': return box16(r, gen_f16(r, (uint16_t)prev));
     case 'S': return box32(r, gen_f32(r, (uint32_t)prev));
     case 'D': return gen_f64(r, prev);
     default: return gen_int(r, prev);
@@ -432,9 +532,10 @@ static uint64_t gen_operand(rng_t *r, char type, uint64_t prev)
 /* FMA addends that (nearly) cancel the product test the single rounding hardest. */
 static uint64_t cancelling_addend(rng_t *r, const op_t *op, uint64_t a, uint64_t b)
 {
-    uint64_t p = op->sig[0] == 'S' ? fmul_s_1(a, b, 0) : fmul_d_1(a, b, 0);
+    char t = op->sig[0];
+    uint64_t p = t == 'H' ? fmul_h_1(a, b, 0) : t == 'S' ? fmul_s_1(a, b, 0) : fmul_d_1(a, b, 0);
     int neg = op->name[1] == 'n' ? op->name[3] == 'a' /* fnmadd */ : op->name[2] == 'a'; /* fmadd */
-    uint64_t sign = op->sig[0] == 'S' ? 0x80000000ull : 0x8000000000000000ull;
+    uint64_t sign = t == 'H' ? 0x8000ull : t == 'S' ? 0x80000000ull : 0x8000000000000000ull;
     if (neg)
         p ^= sign;
     return p + below(r, 5) - 2;
@@ -444,6 +545,12 @@ static uint64_t cancelling_addend(rng_t *r, const op_t *op, uint64_t a, uint64_t
  * threshold: where tininess-after-rounding and overflow-per-rounding-mode are decided. */
 static uint64_t near_threshold(rng_t *r, const op_t *op, uint64_t a)
 {
+    if (op->sig[0] == 'H') {
+        static const uint64_t th[] = {0x0400, 0x7bff, 0x03ff, 0x03fe};
+        uint64_t t = 0xffffffffffff0000ull | th[below(r, 4)] | (below(r, 2) ? 0x8000 : 0);
+        uint64_t b = op->name[1] == 'd' ? fdiv_h_1(a, t, 0) : fdiv_h_1(t, a, 0);
+        return 0xffffffffffff0000ull | (uint16_t)(b + below(r, 9) - 4);
+    }
     int single = op->sig[0] == 'S';
     uint64_t t;
     switch (below(r, 3)) {
@@ -531,6 +638,13 @@ PROBE(p_fcvt_d_s_dyn, 0x42007053)
 PROBE(p_fcvt_w_d_rm6, 0xc2006053) /* fcvt.w.d x0, f0 */
 PROBE(p_fcvt_s_l_dyn, 0xd0207053) /* fcvt.s.l f0, x0 */
 PROBE(p_fadd_s_rne, 0x00000053)
+PROBE(p_fadd_h_rne, 0x04000053)   /* Zfh: fadd.h f0, f0, f0 */
+PROBE(p_fadd_h_rm5, 0x04005053)
+PROBE(p_fadd_h_dyn, 0x04007053)
+PROBE(p_fcvt_s_h_rm6, 0x40206053) /* fcvt.s.h: exact, the rm field still decoded */
+PROBE(p_fcvt_d_h_dyn, 0x42207053)
+PROBE(p_fmadd_h_rm5, 0x04005043)
+PROBE(p_flh, 0x00011007)          /* flh f0, 0(sp) */
 PROBE(p_fsgnj_d, 0x22000053)
 PROBE(p_fmv_x_d, 0xe2000053)  /* fmv.x.d x0, f0 */
 PROBE(p_fld, 0x00013007)      /* fld f0, 0(sp) */
@@ -557,11 +671,14 @@ static const probe_t rm_probes[] = {
     {"fmadd.s", 7, p_fmadd_s_dyn},   {"fsqrt.d", 5, p_fsqrt_d_rm5},   {"fcvt.d.s", 5, p_fcvt_d_s_rm5},
     {"fcvt.d.s", 7, p_fcvt_d_s_dyn}, {"fcvt.w.d", 6, p_fcvt_w_d_rm6}, {"fcvt.s.l", 7, p_fcvt_s_l_dyn},
     {"fadd.s", 0, p_fadd_s_rne},
+    {"fadd.h", 5, p_fadd_h_rm5},     {"fadd.h", 7, p_fadd_h_dyn},     {"fcvt.s.h", 6, p_fcvt_s_h_rm6},
+    {"fcvt.d.h", 7, p_fcvt_d_h_dyn}, {"fmadd.h", 5, p_fmadd_h_rm5},
 };
 
 static const probe_t fs_off_probes[] = {
     {"fadd.s", 0, p_fadd_s_rne}, {"fsgnj.d", -1, p_fsgnj_d},   {"fmv.x.d", -1, p_fmv_x_d},
-    {"fld", -1, p_fld},          {"c.fldsp", -1, p_c_fldsp},  {"csrr.fcsr", -1, p_csrr_fcsr}, {"csrr.frm", -1, p_csrr_frm},
+    {"fld", -1, p_fld},          {"flh", -1, p_flh},          {"fadd.h", 0, p_fadd_h_rne},
+    {"c.fldsp", -1, p_c_fldsp},  {"csrr.fcsr", -1, p_csrr_fcsr}, {"csrr.frm", -1, p_csrr_frm},
     {"csrr.fflags", -1, p_csrr_fflags},
 };
 
@@ -654,6 +771,15 @@ static long run_probes(line_t *l)
     return lines + 3;
 }
 
+/* a Zfh op: a half among its result and operands */
+static int is_half_op(const op_t *op)
+{
+    for (const char *c = op->sig; *c; c++)
+        if (*c == 'H')
+            return 1;
+    return 0;
+}
+
 int main(void)
 {
     rng_t rng = {SEED};
@@ -663,8 +789,9 @@ int main(void)
     for (unsigned i = 0; i < COUNT(ops); i++) {
         const op_t *op = &ops[i];
         int modes = op->has_rm ? 5 : 1;
+        int per_mode = is_half_op(op) ? PER_MODE_H : PER_MODE;
         for (int rm = 0; rm < modes; rm++)
-            for (int n = 0; n < PER_MODE; n++)
+            for (int n = 0; n < per_mode; n++)
                 lines += run_op(&line, &rng, op, rm);
     }
     lstr(&line, "end ");

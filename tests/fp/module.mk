@@ -1,4 +1,4 @@
-# tests/fp: differential test of RV64F/D.  fpdiff.elf (bare-metal, rv64gc) prints every F/D
+# tests/fp: differential test of RV64F/D and Zfh.  fpdiff.elf (bare-metal, rv64gc) prints every F/D
 # operation on a deterministic operand stream in every rounding mode; fpcheck recomputes each
 # line with emu/cpu/softfp.  run.sh runs the program on QEMU (and on mtemu once it executes F/D)
 # and checks both outputs.
@@ -6,10 +6,13 @@ FP_CC       := riscv64-unknown-elf-gcc
 # 1200 operations per op and rounding mode: about 252,000 operations, ~16 s on QEMU (which
 # spends most of it writing the UART output one byte per system call).
 FP_PER_MODE := 1200
+# the 34 Zfh op forms (a half among the operands or the result): 600 per op and rounding mode,
+# 70,800 operations
+FP_PER_MODE_H := 600
 FP_SEED     := 0x243f6a8885a308d3
-FP_CFLAGS   := -march=rv64gc -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei -mcmodel=medany -O2 \
+FP_CFLAGS   := -march=rv64gc_zfh -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei_zfh -mcmodel=medany -O2 \
                -Wall -Wextra -Werror -ffreestanding -nostdlib -nostartfiles -static \
-               -T tests/fp/link.ld -DPER_MODE=$(FP_PER_MODE) -DSEED=$(FP_SEED)ull
+               -T tests/fp/link.ld -DPER_MODE=$(FP_PER_MODE) -DPER_MODE_H=$(FP_PER_MODE_H) -DSEED=$(FP_SEED)ull
 FP_ELF      := $(FWBUILD)/fp/fpdiff.elf
 FP_CHECK    := $(BUILD)/tests/fpcheck
 
@@ -22,7 +25,7 @@ $(FP_CHECK): $(OBJ)/tests/fp/fpcheck.o $(OBJ)/emu/cpu/softfp.o
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # Self-checking F/D ISA tests (tests/isa's harness, M-mode environment, rv64gc).
-FP_ISA_CFLAGS := -march=rv64gc -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei -mcmodel=medany \
+FP_ISA_CFLAGS := -march=rv64gc_zfh -mabi=lp64d -Wa,-march=rv64gc_zicsr_zifencei_zfh -mcmodel=medany \
                  -nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments -Itests/isa/include \
                  -T tests/isa/link.ld -DENV_M
 FP_ISA_ELFS   := $(patsubst tests/fp/isa/%.S,$(FWBUILD)/fp/isa/m-%.elf,$(wildcard tests/fp/isa/*.S))

@@ -10,11 +10,13 @@ ISA_SRCS    := $(sort $(wildcard tests/isa/src/*.S))
 ISA_NAMES   := $(patsubst tests/isa/src/%.S,%,$(ISA_SRCS))
 # Tests that set up privilege modes or translation themselves only make sense in M-mode.
 ISA_M_ONLY  := $(shell grep -l 'ISA-ENV: m-only' $(ISA_SRCS) 2>/dev/null | sed 's|.*/||; s|\.S$$||')
-# The bit-manipulation tests (src/zb*.S) need Zba/Zbb/Zbc/Zbs in the assembler's -march (and
+# The bit-manipulation tests (src/zb*.S) need Zba/Zbb/Zbc/Zbs/Zbkb/Zbkx in the assembler's -march (and
 # gcc's, so that sext.b, zext.h, zext.w assemble to the Zbb/Zba instructions, not to pseudo-ops).
 ISA_ZB_NAMES := $(filter zb%,$(ISA_NAMES))
-ISA_ZB_FLAGS := -march=rv64imac_zba_zbb_zbc_zbs -Wa,-march=rv64imac_zicsr_zifencei_zba_zbb_zbc_zbs
+ISA_ZB_FLAGS := -march=rv64imac_zba_zbb_zbc_zbs_zbkb_zbkx -Wa,-march=rv64imac_zicsr_zifencei_zba_zbb_zbc_zbs_zbkb_zbkx
 $(foreach e,m s s48 u,$(patsubst %,$(FWBUILD)/isa/$(e)-%.elf,$(ISA_ZB_NAMES))): ISA_XFLAGS := $(ISA_ZB_FLAGS)
+# src/cbo.S: the assembler's Zicbom/Zicboz (cbo.* have no C-level use: -Wa only)
+$(FWBUILD)/isa/m-cbo.elf: ISA_XFLAGS := -Wa,-march=rv64imac_zicsr_zifencei_zicbom_zicboz
 ISA_ELFS    := $(foreach t,$(ISA_NAMES),$(FWBUILD)/isa/m-$(t).elf \
                  $(if $(filter $(t),$(ISA_M_ONLY)),,$(FWBUILD)/isa/s-$(t).elf $(FWBUILD)/isa/u-$(t).elf \
                  $(FWBUILD)/isa/s48-$(t).elf))

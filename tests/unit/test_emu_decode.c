@@ -144,9 +144,9 @@ static void test_compressed(void **state)
     assert_int_equal((uint32_t)d.imm & 0x7f, 0x07);
 }
 
-/* Zba/Zbb/Zbc/Zbs (RV64): every op from its encoding (rd = a0, rs1 = a0, rs2 = a1, as GNU as
- * 2.40 assembles them with -march=rv64i_zba_zbb_zbc_zbs), the immediates, and the reserved
- * neighbours. */
+/* Zba/Zbb/Zbc/Zbs/Zbkb/Zbkx (RV64): every op from its encoding (rd = a0, rs1 = a0, rs2 = a1, as
+ * GNU as 2.40 assembles them with -march=rv64i_zba_zbb_zbc_zbs_zbkb_zbkx), the immediates, and the
+ * reserved neighbours. */
 static void test_bitmanip(void **state)
 {
     (void)state;
@@ -162,6 +162,9 @@ static void test_bitmanip(void **state)
         {0x6b855513, OP_REV8}, {0x0ab51533, OP_CLMUL}, {0x0ab53533, OP_CLMULH}, {0x0ab52533, OP_CLMULR},
         {0x48b51533, OP_BCLR}, {0x48351513, OP_BCLRI}, {0x48b55533, OP_BEXT}, {0x4bf55513, OP_BEXTI},
         {0x68b51533, OP_BINV}, {0x6a051513, OP_BINVI}, {0x28b51533, OP_BSET}, {0x28151513, OP_BSETI},
+        /* Zbkb, Zbkx */
+        {0x08b54533, OP_PACK}, {0x08b57533, OP_PACKH}, {0x08b5453b, OP_PACKW}, {0x68755513, OP_BREV8},
+        {0x28b52533, OP_XPERM4}, {0x28b54533, OP_XPERM8},
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         mt_dinsn d = dec(ops[i].w);
@@ -178,18 +181,19 @@ static void test_bitmanip(void **state)
     assert_int_equal(dec(0x4bf55513).imm, 63); /* bexti a0, a0, 63 */
     assert_int_equal(dec(0x6a051513).imm, 32); /* binvi a0, a0, 32 */
     assert_int_equal(dec(0x0ab52533).rs2, 11);
-    assert_int_equal(dec(0x08b5453b).op, OP_ILLEGAL); /* packw (Zbkb): zext.h with rs2 != 0 */
-    assert_int_equal(dec(0x08b54533).op, OP_ILLEGAL); /* pack (Zbkb) */
+    assert_int_equal(dec(0x08b5553b).op, OP_ILLEGAL); /* funct7 0000100 funct3 101 in OP-32 */
+    assert_int_equal(dec(0x08b55533).op, OP_ILLEGAL); /* funct7 0000100 funct3 101 in OP */
+    assert_int_equal(dec(0x28b53533).op, OP_ILLEGAL); /* funct7 0010100 funct3 011 (no xperm16) */
     assert_int_equal(dec(0x6205551b).op, OP_ILLEGAL); /* roriw with shamt[5] = 1 */
     assert_int_equal(dec(0x60351513).op, OP_ILLEGAL); /* funct12 0x603 */
     assert_int_equal(dec(0x62051513).op, OP_ILLEGAL); /* funct12 0x620 */
     assert_int_equal(dec(0x6045151b).op, OP_ILLEGAL); /* no sext.b in OP-IMM-32 */
     assert_int_equal(dec(0x69855513).op, OP_ILLEGAL); /* rev8's RV32 encoding */
-    assert_int_equal(dec(0x68755513).op, OP_ILLEGAL); /* brev8 (Zbkb) */
+    assert_int_equal(dec(0x68855513).op, OP_ILLEGAL); /* 0x688 next to brev8's 0x687 */
     assert_int_equal(dec(0x0ab50533).op, OP_ILLEGAL); /* funct7 0000101 funct3 000 */
     assert_int_equal(dec(0x20b51533).op, OP_ILLEGAL); /* funct7 0010000 funct3 001 */
     assert_int_equal(dec(0x08051513).op, OP_ILLEGAL); /* slli.uw's funct6 in OP-IMM */
-    assert_int_equal(dec(0x08b5453b).imm, (int32_t)0x08b5453b); /* mtval: the bits */
+    assert_int_equal(dec(0x08b5553b).imm, (int32_t)0x08b5553b); /* mtval: the bits */
 }
 
 static void test_lengths_and_classes(void **state)

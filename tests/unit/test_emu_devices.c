@@ -191,6 +191,12 @@ static void test_dtb(void **state)
     assert_true(node >= 0);
     assert_string_equal(fdt_getprop(buf, fdt_path_offset(buf, "/chosen"), "bootargs", NULL), "console=ttyS0");
     assert_string_equal(fdt_getprop(buf, fdt_path_offset(buf, "/cpus/cpu@0"), "riscv,isa", NULL), "rv64imac");
+    int len = 0;
+    const char *ext = fdt_getprop(buf, fdt_path_offset(buf, "/cpus/cpu@0"), "riscv,isa-extensions", &len);
+    assert_int_equal(len, 8);
+    assert_memory_equal(ext, "i\0m\0a\0c\0", 8);
+    assert_string_equal(fdt_getprop(buf, fdt_path_offset(buf, "/cpus/cpu@0"), "riscv,isa-base", NULL), "rv64i");
+    assert_null(fdt_getprop(buf, fdt_path_offset(buf, "/cpus/cpu@0"), "riscv,cboz-block-size", NULL));
     assert_true(fdt_node_offset_by_compatible(buf, -1, "sifive,test0") >= 0);
     assert_true(fdt_node_offset_by_compatible(buf, -1, "riscv,plic0") >= 0);
     assert_true(fdt_node_offset_by_compatible(buf, -1, "riscv,clint0") >= 0);

@@ -144,8 +144,15 @@ static void test_integer_results(void **state)
 static void test_reserved_encodings(void **state)
 {
     mt_cpu *c = *state;
-    assert_int_equal(exec_fp(c, r_type(0x02, 2, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fadd.h */
     assert_int_equal(exec_fp(c, r_type(0x03, 2, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fadd.q */
+    assert_int_equal(exec_fp(c, r_type(0x2e, 1, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fsqrt.h rs2!=0 */
+    assert_int_equal(exec_fp(c, r_type(0x22, 2, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fcvt.h.h */
+    assert_int_equal(exec_fp(c, r_type(0x22, 3, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fcvt.h.q */
+    assert_int_equal(exec_fp(c, r_type(0x20, 3, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fcvt.s.q */
+    assert_int_equal(exec_fp(c, r_type(0x16, 2, 1, 2, 3, OP_FP)), EXC_ILLEGAL);    /* fmin.h f3=2 */
+    assert_int_equal(exec_fp(c, r_type(0x72, 0, 1, 2, 3, OP_FP)), EXC_ILLEGAL);    /* fmv.x.h f3=2 */
+    assert_int_equal(exec_fp(c, r_type(0x7a, 0, 1, 1, 3, OP_FP)), EXC_ILLEGAL);    /* fmv.h.x f3=1 */
+    assert_int_equal(exec_fp(c, r_type(0x62, 4, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fcvt.x.h rs2=4 */
     assert_int_equal(exec_fp(c, r_type(0x2c, 1, 1, RNE, 3, OP_FP)), EXC_ILLEGAL);  /* fsqrt rs2!=0 */
     assert_int_equal(exec_fp(c, r_type(0x10, 2, 1, 3, 3, OP_FP)), EXC_ILLEGAL);    /* fsgnj f3=3 */
     assert_int_equal(exec_fp(c, r_type(0x14, 2, 1, 2, 3, OP_FP)), EXC_ILLEGAL);    /* fmin f3=2 */
@@ -156,9 +163,40 @@ static void test_reserved_encodings(void **state)
     assert_int_equal(exec_fp(c, r_type(0x70, 1, 1, 0, 3, OP_FP)), EXC_ILLEGAL);    /* fmv.x.w rs2!=0 */
     assert_int_equal(exec_fp(c, r_type(0x78, 0, 1, 1, 3, OP_FP)), EXC_ILLEGAL);    /* fmv.w.x f3=1 */
     assert_int_equal(exec_fp(c, r_type(0x7c, 0, 1, 0, 3, OP_FP)), EXC_ILLEGAL);    /* unassigned */
-    assert_int_equal(exec_fp(c, (uint32_t)(2u << 25 | 0x43)), EXC_ILLEGAL);        /* fmadd.h */
-    assert_int_equal(exec_fp(c, (uint32_t)(1u << 12 | 0x07)), EXC_ILLEGAL);        /* load f3=1 */
+    assert_int_equal(exec_fp(c, (uint32_t)(3u << 25 | 0x43)), EXC_ILLEGAL);        /* fmadd.q */
+    assert_int_equal(exec_fp(c, (uint32_t)(0u << 12 | 0x07)), EXC_ILLEGAL);        /* load f3=0 */
+    assert_int_equal(exec_fp(c, (uint32_t)(4u << 12 | 0x07)), EXC_ILLEGAL);        /* flq: no Q */
     assert_int_equal(exec_fp(c, (uint32_t)(4u << 12 | 0x27)), EXC_ILLEGAL);        /* store f3=4 */
+}
+
+/* Zfh: halves boxed in bits 63..16, read through unboxing; fmv.x.h raw and sign-extended */
+static void test_zfh_boxing_and_moves(void **state)
+{
+    mt_cpu *c = *state;
+    c->f[1] = sf_box16(0x3c00); /* 1.0 */
+    c->f[2] = sf_box16(0x4000); /* 2.0 */
+    assert_int_equal(exec_fp(c, r_type(0x02, 2, 1, RNE, 3, OP_FP)), EXC_NONE); /* fadd.h */
+    assert_true(c->f[3] == UINT64_C(0xffffffffffff4200));
+    c->f[2] = sf_box32(0x4000); /* boxed as a single only: reads as the canonical NaN */
+    c->fflags = 0;
+    assert_int_equal(exec_fp(c, r_type(0x02, 2, 1, RNE, 3, OP_FP)), EXC_NONE);
+    assert_true(c->f[3] == UINT64_C(0xffffffffffff7e00));
+    assert_int_equal(c->fflags, 0);
+    c->f[4] = UINT64_C(0x123456789abc8001);
+    assert_int_equal(exec_fp(c, r_type(0x72, 0, 4, 0, 5, OP_FP)), EXC_NONE); /* fmv.x.h x5 */
+    assert_true(c->x[5] == UINT64_C(0xffffffffffff8001));
+    c->x[6] = UINT64_C(0x1234567812345678);
+    assert_int_equal(exec_fp(c, r_type(0x7a, 0, 6, 0, 7, OP_FP)), EXC_NONE); /* fmv.h.x f7 */
+    assert_true(c->f[7] == UINT64_C(0xffffffffffff5678));
+    assert_int_equal(exec_fp(c, r_type(0x20, 2, 1, RNE, 8, OP_FP)), EXC_NONE); /* fcvt.s.h */
+    assert_true(c->f[8] == sf_box32(0x3f800000));
+    assert_int_equal(exec_fp(c, r_type(0x21, 2, 1, RNE, 8, OP_FP)), EXC_NONE); /* fcvt.d.h */
+    assert_true(c->f[8] == UINT64_C(0x3ff0000000000000));
+    c->x[9] = (uint64_t)-3;
+    assert_int_equal(exec_fp(c, r_type(0x6a, 2, 9, RNE, 10, OP_FP)), EXC_NONE); /* fcvt.h.l */
+    assert_true(c->f[10] == UINT64_C(0xffffffffffffc200));
+    assert_int_equal(exec_fp(c, r_type(0x62, 0, 10, RTZ, 11, OP_FP)), EXC_NONE); /* fcvt.w.h */
+    assert_true(c->x[11] == (uint64_t)-3);
 }
 
 int main(void)
@@ -169,6 +207,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nan_boxing_and_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reserved_encodings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zfh_boxing_and_moves, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

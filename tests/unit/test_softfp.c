@@ -423,6 +423,65 @@ static void test_against_host_fpu(void **state)
 }
 #endif
 
+#define CHECK16(call_rm_fl, exp)                                                                   \
+    do {                                                                                           \
+        for (int rm = 0; rm < 5; rm++) {                                                           \
+            unsigned fl = 0;                                                                       \
+            uint64_t got = call_rm_fl;                                                             \
+            if (got != (exp).r[rm] || fl != (exp).f[rm])                                           \
+                fail_msg("%s rm=%d: got %04llx/%02x want %04llx/%02x", #call_rm_fl, rm,            \
+                         (unsigned long long)got, fl, (unsigned long long)(exp).r[rm], (exp).f[rm]); \
+        }                                                                                          \
+    } while (0)
+
+/* binary16 (Zfh), worked out by hand: p = 11, emax = 15, 1 = 0x3c00, max 65504 = 0x7bff,
+ * min normal 2^-14 = 0x0400, min subnormal 2^-24 = 0x0001. */
+static void test_binary16(void **state)
+{
+    (void)state;
+    const unsigned NX = SF_NX, UF = SF_UF | SF_NX, OF = SF_OF | SF_NX;
+    /* 1 + 2^-11: exactly halfway between 0x3c00 and 0x3c01 */
+    per_mode half = {{0x3c00, 0x3c00, 0x3c00, 0x3c01, 0x3c01}, {NX, NX, NX, NX, NX}};
+    CHECK16(sf_add16(0x3c00, 0x1000, rm, &fl), half);
+    /* ... and a double just above it */
+    per_mode above = {{0x3c01, 0x3c00, 0x3c00, 0x3c01, 0x3c01}, {NX, NX, NX, NX, NX}};
+    CHECK16(sf_f64_to_f16(UINT64_C(0x3ff0020000001000), rm, &fl), above);
+    /* 65504 * 2 and -65504 * 2: infinity or the largest finite, per mode and sign */
+    per_mode ovf = {{0x7c00, 0x7bff, 0x7bff, 0x7c00, 0x7c00}, {OF, OF, OF, OF, OF}};
+    CHECK16(sf_mul16(0x7bff, 0x4000, rm, &fl), ovf);
+    per_mode novf = {{0xfc00, 0xfbff, 0xfc00, 0xfbff, 0xfc00}, {OF, OF, OF, OF, OF}};
+    CHECK16(sf_mul16(0xfbff, 0x4000, rm, &fl), novf);
+    /* 65520 = halfway between 65504 and 2^16: overflows only where it rounds up (rounded
+     * toward zero with an unbounded exponent it is 65504, which is no overflow) */
+    per_mode halfway_max = {{0x7c00, 0x7bff, 0x7bff, 0x7c00, 0x7c00}, {OF, NX, NX, OF, OF}};
+    CHECK16(sf_u64_to_f16(65520, rm, &fl), halfway_max);
+    /* 2^-14 (1 - 2^-12): tiny after rounding only where it rounds down to 0x03ff */
+    per_mode tiny = {{0x0400, 0x03ff, 0x03ff, 0x0400, 0x0400}, {NX, UF, UF, NX, NX}};
+    CHECK16(sf_f32_to_f16(0x387ff000, rm, &fl), tiny);
+    /* 2^-24 * 0.5: halfway between 0 and the smallest subnormal */
+    per_mode sub = {{0x0000, 0x0000, 0x0000, 0x0001, 0x0001}, {UF, UF, UF, UF, UF}};
+    CHECK16(sf_mul16(0x0001, 0x3800, rm, &fl), sub);
+    /* 2.5 to an integer */
+    per_mode ties = {{2, 2, 2, 3, 3}, {NX, NX, NX, NX, NX}};
+    CHECK16((uint64_t)sf_f16_to_i32(0x4100, rm, &fl), ties);
+    per_mode exact = ALL5(0x4200, 0);
+    CHECK16(sf_sqrt16(0x4880, rm, &fl), exact); /* sqrt(9) */
+    unsigned fl = 0;
+    assert_int_equal(sf_f16_to_f64(0x7c01, &fl), 0x7ff8000000000000); /* sNaN: canonical, NV */
+    assert_int_equal(fl, SF_NV);
+    fl = 0;
+    assert_int_equal(sf_f16_to_f32(0x0001, &fl), 0x33800000); /* 2^-24, exact */
+    assert_int_equal(fl, 0);
+    assert_int_equal(sf_unbox16(UINT64_C(0xffffffff00003c00)), SF_CANONICAL_NAN16);
+    assert_int_equal(sf_unbox16(UINT64_C(0xffffffffffff3c00)), 0x3c00);
+    assert_int_equal(sf_class16(0x0001), SF_CLASS_POS_SUBNORMAL);
+    assert_int_equal(sf_class16(0xfc00), SF_CLASS_NEG_INF);
+    assert_int_equal(sf_class16(0x7d00), SF_CLASS_SNAN);
+    fl = 0;
+    assert_int_equal(sf_min16(0x7c01, 0x3c00, &fl), 0x3c00);
+    assert_int_equal(fl, SF_NV);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_min_max_compare_class),
         cmocka_unit_test(test_float_to_int_saturation),
         cmocka_unit_test(test_int_to_float_and_formats),
+        cmocka_unit_test(test_binary16),
 #if defined(__x86_64__)
         cmocka_unit_test(test_against_host_fpu),
 #endif

@@ -1,12 +1,12 @@
-/* zb_reserved: encodings next to the Zba/Zbb/Zbc/Zbs instructions that the ratified spec (1.0.0,
- * RV64) leaves reserved, or that belong to extensions this hart does not have (Zbkb's pack,
- * packw and brev8), raise illegal instruction (2), with mepc at the instruction and mtval 0 or
+/* zb_reserved: encodings next to the Zba/Zbb/Zbc/Zbs/Zbkb instructions that the ratified spec
+ * (1.0.0, RV64) leaves reserved raise illegal instruction (2), with mepc at the instruction and mtval 0 or
  * the instruction's bits; rd (a0) is not written.  Then, so that the decoder's neighbours stay
  * legal, each valid encoding that sits next to them runs (as .word, rd = a0, rs1 = a0 = 0x5a5a,
  * rs2 = a1 = 3) and gives its value.
  * Encodings: R-type funct7 << 25 | rs2 << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | opcode with
  * rd = rs1 = a0 (x10), rs2 = a1 (x11); I-type shifts imm[11:0] << 20 | ...; assembled by hand
- * from the spec's encoding tables (checked with objdump for the valid ones). */
+ * from the spec's encoding tables (checked with objdump for the valid ones).  The Zbkb ones need
+ * QEMU-CPU(rv64,zbkb=true,zbkx=true) on the reference. */
 #include "isa_test.h"
 #define ILLEGAL32(n, bits)                                                                       \
   TEST_NUM(n); li a0, 0x5a5a; li a1, 3; TRAP_RESUME(9990f);                                      \
@@ -23,8 +23,8 @@ TEST_BEGIN
    * disagrees with the real run by a few faults, on main's mtemu too (not a Zb* matter) */
   .option norvc
   /* OP-32 */
-  ILLEGAL32(1, 0x08b5453b)     /* zext.h's funct7/funct3 with rs2 = a1: Zbkb's packw */
-  ILLEGAL32(2, 0x0805453b | (1 << 20)) /* the same with rs2 = x1 */
+  VALID32(1, 0x08b5453b, 0x35a5a) /* zext.h's funct7/funct3 with rs2 = a1: Zbkb's packw */
+  ILLEGAL32(2, 0x08b5553b)     /* funct7 0000100 funct3 101 */
   ILLEGAL32(3, 0x08b5253b)     /* funct7 0000100 funct3 010 */
   ILLEGAL32(4, 0x08b5153b)     /* funct7 0000100 funct3 001 */
   ILLEGAL32(5, 0x20b5053b)     /* funct7 0010000 funct3 000 (no sh0add.uw) */
@@ -51,13 +51,13 @@ TEST_BEGIN
   ILLEGAL32(24, 0x08051513)    /* slli.uw's imm[11:6] 000010 in OP-IMM */
   ILLEGAL32(25, 0x69855513)    /* rev8's RV32 encoding (0x698) */
   ILLEGAL32(26, 0x6bf55513)    /* imm[11:6] 011010 funct3 101 with shamt 63 */
-  ILLEGAL32(27, 0x68755513)    /* 0x687: Zbkb's brev8 */
+  VALID32(27, 0x68755513, 0x5a5a) /* 0x687: Zbkb's brev8 (0x5a reversed is 0x5a) */
   ILLEGAL32(28, 0x28855513)    /* 0x288 next to orc.b's 0x287 */
   ILLEGAL32(29, 0x28055513)    /* 0x280 */
   ILLEGAL32(30, 0x6c055513)    /* imm[11:6] 011011 funct3 101 */
   /* OP */
-  ILLEGAL32(31, 0x08b54533)    /* funct7 0000100 funct3 100: Zbkb's pack */
-  ILLEGAL32(32, 0x08b57533)    /* funct7 0000100 funct3 111: Zbkb's packh */
+  VALID32(31, 0x08b54533, 0x300005a5a) /* funct7 0000100 funct3 100: Zbkb's pack */
+  VALID32(32, 0x08b57533, 0x35a)  /* funct7 0000100 funct3 111: Zbkb's packh */
   ILLEGAL32(33, 0x0ab50533)    /* funct7 0000101 funct3 000 */
   ILLEGAL32(34, 0x20b51533)    /* funct7 0010000 funct3 001 */
   ILLEGAL32(35, 0x20b53533)    /* funct7 0010000 funct3 011 */

@@ -62,6 +62,11 @@ static void test_named_extensions_exist(void **state)
         {"zbb", R_TYPE(0x20, 3, 2, 7, 1, 0x33) /* andn */, OP_ANDN},
         {"zbc", R_TYPE(0x05, 3, 2, 1, 1, 0x33) /* clmul */, OP_CLMUL},
         {"zbs", R_TYPE(0x14, 3, 2, 1, 1, 0x33) /* bset */, OP_BSET},
+        {"zbkb", R_TYPE(0x04, 3, 2, 4, 1, 0x33) /* pack */, OP_PACK},
+        {"zbkx", R_TYPE(0x14, 3, 2, 4, 1, 0x33) /* xperm8 */, OP_XPERM8},
+        {"zicbom", 0x0015200fu /* cbo.clean (a0) */, OP_CBO},
+        {"zicboz", 0x0045200fu /* cbo.zero (a0) */, OP_CBO},
+        {"zfh", R_TYPE(0x02, 3, 2, 7, 1, 0x53) /* fadd.h dyn */, OP_FP},
     };
     char buf[256];
     snprintf(buf, sizeof buf, "%s", MT_ISA_STRING);

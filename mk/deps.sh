@@ -12,6 +12,7 @@ packages=(
   verilator g++                                # RTL simulation
   yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb # synthesis
   gnuplot-nox                                  # plots
+  gdb-multiarch                                # mtemu's gdbstub tests (tests/gdb)
   qemu-system-misc                             # reference for differential tests and benchmarks only
   opensbi u-boot-qemu                          # real firmware to boot
   linux-source-6.1 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross  # Linux + busybox

@@ -214,20 +214,22 @@ static void send_out(gdb_stub *g)
     gdb_session_sent(&g->sess);
 }
 
-static void accept_connection(gdb_stub *g)
+/* false when accept failed (errno says why) */
+static bool accept_connection(gdb_stub *g)
 {
     int fd = accept(g->listen_fd, NULL, NULL);
     if (fd < 0)
-        return;
+        return false;
     if (g->conn_fd >= 0) { /* one debugger at a time */
         close(fd);
-        return;
+        return true;
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     g->conn_fd = fd;
     g->in_len = g->in_pos = 0;
     gdb_session_init(&g->sess, &g->target);
+    return true;
 }
 
 /* ---- run control ------------------------------------------------------------------------ */
@@ -267,7 +269,8 @@ static gdb_action serve(gdb_stub *g, unsigned thread, int sig, int watch_type, u
             return GDB_ACT_DETACH;
         fprintf(stderr, "mtemu: waiting for gdb on port %d\n", g->port);
         while (g->conn_fd < 0)
-            accept_connection(g);
+            if (!accept_connection(g) && errno == EINTR)
+                return GDB_ACT_DETACH; /* a signal (SIGTERM...): the run goes on to its stop */
     }
     gdb_session_stopped(&g->sess, thread, sig, watch_type, watch_addr);
     send_out(g);
@@ -275,9 +278,9 @@ static gdb_action serve(gdb_stub *g, unsigned thread, int sig, int watch_type, u
         if (g->conn_fd < 0)
             return GDB_ACT_DETACH; /* gdb went away: the guest runs on */
         if (g->in_pos == g->in_len) {
+            /* a signal (EINTR: SIGTERM, `timeout`) ends the wait as a detach; the machine's
+             * next device poll then stops the run as without gdb */
             ssize_t n = recv(g->conn_fd, g->in, sizeof g->in, 0);
-            if (n < 0 && errno == EINTR)
-                continue;
             if (n <= 0) {
                 drop_connection(g);
                 return GDB_ACT_DETACH;

@@ -40,6 +40,7 @@ wait_mtemu() { wait "$mpid"; mrc=$?; mpid=; }
 run_gdb() {
   local out=$1; shift
   local args=(-nx -batch -ex "set pagination off" -ex "set confirm off" -ex "file $ELF" -ex "target remote 127.0.0.1:$port")
+  # (ELF may be set for one call: the Linux case gives vmlinux)
   for c in "$@"; do args+=(-ex "$c"); done
   timeout 60 gdb-multiarch "${args[@]}" >"$out" 2>&1 </dev/null
 }
@@ -129,6 +130,20 @@ if [ -s "$tmp/plain.stats" ] && cmp -s "$tmp/plain.stats" "$tmp/gdb.stats"; then
   pass event-hash-same-under-gdb
 else
   fail event-hash-same-under-gdb "$(diff "$tmp/plain.stats" "$tmp/gdb.stats" | head -5)"
+fi
+
+# ---- Linux: break at a kernel symbol (when the kernel and Debian's OpenSBI are there) -----------
+linux=${BUILD:-build}/linux
+osbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+if [ -f "$linux/Image" ] && [ -f "$linux/kernel-obj/vmlinux" ] && [ -f "$osbi" ]; then
+  start_mtemu --bios "$osbi" --kernel "$linux/Image" --append "console=ttyS0 earlycon=sbi" || exit 1
+  ELF=$linux/kernel-obj/vmlinux run_gdb "$tmp/linux.txt" 'break start_kernel' 'continue' 'p $priv' 'p/x $satp' \
+    'x/s &linux_banner' 'kill'
+  wait_mtemu
+  expect linux-break-start-kernel "$tmp/linux.txt" 'Breakpoint 1, 0x[0-9a-f]+ in start_kernel' '^\$1 = 1$' '^\$2 = 0x[89]0'
+  expect linux-virtual-memory "$tmp/linux.txt" '<linux_banner>:[[:space:]]+"Linux version 6'
+else
+  echo "(no $linux/Image + kernel-obj/vmlinux or no $osbi: the Linux case is not run)"
 fi
 
 # ---- the options' errors ----------------------------------------------------------------------

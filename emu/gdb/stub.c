@@ -253,8 +253,10 @@ static void kill_run(gdb_stub *g, mt_cpu *c)
     drop_connection(g);
     g->m->finisher.finished = true;
     g->m->finisher.exit_code = 0;
-    for (unsigned i = 0; i < g->m->nharts; i++)
+    for (unsigned i = 0; i < g->m->nharts; i++) {
+        g->m->harts[i]->wfi = false; /* a sleeping hart (a stop from the poll) must see the stop */
         cpu_request_stop(g->m->harts[i]);
+    }
     cpu_request_stop(c);
 }
 

@@ -172,9 +172,13 @@ static bool read_reg(void *ctx, unsigned thread, unsigned regno, uint64_t *val)
         *val = c->f[regno - GDB_REG_F0];
     else if (regno == GDB_REG_PRIV)
         *val = (uint64_t)c->priv;
-    else if (regno - GDB_REG_CSR0 < 4096 && csr_offered(regno - GDB_REG_CSR0))
-        return csr_read(c, regno - GDB_REG_CSR0, val);
-    else
+    else if (regno - GDB_REG_CSR0 < 4096 && csr_offered(regno - GDB_REG_CSR0)) {
+        unsigned csr = regno - GDB_REG_CSR0;
+        if (!csr_read(c, csr, val))
+            return false;
+        if (csr == 0xb02 || csr == 0xc02) /* csr_read counts the CSR instruction reading it; */
+            *val += 1;                    /* between instructions none is running */
+    } else
         return false;
     return true;
 }

@@ -21,10 +21,10 @@ if ! command -v gdb-multiarch >/dev/null; then
   echo "gdb-multiarch not installed (make deps)"; exit 77
 fi
 
-# start_mtemu ARGS...: mtemu -S on a free port in the background; sets $port and $mpid
+# start_mtemu ARGS...: mtemu -S (NO_S=" ": without) on a free port in the background; sets $port and $mpid
 start_mtemu() {
   : >"$tmp/mtemu.err"
-  timeout 60 "$EMU" -q -gdb tcp:127.0.0.1:0 -S "$@" >"$tmp/mtemu.out" 2>"$tmp/mtemu.err" </dev/null &
+  timeout 60 "$EMU" -q -gdb tcp:127.0.0.1:0 ${NO_S:--S} "$@" >"$tmp/mtemu.out" 2>"$tmp/mtemu.err" </dev/null &
   mpid=$!
   port=
   for _ in $(seq 100); do
@@ -132,9 +132,27 @@ else
   fail event-hash-same-under-gdb "$(diff "$tmp/plain.stats" "$tmp/gdb.stats" | head -5)"
 fi
 
+# ---- attaching to a running guest (no -S): it stops for gdb, as QEMU's does -----------------
+bench=$FWBUILD/bench/bench_cpu.elf
+if [ -f "$bench" ]; then
+  NO_S=" " start_mtemu "$bench" || exit 1
+  sleep 0.3
+  ELF=$bench run_gdb "$tmp/attach.txt" 'p/x $pc' 'p $priv' 'stepi' 'kill'
+  wait_mtemu
+  expect attach-running "$tmp/attach.txt" '^\$1 = 0x800[0-9a-f]{5}$' '^\$2 = 3$' 'killed'
+  [ "$mrc" -eq 0 ] && pass attach-running-kill-exit || fail attach-running-kill-exit "mtemu exit $mrc"
+fi
+
 # ---- Linux: break at a kernel symbol (when the kernel and Debian's OpenSBI are there) -----------
 linux=${BUILD:-build}/linux
 osbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+if [ -f "$linux/Image" ] && [ -f "$osbi" ]; then
+  # by address (all the Image gives): the kernel's first instruction, S-mode, translation off
+  start_mtemu --bios "$osbi" --kernel "$linux/Image" --append "console=ttyS0 earlycon=sbi" || exit 1
+  run_gdb "$tmp/linux0.txt" 'break *0x80200000' 'continue' 'p $priv' 'p/x $satp' 'p/x $a0' 'kill'
+  wait_mtemu
+  expect linux-break-by-address "$tmp/linux0.txt" 'Breakpoint 1, 0x0000000080200000 in' '^\$1 = 1$' '^\$2 = 0x0$' '^\$3 = 0x0$'
+fi
 if [ -f "$linux/Image" ] && [ -f "$linux/kernel-obj/vmlinux" ] && [ -f "$osbi" ]; then
   start_mtemu --bios "$osbi" --kernel "$linux/Image" --append "console=ttyS0 earlycon=sbi" || exit 1
   ELF=$linux/kernel-obj/vmlinux run_gdb "$tmp/linux.txt" 'break start_kernel' 'continue' 'p $priv' 'p/x $satp' \

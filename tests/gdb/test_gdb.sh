@@ -132,6 +132,18 @@ else
   fail event-hash-same-under-gdb "$(diff "$tmp/plain.stats" "$tmp/gdb.stats" | head -5)"
 fi
 
+# the same in the per-access interpreter (--timing=cache: every access to the hook)
+"$EMU" -q --timing=cache --stats --event-hash "$ELF" 2>&1 >/dev/null </dev/null | stats >"$tmp/plain.stats"
+start_mtemu --timing=cache --stats --event-hash "$ELF" || exit 1
+run_gdb "$tmp/det3.txt" 'break tick' 'watch counter' 'continue' 'continue' 'stepi' 'next' 'delete' 'continue'
+wait_mtemu
+stats <"$tmp/mtemu.err" >"$tmp/gdb.stats"
+if [ -s "$tmp/plain.stats" ] && cmp -s "$tmp/plain.stats" "$tmp/gdb.stats" && grep -q 'Breakpoint 1, tick' "$tmp/det3.txt"; then
+  pass event-hash-same-under-gdb-cache-timing
+else
+  fail event-hash-same-under-gdb-cache-timing "$(diff "$tmp/plain.stats" "$tmp/gdb.stats" | head -5)"
+fi
+
 # ---- attaching to a running guest (no -S): it stops for gdb, as QEMU's does -----------------
 bench=$FWBUILD/bench/bench_cpu.elf
 if [ -f "$bench" ]; then

@@ -359,6 +359,10 @@ static bool on_boundary(void *ctx, mt_cpu *c, uint64_t pc)
     gdb_stub *g = ctx;
     unsigned t = thread_of(g, c);
     bool leave = false;
+    /* the usual boundary with only breakpoints set: not one of them, nothing changes */
+    if (!g->wait_first && !g->stop_request && !g->step_thread && !g->watch_pending && !g->sess.nwp &&
+        !g->skip_once[t - 1] && !gdb_session_breakpoint_at(&g->sess, pc))
+        return false;
     if (g->wait_first) { /* -S */
         g->wait_first = false;
         g->stop_request = true;

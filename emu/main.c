@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "emu/devices/console.h"
+#include "emu/gdb/stub.h"
 #include "emu/platform/machine.h"
 #include "emu/metapaging/mpctl.h"
 #include "emu/platform/isa.h"
@@ -42,6 +43,8 @@ static void usage(FILE *f)
           "Meta-paging (docs/metapaging.md):\n",
           f);
     fputs(mp_options_help(), f);
+    fputs("Debugging with gdb (docs/emulator.md, \"Debugging with gdb\"):\n", f);
+    fputs(gdb_options_help(), f);
     fputs("Tracing (docs/trace-unit.md, \"In the emulator\"):\n", f);
     fputs(trace_options_help(), f);
     fputs("Exit code: the guest's (HTIF tohost, or the sifive,test0 finisher).\n", f);
@@ -117,6 +120,11 @@ int main(int argc, char **argv)
     struct trace_options tro;
     trace_options_default(&tro);
     if (trace_options_extract(&tro, &argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        return 2;
+    }
+    gdb_options gdo = {0};
+    if (gdb_options_extract(&gdo, &argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "mtemu: %s\n", err);
         return 2;
     }
@@ -259,9 +267,19 @@ int main(int argc, char **argv)
         }
         cfg.trace_unit = trace_session_device(trs);
     }
-    mt_machine *m = machine_create(&cfg, err, sizeof err);
-    if (!m) {
+    gdb_stub *gdb = NULL;
+    if (gdo.dev && !(gdb = gdb_stub_create(&gdo, err, sizeof err))) {
         fprintf(stderr, "mtemu: %s\n", err);
+        trace_session_destroy(trs);
+        mp_session_destroy(mps);
+        return 2;
+    }
+    mt_machine *m = machine_create(&cfg, err, sizeof err);
+    if (!m || (gdb && !gdb_stub_attach(gdb, m, err, sizeof err))) {
+        fprintf(stderr, "mtemu: %s\n", err);
+        if (m)
+            machine_destroy(m);
+        gdb_stub_destroy(gdb);
         trace_session_destroy(trs);
         mp_session_destroy(mps);
         return 2;
@@ -276,6 +294,7 @@ int main(int argc, char **argv)
     double t0 = machine_wall_seconds();
     int code = machine_run(m);
     double secs = machine_wall_seconds() - t0;
+    gdb_stub_finish(gdb, code); /* gdb, if it waits, hears of the exit */
     console_end(&console);
     /* the console's output reached its file (a full disk, a closed pipe): else it is not whole */
     if (fflush(cfg.out) != 0 || ferror(cfg.out)) {
@@ -302,6 +321,7 @@ int main(int argc, char **argv)
         code = code ? code : 2;
     }
     machine_destroy(m);
+    gdb_stub_destroy(gdb);
     trace_session_destroy(trs);
     mp_session_destroy(mps);
     return code;

@@ -4,9 +4,10 @@
 #   emu/devices/     what sits on the bus: UART 16550, PLIC, CLINT, HTIF, test finisher, console
 #   emu/trace/       the trace unit's attachment: MMIO device, options, model thread, access ring
 #   emu/metapaging/  the meta-pager, its online simulations and its options and report
+#   emu/gdb/         the gdbstub: packet framing, command handlers, the harts as a target, socket
 # Every room's *.c goes into $(EMU_A); emu/main.c (the CLI) and emu/cliopt.c (its option matcher)
 # stay at the top.
-EMU_ROOMS := cpu platform devices trace metapaging
+EMU_ROOMS := cpu platform devices trace metapaging gdb
 EMU_SRCS := emu/cliopt.c $(foreach r,$(EMU_ROOMS),$(wildcard emu/$(r)/*.c))
 EMU_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(EMU_SRCS))
 EMU_A    := $(BUILD)/emu/libmtemu.a

@@ -13,6 +13,7 @@ packages=(
   yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb # synthesis
   gnuplot-nox                                  # plots
   python3 python3-numpy python3-matplotlib     # the Python package (python/), its example, man pages
+  gdb-multiarch                                # mtemu's gdbstub tests (tests/gdb)
   qemu-system-misc                             # reference for differential tests and benchmarks only
   opensbi u-boot-qemu                          # real firmware to boot
   linux-source-6.1 gcc-riscv64-linux-gnu libc6-dev-riscv64-cross  # Linux + busybox

@@ -185,7 +185,7 @@ void cpu_update_next_event(mt_cpu *c)
         if (at < e)
             e = at;
     }
-    if (c->stop || c->log_commits)
+    if (c->stop || c->log_commits || c->debug)
         e = 0;
     c->other_event = e;
     c->next_event = c->next_due < e ? c->next_due : e;
@@ -318,6 +318,7 @@ static bool service_events(mt_cpu *c)
  * (before executing the instruction at pc). */
 static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_t vbase)
 {
+    c->pc = pc; /* where the interpreter goes on when this returns true (the debugger may move it) */
     if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
         return true;
     if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
@@ -328,6 +329,8 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
         return false;
     }
     if (service_events(c))
+        return true;
+    if (c->debug && c->debug_hook && c->debug_hook(c->debug_ctx, c, pc))
         return true;
     if (d->op == OP_DECODE)
         dpage_decode_run(c, dp, d);

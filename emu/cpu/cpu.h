@@ -254,6 +254,13 @@ typedef struct mt_cpu {
     uint64_t tlb_fills, dpage_decodes;
     bool log_commits;
     void *log_file; /* FILE* for --log-commits */
+    /* The debugger (emu/gdb/): while `debug` is set every instruction boundary goes through
+     * cpu_event (as with --log-commits), which calls debug_hook(ctx, cpu, pc) before the
+     * instruction at pc; true: leave the page loop and go on at cpu->pc (the hook changed it, or
+     * memory). Unset: no cost at all. */
+    bool debug;
+    bool (*debug_hook)(void *ctx, struct mt_cpu *cpu, uint64_t pc);
+    void *debug_ctx;
 } mt_cpu;
 
 /* Life cycle. The bus must outlive the cpu. */

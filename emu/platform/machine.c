@@ -37,6 +37,8 @@ static void on_poll(void *ctx)
         m->interrupted = pending_signal;
         cpu_request_stop(m->finisher.cpu ? m->finisher.cpu : &m->cpu);
     }
+    if (m->debug_poll)
+        m->debug_poll(m->debug_poll_ctx);
     if (!m->cfg.progress)
         return;
     double now = machine_wall_seconds();

@@ -60,6 +60,9 @@ typedef struct mt_machine {
     uint64_t smp_time;
     void (*on_turn)(void *ctx, mt_cpu *hart);
     void *turn_ctx;
+    /* the debugger's look at its socket at every device poll (emu/gdb/stub.c), or NULL */
+    void (*debug_poll)(void *ctx);
+    void *debug_poll_ctx;
 } mt_machine;
 
 /* NULL with one line in err on bad input (file, format, size). */

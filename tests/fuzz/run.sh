@@ -17,8 +17,19 @@ for v in tests/golden/*.vec; do
   "$gen" "$v" /dev/null /dev/null "$corpus/mtr/$b.mtr" || { echo "FAIL fuzz-corpus ($b)"; exit 1; }
   head -c 4000 "$v" > "$corpus/unit/$b"
 done
+# gdb: a session's worth of packets (tests/gdb/test_gdb.sh speaks the same), one per seed and all
+mkdir -p "$corpus/gdb"
+pk() { printf '$%s#%02x' "$1" "$(printf '%s' "$1" | od -An -tu1 | tr -s ' ' '\n' | awk '{s+=$1} END {print s % 256}')"; }
+i=0
+for p in 'qSupported:multiprocess+;swbreak+' 'vMustReplyEmpty' 'QStartNoAckMode' '?' 'qfThreadInfo' 'Hg2' 'g' \
+         'G0011223344556677' 'p20' 'P20=0010000000000000' 'm80000000,40' 'M80000000,4:01020304' \
+         'X80000010,3:a}]b' 'Z0,80000000,4' 'z0,80000000,4' 'Z2,80000100,8' 'vCont;s:1;c' 'vCont?' 'c' 's' \
+         'qXfer:features:read:target.xml:0,ffb' 'qqemu.PhyMemMode' 'Qqemu.PhyMemMode:1' 'qThreadExtraInfo,2' 'D'; do
+  pk "$p" >"$corpus/gdb/p$i"; pk "$p" >>"$corpus/gdb/all"; i=$((i + 1))
+done
+printf '\003+-$m0,4#00' >>"$corpus/gdb/all"
 status=0
-for t in dec mtr unit; do
+for t in dec mtr unit gdb; do
   bin=$fz/fuzz_$t
   [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
   work=$(mktemp -d)

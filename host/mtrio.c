@@ -123,7 +123,15 @@ static void tell_damage(ht_source *s)
     mtp_state *m = s->state;
     const mt_file_header *h = mt_file_header_get(m->f);
     uint64_t bad = mt_file_bad_frames(m->f);
-    int cut = mt_file_truncated(m->f), unfinished = !h->raw && !h->has_index;
+    int cut = mt_file_truncated(m->f), index_cut = mt_file_index_cut(m->f);
+    int unfinished = !h->raw && h->index_state == MT_INDEX_NONE && !index_cut;
+    if (!m->told && index_cut && !bad && !m->losses && !cut) {
+        /* every frame is whole: the answer is complete, only the seek shortcut is missing */
+        m->told = 1;
+        fprintf(stderr, "metatrace: %s: note: the writer stopped while writing the index; every frame is "
+                        "whole and was read: nothing is lost\n", s->name);
+        return;
+    }
     if (m->told || (!bad && !m->losses && !cut && !unfinished))
         return;
     /* records come in cycle order: one past the region read means the region itself is whole */
@@ -241,14 +249,28 @@ static void mtp_describe(ht_source *s, FILE *out)
             fprintf(out, "  %.*s\n", len, p);
         p += len + (nl != NULL);
     }
+    fprintf(out, "header: %s\n", h->header_checked ? "checked (CRC-32C matches)"
+                                                     : "unchecked (an older file: version 1, no checksum)");
     if (h->has_index) {
-        uint64_t samples = 0;
-        for (size_t i = 0; i < nidx; i++)
+        uint64_t samples = 0, first = 0, last = 0;
+        int any = 0;
+        for (size_t i = 0; i < nidx; i++) {
             samples += idx[i].samples;
+            if (idx[i].samples) { /* frames without samples index no cycles */
+                if (!any)
+                    first = idx[i].first_cycle;
+                last = idx[i].last_cycle;
+                any = 1;
+            }
+        }
         fprintf(out, "index: %zu frames, %" PRIu64 " samples", nidx, samples);
-        if (nidx)
-            fprintf(out, ", cycles %" PRIu64 "..%" PRIu64, idx[0].first_cycle, idx[nidx - 1].last_cycle);
-        fputc('\n', out);
+        if (any)
+            fprintf(out, ", cycles %" PRIu64 "..%" PRIu64, first, last);
+        fprintf(out, ", %s\n", h->index_state == MT_INDEX_CHECKED
+                                   ? "checked (CRC-32C matches, entries match their frames)"
+                                   : "unchecked (an older file: no checksum; entries match their frames)");
+    } else if (h->index_state == MT_INDEX_BAD) {
+        fprintf(out, "index: damaged (%s): set aside, every frame read in order\n", h->index_note);
     } else {
         fprintf(out, "index: none (the writer did not finish: reading up to the last complete frame)\n");
     }
@@ -271,6 +293,10 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    const mt_file_header *h = mt_file_header_get(f);
+    if (h->index_state == MT_INDEX_BAD) /* the answer stays right, only slower: say why */
+        fprintf(stderr, "metatrace: %s: note: index damaged (%s): set aside, reading every frame in order\n",
+                path, h->index_note);
     m->f = f;
     m->to = UINT64_MAX;
     mt_dec_init(&m->dec, on_event, m);

@@ -231,7 +231,7 @@ if [ -s want.txt ] && cmp -s out want.txt; then pass roi_seek_equals_filtered_sc
 awk '$1 >= 200000 && $1 <= 300000' cutfull.txt >want.txt
 check roi_decode_no_index "$MT" decode cut.mtr --samples-only --from 200000 --to 300000
 if [ -s want.txt ] && cmp -s out want.txt; then pass roi_scan_equals_filtered; else fail roi_scan_equals_filtered; fi
-has roi_no_index_said err 'no index .* scanning'
+has roi_no_index_said err 'no usable index .* scanning'
 check roi_info_range "$MT" info big.mtr --from 1500000 --to 1600000
 has roi_info_count out "^samples: $(awk '$1 >= 1500000 && $1 <= 1600000' full.txt | wc -l) "
 has roi_info_region out '^region: cycles 1500000\.\.1600000'

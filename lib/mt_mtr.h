@@ -26,8 +26,19 @@ typedef struct {
     char info[MT_MTR_INFO_MAX]; /* "key=value" lines: producer, memory map, command line... */
     /* filled in by the reader */
     int raw;        /* 1: .mtp, 2: plain zstd stream, 0: .mtr */
-    int has_index;  /* 0 when the writer did not finish (killed) */
+    int has_index;  /* 1: the index is usable (seeks use it) */
+    int header_checked; /* 1: the header's checksum matched; 0: an older file without one */
+    int index_state;    /* MT_INDEX_* */
+    char index_note[200]; /* MT_INDEX_BAD: why it was set aside */
 } mt_file_header;
+
+/* What the reader made of the index (mt_file_header.index_state). */
+enum {
+    MT_INDEX_NONE = 0,  /* no footer: the writer did not finish (or a raw stream) */
+    MT_INDEX_CHECKED,   /* checksum matched and every entry agrees with the frame it points at */
+    MT_INDEX_UNCHECKED, /* an older file without checksums: entries agree with their frames */
+    MT_INDEX_BAD,       /* damaged (index_note says how): set aside, the frames are read in order */
+};
 
 typedef struct {
     uint64_t file_offset, comp_size;   /* the zstd frame in the file */
@@ -98,6 +109,9 @@ void mt_file_stop_after(mt_file *f, uint64_t cycle);
 /* Frame index: NULL with *n = 0 when the file has none. */
 const mt_frame_index *mt_file_index(const mt_file *f, size_t *n);
 int mt_file_truncated(const mt_file *f);     /* the last frame was cut short (writer killed) */
+/* The file ends inside its index or footer (the writer was stopped while finishing): every data
+ * frame is whole, nothing of the stream is lost. */
+int mt_file_index_cut(const mt_file *f);
 uint64_t mt_file_bad_frames(const mt_file *f); /* corrupt frames skipped */
 const char *mt_file_error(const mt_file *f);
 void mt_file_close(mt_file *f);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_crc32c.h"
 #include "mt_le.h"
 
 uint8_t *mt_mtr_header_encode(const mt_writer_config *cfg, size_t *n)
@@ -17,10 +18,10 @@ uint8_t *mt_mtr_header_encode(const mt_writer_config *cfg, size_t *n)
                       c.info ? c.info : "");
     if (il < 0 || (size_t)il >= sizeof info)
         il = (int)sizeof info - 1;
-    uint8_t *h = calloc(1, MT_MTR_HDR_FIXED + (size_t)il);
+    uint8_t *h = calloc(1, MT_MTR_HDR_FIXED + (size_t)il + 4);
     if (!h)
         return NULL;
-    memcpy(h, "MTRHDR01", 8);
+    memcpy(h, "MTRHDR02", 8);
     mt_put_u64(h + 8, c.ref_hz ? c.ref_hz : 1000000000ull);
     mt_put_u32(h + 16, c.unit_cfg ? 1 : 0);
     if (c.unit_cfg) {
@@ -38,18 +39,36 @@ uint8_t *mt_mtr_header_encode(const mt_writer_config *cfg, size_t *n)
     }
     mt_put_u32(h + 68, (uint32_t)il);
     memcpy(h + MT_MTR_HDR_FIXED, info, (size_t)il);
-    *n = MT_MTR_HDR_FIXED + (size_t)il;
+    /* the checksum last, over every byte before it: whatever fields the header grows are covered */
+    size_t len = MT_MTR_HDR_FIXED + (size_t)il;
+    mt_put_u32(h + len, mt_crc32c(h, len));
+    *n = len + 4;
     return h;
 }
 
 int mt_mtr_header_is(const uint8_t *p, size_t n)
 {
-    return n >= 16 && mt_get_u32(p) == MT_MTR_MAGIC_HDR && !memcmp(p + 8, "MTRHDR01", 8);
+    return n >= 16 && mt_get_u32(p) == MT_MTR_MAGIC_HDR &&
+           (!memcmp(p + 8, "MTRHDR01", 8) || !memcmp(p + 8, "MTRHDR02", 8));
 }
 
 int mt_mtr_header_decode(const uint8_t *p, size_t sz, mt_file_header *h, const char *path, char *err,
                          size_t errlen)
 {
+    h->header_checked = !memcmp(p, "MTRHDR02", 8);
+    if (h->header_checked) {
+        if (sz < MT_MTR_HDR_FIXED + 4) {
+            snprintf(err, errlen, "%s: truncated .mtr header", path);
+            return -1;
+        }
+        sz -= 4;
+        uint32_t want = mt_get_u32(p + sz), got = mt_crc32c(p, sz);
+        if (want != got) {
+            snprintf(err, errlen, "%s: damaged .mtr header (checksum 0x%08x, computed 0x%08x): its fields cannot be trusted",
+                     path, want, got);
+            return -1;
+        }
+    }
     if (sz < MT_MTR_HDR_FIXED) {
         snprintf(err, errlen, "%s: truncated .mtr header", path);
         return -1;

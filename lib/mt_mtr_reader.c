@@ -3,6 +3,7 @@
 #include "mt_mtr.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ struct mt_file {
     uint8_t *out;
     size_t out_pos, out_len, out_cap;
     int truncated;
+    int index_cut; /* the file ends inside its index or footer: every frame is whole */
+    int after_index; /* the last frame read was an index */
     uint64_t bad_frames;
     mt_frame_index *idx;
     size_t nidx;
@@ -81,18 +84,6 @@ static size_t fill(mt_file *f, size_t want)
     return f->in_len - f->in_pos;
 }
 
-static void parse_index(mt_file *f, const uint8_t *p, size_t n)
-{
-    mt_frame_index *idx;
-    size_t cnt;
-    if (mt_mtr_index_decode(p, n, &idx, &cnt) < 0)
-        return;
-    free(f->idx);
-    f->idx = idx;
-    f->nidx = cnt;
-    f->h.has_index = 1;
-}
-
 /* Decompresses the next data frame into f->out. Returns 1, 0 at the end, -1 on I/O error. */
 static int next_frame(mt_file *f)
 {
@@ -104,25 +95,27 @@ static int next_frame(mt_file *f)
             return -1;
         if (avail == 0)
             return 0;
+        const uint8_t *p = f->in + f->in_pos;
+        uint32_t magic = avail >= 4 ? mt_get_u32(p) : 0;
+        /* cut inside the index or the footer: the writer had written every frame */
+        int meta = magic == MT_MTR_MAGIC_IDX || magic == MT_MTR_MAGIC_FOOT || f->after_index;
         if (avail < 8) {
-            f->truncated = 1;
+            *(meta ? &f->index_cut : &f->truncated) = 1;
             f->in_pos = f->in_len;
             return 0;
         }
-        const uint8_t *p = f->in + f->in_pos;
-        uint32_t magic = mt_get_u32(p);
         if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) { /* skippable: header, index, footer */
             uint64_t sz = 8 + (uint64_t)mt_get_u32(p + 4);
             if (fill(f, sz) < sz) {
-                f->truncated = 1;
+                *(meta ? &f->index_cut : &f->truncated) = 1;
                 f->in_pos = f->in_len;
                 return 0;
             }
-            if (magic == MT_MTR_MAGIC_IDX)
-                parse_index(f, f->in + f->in_pos + 8, sz - 8);
             f->in_pos += sz;
+            f->after_index = magic == MT_MTR_MAGIC_IDX; /* what follows an index is its footer */
             continue;
         }
+        f->after_index = 0;
         if (f->stop_cycle != UINT64_MAX && f->nidx) {
             /* Cycles never decrease along the stream, so once a frame before this one has a
              * sample past the stop cycle nothing here can be at or before it. */
@@ -187,27 +180,110 @@ static int next_frame(mt_file *f)
     }
 }
 
+static void index_bad(mt_file *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->h.index_note, sizeof f->h.index_note, fmt, ap);
+    va_end(ap);
+    f->h.index_state = MT_INDEX_BAD;
+    free(f->idx);
+    f->idx = NULL;
+    f->nidx = 0;
+    f->h.has_index = 0;
+}
+
+static int pread_all(FILE *fp, void *buf, size_t n, uint64_t at)
+{
+    return pread(fileno(fp), buf, n, (off_t)at) == (ssize_t)n ? 0 : -1;
+}
+
+/* Every entry against the file: in stream and file order, each at a zstd frame whose header
+ * gives the entry's stream bytes, followed by another frame (data or skippable) where the
+ * entry's compressed size ends, all between the header and the index. The checksum catches a
+ * damaged index; this catches one that does not describe this file (and version 1 files have no
+ * checksum). 0, or -1 with index_bad. */
+static int index_verify(mt_file *f, uint64_t idx_off)
+{
+    uint64_t at = f->data_start, stream = 0, cycle = 0;
+    for (size_t i = 0; i < f->nidx; i++) {
+        const mt_frame_index *e = &f->idx[i];
+        uint8_t fh[18], next[4]; /* 18: a zstd frame header at most (ZSTD_FRAMEHEADERSIZE_MAX) */
+        if (e->file_offset < at || e->comp_size < 8 || e->comp_size > idx_off ||
+            e->file_offset > idx_off - e->comp_size) {
+            index_bad(f, "entry %zu: frame at %" PRIu64 " (%" PRIu64 " bytes) is outside the data", i,
+                      e->file_offset, e->comp_size);
+            return -1;
+        }
+        if (e->stream_offset != stream || e->stream_bytes > MT_MTR_FRAME_MAX) {
+            index_bad(f, "entry %zu: stream bytes %" PRIu64 "+%" PRIu64 " do not follow on from %" PRIu64, i,
+                      e->stream_offset, e->stream_bytes, stream);
+            return -1;
+        }
+        if (e->samples && (e->last_cycle < e->first_cycle || e->last_cycle < cycle)) {
+            index_bad(f, "entry %zu: cycles %" PRIu64 "..%" PRIu64 " out of order", i, e->first_cycle,
+                      e->last_cycle);
+            return -1;
+        }
+        size_t hn = e->comp_size < sizeof fh ? (size_t)e->comp_size : sizeof fh;
+        if (pread_all(f->f, fh, hn, e->file_offset) < 0 || ZSTD_getFrameContentSize(fh, hn) != e->stream_bytes ||
+            pread_all(f->f, next, 4, e->file_offset + e->comp_size) < 0 ||
+            (mt_get_u32(next) != 0xFD2FB528u && (mt_get_u32(next) & 0xFFFFFFF0u) != 0x184D2A50u)) {
+            index_bad(f, "entry %zu does not match the frame at file offset %" PRIu64, i, e->file_offset);
+            return -1;
+        }
+        at = e->file_offset + e->comp_size;
+        stream += e->stream_bytes;
+        if (e->samples)
+            cycle = e->last_cycle;
+    }
+    return 0;
+}
+
 /* The index, when the writer finished: the footer at the very end locates it. */
 static void load_index(mt_file *f)
 {
-    uint8_t ft[MT_MTR_FOOT_BYTES];
+    uint8_t tail[MT_MTR_FOOT_BYTES];
     uint64_t io;
-    if (fseek(f->f, -MT_MTR_FOOT_BYTES, SEEK_END) != 0 || fread(ft, 1, sizeof ft, f->f) != sizeof ft ||
-        mt_mtr_footer_decode(ft, &io) < 0)
+    size_t foot_len = 0;
+    if (fseek(f->f, 0, SEEK_END) != 0)
         return;
+    long fsz = ftell(f->f);
+    if (fsz < (long)f->data_start + MT_MTR_FOOT1_BYTES)
+        return; /* no room for a footer: unfinished */
+    size_t tn = fsz - (long)f->data_start >= MT_MTR_FOOT_BYTES ? MT_MTR_FOOT_BYTES : MT_MTR_FOOT1_BYTES;
+    if (pread_all(f->f, tail, tn, (uint64_t)fsz - tn) < 0)
+        return;
+    int r = mt_mtr_footer_decode(tail, tn, &io, &foot_len);
+    if (r == 0)
+        return; /* MT_INDEX_NONE: the writer did not finish */
+    if (r < 0) {
+        index_bad(f, "damaged footer");
+        return;
+    }
     uint8_t ih[8];
-    if (fseek(f->f, (long)io, SEEK_SET) != 0 || fread(ih, 1, 8, f->f) != 8 || mt_get_u32(ih) != MT_MTR_MAGIC_IDX)
+    uint64_t end = (uint64_t)fsz - foot_len; /* the index frame must end where the footer starts */
+    if (io < f->data_start || io > end || end - io < 8 || pread_all(f->f, ih, 8, io) < 0 ||
+        mt_get_u32(ih) != MT_MTR_MAGIC_IDX || mt_get_u32(ih + 4) != end - io - 8) {
+        index_bad(f, "the footer points at %" PRIu64 ", where no index frame ends at the footer", io);
         return;
+    }
     size_t isz = mt_get_u32(ih + 4);
-    long fsz = 0;
-    if (fseek(f->f, 0, SEEK_END) == 0)
-        fsz = ftell(f->f);
-    if (io + 8 + isz + MT_MTR_FOOT_BYTES > (uint64_t)fsz || fseek(f->f, (long)io + 8, SEEK_SET) != 0)
-        isz = 0; /* an index that does not fit in the file is ignored */
-    uint8_t *ib = isz ? malloc(isz) : NULL;
-    if (ib && fread(ib, 1, isz, f->f) == isz)
-        parse_index(f, ib, isz);
+    uint8_t *ib = malloc(isz ? isz : 1);
+    int checked = 0;
+    if (!ib || pread_all(f->f, ib, isz, io + 8) < 0 ||
+        mt_mtr_index_decode(ib, isz, &f->idx, &f->nidx, &checked, f->h.index_note, sizeof f->h.index_note) < 0) {
+        char why[sizeof f->h.index_note];
+        snprintf(why, sizeof why, "%s", !ib ? "out of memory" : f->h.index_note[0] ? f->h.index_note : "unreadable index");
+        free(ib);
+        index_bad(f, "%s", why);
+        return;
+    }
     free(ib);
+    if (index_verify(f, io) < 0)
+        return;
+    f->h.has_index = 1;
+    f->h.index_state = checked ? MT_INDEX_CHECKED : MT_INDEX_UNCHECKED;
 }
 
 mt_file *mt_file_open(const char *path, char *err, size_t errlen)
@@ -335,6 +411,8 @@ static int reposition(mt_file *f, uint64_t at)
     ZSTD_DCtx_reset(f->dctx, ZSTD_reset_session_only);
     f->eof = 0;
     f->truncated = 0;
+    f->index_cut = 0;
+    f->after_index = 0;
     f->bad_frames = 0;
     return 0;
 }
@@ -379,6 +457,11 @@ const mt_frame_index *mt_file_index(const mt_file *f, size_t *n)
 int mt_file_truncated(const mt_file *f)
 {
     return f->truncated;
+}
+
+int mt_file_index_cut(const mt_file *f)
+{
+    return f->index_cut;
 }
 
 uint64_t mt_file_bad_frames(const mt_file *f)

@@ -13,6 +13,7 @@
 #include "host/exporters.h"
 #include "host/hmtt.h"
 #include "host/traceio.h"
+#include "mt_outfile.h"
 #include "mt_paths.h"
 
 static void import_help(void)
@@ -39,11 +40,14 @@ static int kernel_trace(const char *path, const char *csv_out)
         return 1;
     }
     FILE *o = NULL;
-    if (csv_out && !(o = fopen(csv_out, "w"))) {
-        cli_error("import", "%s: cannot create: %s", csv_out, strerror(errno));
+    mt_outfile of = {0};
+    char e[600];
+    if (csv_out && mt_outfile_open(&of, csv_out, "w", 0, e, sizeof e) < 0) {
+        cli_error("import", "%s", e);
         fclose(f);
         return 1;
     }
+    o = of.f;
     if (o)
         fputs("magic,event,pid,vpn,ppn\n", o);
     uint8_t buf[KPTE_RECORD_BYTES];
@@ -71,8 +75,10 @@ static int kernel_trace(const char *path, const char *csv_out)
         rc = 1;
     }
     fclose(f);
-    if (o && (fclose(o) != 0 || rc)) {
-        mt_remove_partial(csv_out);
+    if (o && rc) {
+        mt_outfile_discard(&of);
+    } else if (o && mt_outfile_commit(&of, e, sizeof e) < 0) {
+        cli_error("import", "%s", e);
         rc = 1;
     }
     if (!rc)
@@ -182,12 +188,14 @@ static int export_kernel(const char *in, const char *out)
         cli_error("export", "%s: cannot open: %s", in, strerror(errno));
         return 1;
     }
-    FILE *o = fopen(out, "wb");
-    if (!o) {
-        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
+    mt_outfile of;
+    char e[600];
+    if (mt_outfile_open(&of, out, "wb", 0, e, sizeof e) < 0) {
+        cli_error("export", "%s", e);
         fclose(f);
         return 1;
     }
+    FILE *o = of.f;
     char line[256];
     uint64_t n = 0, lineno = 0;
     int rc = 0;
@@ -220,12 +228,14 @@ static int export_kernel(const char *in, const char *out)
         n++;
     }
     fclose(f);
-    if (fclose(o) != 0)
+    if (rc) {
+        mt_outfile_discard(&of);
+    } else if (mt_outfile_commit(&of, e, sizeof e) < 0) {
+        cli_error("export", "%s", e);
         rc = 1;
-    if (rc)
-        mt_remove_partial(out);
-    else
+    } else {
         fprintf(stderr, "wrote %" PRIu64 " kernel PTE records to %s\n", n, out);
+    }
     return rc;
 }
 
@@ -325,11 +335,16 @@ int cmd_export(int argc, char **argv)
         ht_close(src);
         return 2;
     }
-    FILE *f = out ? fopen(out, kind == EXP_HMTT ? "wb" : "w") : stdout;
-    if (!f) {
-        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
-        ht_close(src);
-        return 1;
+    mt_outfile of = {0};
+    FILE *f = stdout;
+    if (out) {
+        char e[600];
+        if (mt_outfile_open(&of, out, kind == EXP_HMTT ? "wb" : "w", 0, e, sizeof e) < 0) {
+            cli_error("export", "%s", e);
+            ht_close(src);
+            return 1;
+        }
+        f = of.f;
     }
     hmtt_writer *hw = kind == EXP_HMTT ? hmtt_writer_new(f, cpt) : NULL;
     export_header(f, kind);
@@ -374,13 +389,23 @@ int cmd_export(int argc, char **argv)
                     st.ambiguous ? " (some writes to line 0 look like fillers)" : "");
         hmtt_writer_free(hw);
     }
-    if (out && (fclose(f) != 0 || write_failed)) { /* (standard output: main checks it) */
-        if (!rc)
-            cli_error("export", "%s: write error: %s", out, strerror(errno ? errno : EIO));
+    if (out && !rc && ht_damaged_inputs()) { /* the reader said what is missing */
+        cli_error("export", "%s not written: %s is damaged, the export would be incomplete", out, in);
         rc = 1;
     }
+    if (out && !rc) { /* (standard output: main checks it) */
+        char e[600];
+        if (write_failed || mt_outfile_commit(&of, e, sizeof e) < 0) {
+            if (write_failed) {
+                snprintf(e, sizeof e, "%s: write failed: %s", out, strerror(errno ? errno : EIO));
+                mt_outfile_discard(&of);
+            }
+            cli_error("export", "%s", e);
+            rc = 1;
+        }
+    }
     if (rc && out)
-        mt_remove_partial(out); /* never leave a half-written file that looks complete */
+        mt_outfile_discard(&of); /* never leave a half-written file that looks complete */
     if (!rc && coarse)
         fprintf(stderr, "note: %" PRIu64 " samples carried only 48/32-bit addresses (low bits zero)\n",
                 coarse);

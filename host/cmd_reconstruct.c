@@ -101,6 +101,10 @@ int cmd_reconstruct(int argc, char **argv)
     rc_stats st;
     int rc = reconstruct_run(src, &cfg, emit_to_writer, w, &st, err, sizeof err);
     ht_close(src);
+    if (!rc && ht_damaged_inputs()) { /* the reader said what is missing */
+        snprintf(err, sizeof err, "%s not written: %s is damaged, the reconstruction would be incomplete", out, in);
+        rc = -1;
+    }
     if (rc) {
         cli_error("reconstruct", "%s", err);
         trace_abort(w);

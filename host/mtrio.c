@@ -21,6 +21,7 @@
 
 #include "mt_dec.h"
 #include "mt_mtr.h"
+#include "mt_outfile.h"
 #include "mt_pkt.h"
 #include "mt_swenc.h"
 #include "mt_paths.h"
@@ -313,7 +314,8 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
 /* ---------------- writer ---------------- */
 struct mtr_writer {
     mt_writer *mtr;        /* .mtr */
-    FILE *f;               /* .mtp: mt_swenc into this file */
+    FILE *f;               /* .mtp: mt_swenc into this file (out.f) */
+    mt_outfile out;        /* .mtp: renamed into place by mtr_finish */
     mt_swenc sw;
     int sink_error;
     char path[512];
@@ -371,12 +373,11 @@ mtr_writer *mtr_create(const char *path, const trace_writer_opts *o, char *err, 
     if (!w->o.rate)
         w->o.rate = 1;
     if (is_mtp(path)) {
-        w->f = fopen(path, "wb");
-        if (!w->f) {
-            snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        if (mt_outfile_open(&w->out, path, "wb", 0, err, errlen) < 0) {
             free(w);
             return NULL;
         }
+        w->f = w->out.f;
         mt_swenc_init(&w->sw, 4096, file_sink, w);
         return w;
     }
@@ -454,10 +455,13 @@ int mtr_finish(mtr_writer *w)
     } else {
         if (!rc && w->have_section && mt_swenc_end(&w->sw))
             rc = -1;
-        if (w->sink_error || fclose(w->f) != 0)
+        char e[600];
+        if (rc || w->sink_error)
+            mt_outfile_discard(&w->out);
+        else if (mt_outfile_commit(&w->out, e, sizeof e) < 0)
             rc = -1;
-        if (rc)
-            mt_remove_partial(w->path);
+        if (w->sink_error)
+            rc = -1;
     }
     if (!rc && w->shifted)
         fprintf(stderr, "note: %s: %" PRIu64 " samples moved to the next free sample point "
@@ -473,8 +477,7 @@ void mtr_abort(mtr_writer *w)
     if (w->mtr) {
         mt_writer_abort(w->mtr);
     } else {
-        fclose(w->f);
-        mt_remove_partial(w->path);
+        mt_outfile_discard(&w->out);
     }
     free(w);
 }

@@ -46,3 +46,45 @@ if "$MT" decode c.mtr >out 2>err && cmp -s out all; then
     if grep -q 'lost' err && ! grep -q 'nothing is lost' err; then fail cut_in_index_nothing_lost "says lost"
     else pass cut_in_index_nothing_lost; fi
 else fail cut_in_index_nothing_lost "exit $? or output differs"; fi
+
+# --- outputs appear whole or not at all (written as OUT.partial, renamed on success) ---
+# nothing_left NAME FILE...: passes when none of the files, nor FILE.partial, exists
+nothing_left() {
+    local name=$1 f; shift
+    for f in "$@"; do
+        if [ -e "$f" ] || [ -e "$f.partial" ]; then fail "$name" "$f left behind"; return; fi
+    done
+    pass "$name"
+}
+# a command whose input is damaged (cut in its last frame) exits 1 and writes no file output
+size=$(stat -c %s e.mtr)
+head -c $((size / 2)) e.mtr >cut.mtr
+"$MT" reconstruct cut.mtr -o r.mtr >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q 'not written' err && nothing_left reconstruct_cut_no_output r.mtr || fail reconstruct_cut_no_output "exit $rc"
+"$MT" export cut.mtr --to csv -o x.csv >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && nothing_left export_cut_no_output x.csv || fail export_cut_no_output "exit $rc"
+"$MT" info r.mtr >/dev/null 2>&1 && fail reconstruct_cut_not_readable "r.mtr reads" || pass reconstruct_cut_not_readable
+
+# a full disk (a file-size limit: writes fail with EFBIG; SIGXFSZ ignored so the tool sees it)
+limited() { (trap '' XFSZ; ulimit -f 16; "$@"); } # 16 KiB (the plots are 21 and 39 KB)
+limited "$MT" export e.mtr --to csv -o big.csv >/dev/null 2>err; rc=$?
+[ $rc -ne 0 ] && grep -q 'big.csv' err && nothing_left export_full_disk big.csv || fail export_full_disk "exit $rc"
+limited "$MT" gen -o g.mtr --every-access --accesses 1000000 >/dev/null 2>err; rc=$?
+[ $rc -ne 0 ] && nothing_left gen_full_disk g.mtr || fail gen_full_disk "exit $rc"
+"$MT" export e.mtr --to csv -o /dev/full >/dev/null 2>err; rc=$?
+[ $rc -ne 0 ] && [ -c /dev/full ] && pass export_dev_full || fail export_dev_full "exit $rc"
+# an earlier file at OUT stays as it was when the command fails
+echo keep >k.csv
+limited "$MT" export e.mtr --to csv -o k.csv >/dev/null 2>&1
+[ "$(cat k.csv)" = keep ] && [ ! -e k.csv.partial ] && pass failed_output_keeps_old || fail failed_output_keeps_old
+
+if command -v gnuplot >/dev/null; then
+    "$MT" plot --kind stride -o p.png >/dev/null 2>err && [ -s p.png ] && nothing_left plot_ok_no_partial p.png.partial ||
+        fail plot_ok_no_partial
+    tail -c 12 p.png | od -An -c | grep -q 'I   E   N   D' && pass plot_png_whole || fail plot_png_whole
+    # gnuplot exits 0 on a full disk with the PNG cut short: the check finds no IEND
+    limited "$MT" plot --kind stride -o q.png >/dev/null 2>err; rc=$?
+    [ $rc -ne 0 ] && grep -q 'incomplete' err && nothing_left plot_full_disk q.png || fail plot_full_disk "exit $rc"
+    limited "$MT" plot --kind stride -o q.svg >/dev/null 2>err; rc=$?
+    [ $rc -ne 0 ] && nothing_left plot_full_disk_svg q.svg || fail plot_full_disk_svg "exit $rc"
+fi

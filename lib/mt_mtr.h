@@ -70,7 +70,10 @@ int mt_writer_marker(mt_writer *w, uint32_t value);
 int mt_writer_overflow(mt_writer *w, uint32_t dropped);
 /* Ends the session (sample API), writes the last frame, the index and the footer; frees w.
  * Returns 0, or -1 after any error (then the partial file is removed). */
-int mt_writer_close(mt_writer *w);
+int mt_writer_close(mt_writer *w); /* (prints the error on stderr) */
+/* mt_writer_close with the error ("PATH: write failed: ...") in err instead of on stderr. The
+ * file is written as PATH.partial and renamed to PATH here, on success only. */
+int mt_writer_finish(mt_writer *w, char *err, size_t errlen);
 void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
 const char *mt_writer_error(const mt_writer *w);
 /* A sink for mt_unit (ctx = the writer). */

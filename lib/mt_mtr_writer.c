@@ -15,10 +15,11 @@
 #include "mt_le.h"
 #include "mt_mtr_header.h"
 #include "mt_mtr_index.h"
-#include "mt_paths.h"
+#include "mt_outfile.h"
 
 struct mt_writer {
-    FILE *f;
+    mt_outfile out; /* written as PATH.partial, renamed to PATH by a successful close */
+    FILE *f;        /* out.f */
     char *path;
     int failed;
     char err[256];
@@ -209,16 +210,15 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
     if (w->frame_bytes > MT_MTR_FRAME_MAX / 2) /* readers refuse frames beyond MT_MTR_FRAME_MAX */
         w->frame_bytes = MT_MTR_FRAME_MAX / 2;
     w->cctx = ZSTD_createCCtx();
-    w->f = fopen(path, "wb");
-    if (!w->f || !w->cctx) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, w->f ? "zstd context" : strerror(errno));
-        if (w->f)
-            fclose(w->f);
+    if (!w->cctx || mt_outfile_open(&w->out, path, "wb", 0, err, errlen) < 0) {
+        if (!w->cctx)
+            snprintf(err, errlen, "%s: cannot create: zstd context", path);
         ZSTD_freeCCtx(w->cctx);
         free(w->path);
         free(w);
         return NULL;
     }
+    w->f = w->out.f;
     /* every frame with its content size (ZSTD_compress2 knows it) and a checksum of it, so that a
      * damaged frame is skipped and counted instead of decoding into wrong samples */
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
@@ -334,13 +334,11 @@ void mt_writer_abort(mt_writer *w)
 {
     if (!w)
         return;
-    if (w->f)
-        fclose(w->f);
-    mt_remove_partial(w->path);
+    mt_outfile_discard(&w->out); /* closes it if still open, removes PATH.partial */
     writer_free(w);
 }
 
-int mt_writer_close(mt_writer *w)
+int mt_writer_finish(mt_writer *w, char *err, size_t errlen)
 {
     if (w->used_sw) {
         if (!w->sw.ended)
@@ -362,14 +360,24 @@ int mt_writer_close(mt_writer *w)
     uint8_t foot[MT_MTR_FOOT_PAYLOAD];
     mt_mtr_footer_encode(foot, idx_off);
     skippable(w, MT_MTR_MAGIC_FOOT, foot, sizeof foot);
-    if (fclose(w->f) != 0)
-        wfail(w, "%s: write failed: %s", w->path, strerror(errno));
+    char oe[300];
     w->f = NULL;
+    if (!w->failed && mt_outfile_commit(&w->out, oe, sizeof oe) < 0) /* closed, renamed to PATH */
+        wfail(w, "%s", oe);
     if (w->failed) {
-        fprintf(stderr, "%s\n", w->err);
+        snprintf(err, errlen, "%s", w->err);
         mt_writer_abort(w);
         return -1;
     }
     writer_free(w);
     return 0;
+}
+
+int mt_writer_close(mt_writer *w)
+{
+    char err[300];
+    int rc = mt_writer_finish(w, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    return rc;
 }

@@ -150,7 +150,8 @@ static void tell_damage(ht_source *s)
     const char *why = cut ? "its last frame is cut short" : "no index";
     if ((cut || unfinished) && m->read_any)
         fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s): what it read ends at "
-                        "cycle %" PRIu64 ", the rest is lost\n", s->name, why, m->last_cycle);
+                        "cycle %" PRIu64 ", the rest is lost (a killed writer loses at most its last second or MiB)\n",
+                s->name, why, m->last_cycle);
     else if (cut || unfinished)
         fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s) and no frame of it is "
                         "complete: nothing could be read\n", s->name, why);

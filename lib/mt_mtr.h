@@ -56,6 +56,8 @@ typedef struct {
     size_t frame_bytes;       /* uncompressed bytes per frame before cutting at a SYNC; 0: 1 MiB */
     const mt_unit_cfg *unit_cfg; /* NULL unless the stream comes from the trace unit */
     uint32_t fifo_depth, fifo_drain;
+    int tail_ms;              /* bounded loss on kill: the stream up to its last SYNC reaches the
+                               * file at least this often (host time); 0: 1000, < 0: never */
 } mt_writer_config;
 
 typedef struct mt_writer mt_writer;
@@ -86,6 +88,15 @@ void mt_writer_sink(void *ctx, const uint8_t *p, size_t n);
  * are decoded as before. Marks must come in stream order, one per offset, before or after their
  * bytes, but before the frame they end is cut (a SYNC mark is emitted with its packet). */
 void mt_writer_mark(void *ctx, const mt_unit_mark *m);
+/* A killed writer loses at most frame_bytes of stream (frames are written whole) or tail_ms of
+ * host time, whichever is less: when tail_ms has passed since the last frame, the stream up to
+ * its last SYNC is written as a *tail* frame where the next frame will go. The next frame (or the
+ * index) replaces it, so the finished file is the same bytes with or without tails (frame
+ * boundaries never depend on host time); a killed writer's file ends with its last tail, which
+ * readers take as an ordinary last frame. mt_writer_raw checks the time; a producer that may be
+ * silent for long calls mt_writer_poll now and then (cheap: one clock read). */
+void mt_writer_poll(mt_writer *w);
+uint64_t mt_writer_tails(const mt_writer *w); /* tails written so far (tests) */
 /* Frames indexed from marks so far (tests). */
 uint64_t mt_writer_marked_frames(const mt_writer *w);
 

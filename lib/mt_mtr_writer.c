@@ -4,6 +4,7 @@
 #include "mt_mtr.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,15 @@ struct mt_writer {
     mt_unit_mark *marks; /* producer marks not yet behind the current frame start, in offset order */
     size_t nmarks, capmarks;
     uint64_t marked_frames;
+    /* The tail (bounded loss on kill): every tail_ms of host time the stream up to its last SYNC
+     * is written as a zstd frame where the next frame will go, without moving file_off; the next
+     * frame (or the index) overwrites it, so the finished file is the same bytes as without. */
+    int tail_ms;           /* 0: no tail (an output that is not a regular file) */
+    uint64_t last_flush_ms; /* host time of the last frame or tail written */
+    size_t last_sync;      /* offset in buf of the last SYNC seen (0: buf's start) */
+    size_t tail_upto;      /* bytes of buf in the tail on the disk */
+    uint64_t tail_end;     /* file offset where that tail ends (0: none) */
+    uint64_t tails;        /* tails written (tests) */
 };
 
 static void wfail(mt_writer *w, const char *fmt, ...)
@@ -140,11 +150,16 @@ uint64_t mt_writer_marked_frames(const mt_writer *w)
     return w->marked_frames;
 }
 
-/* Compresses buf[0..len) as one frame and removes it from buf. */
-static void emit_frame(mt_writer *w, size_t len)
+static uint64_t host_ms(void)
 {
-    if (!len || w->failed)
-        return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* buf[0..len) compressed into zbuf as one frame: its size, 0 after a failure. */
+static size_t compress_buf(mt_writer *w, size_t len)
+{
     size_t bound = ZSTD_compressBound(len);
     if (bound > w->zcap) {
         free(w->zbuf);
@@ -152,7 +167,7 @@ static void emit_frame(mt_writer *w, size_t len)
         w->zcap = w->zbuf ? bound : 0;
         if (!w->zbuf) {
             wfail(w, "%s: out of memory", w->path);
-            return;
+            return 0;
         }
     }
     /* ZSTD_compress2, not ZSTD_compressCCtx: the simple call ignores the parameters set on the
@@ -160,8 +175,65 @@ static void emit_frame(mt_writer *w, size_t len)
     size_t z = ZSTD_compress2(w->cctx, w->zbuf, w->zcap, w->buf, len);
     if (ZSTD_isError(z)) {
         wfail(w, "%s: zstd: %s", w->path, ZSTD_getErrorName(z));
+        return 0;
+    }
+    return z;
+}
+
+/* Removes the tail from the file before what replaces it is written: a kill in between loses
+ * the tail's content (at most tail_ms of it), never leaves a half-overwritten frame. */
+static void drop_tail(mt_writer *w)
+{
+    if (!w->tail_end || w->failed)
+        return;
+    if (fflush(w->f) != 0 || ftruncate(fileno(w->f), (off_t)w->file_off) != 0)
+        wfail(w, "%s: write failed: %s", w->path, strerror(errno));
+    w->tail_end = 0;
+    w->tail_upto = 0;
+}
+
+/* The stream up to its last SYNC, as a frame at file_off (see tail_ms). */
+static void write_tail(mt_writer *w, uint64_t now)
+{
+    size_t len = w->last_sync;
+    w->last_flush_ms = now;
+    if (w->failed || len <= w->tail_upto)
+        return;
+    size_t z = compress_buf(w, len);
+    if (!z)
+        return;
+    if (fflush(w->f) != 0 || pwrite(fileno(w->f), w->zbuf, z, (off_t)w->file_off) != (ssize_t)z ||
+        (w->tail_end > w->file_off + z && ftruncate(fileno(w->f), (off_t)(w->file_off + z)) != 0)) {
+        wfail(w, "%s: write failed: %s", w->path, strerror(errno ? errno : EIO));
         return;
     }
+    w->tail_end = w->file_off + z;
+    w->tail_upto = len;
+    w->tails++;
+}
+
+void mt_writer_poll(mt_writer *w)
+{
+    if (!w->tail_ms || w->last_sync <= w->tail_upto)
+        return;
+    uint64_t now = host_ms();
+    if (now - w->last_flush_ms >= (uint64_t)w->tail_ms)
+        write_tail(w, now);
+}
+
+uint64_t mt_writer_tails(const mt_writer *w)
+{
+    return w->tails;
+}
+
+/* Compresses buf[0..len) as one frame and removes it from buf. */
+static void emit_frame(mt_writer *w, size_t len)
+{
+    if (!len || w->failed)
+        return;
+    size_t z = compress_buf(w, len);
+    if (!z)
+        return;
     if (w->nidx == w->capidx) {
         w->capidx = w->capidx * 2 + 16;
         mt_frame_index *ni = realloc(w->idx, w->capidx * sizeof *ni);
@@ -185,6 +257,7 @@ static void emit_frame(mt_writer *w, size_t len)
         mt_dec_init(&d, stats_cb, &st);
         mt_dec_feed(&d, w->buf, len);
     }
+    drop_tail(w);
     wwrite(w, w->zbuf, z);
     if (!w->failed && fflush(w->f) != 0)
         wfail(w, "%s: write failed: %s", w->path, strerror(errno));
@@ -192,6 +265,9 @@ static void emit_frame(mt_writer *w, size_t len)
     w->n -= len;
     w->scan -= len;
     w->stream_off += len;
+    w->last_sync = w->last_sync > len ? w->last_sync - len : 0;
+    if (w->tail_ms)
+        w->last_flush_ms = host_ms();
 }
 
 mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char *err, size_t errlen)
@@ -219,6 +295,9 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
         return NULL;
     }
     w->f = w->out.f;
+    /* a tail needs a file to rewrite: not a device or a FIFO */
+    w->tail_ms = !w->out.tmp || c.tail_ms < 0 ? 0 : c.tail_ms ? c.tail_ms : 1000;
+    w->last_flush_ms = w->tail_ms ? host_ms() : 0;
     /* every frame with its content size (ZSTD_compress2 knows it) and a checksum of it, so that a
      * damaged frame is skipped and counted instead of decoding into wrong samples */
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
@@ -268,6 +347,7 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
         } else if (b == 0x80 && w->zrun >= MT_SYNC_ZEROS) {
             w->zrun = 0;
             size_t start = w->scan - MT_SYNC_LEN_SIG;
+            w->last_sync = start;
             if (start >= w->frame_bytes)
                 emit_frame(w, start);
         } else {
@@ -278,6 +358,7 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
      * frames; such a frame does not start at a SYNC and decodes from its first SYNC on */
     if (w->n >= MT_MTR_FRAME_MAX / 2)
         emit_frame(w, w->n);
+    mt_writer_poll(w);
     return w->failed ? -1 : 0;
 }
 
@@ -348,6 +429,7 @@ int mt_writer_finish(mt_writer *w, char *err, size_t errlen)
         mt_writer_mark(w, &end);
     }
     emit_frame(w, w->n);
+    drop_tail(w); /* (a stream that ended exactly at a frame: the index goes where the tail was) */
     uint64_t idx_off = w->file_off;
     size_t plen = 0;
     uint8_t *pl = mt_mtr_index_encode(w->idx, w->nidx, &plen);

@@ -89,6 +89,15 @@ for opt in --trace --trace-all; do
 done
 out=$( (trap '' XFSZ; ulimit -f 16; "$EMU" -q --trace "$d/t.mtr" --trace-all "$d/a.mtr" "$qsort") 2>&1 >/dev/null </dev/null); rc=$?
 if [ $rc -eq 1 ] && [ -z "$(ls "$d")" ]; then pass full-disk-both-removed; else fail full-disk-both-removed "exit $rc, $(ls "$d")"; fi
+# kill -9 of a run whose whole trace fits in one frame (qsort at 1/2400 cycles: about 200 KB per
+# 4M elements): the tail written every second of host time keeps what came before the kill
+"$EMU" -q --trace "$d/k.mtr" --trace-rate-h 2400 --append "size=16M iters=1" "$qsort" >/dev/null 2>&1 </dev/null &
+kpid=$!
+sleep 2.5
+kill -9 $kpid 2>/dev/null; wait $kpid 2>/dev/null
+n=$("$BIN/metatrace" info "$d/k.mtr.partial" 2>/dev/null | sed -n 's/^samples: \([0-9]*\).*/\1/p')
+if [ ! -e "$d/k.mtr" ] && [ -n "$n" ] && [ "$n" -gt 0 ]; then pass kill-9-keeps-tail
+else fail kill-9-keeps-tail "samples in k.mtr.partial: '$n'; $(ls "$d")"; fi
 rm -rf "$d"
 if true; then :
 fi

@@ -337,6 +337,87 @@ static void test_cut_in_index_loses_nothing(void **state)
     unlink(cut);
 }
 
+/* The tail: with tails every 1 ms and pauses of 3 ms between batches of samples, a copy of the
+ * file taken while the writer runs (what a kill leaves: PATH.partial) reads back, without an
+ * index, at least every sample written before the previous batch (frames alone would give
+ * nothing: the whole stream fits in one 1 MiB frame); the finished file is byte-identical to one
+ * written without tails. */
+static size_t samples_in(const char *path)
+{
+    char err[256];
+    mt_file *f = mt_file_open(path, err, sizeof err);
+    assert_non_null(f);
+    tu_events ev = {0};
+    mt_dec d;
+    mt_dec_init(&d, tu_collect, &ev);
+    uint8_t b[4096];
+    ssize_t k;
+    while ((k = mt_file_read(f, b, sizeof b)) > 0)
+        mt_dec_feed(&d, b, (size_t)k);
+    mt_dec_finish(&d);
+    size_t n = 0;
+    for (size_t i = 0; i < ev.n; i++)
+        n += ev.ev[i].type == MT_DEV_SAMPLE;
+    assert_int_equal(ev.losses, 0);
+    free(ev.ev);
+    mt_file_close(f);
+    return n;
+}
+
+static void write_batches(const char *path, int tail_ms, int check_kill)
+{
+    char err[256], part[300], copy[300];
+    snprintf(part, sizeof part, "%s.partial", path);
+    snprintf(copy, sizeof copy, "%s.killed", path);
+    mt_writer_config wc = {.producer = "test tail", .sync_period = 256, .tail_ms = tail_ms};
+    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
+    assert_non_null(w);
+    uint64_t s = 3, c = 100;
+    assert_int_equal(mt_writer_section(w, 0, MT_FMT_FULL, 1, c), 0);
+    size_t written = 0, before_prev = 0;
+    for (int batch = 0; batch < 6; batch++) {
+        size_t before = written;
+        for (int i = 0; i < 2000; i++, written++) {
+            c += 1 + (tu_rand(&s) & 15);
+            assert_int_equal(mt_writer_sample(w, c, tu_rand(&s) & 0xfffffff8ull, i & 1), 0);
+        }
+        if (check_kill && batch >= 2) {
+            size_t n;
+            uint8_t *p = get_file(part, &n);
+            put_file(copy, p, n);
+            free(p);
+            size_t got = samples_in(copy);
+            if (got < before_prev || got > written)
+                fail_msg("batch %d: a kill now keeps %zu samples of %zu (at least %zu)", batch, got, written,
+                         before_prev);
+        }
+        before_prev = before;
+        usleep(3000);
+    }
+    if (check_kill)
+        assert_true(mt_writer_tails(w) >= 4);
+    else
+        assert_int_equal(mt_writer_tails(w), 0);
+    assert_int_equal(mt_writer_close(w), 0);
+    unlink(copy);
+}
+
+static void test_tail_bounds_loss_same_file(void **state)
+{
+    (void)state;
+    const char *a = tmpname("tail"), *b = tmpname("notail");
+    write_batches(a, 1, 1);
+    write_batches(b, -1, 0);
+    size_t na, nb;
+    uint8_t *pa = get_file(a, &na), *pb = get_file(b, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(pa, pb, na);
+    free(pa);
+    free(pb);
+    unlink(a);
+    unlink(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_index_checked_against_frames),
         cmocka_unit_test(test_version1_reads_unchecked),
         cmocka_unit_test(test_cut_in_index_loses_nothing),
+        cmocka_unit_test(test_tail_bounds_loss_same_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,7 +266,7 @@ int cmd_gen(int argc, char **argv)
                 n = sampler_access(&outs[k].smp, &a, recs);
             for (int j = 0; j < n && !rc; j++)
                 if (trace_write(outs[k].w, &recs[j])) {
-                    cli_error("gen", "%s: %s", outs[k].path, trace_writer_error(outs[k].w));
+                    cli_error("gen", "%s", trace_writer_error(outs[k].w)); /* ("PATH: problem") */
                     rc = 1;
                 }
         }
@@ -275,8 +275,8 @@ int cmd_gen(int argc, char **argv)
         if (outs[k].unit) {
             int bad = unit_driver_stop(&outs[k].drv, g.cycle + 1);
             uint32_t dropped = unit_driver_dropped(&outs[k].drv);
+            char e[600] = "";
             if (outs[k].raw) {
-                char e[600];
                 if (rc || bad)
                     mt_outfile_discard(&outs[k].raw_out);
                 else
@@ -284,11 +284,11 @@ int cmd_gen(int argc, char **argv)
             } else if (rc || bad) {
                 mt_writer_abort(outs[k].mtr);
             } else {
-                bad |= mt_writer_close(outs[k].mtr) != 0;
+                bad |= mt_writer_finish(outs[k].mtr, e, sizeof e) != 0;
             }
             if (rc || bad) {
                 if (bad)
-                    cli_error("gen", "%s: write failed", outs[k].path);
+                    cli_error("gen", "%s", e[0] ? e : "write failed");
                 rc = 1;
             } else if (dropped) {
                 fprintf(stderr, "note: the trace unit dropped %u samples (FIFO full) in %s\n",
@@ -298,8 +298,8 @@ int cmd_gen(int argc, char **argv)
         }
         if (rc) {
             trace_abort(outs[k].w);
-        } else if (trace_finish(outs[k].w)) {
-            cli_error("gen", "%s: write failed", outs[k].path);
+        } else if (trace_finish(outs[k].w, err, sizeof err)) {
+            cli_error("gen", "%s", err);
             rc = 1;
         }
     }

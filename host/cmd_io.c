@@ -155,7 +155,7 @@ int cmd_import(int argc, char **argv)
             samples++;
         }
         if (trace_write(w, &r) != 0) {
-            cli_error("import", "%s: %s", out, trace_writer_error(w));
+            cli_error("import", "%s", trace_writer_error(w)); /* ("PATH: problem") */
             trace_abort(w);
             ht_close(src);
             return 1;
@@ -168,8 +168,8 @@ int cmd_import(int argc, char **argv)
         return 1;
     }
     ht_close(src);
-    if (trace_finish(w) != 0) {
-        cli_error("import", "%s: write failed", out);
+    if (trace_finish(w, err, sizeof err) != 0) {
+        cli_error("import", "%s", err);
         return 1;
     }
     fprintf(stderr, "imported %" PRIu64 " accesses from %s into %s", samples, in, out);
@@ -259,6 +259,33 @@ static void export_help(void)
            "bits zero and counted on stderr.  Here --to names the format: a region's end cycle\n"
            "is --to-cycle.\n\n");
     fputs(roi_help, stdout);
+}
+
+/* What to say after "HMTT cannot express an address in [2 GiB, 4 GiB)": an --offset that maps
+ * every sample of the trace (region) into [0, 2 GiB), found by a pass over it, or that none does.
+ * A suggestion is one that works, or none is made. */
+static void hmtt_offset_advice(const char *in, const roi_opts *roi, uint64_t offset, char *out, size_t n)
+{
+    char err[600];
+    ht_source *src = roi_open(in, roi, NULL, err, sizeof err);
+    if (!src)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    ht_record r;
+    while (ht_next_sample(src, &r) == 1) {
+        lo = r.addr < lo ? r.addr : lo;
+        hi = r.addr > hi ? r.addr : hi;
+    }
+    ht_close(src);
+    if (lo > hi)
+        return;
+    uint64_t base = lo & ~(uint64_t)63; /* HMTT's addresses are 64-byte lines */
+    if (hi - base < (UINT64_C(1) << 31))
+        snprintf(out, n, "; --offset 0x%" PRIx64 " maps every address of the trace (0x%" PRIx64 "..0x%" PRIx64
+                 ") below 2 GiB", base, lo, hi);
+    else
+        snprintf(out, n, "; no --offset can express every address (they span 0x%" PRIx64 "..0x%" PRIx64
+                 ", over 2 GiB%s)", lo, hi, offset ? "" : ": export a region of them, --from/--to");
 }
 
 int cmd_export(int argc, char **argv)
@@ -364,8 +391,11 @@ int cmd_export(int argc, char **argv)
         if (hw) {
             const char *why;
             if (hmtt_writer_access(hw, r.cycle, a, r.write, &why)) {
+                char advice[200] = "";
+                if (a >= (UINT64_C(1) << 31) && a < (UINT64_C(1) << 32))
+                    hmtt_offset_advice(in, &roi, offset, advice, sizeof advice);
                 cli_error("export", "%s: sample %" PRIu64 " (cycle %" PRIu64 ", address 0x%" PRIx64
-                          "): %s", in, n, r.cycle, a, why);
+                          "): %s%s", in, n, r.cycle, a, why, advice);
                 rc = 1;
                 break;
             }

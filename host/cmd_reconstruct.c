@@ -110,8 +110,8 @@ int cmd_reconstruct(int argc, char **argv)
         trace_abort(w);
         return 1;
     }
-    if (trace_finish(w)) {
-        cli_error("reconstruct", "%s: write failed", out);
+    if (trace_finish(w, err, sizeof err)) {
+        cli_error("reconstruct", "%s", err);
         return 1;
     }
     if (!st.span_samples)

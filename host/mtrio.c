@@ -339,9 +339,12 @@ static void file_sink(void *ctx, const uint8_t *p, size_t n)
 
 static int fail(mtr_writer *w, const char *what)
 {
-    if (!w->failed)
-        snprintf(w->err, sizeof w->err, "%s: %s", w->path,
-                 w->mtr ? mt_writer_error(w->mtr) : w->sink_error ? strerror(errno) : what);
+    if (!w->failed) {
+        if (w->mtr && *mt_writer_error(w->mtr)) /* ("PATH: problem" already) */
+            snprintf(w->err, sizeof w->err, "%s", mt_writer_error(w->mtr));
+        else
+            snprintf(w->err, sizeof w->err, "%s: %s", w->path, w->sink_error ? strerror(errno) : what);
+    }
     w->failed = 1;
     return -1;
 }
@@ -445,21 +448,24 @@ int mtr_write(mtr_writer *w, const ht_record *r)
     return 0;
 }
 
-int mtr_finish(mtr_writer *w)
+int mtr_finish(mtr_writer *w, char *err, size_t errlen)
 {
     int rc = w->failed ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "%s", w->err[0] ? w->err : "write failed");
     if (w->mtr) {
         if (rc)
             mt_writer_abort(w->mtr);
-        else if (mt_writer_close(w->mtr))
+        else if (mt_writer_finish(w->mtr, err, errlen))
             rc = -1;
     } else {
         if (!rc && w->have_section && mt_swenc_end(&w->sw))
             rc = -1;
-        char e[600];
+        if (w->sink_error && !rc)
+            snprintf(err, errlen, "%s: write failed", w->path);
         if (rc || w->sink_error)
             mt_outfile_discard(&w->out);
-        else if (mt_outfile_commit(&w->out, e, sizeof e) < 0)
+        else if (mt_outfile_commit(&w->out, err, errlen) < 0)
             rc = -1;
         if (w->sink_error)
             rc = -1;

@@ -71,6 +71,10 @@ limited "$MT" export e.mtr --to csv -o big.csv >/dev/null 2>err; rc=$?
 [ $rc -ne 0 ] && grep -q 'big.csv' err && nothing_left export_full_disk big.csv || fail export_full_disk "exit $rc"
 limited "$MT" gen -o g.mtr --every-access --accesses 1000000 >/dev/null 2>err; rc=$?
 [ $rc -ne 0 ] && nothing_left gen_full_disk g.mtr || fail gen_full_disk "exit $rc"
+# every message line names the command (the writer used to print 'g.mtr: write failed' bare)
+if grep -q '^metatrace gen: g.mtr: write failed: File too large' err && ! grep -qv '^metatrace gen: ' err; then
+    pass gen_full_disk_message
+else fail gen_full_disk_message; fi
 "$MT" export e.mtr --to csv -o /dev/full >/dev/null 2>err; rc=$?
 [ $rc -ne 0 ] && [ -c /dev/full ] && pass export_dev_full || fail export_dev_full "exit $rc"
 # an earlier file at OUT stays as it was when the command fails
@@ -88,3 +92,22 @@ if command -v gnuplot >/dev/null; then
     limited "$MT" plot --kind stride -o q.svg >/dev/null 2>err; rc=$?
     [ $rc -ne 0 ] && nothing_left plot_full_disk_svg q.svg || fail plot_full_disk_svg "exit $rc"
 fi
+
+# --- export --to hmtt: an --offset is suggested only when it works for every address ---
+printf 'cycle,address,rw\n10,0x80001000,R\n20,0x80402040,W\n30,0x80000100,R\n' >hi.csv
+printf 'cycle,address,rw\n10,0x1000,R\n20,0xc0000000,W\n' >span.csv
+"$MT" import --from csv hi.csv -o hi.mtr 2>/dev/null && "$MT" import --from csv span.csv -o span.mtr 2>/dev/null
+"$MT" export hi.mtr --to hmtt -o hi.hmtt >/dev/null 2>err
+off=$(sed -n 's/.*--offset \(0x[0-9a-f]*\) maps every address.*/\1/p' err)
+if [ -n "$off" ] && "$MT" export hi.mtr --to hmtt -o hi.hmtt --offset "$off" >/dev/null 2>&1 && [ -s hi.hmtt ]; then
+    pass hmtt_offset_suggestion_works
+else fail hmtt_offset_suggestion_works "suggested '$off'"; fi
+if "$MT" export span.mtr --to hmtt -o s.hmtt >/dev/null 2>err; then fail hmtt_no_offset_no_suggestion "exit 0"
+elif grep -q 'no --offset can express every address' err && ! grep -q -- '--offset 0x' err; then pass hmtt_no_offset_no_suggestion
+else fail hmtt_no_offset_no_suggestion; fi
+
+# --- policy: a budget below a metapage is said, not silently dropped ---
+"$MT" policy e.mtr --budget 1M --sizes 4K,64K,2M >out 2>err; rc=$?
+if [ $rc -eq 0 ] && grep -q 'budget of 1M holds no 2M metapage' err && ! grep -qE '^1M +[0-9]+ +[a-z]+ +2M' out; then
+    pass policy_budget_below_metapage_said
+else fail policy_budget_below_metapage_said "exit $rc"; fi

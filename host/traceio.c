@@ -370,17 +370,14 @@ const char *trace_writer_error(const trace_writer *w)
     return w->err;
 }
 
-int trace_finish(trace_writer *w)
+int trace_finish(trace_writer *w, char *err, size_t errlen)
 {
     int rc = 0;
     if (w->csv) {
-        char e[sizeof w->err];
-        if (mt_outfile_commit(&w->csv_out, e, sizeof e) < 0) {
-            snprintf(w->err, sizeof w->err, "%s", e);
+        if (mt_outfile_commit(&w->csv_out, err, errlen) < 0)
             rc = -1;
-        }
     } else {
-        rc = mtr_finish(w->mtr);
+        rc = mtr_finish(w->mtr, err, errlen);
     }
     free(w);
     return rc;

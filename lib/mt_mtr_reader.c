@@ -61,7 +61,7 @@ static size_t fill(mt_file *f, size_t want)
     }
     while (f->in_len - f->in_pos < want && !f->eof) {
         if (f->in_len == f->in_cap) {
-            size_t nc = f->in_cap ? f->in_cap * 2 : 1 << 20;
+            size_t nc = f->in_cap ? f->in_cap * 2 : 1 << 16; /* grows to the largest frame */
             uint8_t *nb = realloc(f->in, nc);
             if (!nb) {
                 f->ioerr = 1;

@@ -25,7 +25,7 @@ expect_error() {
 }
 
 hello=$FWBUILD/emu/hello.elf
-htif=$FWBUILD/emu/devices/htif.elf
+htif=$FWBUILD/emu/htif.elf
 printf 'not an elf\n' >"$tmp/text.bin"
 cp "$hello" "$tmp/elf32.elf" && printf '\001' | dd of="$tmp/elf32.elf" bs=1 seek=4 conv=notrunc 2>/dev/null
 

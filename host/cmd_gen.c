@@ -12,6 +12,7 @@
 #include "host/traceio.h"
 #include "host/unitdrv.h"
 #include "mt_mtr.h"
+#include "mt_outfile.h"
 #include "mt_paths.h"
 
 static void help(void)
@@ -39,7 +40,8 @@ static void help(void)
 
 typedef struct {
     trace_writer *w;       /* records (every-access traces, CSV, --model ideal) */
-    FILE *raw;             /* the trace unit's packet stream (--model unit), .mtp */
+    FILE *raw;             /* the trace unit's packet stream (--model unit), .mtp (raw_out.f) */
+    mt_outfile raw_out;    /* renamed into place when generation succeeded */
     mt_writer *mtr;        /* ... or into a container, .mtr */
     int unit;              /* this output comes from the trace unit */
     unit_driver drv;
@@ -55,8 +57,7 @@ static void discard_outputs(gen_out *outs, int n)
         if (outs[j].unit) {
             unit_driver_stop(&outs[j].drv, 2);
             if (outs[j].raw) {
-                fclose(outs[j].raw);
-                mt_remove_partial(outs[j].path);
+                mt_outfile_discard(&outs[j].raw_out);
             } else {
                 mt_writer_abort(outs[j].mtr);
             }
@@ -209,7 +210,9 @@ int cmd_gen(int argc, char **argv)
         if (o->unit) {
             int bad;
             if (ends_with(paths[k], ".mtp")) {
-                o->raw = fopen(paths[k], "wb");
+                char e[600];
+                if (mt_outfile_open(&o->raw_out, paths[k], "wb", 0, e, sizeof e) == 0)
+                    o->raw = o->raw_out.f;
                 bad = !o->raw || unit_driver_start(&o->drv, &s2, o->raw, NULL, NULL);
             } else {
                 mt_unit_cfg ucfg;
@@ -224,7 +227,7 @@ int cmd_gen(int argc, char **argv)
             if (bad) {
                 cli_error("gen", "%s: cannot create", paths[k]);
                 if (o->raw)
-                    fclose(o->raw);
+                    mt_outfile_discard(&o->raw_out);
                 if (o->mtr)
                     mt_writer_abort(o->mtr);
                 discard_outputs(outs, nouts);
@@ -263,7 +266,7 @@ int cmd_gen(int argc, char **argv)
                 n = sampler_access(&outs[k].smp, &a, recs);
             for (int j = 0; j < n && !rc; j++)
                 if (trace_write(outs[k].w, &recs[j])) {
-                    cli_error("gen", "%s: %s", outs[k].path, trace_writer_error(outs[k].w));
+                    cli_error("gen", "%s", trace_writer_error(outs[k].w)); /* ("PATH: problem") */
                     rc = 1;
                 }
         }
@@ -272,18 +275,20 @@ int cmd_gen(int argc, char **argv)
         if (outs[k].unit) {
             int bad = unit_driver_stop(&outs[k].drv, g.cycle + 1);
             uint32_t dropped = unit_driver_dropped(&outs[k].drv);
+            char e[600] = "";
             if (outs[k].raw) {
-                bad |= fclose(outs[k].raw) != 0;
                 if (rc || bad)
-                    mt_remove_partial(outs[k].path);
+                    mt_outfile_discard(&outs[k].raw_out);
+                else
+                    bad |= mt_outfile_commit(&outs[k].raw_out, e, sizeof e) != 0;
             } else if (rc || bad) {
                 mt_writer_abort(outs[k].mtr);
             } else {
-                bad |= mt_writer_close(outs[k].mtr) != 0;
+                bad |= mt_writer_finish(outs[k].mtr, e, sizeof e) != 0;
             }
             if (rc || bad) {
                 if (bad)
-                    cli_error("gen", "%s: write failed", outs[k].path);
+                    cli_error("gen", "%s", e[0] ? e : "write failed");
                 rc = 1;
             } else if (dropped) {
                 fprintf(stderr, "note: the trace unit dropped %u samples (FIFO full) in %s\n",
@@ -293,8 +298,8 @@ int cmd_gen(int argc, char **argv)
         }
         if (rc) {
             trace_abort(outs[k].w);
-        } else if (trace_finish(outs[k].w)) {
-            cli_error("gen", "%s: write failed", outs[k].path);
+        } else if (trace_finish(outs[k].w, err, sizeof err)) {
+            cli_error("gen", "%s", err);
             rc = 1;
         }
     }

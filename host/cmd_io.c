@@ -13,6 +13,7 @@
 #include "host/exporters.h"
 #include "host/hmtt.h"
 #include "host/traceio.h"
+#include "mt_outfile.h"
 #include "mt_paths.h"
 
 static void import_help(void)
@@ -39,11 +40,14 @@ static int kernel_trace(const char *path, const char *csv_out)
         return 1;
     }
     FILE *o = NULL;
-    if (csv_out && !(o = fopen(csv_out, "w"))) {
-        cli_error("import", "%s: cannot create: %s", csv_out, strerror(errno));
+    mt_outfile of = {0};
+    char e[600];
+    if (csv_out && mt_outfile_open(&of, csv_out, "w", 0, e, sizeof e) < 0) {
+        cli_error("import", "%s", e);
         fclose(f);
         return 1;
     }
+    o = of.f;
     if (o)
         fputs("magic,event,pid,vpn,ppn\n", o);
     uint8_t buf[KPTE_RECORD_BYTES];
@@ -71,8 +75,10 @@ static int kernel_trace(const char *path, const char *csv_out)
         rc = 1;
     }
     fclose(f);
-    if (o && (fclose(o) != 0 || rc)) {
-        mt_remove_partial(csv_out);
+    if (o && rc) {
+        mt_outfile_discard(&of);
+    } else if (o && mt_outfile_commit(&of, e, sizeof e) < 0) {
+        cli_error("import", "%s", e);
         rc = 1;
     }
     if (!rc)
@@ -149,7 +155,7 @@ int cmd_import(int argc, char **argv)
             samples++;
         }
         if (trace_write(w, &r) != 0) {
-            cli_error("import", "%s: %s", out, trace_writer_error(w));
+            cli_error("import", "%s", trace_writer_error(w)); /* ("PATH: problem") */
             trace_abort(w);
             ht_close(src);
             return 1;
@@ -162,8 +168,8 @@ int cmd_import(int argc, char **argv)
         return 1;
     }
     ht_close(src);
-    if (trace_finish(w) != 0) {
-        cli_error("import", "%s: write failed", out);
+    if (trace_finish(w, err, sizeof err) != 0) {
+        cli_error("import", "%s", err);
         return 1;
     }
     fprintf(stderr, "imported %" PRIu64 " accesses from %s into %s", samples, in, out);
@@ -182,12 +188,14 @@ static int export_kernel(const char *in, const char *out)
         cli_error("export", "%s: cannot open: %s", in, strerror(errno));
         return 1;
     }
-    FILE *o = fopen(out, "wb");
-    if (!o) {
-        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
+    mt_outfile of;
+    char e[600];
+    if (mt_outfile_open(&of, out, "wb", 0, e, sizeof e) < 0) {
+        cli_error("export", "%s", e);
         fclose(f);
         return 1;
     }
+    FILE *o = of.f;
     char line[256];
     uint64_t n = 0, lineno = 0;
     int rc = 0;
@@ -220,12 +228,14 @@ static int export_kernel(const char *in, const char *out)
         n++;
     }
     fclose(f);
-    if (fclose(o) != 0)
+    if (rc) {
+        mt_outfile_discard(&of);
+    } else if (mt_outfile_commit(&of, e, sizeof e) < 0) {
+        cli_error("export", "%s", e);
         rc = 1;
-    if (rc)
-        mt_remove_partial(out);
-    else
+    } else {
         fprintf(stderr, "wrote %" PRIu64 " kernel PTE records to %s\n", n, out);
+    }
     return rc;
 }
 
@@ -249,6 +259,33 @@ static void export_help(void)
            "bits zero and counted on stderr.  Here --to names the format: a region's end cycle\n"
            "is --to-cycle.\n\n");
     fputs(roi_help, stdout);
+}
+
+/* What to say after "HMTT cannot express an address in [2 GiB, 4 GiB)": an --offset that maps
+ * every sample of the trace (region) into [0, 2 GiB), found by a pass over it, or that none does.
+ * A suggestion is one that works, or none is made. */
+static void hmtt_offset_advice(const char *in, const roi_opts *roi, uint64_t offset, char *out, size_t n)
+{
+    char err[600];
+    ht_source *src = roi_open(in, roi, NULL, err, sizeof err);
+    if (!src)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    ht_record r;
+    while (ht_next_sample(src, &r) == 1) {
+        lo = r.addr < lo ? r.addr : lo;
+        hi = r.addr > hi ? r.addr : hi;
+    }
+    ht_close(src);
+    if (lo > hi)
+        return;
+    uint64_t base = lo & ~(uint64_t)63; /* HMTT's addresses are 64-byte lines */
+    if (hi - base < (UINT64_C(1) << 31))
+        snprintf(out, n, "; --offset 0x%" PRIx64 " maps every address of the trace (0x%" PRIx64 "..0x%" PRIx64
+                 ") below 2 GiB", base, lo, hi);
+    else
+        snprintf(out, n, "; no --offset can express every address (they span 0x%" PRIx64 "..0x%" PRIx64
+                 ", over 2 GiB%s)", lo, hi, offset ? "" : ": export a region of them, --from/--to");
 }
 
 int cmd_export(int argc, char **argv)
@@ -325,11 +362,16 @@ int cmd_export(int argc, char **argv)
         ht_close(src);
         return 2;
     }
-    FILE *f = out ? fopen(out, kind == EXP_HMTT ? "wb" : "w") : stdout;
-    if (!f) {
-        cli_error("export", "%s: cannot create: %s", out, strerror(errno));
-        ht_close(src);
-        return 1;
+    mt_outfile of = {0};
+    FILE *f = stdout;
+    if (out) {
+        char e[600];
+        if (mt_outfile_open(&of, out, kind == EXP_HMTT ? "wb" : "w", 0, e, sizeof e) < 0) {
+            cli_error("export", "%s", e);
+            ht_close(src);
+            return 1;
+        }
+        f = of.f;
     }
     hmtt_writer *hw = kind == EXP_HMTT ? hmtt_writer_new(f, cpt) : NULL;
     export_header(f, kind);
@@ -349,8 +391,11 @@ int cmd_export(int argc, char **argv)
         if (hw) {
             const char *why;
             if (hmtt_writer_access(hw, r.cycle, a, r.write, &why)) {
+                char advice[200] = "";
+                if (a >= (UINT64_C(1) << 31) && a < (UINT64_C(1) << 32))
+                    hmtt_offset_advice(in, &roi, offset, advice, sizeof advice);
                 cli_error("export", "%s: sample %" PRIu64 " (cycle %" PRIu64 ", address 0x%" PRIx64
-                          "): %s", in, n, r.cycle, a, why);
+                          "): %s%s", in, n, r.cycle, a, why, advice);
                 rc = 1;
                 break;
             }
@@ -374,13 +419,23 @@ int cmd_export(int argc, char **argv)
                     st.ambiguous ? " (some writes to line 0 look like fillers)" : "");
         hmtt_writer_free(hw);
     }
-    if (out && (fclose(f) != 0 || write_failed)) { /* (standard output: main checks it) */
-        if (!rc)
-            cli_error("export", "%s: write error: %s", out, strerror(errno ? errno : EIO));
+    if (out && !rc && ht_damaged_inputs()) { /* the reader said what is missing */
+        cli_error("export", "%s not written: %s is damaged, the export would be incomplete", out, in);
         rc = 1;
     }
+    if (out && !rc) { /* (standard output: main checks it) */
+        char e[600];
+        if (write_failed || mt_outfile_commit(&of, e, sizeof e) < 0) {
+            if (write_failed) {
+                snprintf(e, sizeof e, "%s: write failed: %s", out, strerror(errno ? errno : EIO));
+                mt_outfile_discard(&of);
+            }
+            cli_error("export", "%s", e);
+            rc = 1;
+        }
+    }
     if (rc && out)
-        mt_remove_partial(out); /* never leave a half-written file that looks complete */
+        mt_outfile_discard(&of); /* never leave a half-written file that looks complete */
     if (!rc && coarse)
         fprintf(stderr, "note: %" PRIu64 " samples carried only 48/32-bit addresses (low bits zero)\n",
                 coarse);

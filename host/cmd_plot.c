@@ -14,6 +14,17 @@
 #include "host/rowbuf.h"
 #include "host/traceio.h"
 
+/* plot_run, unless an input was damaged (the reader said what is missing): a plot of part of a
+ * trace is not written as if it were the whole. */
+static int plot_checked(const char *script, const char *data, const char *out, char *err, size_t errlen)
+{
+    if (ht_damaged_inputs()) {
+        snprintf(err, errlen, "%s not written: the input is damaged, the plot would be incomplete", out);
+        return -1;
+    }
+    return plot_run(script, data, out, err, errlen);
+}
+
 static void help(void)
 {
     printf("usage: metatrace plot --kind mrc|cost FILE -o OUT.png|OUT.svg [--sizes 4K..2M]\n"
@@ -92,7 +103,7 @@ static int stride_plot(const char *out, uint64_t row, uint32_t banks, uint64_t e
              "'' using 1:4 with lines dt 2 lw 2 title '1 - stride*elem/row (RowScope)', "
              "'' using 1:3 with linespoints title 'conflict rate'\n",
              row, banks, rb_mapping_name(m), elem);
-    int rc = plot_run(script, d.buf, out, err, sizeof err);
+    int rc = plot_checked(script, d.buf, out, err, sizeof err);
     if (rc)
         cli_error("plot", "%s", err);
     else if (print_data)
@@ -293,7 +304,7 @@ int cmd_plot(int argc, char **argv)
         sb_printf(&sc, "\n");
     }
     policy_result_free(&r);
-    rc = d.buf && sc.buf ? plot_run(sc.buf, d.buf, out, err, sizeof err) : -1;
+    rc = d.buf && sc.buf ? plot_checked(sc.buf, d.buf, out, err, sizeof err) : -1;
     if (rc)
         cli_error("plot", "%s", d.buf && sc.buf ? err : "out of memory");
     else if (print_data)

@@ -149,11 +149,21 @@ int cmd_policy(int argc, char **argv)
         return 1;
     }
     if (res.samples == 0) {
-        cli_error("policy", "%s: no usable samples (empty, or only 32-bit samples: reconstruct first)", path);
+        cli_error("policy", "%s: no usable samples (%s, or only 32-bit samples: reconstruct first)", path,
+                  roi.from || roi.to != UINT64_MAX || roi.markers ? "none in the region of interest" : "empty");
         policy_result_free(&res);
         return 1;
     }
     policy_report(stdout, fmt, path, &cfg, &res);
+    /* a budget smaller than a metapage holds none: its rows are not in the table, say so */
+    for (int s = 0; s < cfg.nsizes; s++)
+        for (int b = 0; b < cfg.nbudgets; b++)
+            if (cfg.budgets[b] < cfg.sizes[s]) {
+                char bs[32], ss[32];
+                fprintf(stderr, "metatrace policy: note: a budget of %s holds no %s metapage: no %s rows at %s "
+                        "(every access would fault)\n", cli_bytes_str(cfg.budgets[b], bs, sizeof bs),
+                        cli_bytes_str(cfg.sizes[s], ss, sizeof ss), ss, bs);
+            }
     policy_result_free(&res);
     return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -101,13 +101,17 @@ int cmd_reconstruct(int argc, char **argv)
     rc_stats st;
     int rc = reconstruct_run(src, &cfg, emit_to_writer, w, &st, err, sizeof err);
     ht_close(src);
+    if (!rc && ht_damaged_inputs()) { /* the reader said what is missing */
+        snprintf(err, sizeof err, "%s not written: %s is damaged, the reconstruction would be incomplete", out, in);
+        rc = -1;
+    }
     if (rc) {
         cli_error("reconstruct", "%s", err);
         trace_abort(w);
         return 1;
     }
-    if (trace_finish(w)) {
-        cli_error("reconstruct", "%s: write failed", out);
+    if (trace_finish(w, err, sizeof err)) {
+        cli_error("reconstruct", "%s", err);
         return 1;
     }
     if (!st.span_samples)

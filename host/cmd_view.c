@@ -15,7 +15,7 @@
 static void roi_note(const char *cmd, const char *path, const roi_opts *roi, int indexed)
 {
     if (indexed < 0 && (roi->from || roi->to != UINT64_MAX))
-        fprintf(stderr, "metatrace %s: %s: no index (the writer did not finish, or a raw stream): "
+        fprintf(stderr, "metatrace %s: %s: no usable index (a raw stream, an unfinished writer or a damaged index): "
                         "scanning the whole trace for the cycle range\n", cmd, path);
 }
 

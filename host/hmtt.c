@@ -216,7 +216,7 @@ int hmtt_writer_access(hmtt_writer *w, uint64_t cycle, uint64_t paddr, int write
     uint32_t raw;
     if (hmtt_raw_of_phys(paddr, &raw)) {
         *why = paddr >= TWO_GIB && paddr < 2 * TWO_GIB
-                   ? "address in [2 GiB, 4 GiB): HMTT's +2 GiB adjustment cannot express it (try --offset)"
+                   ? "address in [2 GiB, 4 GiB): HMTT's +2 GiB adjustment cannot express it"
                    : "address beyond HMTT's 31-bit line address";
         return -1;
     }

@@ -18,7 +18,7 @@ $(METATRACE): $(OBJ)/host/main.o $(HOST_A) $(BUILD)/lib/libmetatrace.a
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # End-to-end checks of the command line (errors, round trips, hand-checked outputs).
-TEST_SCRIPTS += host/test_cli.sh
+TEST_SCRIPTS += host/test_cli.sh host/test_robust.sh
 TEST_DEPS    += $(METATRACE)
 
 # make bench: policy engine vs one simulation per configuration, decode vs zstd -d.

@@ -21,6 +21,7 @@
 
 #include "mt_dec.h"
 #include "mt_mtr.h"
+#include "mt_outfile.h"
 #include "mt_pkt.h"
 #include "mt_swenc.h"
 #include "mt_paths.h"
@@ -123,7 +124,15 @@ static void tell_damage(ht_source *s)
     mtp_state *m = s->state;
     const mt_file_header *h = mt_file_header_get(m->f);
     uint64_t bad = mt_file_bad_frames(m->f);
-    int cut = mt_file_truncated(m->f), unfinished = !h->raw && !h->has_index;
+    int cut = mt_file_truncated(m->f), index_cut = mt_file_index_cut(m->f);
+    int unfinished = !h->raw && h->index_state == MT_INDEX_NONE && !index_cut;
+    if (!m->told && index_cut && !bad && !m->losses && !cut) {
+        /* every frame is whole: the answer is complete, only the seek shortcut is missing */
+        m->told = 1;
+        fprintf(stderr, "metatrace: %s: note: the writer stopped while writing the index; every frame is "
+                        "whole and was read: nothing is lost\n", s->name);
+        return;
+    }
     if (m->told || (!bad && !m->losses && !cut && !unfinished))
         return;
     /* records come in cycle order: one past the region read means the region itself is whole */
@@ -141,7 +150,8 @@ static void tell_damage(ht_source *s)
     const char *why = cut ? "its last frame is cut short" : "no index";
     if ((cut || unfinished) && m->read_any)
         fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s): what it read ends at "
-                        "cycle %" PRIu64 ", the rest is lost\n", s->name, why, m->last_cycle);
+                        "cycle %" PRIu64 ", the rest is lost (a killed writer loses at most its last second or MiB)\n",
+                s->name, why, m->last_cycle);
     else if (cut || unfinished)
         fprintf(stderr, "metatrace: %s: incomplete: the writer did not finish (%s) and no frame of it is "
                         "complete: nothing could be read\n", s->name, why);
@@ -241,14 +251,28 @@ static void mtp_describe(ht_source *s, FILE *out)
             fprintf(out, "  %.*s\n", len, p);
         p += len + (nl != NULL);
     }
+    fprintf(out, "header: %s\n", h->header_checked ? "checked (CRC-32C matches)"
+                                                     : "unchecked (an older file: version 1, no checksum)");
     if (h->has_index) {
-        uint64_t samples = 0;
-        for (size_t i = 0; i < nidx; i++)
+        uint64_t samples = 0, first = 0, last = 0;
+        int any = 0;
+        for (size_t i = 0; i < nidx; i++) {
             samples += idx[i].samples;
+            if (idx[i].samples) { /* frames without samples index no cycles */
+                if (!any)
+                    first = idx[i].first_cycle;
+                last = idx[i].last_cycle;
+                any = 1;
+            }
+        }
         fprintf(out, "index: %zu frames, %" PRIu64 " samples", nidx, samples);
-        if (nidx)
-            fprintf(out, ", cycles %" PRIu64 "..%" PRIu64, idx[0].first_cycle, idx[nidx - 1].last_cycle);
-        fputc('\n', out);
+        if (any)
+            fprintf(out, ", cycles %" PRIu64 "..%" PRIu64, first, last);
+        fprintf(out, ", %s\n", h->index_state == MT_INDEX_CHECKED
+                                   ? "checked (CRC-32C matches, entries match their frames)"
+                                   : "unchecked (an older file: no checksum; entries match their frames)");
+    } else if (h->index_state == MT_INDEX_BAD) {
+        fprintf(out, "index: damaged (%s): set aside, every frame read in order\n", h->index_note);
     } else {
         fprintf(out, "index: none (the writer did not finish: reading up to the last complete frame)\n");
     }
@@ -271,6 +295,10 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    const mt_file_header *h = mt_file_header_get(f);
+    if (h->index_state == MT_INDEX_BAD) /* the answer stays right, only slower: say why */
+        fprintf(stderr, "metatrace: %s: note: index damaged (%s): set aside, reading every frame in order\n",
+                path, h->index_note);
     m->f = f;
     m->to = UINT64_MAX;
     mt_dec_init(&m->dec, on_event, m);
@@ -287,7 +315,8 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
 /* ---------------- writer ---------------- */
 struct mtr_writer {
     mt_writer *mtr;        /* .mtr */
-    FILE *f;               /* .mtp: mt_swenc into this file */
+    FILE *f;               /* .mtp: mt_swenc into this file (out.f) */
+    mt_outfile out;        /* .mtp: renamed into place by mtr_finish */
     mt_swenc sw;
     int sink_error;
     char path[512];
@@ -310,9 +339,12 @@ static void file_sink(void *ctx, const uint8_t *p, size_t n)
 
 static int fail(mtr_writer *w, const char *what)
 {
-    if (!w->failed)
-        snprintf(w->err, sizeof w->err, "%s: %s", w->path,
-                 w->mtr ? mt_writer_error(w->mtr) : w->sink_error ? strerror(errno) : what);
+    if (!w->failed) {
+        if (w->mtr && *mt_writer_error(w->mtr)) /* ("PATH: problem" already) */
+            snprintf(w->err, sizeof w->err, "%s", mt_writer_error(w->mtr));
+        else
+            snprintf(w->err, sizeof w->err, "%s: %s", w->path, w->sink_error ? strerror(errno) : what);
+    }
     w->failed = 1;
     return -1;
 }
@@ -345,12 +377,11 @@ mtr_writer *mtr_create(const char *path, const trace_writer_opts *o, char *err, 
     if (!w->o.rate)
         w->o.rate = 1;
     if (is_mtp(path)) {
-        w->f = fopen(path, "wb");
-        if (!w->f) {
-            snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        if (mt_outfile_open(&w->out, path, "wb", 0, err, errlen) < 0) {
             free(w);
             return NULL;
         }
+        w->f = w->out.f;
         mt_swenc_init(&w->sw, 4096, file_sink, w);
         return w;
     }
@@ -417,21 +448,27 @@ int mtr_write(mtr_writer *w, const ht_record *r)
     return 0;
 }
 
-int mtr_finish(mtr_writer *w)
+int mtr_finish(mtr_writer *w, char *err, size_t errlen)
 {
     int rc = w->failed ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "%s", w->err[0] ? w->err : "write failed");
     if (w->mtr) {
         if (rc)
             mt_writer_abort(w->mtr);
-        else if (mt_writer_close(w->mtr))
+        else if (mt_writer_finish(w->mtr, err, errlen))
             rc = -1;
     } else {
         if (!rc && w->have_section && mt_swenc_end(&w->sw))
             rc = -1;
-        if (w->sink_error || fclose(w->f) != 0)
+        if (w->sink_error && !rc)
+            snprintf(err, errlen, "%s: write failed", w->path);
+        if (rc || w->sink_error)
+            mt_outfile_discard(&w->out);
+        else if (mt_outfile_commit(&w->out, err, errlen) < 0)
             rc = -1;
-        if (rc)
-            mt_remove_partial(w->path);
+        if (w->sink_error)
+            rc = -1;
     }
     if (!rc && w->shifted)
         fprintf(stderr, "note: %s: %" PRIu64 " samples moved to the next free sample point "
@@ -447,8 +484,7 @@ void mtr_abort(mtr_writer *w)
     if (w->mtr) {
         mt_writer_abort(w->mtr);
     } else {
-        fclose(w->f);
-        mt_remove_partial(w->path);
+        mt_outfile_discard(&w->out);
     }
     free(w);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "host/mtrio.h"
+#include "mt_outfile.h"
 #include "mt_paths.h"
 
 static int has_suffix(const char *s, const char *suf)
@@ -316,7 +317,8 @@ ht_source *trace_open(const char *path, char *err, size_t errlen)
 struct trace_writer {
     char path[512];
     int rich;           /* CSV in the 7-column form (sampled traces) */
-    FILE *csv;          /* CSV output */
+    FILE *csv;          /* CSV output (csv_out.f) */
+    mt_outfile csv_out; /* renamed into place by trace_finish */
     mtr_writer *mtr;    /* container output */
     char err[512];
 };
@@ -330,12 +332,11 @@ trace_writer *trace_create(const char *path, const trace_writer_opts *o, char *e
     }
     snprintf(w->path, sizeof w->path, "%s", path);
     if (has_suffix(path, ".csv") || !strcmp(path, "-")) {
-        w->csv = strcmp(path, "-") ? fopen(path, "w") : stdout;
-        if (!w->csv) {
-            seterr(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        if (mt_outfile_open(&w->csv_out, path, "w", 1, err, errlen) < 0) {
             free(w);
             return NULL;
         }
+        w->csv = w->csv_out.f;
         w->rich = o->format != HT_FMT_FULL || o->rate != 1;
         fputs(w->rich ? RICH_HEADER "\n" : "cycle,address,rw\n", w->csv);
         return w;
@@ -369,18 +370,14 @@ const char *trace_writer_error(const trace_writer *w)
     return w->err;
 }
 
-int trace_finish(trace_writer *w)
+int trace_finish(trace_writer *w, char *err, size_t errlen)
 {
     int rc = 0;
     if (w->csv) {
-        if (fflush(w->csv) != 0 || ferror(w->csv))
+        if (mt_outfile_commit(&w->csv_out, err, errlen) < 0)
             rc = -1;
-        if (w->csv != stdout && fclose(w->csv) != 0)
-            rc = -1;
-        if (rc)
-            mt_remove_partial(w->path);
     } else {
-        rc = mtr_finish(w->mtr);
+        rc = mtr_finish(w->mtr, err, errlen);
     }
     free(w);
     return rc;
@@ -391,10 +388,7 @@ void trace_abort(trace_writer *w)
     if (!w)
         return;
     if (w->csv) {
-        if (w->csv != stdout) {
-            fclose(w->csv);
-            mt_remove_partial(w->path);
-        }
+        mt_outfile_discard(&w->csv_out);
     } else {
         mtr_abort(w->mtr);
     }

@@ -27,8 +27,9 @@ typedef struct {
 trace_writer *trace_create(const char *path, const trace_writer_opts *o, char *err, size_t errlen);
 /* 0 ok, -1 error (message in err given at create time... retrieved with trace_writer_error) */
 int trace_write(trace_writer *w, const ht_record *r);
-/* Flushes and closes; on failure the partial output is removed.  0 ok, -1 error. */
-int trace_finish(trace_writer *w);
+/* Flushes, closes and renames the output into place; on failure the partial output is removed
+ * and err says why ("OUT: write failed: ...").  0 ok, -1 error. */
+int trace_finish(trace_writer *w, char *err, size_t errlen);
 void trace_abort(trace_writer *w); /* closes and removes the output */
 const char *trace_writer_error(const trace_writer *w);
 

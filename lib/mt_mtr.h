@@ -26,8 +26,19 @@ typedef struct {
     char info[MT_MTR_INFO_MAX]; /* "key=value" lines: producer, memory map, command line... */
     /* filled in by the reader */
     int raw;        /* 1: .mtp, 2: plain zstd stream, 0: .mtr */
-    int has_index;  /* 0 when the writer did not finish (killed) */
+    int has_index;  /* 1: the index is usable (seeks use it) */
+    int header_checked; /* 1: the header's checksum matched; 0: an older file without one */
+    int index_state;    /* MT_INDEX_* */
+    char index_note[200]; /* MT_INDEX_BAD: why it was set aside */
 } mt_file_header;
+
+/* What the reader made of the index (mt_file_header.index_state). */
+enum {
+    MT_INDEX_NONE = 0,  /* no footer: the writer did not finish (or a raw stream) */
+    MT_INDEX_CHECKED,   /* checksum matched and every entry agrees with the frame it points at */
+    MT_INDEX_UNCHECKED, /* an older file without checksums: entries agree with their frames */
+    MT_INDEX_BAD,       /* damaged (index_note says how): set aside, the frames are read in order */
+};
 
 typedef struct {
     uint64_t file_offset, comp_size;   /* the zstd frame in the file */
@@ -45,6 +56,8 @@ typedef struct {
     size_t frame_bytes;       /* uncompressed bytes per frame before cutting at a SYNC; 0: 1 MiB */
     const mt_unit_cfg *unit_cfg; /* NULL unless the stream comes from the trace unit */
     uint32_t fifo_depth, fifo_drain;
+    int tail_ms;              /* bounded loss on kill: the stream up to its last SYNC reaches the
+                               * file at least this often (host time); 0: 1000, < 0: never */
 } mt_writer_config;
 
 typedef struct mt_writer mt_writer;
@@ -59,7 +72,10 @@ int mt_writer_marker(mt_writer *w, uint32_t value);
 int mt_writer_overflow(mt_writer *w, uint32_t dropped);
 /* Ends the session (sample API), writes the last frame, the index and the footer; frees w.
  * Returns 0, or -1 after any error (then the partial file is removed). */
-int mt_writer_close(mt_writer *w);
+int mt_writer_close(mt_writer *w); /* (prints the error on stderr) */
+/* mt_writer_close with the error ("PATH: write failed: ...") in err instead of on stderr. The
+ * file is written as PATH.partial and renamed to PATH here, on success only. */
+int mt_writer_finish(mt_writer *w, char *err, size_t errlen);
 void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
 const char *mt_writer_error(const mt_writer *w);
 /* A sink for mt_unit (ctx = the writer). */
@@ -72,6 +88,15 @@ void mt_writer_sink(void *ctx, const uint8_t *p, size_t n);
  * are decoded as before. Marks must come in stream order, one per offset, before or after their
  * bytes, but before the frame they end is cut (a SYNC mark is emitted with its packet). */
 void mt_writer_mark(void *ctx, const mt_unit_mark *m);
+/* A killed writer loses at most frame_bytes of stream (frames are written whole) or tail_ms of
+ * host time, whichever is less: when tail_ms has passed since the last frame, the stream up to
+ * its last SYNC is written as a *tail* frame where the next frame will go. The next frame (or the
+ * index) replaces it, so the finished file is the same bytes with or without tails (frame
+ * boundaries never depend on host time); a killed writer's file ends with its last tail, which
+ * readers take as an ordinary last frame. mt_writer_raw checks the time; a producer that may be
+ * silent for long calls mt_writer_poll now and then (cheap: one clock read). */
+void mt_writer_poll(mt_writer *w);
+uint64_t mt_writer_tails(const mt_writer *w); /* tails written so far (tests) */
 /* Frames indexed from marks so far (tests). */
 uint64_t mt_writer_marked_frames(const mt_writer *w);
 
@@ -98,6 +123,9 @@ void mt_file_stop_after(mt_file *f, uint64_t cycle);
 /* Frame index: NULL with *n = 0 when the file has none. */
 const mt_frame_index *mt_file_index(const mt_file *f, size_t *n);
 int mt_file_truncated(const mt_file *f);     /* the last frame was cut short (writer killed) */
+/* The file ends inside its index or footer (the writer was stopped while finishing): every data
+ * frame is whole, nothing of the stream is lost. */
+int mt_file_index_cut(const mt_file *f);
 uint64_t mt_file_bad_frames(const mt_file *f); /* corrupt frames skipped */
 const char *mt_file_error(const mt_file *f);
 void mt_file_close(mt_file *f);

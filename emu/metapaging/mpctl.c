@@ -1,6 +1,7 @@
 /* Meta-paging options, session and report; see mpctl.h. */
 #include "emu/metapaging/mpctl.h"
 #include "emu/cliopt.h"
+#include "mt_outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -415,16 +416,15 @@ int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen
         fprintf(text, "ram-hash %016" PRIx64 "\n", mp_ram_hash(s->ram));
     if (!s->opt.stats_json)
         return 0;
-    FILE *f = fopen(s->opt.stats_json, "w");
-    if (!f) {
-        snprintf(err, errlen, "stats file %s: cannot create: %s", s->opt.stats_json,
-                 strerror(errno));
+    mt_outfile o; /* FILE.partial, renamed to FILE once whole */
+    char oe[600];
+    if (mt_outfile_open(&o, s->opt.stats_json, "w", 0, oe, sizeof oe) != 0) {
+        snprintf(err, errlen, "stats file %s", oe);
         return -1;
     }
-    print_json(s, f);
-    if (ferror(f) | (fclose(f) != 0)) {
-        snprintf(err, errlen, "stats file %s: write failed: %s", s->opt.stats_json,
-                 strerror(errno));
+    print_json(s, o.f);
+    if (mt_outfile_commit(&o, oe, sizeof oe) != 0) {
+        snprintf(err, errlen, "stats file %s", oe);
         return -1;
     }
     return 0;

@@ -14,6 +14,7 @@
 #include "emu/platform/dtb.h"
 #include "emu/platform/loader.h"
 #include "emu/platform/smp.h"
+#include "mt_outfile.h"
 #include "mt_paths.h"
 
 #define MiB (UINT64_C(1) << 20)
@@ -320,13 +321,18 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         goto fail;
     }
     if (cfg->dtb_out) {
-        FILE *f = fopen(cfg->dtb_out, "wb");
-        bool wrote = f && fwrite(dtb, 1, (size_t)dtb_size, f) == (size_t)dtb_size;
-        if (f && fclose(f) != 0) /* a full disk shows only here, when the buffer is written */
+        mt_outfile o; /* DTB.partial, renamed to DTB once whole */
+        char oe[600];
+        bool wrote = mt_outfile_open(&o, cfg->dtb_out, "wb", 0, oe, sizeof oe) == 0;
+        if (wrote && fwrite(dtb, 1, (size_t)dtb_size, o.f) != (size_t)dtb_size) {
+            snprintf(oe, sizeof oe, "%s: write failed: %s", cfg->dtb_out, strerror(errno ? errno : EIO));
+            mt_outfile_discard(&o);
             wrote = false;
+        } else if (wrote && mt_outfile_commit(&o, oe, sizeof oe) != 0) { /* a full disk shows here */
+            wrote = false;
+        }
         if (!wrote) {
-            snprintf(err, errlen, "%s: cannot write the device tree: %s", cfg->dtb_out, strerror(errno ? errno : EIO));
-            mt_remove_partial(cfg->dtb_out);
+            snprintf(err, errlen, "cannot write the device tree: %s", oe);
             free(dtb);
             goto fail;
         }
@@ -436,11 +442,13 @@ bool machine_write_signature(mt_machine *m, char *err, size_t errlen)
         snprintf(err, errlen, "--signature: the program has no begin_signature/end_signature symbols");
         return false;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    mt_outfile o; /* PATH.partial, renamed to PATH once whole */
+    char oe[600];
+    if (mt_outfile_open(&o, path, "w", 0, oe, sizeof oe) != 0) {
+        snprintf(err, errlen, "%s", oe);
         return false;
     }
+    FILE *f = o.f;
     bool ok = true;
     for (uint64_t a = m->sig_begin; a < m->sig_end && ok; a += g) {
         uint8_t b[16] = {0};
@@ -449,8 +457,13 @@ bool machine_write_signature(mt_machine *m, char *err, size_t errlen)
             fprintf(f, "%02x", b[i]);
         fputc('\n', f);
     }
-    if (fclose(f) != 0 || !ok) {
-        snprintf(err, errlen, "%s: %s", path, ok ? "write error" : "signature region outside RAM");
+    if (!ok) {
+        mt_outfile_discard(&o);
+        snprintf(err, errlen, "%s: signature region outside RAM", path);
+        return false;
+    }
+    if (mt_outfile_commit(&o, oe, sizeof oe) != 0) {
+        snprintf(err, errlen, "%s", oe);
         return false;
     }
     return true;

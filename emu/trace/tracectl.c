@@ -324,6 +324,7 @@ struct trace_session {
     mt_writer *w;    /* --trace */
     mt_writer *all;  /* --trace-all */
     bool all_started;
+    bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
     /* The model and the device on cache lines of their own: with the model on its own thread
      * (emu/trace/tracepipe.h) each is written per sample by a different core. */
@@ -468,7 +469,7 @@ static bool all_access(void *ctx, const mt_access *a)
     if (!all_start(s, a->cycle))
         return false;
     if (mt_writer_sample(s->all, a->cycle, a->addr, a->write) != 0) {
-        fprintf(stderr, "mtemu: --trace-all: %s\n", mt_writer_error(s->all));
+        s->all_failed = true; /* trace_session_finish says what failed */
         return false;
     }
     s->all_samples++;
@@ -652,18 +653,25 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
     s->finished = true;
     bool ok = tracedev_finish(&s->dev);
     int rc = 0;
+    char we[400];
     if (s->unit.order_errors || (s->ls && mt_lockstep_model(s->ls)->order_errors))
         fprintf(stderr, "mtemu: trace unit: %" PRIu64 " accesses broke the one-per-cycle contract\n",
                 s->ls ? mt_lockstep_model(s->ls)->order_errors : s->unit.order_errors);
     if (s->rtl.r)
         rtl_drain(&s->rtl);
     if (!ok) {
-        if (s->ls && mt_lockstep_diverged(s->ls))
+        if (s->ls && mt_lockstep_diverged(s->ls)) {
             snprintf(err, errlen, "--trace-unit=both: the model and the RTL diverged (report above); %s",
                      s->w ? "the trace file was removed" : "no trace");
-        else
+            rc = 3;
+        } else if (s->all_failed) { /* a write failure, as for every other output: exit 1 */
+            snprintf(err, errlen, "--trace-all: %s (the run was stopped there)%s",
+                     s->all ? mt_writer_error(s->all) : "write failed", s->w ? "; --trace removed too" : "");
+            rc = 1;
+        } else {
             snprintf(err, errlen, "--trace: the trace unit stopped (see above)");
-        rc = 3;
+            rc = 3;
+        }
     }
     if (s->w) {
         mt_writer *w = s->w;
@@ -675,9 +683,9 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         }
         if (rc) {
             mt_writer_abort(w);
-        } else if (mt_writer_close(w) != 0) {
-            snprintf(err, errlen, "--trace %s: write error", s->o.trace_path);
-            rc = 2;
+        } else if (mt_writer_finish(w, we, sizeof we) != 0) {
+            snprintf(err, errlen, "--trace: %s", we);
+            rc = 1;
         }
     }
     if (s->all) {
@@ -685,9 +693,11 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         s->all = NULL;
         if (!s->all_started)
             mt_writer_section(w, 0, MT_FMT_FULL, 1, 0); /* an empty but valid trace */
-        if (mt_writer_close(w) != 0 && !rc) {
-            snprintf(err, errlen, "--trace-all %s: write error", s->o.all_path);
-            rc = 2;
+        if (rc) {
+            mt_writer_abort(w); /* a run cut short: not a trace that looks whole */
+        } else if (mt_writer_finish(w, we, sizeof we) != 0) {
+            snprintf(err, errlen, "--trace-all: %s", we);
+            rc = 1;
         }
     }
     return rc;

@@ -69,11 +69,37 @@ else fail long-append "exit $rc_long (normally $rc_short): $(head -2 "$tmp/long.
 # failed output that is not a regular file is left alone (an unlink of it as root deletes the node)
 if [ -c /dev/full ]; then
   expect_error full-trace "/dev/full: write failed: No space left on device" --trace /dev/full "$hello"
-  expect_error full-dtb "/dev/full: cannot write the device tree: No space left on device" --dump-dtb /dev/full "$hello"
+  expect_error full-dtb "cannot write the device tree: /dev/full: write failed: No space left on device" --dump-dtb /dev/full "$hello"
   out=$("$EMU" -q "$hello" 2>&1 >/dev/full </dev/null); rc=$?
   if [ $rc -ne 0 ] && grep -q "console output: write error: No space left on device" <<<"$out"; then pass full-console
   else fail full-console "exit $rc: $out"; fi
   if [ -c /dev/full ]; then pass full-device-kept; else fail full-device-kept "/dev/full is no longer a device"; fi
+fi
+# a full disk for regular files (a file-size limit; SIGXFSZ ignored so that writes fail with EFBIG):
+# one line naming the option, exit 1 (an output failure, not a bad option), and no file left,
+# neither the output nor its .partial; the message names only the options given
+qsort=$FWBUILD/qsort.elf
+d=$(mktemp -d)
+for opt in --trace --trace-all; do
+  out=$( (trap '' XFSZ; ulimit -f 16; "$EMU" -q $opt "$d/t.mtr" "$qsort") 2>&1 >/dev/null </dev/null); rc=$?
+  other=--trace-all; [ $opt = --trace-all ] && other=--trace
+  if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && grep -q -- "^mtemu: $opt: .*t.mtr: write failed: File too large" <<<"$out" &&
+     ! grep -q -- "$other[: ]" <<<"$out" && [ ! -e "$d/t.mtr" ] && [ ! -e "$d/t.mtr.partial" ]; then pass "full-disk$opt"
+  else fail "full-disk$opt" "exit $rc, stderr: $out, files: $(ls "$d")"; fi
+done
+out=$( (trap '' XFSZ; ulimit -f 16; "$EMU" -q --trace "$d/t.mtr" --trace-all "$d/a.mtr" "$qsort") 2>&1 >/dev/null </dev/null); rc=$?
+if [ $rc -eq 1 ] && [ -z "$(ls "$d")" ]; then pass full-disk-both-removed; else fail full-disk-both-removed "exit $rc, $(ls "$d")"; fi
+# kill -9 of a run whose whole trace fits in one frame (qsort at 1/2400 cycles: about 200 KB per
+# 4M elements): the tail written every second of host time keeps what came before the kill
+"$EMU" -q --trace "$d/k.mtr" --trace-rate-h 2400 --append "size=16M iters=1" "$qsort" >/dev/null 2>&1 </dev/null &
+kpid=$!
+sleep 2.5
+kill -9 $kpid 2>/dev/null; wait $kpid 2>/dev/null
+n=$("$BIN/metatrace" info "$d/k.mtr.partial" 2>/dev/null | sed -n 's/^samples: \([0-9]*\).*/\1/p')
+if [ ! -e "$d/k.mtr" ] && [ -n "$n" ] && [ "$n" -gt 0 ]; then pass kill-9-keeps-tail
+else fail kill-9-keeps-tail "samples in k.mtr.partial: '$n'; $(ls "$d")"; fi
+rm -rf "$d"
+if true; then :
 fi
 # --dtb: a file that is not one whole device tree is refused before the guest sees it (a blob
 # with bytes after its total size is taken, as QEMU takes it)

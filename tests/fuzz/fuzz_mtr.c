@@ -8,6 +8,7 @@
 
 #include "mt_dec.h"
 #include "mt_mtr.h"
+#include "fuzz_file.h"
 
 static void cb(void *ctx, const mt_dec_event *e)
 {
@@ -17,13 +18,9 @@ static void cb(void *ctx, const mt_dec_event *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/fuzz_mtr_%d.mtr", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    char path[128];
+    if (fuzz_file(path, sizeof path, "fuzz_mtr", ".mtr", data, size))
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     char err[256];
     mt_file *mf = mt_file_open(path, err, sizeof err);
     if (mf) {

@@ -1,16 +1,26 @@
-# libFuzzer targets (clang): the decoder, the container reader, the trace-unit model, the gdbstub's
-# protocol.
-# `make fuzz` builds them; tests/fuzz/run.sh (part of make test) runs each for FUZZ_SECONDS
-# (default 8) from a seed corpus made of the golden vectors' streams.
+# libFuzzer targets (clang), one per input path: the decoder, the container reader, the
+# trace-unit model (lib/ only), mtemu's ELF loader, the device trees (mtemu's --dtb check and the
+# firmware's reader), metatrace's HMTT/CSV import and its command-line parsers, the gdbstub's
+# protocol. Each target is compiled with the sources it exercises (instrumented: coverage, ASan,
+# UBSan). `make fuzz FUZZ_S=N` runs every target for N seconds (default 60); tests/fuzz/run.sh
+# (part of make test) runs each for FUZZ_SECONDS (default 8) from seed corpora it builds.
 FUZZ_BIN := $(BUILD)/fuzz
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -I$(ROOT) -I$(ROOT)/lib -Wall -Wextra -Werror
+# the sources each target needs beyond lib/
+FUZZ_EXTRA_elf := emu/platform/loader.c emu/platform/ram.c emu/metapaging/metapager.c
+FUZZ_EXTRA_dt := emu/platform/dtb.c
+FUZZ_HOST_SRCS := $(filter-out host/main.c,$(wildcard host/*.c))
+FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS)
+FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
+FUZZ_LIBS_dt := -lfdt
 
-$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h)
+.SECONDEXPANSION:
+$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h) $$(FUZZ_EXTRA_$$*)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $< $(MT_SRCS) -o $@ -lzstd
+	clang $(FUZZ_FLAGS) $< $(MT_SRCS) $(FUZZ_EXTRA_$*) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 
 # the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target
 FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c
@@ -18,8 +28,9 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(FUZZ_GDB_SRCS) $(wildcard emu/gdb/
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_GDB_SRCS) -o $@
 
+FUZZ_S ?= $(or $(FUZZ_SECONDS),60)
 fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden
-	@BUILD=$(BUILD) FUZZ_SECONDS=$${FUZZ_SECONDS:-60} tests/fuzz/run.sh
+	@BUILD=$(BUILD) FWBUILD=$(FWBUILD) FUZZ_SECONDS=$(FUZZ_S) tests/fuzz/run.sh
 
 TEST_SCRIPTS += tests/fuzz/run.sh
 TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target for FUZZ_SECONDS (default 8) with a seed corpus built from the
-# golden vectors (their streams, and the same streams in .mtr containers). Prints PASS/FAIL
+# golden vectors (their streams, and the same streams in .mtr containers), the test programs and
+# mtemu's device tree, and a few CSV/HMTT records and option words. Prints PASS/FAIL
 # per target; a crash leaves its input in $BUILD/fuzz/ and fails the test.
 set -u
 BUILD=${BUILD:-build}
@@ -9,7 +10,7 @@ mkdir -p "$BUILD/fuzz"
 fz=$(cd "$BUILD/fuzz" && pwd)
 corpus=$fz/corpus
 gen=$BUILD/tests/gen_golden
-mkdir -p "$corpus/dec" "$corpus/mtr" "$corpus/unit"
+mkdir -p "$corpus/dec" "$corpus/mtr" "$corpus/unit" "$corpus/elf" "$corpus/dt" "$corpus/import" "$corpus/cli"
 for v in tests/golden/*.vec; do
   b=$(basename "$v" .vec)
   # stream bytes from the .exp file, prefixed with a piece-size byte for fuzz_dec
@@ -28,15 +29,30 @@ for p in 'qSupported:multiprocess+;swbreak+' 'vMustReplyEmpty' 'QStartNoAckMode'
   pk "$p" >"$corpus/gdb/p$i"; pk "$p" >>"$corpus/gdb/all"; i=$((i + 1))
 done
 printf '\003+-$m0,4#00' >>"$corpus/gdb/all"
+# mtemu's inputs: the test programs (ELF) and the device tree it generates
+FWBUILD=${FWBUILD:-build/firmware}
+BIN=${BIN:-$BUILD/bin}
+for e in "$FWBUILD"/emu/hello.elf "$FWBUILD"/emu/htif.elf "$FWBUILD"/seq.elf; do
+  [ -f "$e" ] && head -c 65536 "$e" > "$corpus/elf/$(basename "$e")"
+done
+[ -f "$FWBUILD/emu/hello.elf" ] &&
+  "$BIN/mtemu" -q --max-insns 1 --dump-dtb "$corpus/dt/virt.dtb" "$FWBUILD/emu/hello.elf" >/dev/null 2>&1
+printf 'ELF' > "$corpus/elf/stub"; printf '\xd0\x0d\xfe\xed' > "$corpus/dt/stub"
+# metatrace's imports (first byte: 1 = CSV, 0 = HMTT) and option words (NUL-separated)
+printf '\001cycle,address,rw\n10,0x80001000,R\n20,2147491840,W\n' > "$corpus/import/csv"
+printf '\001cycle,kind,section,format,rw,address,value\n10,sample,burst,full,R,0x80001000,0\n' > "$corpus/import/csv7"
+printf '\000\001\000\000\000\200\040\002\000\000\000\200\040\000\000\000\000\000\000' > "$corpus/import/hmtt"
+printf -- '--from\0001000\000--to\0002M\0004K..2M\0001G\00080us\0003GB/s' > "$corpus/cli/roi"
+printf -- '--between-markers\0001,2\0004K,64K,2M\0000x80000000' > "$corpus/cli/markers"
 status=0
-for t in dec mtr unit gdb; do
+for t in dec mtr unit elf dt import cli gdb; do
   bin=$fz/fuzz_$t
   [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
   work=$(mktemp -d)
   cp "$corpus/$t"/* "$work"/
   if (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=10 \
         -print_final_stats=1 "$work" >"$fz/fuzz_$t.log" 2>&1); then
-    echo "PASS fuzz_$t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s)"
+    echo "PASS fuzz_$t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') runs in ${secs}s, $(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') execs/s)"
   else
     echo "FAIL fuzz_$t"; tail -n 30 "$fz/fuzz_$t.log"; status=1
   fi

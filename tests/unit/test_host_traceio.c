@@ -93,7 +93,7 @@ static void round_trip(const char *suffix)
     assert_non_null(w);
     for (int i = 0; i < 6; i++)
         assert_int_equal(trace_write(w, &recs[i]), 0);
-    assert_int_equal(trace_finish(w), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
     ht_source *s = trace_open(path, err, sizeof err);
     assert_non_null(s);
     ht_record r;
@@ -159,7 +159,7 @@ static void test_every_access_same_cycle(void **state)
     trace_write(w, &a);
     trace_write(w, &b);
     trace_write(w, &c);
-    assert_int_equal(trace_finish(w), 0);
+    assert_int_equal(trace_finish(w, err, sizeof err), 0);
     ht_source *s = trace_open(path, err, sizeof err);
     ht_record r;
     uint64_t want_c[3] = {10, 11, 50}, want_a[3] = {0x1000, 0x2000, 0x3008};

@@ -110,6 +110,7 @@ static void run_lockstep(bool disturb)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
+    unlink(path); /* (a unique free name: an earlier file at the output's name would stay as it was) */
     struct trace_options o;
     trace_options_default(&o);
     o.trace_path = path;
@@ -146,6 +147,9 @@ static void run_lockstep(bool disturb)
         assert_true(mt_lockstep_diverged(trace_session_lockstep(s)));
         assert_non_null(strstr(err, "diverged"));
         assert_int_equal(access(path, F_OK), -1); /* no half trace that looks complete */
+        char part[sizeof path + 16];
+        snprintf(part, sizeof part, "%s.partial", path);
+        assert_int_equal(access(part, F_OK), -1); /* nor its temporary file */
     } else {
         assert_int_equal(rc, 0);
         assert_false(cpu.stop);

@@ -8,7 +8,7 @@ FUZZ_BIN := $(BUILD)/fuzz
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-              -I$(ROOT) -I$(ROOT)/lib -Wall -Wextra -Werror
+              -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror
 # the sources each target needs beyond lib/
 FUZZ_EXTRA_elf := emu/platform/loader.c emu/platform/ram.c emu/metapaging/metapager.c
 FUZZ_EXTRA_dt := emu/platform/dtb.c
@@ -18,7 +18,7 @@ FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
 FUZZ_LIBS_dt := -lfdt
 
 .SECONDEXPANSION:
-$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h) $$(FUZZ_EXTRA_$$*)
+$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h) $(GEN)/mt_version.h $$(FUZZ_EXTRA_$$*)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(MT_SRCS) $(FUZZ_EXTRA_$*) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 

@@ -1,0 +1,76 @@
+/* The exact reduction filter of the trace unit's reduce mode (docs/trace-unit.md section 9,
+ * proof in docs/metapaging.md "Exact reduction").
+ *
+ * One small LRU filter per metapage size s = 4 KiB << i (i = 0..9: 4 KiB .. 2 MiB) with
+ * k_i = max(1, B / s) entries, B the reduction budget in bytes.  Each filter runs Kaplan,
+ * Smaragdakis and Wilson's Safely-Allowed-Drop rule on line: a reference t2 to a metapage is
+ * dropped iff the metapage's next reference t3 comes with fewer than k_i distinct other
+ * metapages referenced since t1, its last kept reference.  The decision for t2 is taken at t3
+ * (or when the metapage leaves the filter: kept), so a kept reference may be emitted late; the
+ * output stage puts records back into reference order (by cycle) and merges the sizes that keep
+ * the same reference into one record with a size mask.  For size s the records whose mask has
+ * bit i, in cycle order, give exactly the full trace's LRU and OPT fault counts for every
+ * memory of at least k_i metapages (every budget >= max(B, s)).
+ *
+ * Hardware shape: per size a k_i-entry array {valid, page, last, t1, pending, rw}, a register
+ * for the MRU page and one for E (the newest last-reference cycle of an evicted entry).  Work
+ * per access: one compare per size against the MRU register (a repeat changes nothing); on a
+ * change, a CAM lookup of the page, a count of entries with last > t1 (k_i comparators and a
+ * popcount), and on a miss the LRU victim (min of last).  The software model does these as
+ * loops; records leave in reference order through a reorder stage of bounded size (a pending
+ * reference waits at most until its metapage leaves the filter). */
+#ifndef MT_REDUCE_H
+#define MT_REDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MT_REDUCE_SIZES 10          /* 4 KiB .. 2 MiB */
+#define MT_REDUCE_BUDGET_MIN 4096u  /* B: at least one 4 KiB page */
+#define MT_REDUCE_BUDGET_MAX (UINT64_C(1) << 30) /* 1 GiB: 256 Ki entries at 4 KiB */
+#define MT_REDUCE_DEFAULT_BUDGET (UINT64_C(1) << 20)
+
+/* A record: the reference at `cycle` to the 4 KiB page `page` (addr >> 12), kept for every size
+ * whose bit is set in `mask` (bit i: 4 KiB << i). */
+typedef void (*mt_reduce_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
+
+typedef struct {
+    uint32_t k, n;          /* entries, entries in use */
+    uint64_t *page, *ref, *last, *t1; /* metapage, 4 KiB page of its last reference, times */
+    uint8_t *pend, *rw;     /* last reference not yet decided; its R/W */
+    uint64_t mru;           /* page of the last reference (valid when n > 0) */
+    uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
+} mt_reduce_filter;
+
+typedef struct {
+    uint64_t cycle, page;
+    uint16_t mask;
+    uint8_t rw;
+} mt_reduce_rec;
+
+typedef struct {
+    uint64_t budget;
+    mt_reduce_filter f[MT_REDUCE_SIZES];
+    uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
+    /* reorder stage: a binary min-heap of records by cycle */
+    mt_reduce_rec *heap;
+    size_t nheap, capheap, since_flush;
+    mt_reduce_sink sink;
+    void *ctx;
+    int oom;
+    /* counts */
+    uint64_t accesses, records, kept[MT_REDUCE_SIZES];
+} mt_reduce;
+
+/* k for size index i and budget B. */
+uint32_t mt_reduce_k(uint64_t budget, unsigned i);
+/* 0, or -1 (budget outside [MT_REDUCE_BUDGET_MIN, MT_REDUCE_BUDGET_MAX] or not a multiple of
+ * 4 KiB, or out of memory). */
+int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx);
+void mt_reduce_free(mt_reduce *r);
+/* One access; cycles strictly increase from call to call (one access per cycle, cycle >= 0). */
+void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw);
+/* End of the trace: every reference still pending is kept; all records go to the sink. */
+void mt_reduce_finish(mt_reduce *r);
+
+#endif

@@ -27,7 +27,16 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         f->t1 = calloc(f->k, sizeof *f->t1);
         f->pend = calloc(f->k, 1);
         f->rw = calloc(f->k, 1);
-        if (!f->page || !f->ref || !f->last || !f->t1 || !f->pend || !f->rw) {
+        f->prev = calloc(f->k, sizeof *f->prev);
+        f->next = calloc(f->k, sizeof *f->next);
+        uint32_t cap = 4;
+        while (cap < 2 * f->k)
+            cap *= 2;
+        f->hmask = cap - 1;
+        f->slot = calloc(cap, sizeof *f->slot);
+        f->head = f->tail = UINT32_MAX;
+        if (!f->page || !f->ref || !f->last || !f->t1 || !f->pend || !f->rw || !f->prev || !f->next ||
+            !f->slot) {
             mt_reduce_free(r);
             return -1;
         }
@@ -45,6 +54,9 @@ void mt_reduce_free(mt_reduce *r)
         free(f->t1);
         free(f->pend);
         free(f->rw);
+        free(f->prev);
+        free(f->next);
+        free(f->slot);
     }
     free(r->heap);
     memset(r, 0, sizeof *r);
@@ -123,50 +135,107 @@ static uint64_t watermark(const mt_reduce *r)
 
 /* ---- one filter ------------------------------------------------------------------------- */
 
+static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
+{
+    return (uint32_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & f->hmask;
+}
+
+/* Entry of metapage p, or f->n (not in the filter). */
+static uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
+{
+    for (uint32_t h = hash_of(f, p);; h = (h + 1) & f->hmask) {
+        uint32_t e = f->slot[h];
+        if (!e)
+            return UINT32_MAX;
+        if (f->page[e - 1] == p)
+            return e - 1;
+    }
+}
+
+static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
+{
+    uint32_t h = hash_of(f, p);
+    while (f->slot[h])
+        h = (h + 1) & f->hmask;
+    f->slot[h] = e + 1;
+}
+
+/* Linear probing's deletion: later entries of the same cluster move back into the gap. */
+static void hash_delete(mt_reduce_filter *f, uint64_t p)
+{
+    uint32_t h = hash_of(f, p);
+    while (f->page[f->slot[h] - 1] != p)
+        h = (h + 1) & f->hmask;
+    uint32_t gap = h;
+    for (uint32_t j = (gap + 1) & f->hmask; f->slot[j]; j = (j + 1) & f->hmask) {
+        uint32_t home = hash_of(f, f->page[f->slot[j] - 1]);
+        /* the entry at j may fill the gap iff its home is not in (gap, j] (cyclically) */
+        if (((j - home) & f->hmask) >= ((j - gap) & f->hmask)) {
+            f->slot[gap] = f->slot[j];
+            gap = j;
+        }
+    }
+    f->slot[gap] = 0;
+}
+
+static void list_unlink(mt_reduce_filter *f, uint32_t e)
+{
+    uint32_t p = f->prev[e], n = f->next[e];
+    if (p != UINT32_MAX)
+        f->next[p] = n;
+    else
+        f->head = n;
+    if (n != UINT32_MAX)
+        f->prev[n] = p;
+    else
+        f->tail = p;
+}
+
+static void list_push_front(mt_reduce_filter *f, uint32_t e)
+{
+    f->prev[e] = UINT32_MAX;
+    f->next[e] = f->head;
+    if (f->head != UINT32_MAX)
+        f->prev[f->head] = e;
+    else
+        f->tail = e;
+    f->head = e;
+}
+
 /* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page). */
 static void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
 {
     mt_reduce_filter *f = &r->f[i];
     if (f->n && f->mru == p)
         return; /* a repeat of the last metapage: changes no decision (docs) */
-    uint32_t e = f->n;
-    for (uint32_t j = 0; j < f->n; j++)
-        if (f->page[j] == p) {
-            e = j;
-            break;
-        }
-    if (e < f->n) { /* in the filter: the pending reference t2 (if any) is decided now */
-        if (f->pend[e]) {
-            uint32_t d = f->k; /* distinct other metapages since t1, saturated at k */
-            if (f->evicted_last <= f->t1[e]) {
-                d = 0;
-                for (uint32_t j = 0; j < f->n; j++)
-                    d += j != e && f->last[j] > f->t1[e];
-            }
-            if (d >= f->k) { /* t3 is too far from t1: t2 is kept */
-                heap_push(r, f->last[e], f->ref[e], f->rw[e], i);
-                f->t1[e] = f->last[e];
-            }
-        }
+    uint32_t e = lookup(f, p);
+    if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
+        if (f->pend[e] && f->evicted_last > f->t1[e]) {
+            /* k distinct others came since t1 (one of them left the filter): t2 is kept */
+            heap_push(r, f->last[e], f->ref[e], f->rw[e], i);
+            f->t1[e] = f->last[e];
+        } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         f->pend[e] = 1;
+        list_unlink(f, e);
     } else { /* not in the filter: kept at once, and the LRU entry leaves (its pending kept) */
         heap_push(r, t, page4k, rw, i);
         if (f->n == f->k) {
-            e = 0;
-            for (uint32_t j = 1; j < f->n; j++)
-                if (f->last[j] < f->last[e])
-                    e = j;
+            e = f->tail;
             if (f->pend[e])
                 heap_push(r, f->last[e], f->ref[e], f->rw[e], i);
             if (f->last[e] > f->evicted_last)
                 f->evicted_last = f->last[e];
+            hash_delete(f, f->page[e]);
+            list_unlink(f, e);
         } else {
-            f->n++;
+            e = f->n++;
         }
         f->page[e] = p;
+        hash_insert(f, p, e);
         f->t1[e] = t;
         f->pend[e] = 0;
     }
+    list_push_front(f, e);
     f->last[e] = t;
     f->rw[e] = (uint8_t)rw;
     f->ref[e] = page4k;

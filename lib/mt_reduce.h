@@ -12,13 +12,17 @@
  * bit i, in cycle order, give exactly the full trace's LRU and OPT fault counts for every
  * memory of at least k_i metapages (every budget >= max(B, s)).
  *
- * Hardware shape: per size a k_i-entry array {valid, page, last, t1, pending, rw}, a register
- * for the MRU page and one for E (the newest last-reference cycle of an evicted entry).  Work
- * per access: one compare per size against the MRU register (a repeat changes nothing); on a
- * change, a CAM lookup of the page, a count of entries with last > t1 (k_i comparators and a
- * popcount), and on a miss the LRU victim (min of last).  The software model does these as
- * loops; records leave in reference order through a reorder stage of bounded size (a pending
- * reference waits at most until its metapage leaves the filter). */
+ * The decision needs no count: fewer than k_i distinct other metapages were referenced since t1
+ * exactly when no metapage referenced after t1 has left the filter, i.e. when E (the newest
+ * last-reference time of any entry that left) is at most t1.
+ *
+ * Hardware shape: per size a k_i-entry RAM {page, ref, last, t1, pending, rw, prev, next}, a
+ * hash table of page -> entry (2 k_i slots at least, linear probing), registers for the MRU
+ * page, the list's head and tail, and E.  Work per access: one compare per size against the
+ * MRU register (a repeat changes nothing); on a change, a hash probe, one compare (E > t1), a
+ * list splice, and on a miss the tail's eviction (one hash deletion).  Records leave in
+ * reference order through a reorder stage (a pending reference waits at most until its
+ * metapage leaves the filter). */
 #ifndef MT_REDUCE_H
 #define MT_REDUCE_H
 
@@ -28,7 +32,7 @@
 #define MT_REDUCE_SIZES 10          /* 4 KiB .. 2 MiB */
 #define MT_REDUCE_BUDGET_MIN 4096u  /* B: at least one 4 KiB page */
 #define MT_REDUCE_BUDGET_MAX (UINT64_C(1) << 30) /* 1 GiB: 256 Ki entries at 4 KiB */
-#define MT_REDUCE_DEFAULT_BUDGET (UINT64_C(1) << 20)
+#define MT_REDUCE_DEFAULT_BUDGET (UINT64_C(4) << 20) /* why: docs/metapaging.md "Exact reduction" */
 
 /* A record: the reference at `cycle` to the 4 KiB page `page` (addr >> 12), kept for every size
  * whose bit is set in `mask` (bit i: 4 KiB << i). */
@@ -38,6 +42,10 @@ typedef struct {
     uint32_t k, n;          /* entries, entries in use */
     uint64_t *page, *ref, *last, *t1; /* metapage, 4 KiB page of its last reference, times */
     uint8_t *pend, *rw;     /* last reference not yet decided; its R/W */
+    uint32_t *prev, *next;  /* recency list (head = MRU, tail = LRU), entry indices */
+    uint32_t head, tail;
+    uint32_t *slot;         /* page -> entry + 1 (0: empty), open addressing, hmask + 1 slots */
+    uint32_t hmask;
     uint64_t mru;           /* page of the last reference (valid when n > 0) */
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
 } mt_reduce_filter;

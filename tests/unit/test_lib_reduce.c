@@ -242,6 +242,66 @@ static void test_naive_filter_is_caught(void **state)
     free(red.r);
 }
 
+static const char *info_text;
+static const char *fake_info(ht_source *s)
+{
+    (void)s;
+    return info_text;
+}
+
+/* The mode comes from the header; a mode the host does not know is refused by name. */
+static void test_mode_from_header(void **state)
+{
+    (void)state;
+    ht_record one = ht_full_sample(0, 0x80000000u, 0);
+    ht_source *src = ht_array_source(&one, 1, "t.mtr");
+    src->header_info = fake_info;
+    trace_mode_info tm;
+    char err[256];
+    info_text = "producer=x\ntrace.mode=reduce\ntrace.reduce_budget=65536\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
+    assert_int_equal(tm.mode, TM_REDUCE);
+    assert_int_equal(tm.reduce_budget, 65536);
+    info_text = "producer=x\nmode=every-access\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
+    assert_int_equal(tm.mode, TM_ALL);
+    info_text = "producer=x\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
+    assert_int_equal(tm.mode, TM_BURST);
+    info_text = "trace.mode=hologram\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.mtr"));
+    assert_non_null(strstr(err, "'hologram'"));
+    info_text = "trace.mode=reduce\ntrace.reduce_budget=12\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    info_text = "trace.mode=reduce\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    ht_close(src);
+}
+
+/* Larger traces: hash-table deletions and long recency lists (k up to 64). */
+static void test_larger_traces_exact(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    int configs = 0;
+    size_t n = 3000;
+    uint64_t *addr = malloc(n * sizeof *addr);
+    uint8_t *rw = malloc(n);
+    for (int t = 0; t < 3; t++) {
+        uint64_t span = 64 + rng(&seed) % 256; /* pages touched */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t pg = (i % 7 == 0) ? rng(&seed) % span : (i / 3) % (span / 2 + 1); /* loops + noise */
+            addr[i] = 0x80000000u + pg * 4096 * (1 + t * 37);
+            rw[i] = rng(&seed) % 4 == 0;
+        }
+        check_exact(addr, rw, n, (UINT64_C(16) << t) * 4096, &configs);
+    }
+    free(addr);
+    free(rw);
+    assert_true(configs > 100);
+}
+
 static void test_budget_range(void **state)
 {
     (void)state;
@@ -264,6 +324,8 @@ int main(void)
         cmocka_unit_test(test_adversarial_traces_exact),
         cmocka_unit_test(test_naive_filter_is_caught),
         cmocka_unit_test(test_budget_range),
+        cmocka_unit_test(test_mode_from_header),
+        cmocka_unit_test(test_larger_traces_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "host/policy.h"
 #include "host/tracemode.h"
 #include "mt_reduce.h"
+#include "mt_swenc.h"
 
 typedef struct {
     ht_record *r;
@@ -302,6 +303,88 @@ static void test_larger_traces_exact(void **state)
     assert_true(configs > 100);
 }
 
+typedef struct {
+    uint8_t b[4096];
+    size_t n;
+} bytes;
+
+static void byte_sink(void *ctx, const uint8_t *p, size_t n)
+{
+    bytes *b = ctx;
+    assert_true(b->n + n <= sizeof b->b);
+    memcpy(b->b + b->n, p, n);
+    b->n += n;
+}
+
+/* tests/golden/reduce_example.rvec: the records (hand-derived in the vector) and the packet
+ * stream they make (reduce_example.rexp, hex; docs/trace-format.md 4.1). */
+static void test_golden_vector(void **state)
+{
+    (void)state;
+    const char *dir = getenv("GOLDEN_DIR") ? getenv("GOLDEN_DIR") : "tests/golden";
+    char path[512];
+    snprintf(path, sizeof path, "%s/reduce_example.rvec", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[256];
+    uint64_t budget = 0;
+    recs red = {0}, want = {0};
+    mt_reduce r;
+    int inited = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long c, a;
+        unsigned w;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "budget %llu", &c) == 1) {
+            budget = c;
+            assert_int_equal(mt_reduce_init(&r, budget, sink, &red), 0);
+            inited = 1;
+        } else if (sscanf(line, "a %llu %llx %u", &c, &a, &w) == 3) {
+            assert_true(inited);
+            mt_reduce_access(&r, c, a, w);
+        } else if (sscanf(line, "r %llu %llx %u", &c, &a, &w) == 3) {
+            push(&want, ht_full_sample(c, a, (int)w));
+        } else {
+            fail_msg("%s: bad line %s", path, line);
+        }
+    }
+    fclose(f);
+    mt_reduce_finish(&r);
+    assert_int_equal(red.n, want.n);
+    for (size_t i = 0; i < red.n; i++) {
+        assert_int_equal(red.r[i].cycle, want.r[i].cycle);
+        assert_int_equal(red.r[i].addr, want.r[i].addr);
+        assert_int_equal(red.r[i].write, want.r[i].write);
+    }
+    /* the packet stream: one full-format burst section at r = 1, the records as samples */
+    bytes out = {.n = 0};
+    mt_swenc sw;
+    mt_swenc_init(&sw, 4096, byte_sink, &out);
+    assert_int_equal(mt_swenc_section(&sw, 0, 2, 1, red.r[0].cycle), 0);
+    for (size_t i = 0; i < red.n; i++)
+        assert_int_equal(mt_swenc_sample(&sw, red.r[i].cycle, red.r[i].addr, red.r[i].write), 0);
+    assert_int_equal(mt_swenc_end(&sw), 0);
+    snprintf(path, sizeof path, "%s/reduce_example.rexp", dir);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    uint8_t exp[4096];
+    size_t n = 0;
+    unsigned v;
+    while (n < sizeof exp && fscanf(f, " %2x", &v) == 1)
+        exp[n++] = (uint8_t)v;
+    fclose(f);
+    if (getenv("REDUCE_GOLDEN_PRINT")) {
+        for (size_t i = 0; i < out.n; i++)
+            fprintf(stderr, "%02x%s", out.b[i], i + 1 < out.n ? " " : "\n");
+    }
+    assert_int_equal(out.n, n);
+    assert_memory_equal(out.b, exp, n);
+    mt_reduce_free(&r);
+    free(red.r);
+    free(want.r);
+}
+
 static void test_budget_range(void **state)
 {
     (void)state;
@@ -324,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_adversarial_traces_exact),
         cmocka_unit_test(test_naive_filter_is_caught),
         cmocka_unit_test(test_budget_range),
+        cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_mode_from_header),
         cmocka_unit_test(test_larger_traces_exact),
     };

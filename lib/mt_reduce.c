@@ -242,24 +242,67 @@ static void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_
     f->mru = p;
 }
 
-void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
+/* One access that changes the 4 KiB page, through every size's filter. */
+static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
 {
-    uint64_t page4k = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
-    r->accesses++;
-    if (page4k + 1 == r->last_page)
-        return; /* the same 4 KiB page again: a repeat at every size */
-    r->last_page = page4k + 1;
     uint64_t t = cycle + 1;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw & 1);
+        filter_ref(r, i, t, page4k >> i, page4k, rw);
     if (++r->since_flush >= 4096) {
         r->since_flush = 0;
         release_below(r, watermark(r));
     }
 }
 
+/* An alternation of x and y may be skipped when every size sees it as hits: a size whose filter
+ * holds one entry only if x and y are the same metapage there. */
+static int alternation_ok(const mt_reduce *r, uint64_t x, uint64_t y)
+{
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        if (r->f[i].k < 2 && (x >> i) != (y >> i))
+            return 0;
+    return 1;
+}
+
+static void replay_skipped(mt_reduce *r)
+{
+    if (r->skipped_valid) {
+        r->skipped_valid = 0;
+        filters_ref(r, r->skipped_cycle, r->skipped_page, r->skipped_rw);
+    }
+}
+
+void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    uint64_t page4k = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
+    r->accesses++;
+    if (page4k + 1 == r->last_page)
+        return; /* the same 4 KiB page again: a repeat at every size */
+    if (page4k + 1 == r->prev_page) { /* x y x: one step of an alternation */
+        if (r->alt_steps++ == 0)
+            r->alt_ok = alternation_ok(r, page4k, r->last_page - 1);
+        r->prev_page = r->last_page;
+        r->last_page = page4k + 1;
+        if (r->alt_ok && r->alt_steps > 2) { /* settled: only the last one matters */
+            r->skipped_valid = 1;
+            r->skipped_cycle = cycle;
+            r->skipped_page = page4k;
+            r->skipped_rw = rw & 1;
+            r->alt_skipped++;
+            return;
+        }
+    } else {
+        r->alt_steps = 0;
+        r->prev_page = r->last_page;
+        r->last_page = page4k + 1;
+    }
+    replay_skipped(r);
+    filters_ref(r, cycle, page4k, rw & 1);
+}
+
 void mt_reduce_finish(mt_reduce *r)
 {
+    replay_skipped(r);
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)

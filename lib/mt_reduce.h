@@ -60,6 +60,14 @@ typedef struct {
     uint64_t budget;
     mt_reduce_filter f[MT_REDUCE_SIZES];
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
+    uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
+    /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no
+     * decision after its first two steps: those accesses are skipped, the last one remembered
+     * and replayed when the alternation ends (docs/metapaging.md "Alternations"). */
+    uint32_t alt_steps;
+    int alt_ok, skipped_valid;
+    uint64_t skipped_cycle, skipped_page;
+    unsigned skipped_rw;
     /* reorder stage: a binary min-heap of records by cycle */
     mt_reduce_rec *heap;
     size_t nheap, capheap, since_flush;
@@ -67,7 +75,7 @@ typedef struct {
     void *ctx;
     int oom;
     /* counts */
-    uint64_t accesses, records, kept[MT_REDUCE_SIZES];
+    uint64_t accesses, records, kept[MT_REDUCE_SIZES], alt_skipped;
 } mt_reduce;
 
 /* k for size index i and budget B. */

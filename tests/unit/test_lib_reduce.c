@@ -138,6 +138,8 @@ static uint64_t rng(uint64_t *s)
     return *s;
 }
 
+static uint64_t total_alt_skipped;
+
 /* The full reduce path for one trace and budget: exact at every size and budget. */
 static void check_exact(const uint64_t *addr, const uint8_t *rw, size_t n, uint64_t budget_b, int *configs)
 {
@@ -147,6 +149,7 @@ static void check_exact(const uint64_t *addr, const uint8_t *rw, size_t n, uint6
     for (size_t i = 0; i < n; i++)
         mt_reduce_access(&r, i, addr[i], rw[i]);
     mt_reduce_finish(&r);
+    total_alt_skipped += r.alt_skipped;
     assert_int_equal(red.n, r.records);
     assert_true(red.n <= n);
     int bad = compare(addr, rw, n, budget_b, &red, configs);
@@ -241,6 +244,39 @@ static void test_naive_filter_is_caught(void **state)
     int configs = 0;
     assert_true(compare(addr, rw, 5, 2 * 4096, &red, &configs) > 0);
     free(red.r);
+}
+
+/* Fetch/data interleavings: long x y x y ... alternations (skipped after two steps) broken by
+ * other pages, at budgets where coarse sizes have one entry (no skipping unless x and y share
+ * the metapage there) and where every size has two or more. */
+static void test_alternations_exact(void **state)
+{
+    (void)state;
+    uint64_t seed = 777;
+    int configs = 0;
+    total_alt_skipped = 0;
+    uint64_t addr[48];
+    uint8_t rw[48];
+    for (int t = 0; t < 120; t++) {
+        size_t n = 8 + rng(&seed) % 40;
+        uint64_t code = 0x80000000u + (rng(&seed) % 4) * 0x1000 * (t % 2 ? 1 : 600);
+        uint64_t data = 0x80000000u + (rng(&seed) % 2048) * 4096;
+        for (size_t i = 0; i < n; i++) {
+            if (rng(&seed) % 8 == 0) /* the data moves to another page */
+                data = 0x80000000u + (rng(&seed) % 2048) * 4096;
+            addr[i] = i % 2 ? data + (rng(&seed) & 0xff8) : code;
+            if (rng(&seed) % 13 == 0) /* an interruption by a third page */
+                addr[i] = 0x80000000u + (rng(&seed) % 2048) * 4096;
+            rw[i] = rng(&seed) % 4 == 0;
+        }
+        static const uint64_t budgets[] = {4096, 8192, 16384, 4u << 20, 8u << 20};
+        for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++)
+            check_exact(addr, rw, n, budgets[b], &configs);
+    }
+    print_message("%d configurations equal, %lu alternation steps skipped\n", configs,
+                  (unsigned long)total_alt_skipped);
+    assert_true(configs > 1000);
+    assert_true(total_alt_skipped > 100); /* the shortcut was taken */
 }
 
 static const char *info_text;
@@ -409,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_budget_range),
         cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_mode_from_header),
+        cmocka_unit_test(test_alternations_exact),
         cmocka_unit_test(test_larger_traces_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,19 @@ int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errle
     return -1;
 }
 
+int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t errlen)
+{
+    trace_mode_info tm;
+    if (trace_mode_get(src, &tm, err, errlen))
+        return -1;
+    if (tm.mode == TM_REDUCE) {
+        snprintf(err, errlen, "%s: a reduce-mode trace (size-masked records, docs/trace-format.md 4.1) "
+                 "is read by metatrace policy and plot; %s would misread it", src->name, cmd);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- one size's view of a reduce trace --------------------------------------------------- */
 
 typedef struct {

@@ -29,6 +29,11 @@ typedef struct {
 int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errlen);
 const char *trace_mode_name(trace_mode m);
 
+/* For the commands that read samples as accesses (compare, export, reconstruct, rowbuf): 0 for
+ * a burst or every-access trace; -1 with a message naming the trace, its mode and the command
+ * for a reduce trace (whose addresses carry a size mask) or an unknown mode. */
+int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t errlen);
+
 /* A view of a reduce trace for one metapage size index i (4 KiB << i): only the samples whose
  * mask has bit i, with the mask bits cleared from the address.  Borrows `inner` (close the view
  * first). */

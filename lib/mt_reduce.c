@@ -16,6 +16,7 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
     if (budget < MT_REDUCE_BUDGET_MIN || budget > MT_REDUCE_BUDGET_MAX || budget % 4096)
         return -1;
     r->budget = budget;
+    r->heap_limit = MT_REDUCE_HEAP_LIMIT;
     r->sink = sink;
     r->ctx = ctx;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
@@ -133,6 +134,34 @@ static uint64_t watermark(const mt_reduce *r)
     return w;
 }
 
+/* The reorder stage is full: the oldest undecided reference (which holds everything newer back)
+ * is kept now instead of when its metapage is next referenced or leaves. Keeping more than the
+ * rule requires is exact (docs/metapaging.md, Theorem), so the stage stays bounded whatever the
+ * trace does (a metapage referenced twice and then held in a filter that never misses). */
+static int force_oldest(mt_reduce *r)
+{
+    unsigned bi = 0;
+    uint32_t bj = UINT32_MAX;
+    uint64_t best = UINT64_MAX;
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
+        const mt_reduce_filter *f = &r->f[i];
+        for (uint32_t j = 0; j < f->n; j++)
+            if (f->pend[j] && f->last[j] < best) {
+                best = f->last[j];
+                bi = i;
+                bj = j;
+            }
+    }
+    if (bj == UINT32_MAX)
+        return 0;
+    mt_reduce_filter *f = &r->f[bi];
+    heap_push(r, f->last[bj], f->ref[bj], f->rw[bj], bi);
+    f->t1[bj] = f->last[bj];
+    f->pend[bj] = 0;
+    r->forced++;
+    return 1;
+}
+
 /* ---- one filter ------------------------------------------------------------------------- */
 
 static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
@@ -248,9 +277,12 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     uint64_t t = cycle + 1;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
         filter_ref(r, i, t, page4k >> i, page4k, rw);
-    if (++r->since_flush >= 4096) {
+    if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
         release_below(r, watermark(r));
+        /* each forced reference is the oldest undecided one: it and what waited for it leave */
+        while (r->nheap > r->heap_limit / 2 && !r->oom && force_oldest(r))
+            release_below(r, watermark(r));
     }
 }
 

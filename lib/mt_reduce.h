@@ -32,6 +32,7 @@
 #define MT_REDUCE_SIZES 10          /* 4 KiB .. 2 MiB */
 #define MT_REDUCE_BUDGET_MIN 4096u  /* B: at least one 4 KiB page */
 #define MT_REDUCE_BUDGET_MAX (UINT64_C(1) << 30) /* 1 GiB: 256 Ki entries at 4 KiB */
+#define MT_REDUCE_HEAP_LIMIT 65536u /* records waiting in the reorder stage (32 bytes each) */
 #define MT_REDUCE_DEFAULT_BUDGET (UINT64_C(4) << 20) /* why: docs/metapaging.md "Exact reduction" */
 
 /* A record: the reference at `cycle` to the 4 KiB page `page` (addr >> 12), kept for every size
@@ -71,11 +72,13 @@ typedef struct {
     /* reorder stage: a binary min-heap of records by cycle */
     mt_reduce_rec *heap;
     size_t nheap, capheap, since_flush;
+    size_t heap_limit;      /* beyond this many waiting records the oldest undecided reference is
+                               kept early (always exact); MT_REDUCE_HEAP_LIMIT, tests lower it */
     mt_reduce_sink sink;
     void *ctx;
     int oom;
     /* counts */
-    uint64_t accesses, records, kept[MT_REDUCE_SIZES], alt_skipped;
+    uint64_t accesses, records, kept[MT_REDUCE_SIZES], alt_skipped, forced;
 } mt_reduce;
 
 /* k for size index i and budget B. */

@@ -138,7 +138,8 @@ static uint64_t rng(uint64_t *s)
     return *s;
 }
 
-static uint64_t total_alt_skipped;
+static uint64_t total_alt_skipped, total_forced;
+static size_t test_heap_limit; /* 0: the default */
 
 /* The full reduce path for one trace and budget: exact at every size and budget. */
 static void check_exact(const uint64_t *addr, const uint8_t *rw, size_t n, uint64_t budget_b, int *configs)
@@ -146,10 +147,15 @@ static void check_exact(const uint64_t *addr, const uint8_t *rw, size_t n, uint6
     recs red = {0};
     mt_reduce r;
     assert_int_equal(mt_reduce_init(&r, budget_b, sink, &red), 0);
+    if (test_heap_limit)
+        r.heap_limit = test_heap_limit;
     for (size_t i = 0; i < n; i++)
         mt_reduce_access(&r, i, addr[i], rw[i]);
     mt_reduce_finish(&r);
     total_alt_skipped += r.alt_skipped;
+    total_forced += r.forced;
+    if (test_heap_limit)
+        assert_true(r.nheap == 0);
     assert_int_equal(red.n, r.records);
     assert_true(red.n <= n);
     int bad = compare(addr, rw, n, budget_b, &red, configs);
@@ -277,6 +283,28 @@ static void test_alternations_exact(void **state)
                   (unsigned long)total_alt_skipped);
     assert_true(configs > 1000);
     assert_true(total_alt_skipped > 100); /* the shortcut was taken */
+}
+
+/* A reorder stage of 2 records: undecided references are kept early all the time (forced), and
+ * the counts stay exact (keeping more than the rule requires is exact: the Theorem). */
+static void test_forced_keeps_exact(void **state)
+{
+    (void)state;
+    uint64_t seed = 4242;
+    int configs = 0;
+    uint64_t addr[40];
+    uint8_t rw[40];
+    test_heap_limit = 2;
+    total_forced = 0;
+    for (int t = 0; t < 60; t++) {
+        size_t n = 1 + rng(&seed) % 40;
+        random_trace(&seed, addr, rw, n, 1 + (unsigned)(rng(&seed) % 9));
+        for (uint64_t kb = 1; kb <= 4; kb++)
+            check_exact(addr, rw, n, kb * 4096, &configs);
+    }
+    test_heap_limit = 0;
+    print_message("%d configurations equal with %lu forced keeps\n", configs, (unsigned long)total_forced);
+    assert_true(total_forced > 50);
 }
 
 static const char *info_text;
@@ -446,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_mode_from_header),
         cmocka_unit_test(test_alternations_exact),
+        cmocka_unit_test(test_forced_keeps_exact),
         cmocka_unit_test(test_larger_traces_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -632,6 +632,10 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     s->ram_end = ri->ram_base + ri->ram_size;
     char info[1024], producer[64];
     if (o->trace_path && o->mode == TRACE_MODE_REDUCE) {
+        if (o->unit != TRACE_UNIT_MODEL) {
+            snprintf(err, errlen, "--trace-mode reduce: the RTL has no reduce mode yet: use --trace-unit=model");
+            goto fail;
+        }
         if (o->all_path && o->all_tap != o->cfg.tap) {
             snprintf(err, errlen, "--trace-mode reduce and --trace-all record one tap: give the same "
                      "--trace-tap and --trace-all-tap");

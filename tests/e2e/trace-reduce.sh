@@ -55,6 +55,7 @@ bad --trace-mode --trace "$T/x.mtr" --trace-mode bogus
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 1000
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 2G
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 6K
+bad --trace-mode --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl
 
 # the header names the mode and its budget
 "$MTEMU" -q --trace-mode reduce --trace-reduce-budget 64K --trace "$T/s.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/compare.h"
@@ -124,6 +125,13 @@ int cmd_compare(int argc, char **argv)
     if (!o) {
         cli_error("compare", "%s", err);
         ht_close(t);
+        return 1;
+    }
+    if (trace_mode_refuse_masked(t, "compare", err, sizeof err) ||
+        trace_mode_refuse_masked(o, "compare", err, sizeof err)) {
+        cli_error("compare", "%s", err);
+        ht_close(t);
+        ht_close(o);
         return 1;
     }
     compare_result r;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/exporters.h"
@@ -353,6 +354,11 @@ int cmd_export(int argc, char **argv)
     ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("export", "%s", err);
+        return 1;
+    }
+    if (trace_mode_refuse_masked(src, "export", err, sizeof err)) {
+        cli_error("export", "%s", err);
+        ht_close(src);
         return 1;
     }
     if (out && !strcmp(out, "-")) /* "-o -": standard output, as for the other writers */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/plot.h"
@@ -238,7 +239,13 @@ int cmd_plot(int argc, char **argv)
         return 1;
     }
     policy_result r;
-    int rc = policy_run(src, &cfg, &r, err, sizeof err);
+    trace_mode_info tm;
+    if (trace_mode_get(src, &tm, err, sizeof err)) {
+        cli_error("plot", "%s", err);
+        ht_close(src);
+        return 1;
+    }
+    int rc = policy_run_mode(src, &tm, &cfg, &r, err, sizeof err);
     ht_close(src);
     if (rc) {
         cli_error("plot", "%s", err);

@@ -10,6 +10,7 @@
 #include "host/policy.h"
 #include "host/policy_report.h"
 #include "host/traceio.h"
+#include "host/tracemode.h"
 
 static void help(void)
 {
@@ -141,8 +142,14 @@ int cmd_policy(int argc, char **argv)
         return 1;
     }
     policy_result res;
-    int rc = baseline ? policy_run_baseline(src, &cfg, &res, err, sizeof err)
-                      : policy_run(src, &cfg, &res, err, sizeof err);
+    trace_mode_info tm;
+    if (trace_mode_get(src, &tm, err, sizeof err)) {
+        ht_close(src);
+        cli_error("policy", "%s", err);
+        return 1;
+    }
+    int rc = baseline && tm.mode != TM_REDUCE ? policy_run_baseline(src, &cfg, &res, err, sizeof err)
+                                              : policy_run_mode(src, &tm, &cfg, &res, err, sizeof err);
     ht_close(src);
     if (rc) {
         cli_error("policy", "%s", err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/reconstruct.h"
@@ -88,6 +89,11 @@ int cmd_reconstruct(int argc, char **argv)
     ht_source *src = roi_open(in, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("reconstruct", "%s", err);
+        return 1;
+    }
+    if (trace_mode_refuse_masked(src, "reconstruct", err, sizeof err)) {
+        cli_error("reconstruct", "%s", err);
+        ht_close(src);
         return 1;
     }
     trace_writer_opts wo = {.producer = "metatrace reconstruct", .format = HT_FMT_48,

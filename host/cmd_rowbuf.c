@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/policy_report.h"
@@ -108,6 +109,11 @@ int cmd_rowbuf(int argc, char **argv)
     ht_source *src = roi_open(path, &roi, NULL, err, sizeof err);
     if (!src) {
         cli_error("rowbuf", "%s", err);
+        return 1;
+    }
+    if (trace_mode_refuse_masked(src, "rowbuf", err, sizeof err)) {
+        cli_error("rowbuf", "%s", err);
+        ht_close(src);
         return 1;
     }
     rowbuf *rb = rowbuf_new(&cfg);

@@ -225,6 +225,12 @@ static void mtp_close(ht_source *s)
     free(s);
 }
 
+static const char *mtp_header_info(ht_source *s)
+{
+    mtp_state *m = s->state;
+    return mt_file_header_get(m->f)->info;
+}
+
 static void mtp_describe(ht_source *s, FILE *out)
 {
     mtp_state *m = s->state;
@@ -307,6 +313,7 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
     s->rewind = mtp_rewind;
     s->close = mtp_close;
     s->describe = mtp_describe;
+    s->header_info = mtp_header_info;
     s->restrict_cycles = mtp_restrict;
     snprintf(s->name, sizeof s->name, "%s", path);
     return s;

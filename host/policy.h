@@ -45,7 +45,10 @@ typedef struct {
     pg_counts c;
     double cost;          /* seconds */
     int rank;             /* 1 = cheapest within its budget */
+    int fidelity;         /* ROW_AS_SAMPLED, ROW_EXACT or ROW_APPROX (host/tracemode.h) */
 } policy_row;
+
+enum { ROW_AS_SAMPLED = 0, ROW_EXACT = 1, ROW_APPROX = 2 };
 
 typedef struct {
     policy_row *rows;
@@ -54,6 +57,7 @@ typedef struct {
     uint64_t skipped32;    /* 32-bit samples skipped */
     int recommended;       /* index into rows of the recommendation (-1 none) */
     int opt_bound;         /* index of OPT at the recommended size and budget (-1 none) */
+    const char *mode;      /* the trace's mode when rows carry a fidelity label, else NULL */
 } policy_result;
 
 void policy_defaults(policy_config *c);

@@ -39,6 +39,11 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static const char *fidelity_name(const policy_row *r)
+{
+    return r->fidelity == ROW_EXACT ? "exact" : r->fidelity == ROW_APPROX ? "approx" : "sampled";
+}
+
 static double rate(const policy_row *r)
 {
     return r->c.accesses ? (double)r->c.faults / (double)r->c.accesses : 0;
@@ -59,20 +64,23 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
 
     if (fmt == REPORT_CSV) {
         fprintf(f, "policy,metapage_bytes,resident,budget_bytes,accesses,faults,fault_rate,"
-                   "writebacks,bytes_in,bytes_out,cost_s,rank\n");
+                   "writebacks,bytes_in,bytes_out,cost_s,rank%s\n", r->mode ? ",fidelity" : "");
         for (size_t k = 0; k < r->n; k++) {
             const policy_row *w = &r->rows[order[k]];
             fprintf(f, "%s,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64
-                       ",%" PRIu64 ",%" PRIu64 ",%.9f,%d\n",
+                       ",%" PRIu64 ",%" PRIu64 ",%.9f,%d%s%s\n",
                     pg_policy_name(w->policy), w->size, w->resident, w->budget, w->c.accesses,
                     w->c.faults, rate(w), w->c.writebacks, w->c.faults * w->size,
-                    w->c.writebacks * w->size, w->cost, w->rank);
+                    w->c.writebacks * w->size, w->cost, w->rank, r->mode ? "," : "",
+                    r->mode ? fidelity_name(w) : "");
         }
     } else if (fmt == REPORT_JSON) {
         fprintf(f, "{\n  \"trace\": ");
         json_string(f, trace);
         fprintf(f, ",\n  \"samples\": %" PRIu64 ",\n  \"skipped_32bit\": %" PRIu64 ",\n",
                 r->samples, r->skipped32);
+        if (r->mode)
+            fprintf(f, "  \"mode\": \"%s\",\n", r->mode);
         fprintf(f, "  \"cost_model\": {\"lat_in_s\": %g, \"lat_out_s\": %g, \"bw_in_Bps\": %g, "
                    "\"bw_out_Bps\": %g},\n  \"rows\": [\n",
                 cfg->cost.lat_in, cfg->cost.lat_out, cfg->cost.bw_in, cfg->cost.bw_out);
@@ -81,10 +89,11 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
             fprintf(f, "    {\"policy\": \"%s\", \"metapage_bytes\": %" PRIu64 ", \"resident\": %u, "
                        "\"budget_bytes\": %" PRIu64 ", \"accesses\": %" PRIu64 ", \"faults\": %" PRIu64
                        ", \"fault_rate\": %.9f, \"writebacks\": %" PRIu64 ", \"bytes_in\": %" PRIu64
-                       ", \"bytes_out\": %" PRIu64 ", \"cost_s\": %.9f, \"rank\": %d}%s\n",
+                       ", \"bytes_out\": %" PRIu64 ", \"cost_s\": %.9f, \"rank\": %d%s%s%s}%s\n",
                     pg_policy_name(w->policy), w->size, w->resident, w->budget, w->c.accesses,
                     w->c.faults, rate(w), w->c.writebacks, w->c.faults * w->size,
-                    w->c.writebacks * w->size, w->cost, w->rank, k + 1 < r->n ? "," : "");
+                    w->c.writebacks * w->size, w->cost, w->rank, r->mode ? ", \"fidelity\": \"" : "",
+                    r->mode ? fidelity_name(w) : "", r->mode ? "\"" : "", k + 1 < r->n ? "," : "");
         }
         fprintf(f, "  ],\n  \"recommendation\": ");
         if (best)
@@ -104,16 +113,21 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
                    "write-back + bytes / %.2f GB/s out\n\n",
                 cfg->cost.lat_in * 1e6, cfg->cost.bw_in / 1e9, cfg->cost.lat_out * 1e6,
                 cfg->cost.bw_out / 1e9);
-        fprintf(f, "%-6s %4s %-6s %8s %8s %9s %12s %10s %12s %12s %12s\n", "budget", "rank",
+        if (r->mode)
+            fprintf(f, "mode %s: 'exact' rows equal the full trace's fault counts; 'approx' rows "
+                       "(FIFO, CLOCK, budgets below the reduction budget, write-backs) are not exact\n\n",
+                    r->mode);
+        fprintf(f, "%-6s %4s %-6s %8s %8s %9s %12s %10s %12s %12s %12s%s\n", "budget", "rank",
                 "policy", "metapage", "resident", "faults", "fault_rate", "writebacks",
-                "bytes_in", "bytes_out", "cost_s");
+                "bytes_in", "bytes_out", "cost_s", r->mode ? "  fidelity" : "");
         for (size_t k = 0; k < r->n; k++) {
             const policy_row *w = &r->rows[order[k]];
             fprintf(f, "%-6s %4d %-6s %8s %8u %9" PRIu64 " %12.6f %10" PRIu64 " %12" PRIu64
-                       " %12" PRIu64 " %12.6f%s\n",
+                       " %12" PRIu64 " %12.6f%s%s%s\n",
                     cli_bytes_str(w->budget, b1, sizeof b1), w->rank, pg_policy_name(w->policy),
                     cli_bytes_str(w->size, b2, sizeof b2), w->resident, w->c.faults, rate(w),
                     w->c.writebacks, w->c.faults * w->size, w->c.writebacks * w->size, w->cost,
+                    r->mode ? "  " : "", r->mode ? fidelity_name(w) : "",
                     w == best ? "  <- recommended" : "");
         }
         if (best) {

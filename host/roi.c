@@ -202,6 +202,12 @@ static void roi_describe(ht_source *s, FILE *out)
     fputc('\n', out);
 }
 
+static const char *roi_header_info(ht_source *s)
+{
+    roi_state *st = s->state;
+    return st->in->header_info ? st->in->header_info(st->in) : "";
+}
+
 ht_source *roi_filter(ht_source *inner, const roi_opts *o)
 {
     ht_source *s = calloc(1, sizeof *s);
@@ -220,6 +226,7 @@ ht_source *roi_filter(ht_source *inner, const roi_opts *o)
     s->rewind = roi_rewind;
     s->close = roi_close;
     s->describe = roi_describe;
+    s->header_info = roi_header_info;
     snprintf(s->name, sizeof s->name, "%s", inner->name);
     return s;
 }

@@ -52,6 +52,9 @@ struct ht_source {
      * may still come: the caller filters.  Applies to rewind() too.  1: the source skips by
      * index, 0: it cannot (it will be scanned), -1: error (err). */
     int (*restrict_cycles)(ht_source *src, uint64_t from, uint64_t to);
+    /* Optional (may be NULL): the container header's key=value info text ("" if none); the
+     * trace mode and its parameters live there (host/tracemode.h). */
+    const char *(*header_info)(ht_source *src);
     void *state;
     char name[256];
     char err[512];

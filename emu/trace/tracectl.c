@@ -48,6 +48,7 @@ void trace_options_default(struct trace_options *o)
         .len_l = (uint64_t)MT_RESET_LEN_L_HI << 32 | MT_RESET_LEN_L_LO,
     };
     o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
+    o->reduce_budget = MT_REDUCE_DEFAULT_BUDGET;
     o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
     o->start_at_reset = true;
     o->model_thread = usable_cpus() > 1; /* a thread on one core only adds switches */
@@ -60,6 +61,11 @@ bool trace_options_active(const struct trace_options *o) { return o->trace_path 
 const char *trace_options_help(void)
 {
     return "  --trace FILE.mtr          trace with the trace unit (registers at 0x11000000) from reset\n"
+           "  --trace-mode=M            burst (default: the unit's bursts and spans) | reduce (exact\n"
+           "                            reduction: LRU and OPT fault counts of every metapage size\n"
+           "                            4K..2M equal the full trace's for every budget >= B)\n"
+           "  --trace-reduce-budget B   reduce mode's budget B in bytes, a multiple of 4K from 4K to 1G\n"
+           "                            (default 4M)\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
            "  --trace-start=WHEN        reset (default) | firmware (wait for the guest's CTRL.ENABLE)\n"
@@ -92,6 +98,29 @@ static bool parse_num(const char *v, uint64_t max, uint64_t *out)
     if (errno || *end || x > max)
         return false;
     *out = x;
+    return true;
+}
+
+/* Bytes: a number with an optional K, M or G (powers of 1024). */
+static bool parse_bytes(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*v || *v == '-')
+        return false;
+    unsigned long long x = strtoull(v, &end, 0);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (shift)
+        end++;
+    if (errno || *end || x > (UINT64_MAX >> shift))
+        return false;
+    *out = (uint64_t)x << shift;
     return true;
 }
 
@@ -189,6 +218,21 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (m < 0)
             return -1;
         o->all_path = v;
+    } else if (OPT("--trace-mode")) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "burst") == 0)
+            o->mode = TRACE_MODE_BURST;
+        else if (strcmp(v, "reduce") == 0)
+            o->mode = TRACE_MODE_REDUCE;
+        else
+            BAD("--trace-mode", "burst or reduce (spatial is not in this build)");
+    } else if (OPT("--trace-reduce-budget")) {
+        if (m < 0)
+            return -1;
+        if (!parse_bytes(v, &x) || x < MT_REDUCE_BUDGET_MIN || x > MT_REDUCE_BUDGET_MAX || x % 4096)
+            BAD("--trace-reduce-budget", "a byte count, a multiple of 4K from 4K to 1G (e.g. 1M)");
+        o->reduce_budget = x;
     } else if (OPT("--trace-unit")) {
         if (m < 0)
             return -1;
@@ -323,6 +367,9 @@ struct trace_session {
     uint64_t ram_base, ram_end;
     mt_writer *w;    /* --trace */
     mt_writer *all;  /* --trace-all */
+    mt_writer *red_w; /* --trace with --trace-mode reduce */
+    mt_reduce red;
+    bool red_init, red_started, red_failed;
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
@@ -476,9 +523,50 @@ static bool all_access(void *ctx, const mt_access *a)
     return true;
 }
 
+/* Reduce mode: every guest-RAM access of --trace-kinds / --trace-tap through the filter; its
+ * records (reference order, size mask in address bits 11:0) become full-format samples. */
+static void red_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    struct trace_session *s = ctx;
+    if (s->red_failed)
+        return;
+    if (!s->red_started) {
+        s->red_started = true;
+        if (mt_writer_section(s->red_w, 0, MT_FMT_FULL, 1, cycle) != 0)
+            s->red_failed = true;
+    }
+    if (!s->red_failed && mt_writer_sample(s->red_w, cycle, page << 12 | mask, rw) != 0)
+        s->red_failed = true;
+    if (s->red_failed)
+        fprintf(stderr, "mtemu: --trace (reduce): %s\n", mt_writer_error(s->red_w));
+}
+
+static bool red_access(struct trace_session *s, const mt_access *a)
+{
+    if (!((s->o.cfg.kind_mask >> a->kind) & 1) || a->tap != s->o.cfg.tap)
+        return true;
+    if (a->addr < s->ram_base || a->addr >= s->ram_end)
+        return true;
+    mt_reduce_access(&s->red, a->cycle, a->addr, a->write);
+    return !s->red_failed && !s->red.oom;
+}
+
+/* The recorder: --trace-all and/or the reduce filter. */
+static bool rec_access(void *ctx, const mt_access *a)
+{
+    struct trace_session *s = ctx;
+    if (s->red_init && !red_access(s, a))
+        return false;
+    if (s->all && ((s->o.all_kinds >> a->kind) & 1) && a->tap == s->o.all_tap)
+        return all_access(ctx, a);
+    return true;
+}
+
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
 {
     struct trace_session *s = ctx;
+    if (!s->all)
+        return true;
     if (!all_start(s, cycle))
         return false;
     s->all_markers++;
@@ -544,7 +632,32 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     s->ram_base = ri->ram_base;
     s->ram_end = ri->ram_base + ri->ram_size;
     char info[1024], producer[64];
-    if (o->trace_path) {
+    if (o->trace_path && o->mode == TRACE_MODE_REDUCE) {
+        if (o->unit != TRACE_UNIT_MODEL) {
+            snprintf(err, errlen, "--trace-mode reduce: the RTL has no reduce mode yet: use --trace-unit=model");
+            goto fail;
+        }
+        if (o->all_path && o->all_tap != o->cfg.tap) {
+            snprintf(err, errlen, "--trace-mode reduce and --trace-all record one tap: give the same "
+                     "--trace-tap and --trace-all-tap");
+            goto fail;
+        }
+        size_t n;
+        run_info(o, ri, false, info, sizeof info);
+        n = strlen(info);
+        snprintf(info + n, sizeof info - n, "trace.mode=reduce\ntrace.reduce_budget=%" PRIu64 "\n"
+                 "trace.reduce_sizes=4K..2M\nrange=ram\n", o->reduce_budget);
+        mt_writer_config wc = {.producer = "mtemu 1.0 --trace-mode=reduce", .info = info, .ref_hz = REF_HZ,
+                               .sync_period = o->cfg.sync_period};
+        s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
+        if (!s->red_w)
+            goto fail;
+        if (mt_reduce_init(&s->red, o->reduce_budget, red_record, s) != 0) {
+            snprintf(err, errlen, "--trace-reduce-budget %" PRIu64 ": cannot build the filter", o->reduce_budget);
+            goto fail;
+        }
+        s->red_init = true;
+    } else if (o->trace_path) {
         snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
         run_info(o, ri, false, info, sizeof info);
         mt_writer_config wc = {.producer = producer, .info = info, .ref_hz = REF_HZ,
@@ -596,9 +709,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         be = lockstep_backend(s->ls);
         break;
     }
-    tracedev_recorder rec = {.ctx = s, .kind_mask = o->all_kinds, .tap = o->all_tap, .access = all_access,
-                             .marker = all_marker};
-    tracedev_init(&s->dev, &be, s->all ? &rec : NULL);
+    tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (s->red_init ? o->cfg.kind_mask : 0),
+                             .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker};
+    tracedev_init(&s->dev, &be, s->all || s->red_init ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);
     return s;
@@ -688,6 +801,23 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
             rc = 1;
         }
     }
+    if (s->red_w) {
+        mt_writer *w = s->red_w;
+        mt_reduce_finish(&s->red); /* every pending reference is kept */
+        if (!s->red_started)
+            mt_writer_section(w, 0, MT_FMT_FULL, 1, 0); /* an empty but valid trace */
+        s->red_w = NULL;
+        if (s->red_failed || s->red.oom) {
+            mt_writer_abort(w);
+            if (!rc) {
+                snprintf(err, errlen, "--trace %s: write error (reduce)", s->o.trace_path);
+                rc = 2;
+            }
+        } else if (mt_writer_close(w) != 0 && !rc) {
+            snprintf(err, errlen, "--trace %s: write error", s->o.trace_path);
+            rc = 2;
+        }
+    }
     if (s->all) {
         mt_writer *w = s->all;
         s->all = NULL;
@@ -719,6 +849,14 @@ void trace_session_report(const struct trace_session *s, FILE *f)
     if (s->dev.pipe_used)
         fprintf(f, "trace.thread  the model on its own thread: %" PRIu64 " captures queued, %" PRIu64
                 " waits for it, %.3f s CPU\n", s->dev.pipe_queued, s->dev.pipe_waits, s->dev.pipe_seconds);
+    if (s->red_init) {
+        fprintf(f, "trace.reduce  B %" PRIu64 " bytes: %" PRIu64 " accesses in, %" PRIu64 " records out (1 per %.1f)",
+                s->red.budget, s->red.accesses, s->red.records,
+                s->red.records ? (double)s->red.accesses / (double)s->red.records : 0.0);
+        for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->red.kept[i]);
+        fputc('\n', f);
+    }
     if (s->o.all_path)
         fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
                 s->all_markers);
@@ -735,6 +873,8 @@ void trace_session_destroy(struct trace_session *s)
         mt_writer_abort(s->w);
     if (s->all)
         mt_writer_abort(s->all);
+    if (s->red_w)
+        mt_writer_abort(s->red_w);
     tracedev_release(&s->dev); /* its thread uses the unit */
     if (s->unit_init)
         mt_unit_free(&s->unit);
@@ -742,5 +882,7 @@ void trace_session_destroy(struct trace_session *s)
         mt_lockstep_destroy(s->ls);
     if (s->rtl.r)
         mt_rtl_destroy(s->rtl.r);
+    if (s->red_init)
+        mt_reduce_free(&s->red);
     free(s);
 }

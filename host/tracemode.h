@@ -1,0 +1,47 @@
+/* The trace's mode, read from its container header (docs/trace-format.md section 7), and the
+ * policy engine for the modes that record a metapage-size mask with each sample.
+ *
+ *   burst   - the seed's time sampling (or a header without a mode: every older trace); its
+ *             figures are what the samples say, with no statement of fidelity.
+ *   reduce  - the exact reduction (mode parameter B, the reduction budget): for size s the
+ *             records whose mask has s give LRU and OPT fault counts equal to the full trace's
+ *             for every budget >= max(B, s); rows say "exact" there and "approx" elsewhere.
+ *   all     - --trace-all's every-access ground truth: exact by definition.
+ * A mode the host does not know is refused by name. */
+#ifndef HOST_TRACEMODE_H
+#define HOST_TRACEMODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/policy.h"
+#include "host/sample.h"
+
+typedef enum { TM_BURST = 0, TM_REDUCE = 1, TM_ALL = 2 } trace_mode;
+
+typedef struct {
+    trace_mode mode;
+    uint64_t reduce_budget; /* reduce: B */
+} trace_mode_info;
+
+/* Reads the mode from src's header (a source without a header is burst). 0, or -1 with a message
+ * naming the trace and the mode it does not know. */
+int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errlen);
+const char *trace_mode_name(trace_mode m);
+
+/* For the commands that read samples as accesses (compare, export, reconstruct, rowbuf): 0 for
+ * a burst or every-access trace; -1 with a message naming the trace, its mode and the command
+ * for a reduce trace (whose addresses carry a size mask) or an unknown mode. */
+int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t errlen);
+
+/* A view of a reduce trace for one metapage size index i (4 KiB << i): only the samples whose
+ * mask has bit i, with the mask bits cleared from the address.  Borrows `inner` (close the view
+ * first). */
+ht_source *trace_mode_size_view(ht_source *inner, unsigned i);
+
+/* policy_run for any mode: burst and all as before; reduce per size on its view.  Rows get their
+ * fidelity (policy_row.fidelity).  0 ok, -1 error (err). */
+int policy_run_mode(ht_source *src, const trace_mode_info *tm, const policy_config *cfg,
+                    policy_result *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,95 @@
+/* The exact reduction filter of the trace unit's reduce mode (docs/trace-unit.md section 9,
+ * proof in docs/metapaging.md "Exact reduction").
+ *
+ * One small LRU filter per metapage size s = 4 KiB << i (i = 0..9: 4 KiB .. 2 MiB) with
+ * k_i = max(1, B / s) entries, B the reduction budget in bytes.  Each filter runs Kaplan,
+ * Smaragdakis and Wilson's Safely-Allowed-Drop rule on line: a reference t2 to a metapage is
+ * dropped iff the metapage's next reference t3 comes with fewer than k_i distinct other
+ * metapages referenced since t1, its last kept reference.  The decision for t2 is taken at t3
+ * (or when the metapage leaves the filter: kept), so a kept reference may be emitted late; the
+ * output stage puts records back into reference order (by cycle) and merges the sizes that keep
+ * the same reference into one record with a size mask.  For size s the records whose mask has
+ * bit i, in cycle order, give exactly the full trace's LRU and OPT fault counts for every
+ * memory of at least k_i metapages (every budget >= max(B, s)).
+ *
+ * The decision needs no count: fewer than k_i distinct other metapages were referenced since t1
+ * exactly when no metapage referenced after t1 has left the filter, i.e. when E (the newest
+ * last-reference time of any entry that left) is at most t1.
+ *
+ * Hardware shape: per size a k_i-entry RAM {page, ref, last, t1, pending, rw, prev, next}, a
+ * hash table of page -> entry (2 k_i slots at least, linear probing), registers for the MRU
+ * page, the list's head and tail, and E.  Work per access: one compare per size against the
+ * MRU register (a repeat changes nothing); on a change, a hash probe, one compare (E > t1), a
+ * list splice, and on a miss the tail's eviction (one hash deletion).  Records leave in
+ * reference order through a reorder stage (a pending reference waits at most until its
+ * metapage leaves the filter). */
+#ifndef MT_REDUCE_H
+#define MT_REDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MT_REDUCE_SIZES 10          /* 4 KiB .. 2 MiB */
+#define MT_REDUCE_BUDGET_MIN 4096u  /* B: at least one 4 KiB page */
+#define MT_REDUCE_BUDGET_MAX (UINT64_C(1) << 30) /* 1 GiB: 256 Ki entries at 4 KiB */
+#define MT_REDUCE_HEAP_LIMIT 65536u /* records waiting in the reorder stage (32 bytes each) */
+#define MT_REDUCE_DEFAULT_BUDGET (UINT64_C(4) << 20) /* why: docs/metapaging.md "Exact reduction" */
+
+/* A record: the reference at `cycle` to the 4 KiB page `page` (addr >> 12), kept for every size
+ * whose bit is set in `mask` (bit i: 4 KiB << i). */
+typedef void (*mt_reduce_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
+
+typedef struct {
+    uint32_t k, n;          /* entries, entries in use */
+    uint64_t *page, *ref, *last, *t1; /* metapage, 4 KiB page of its last reference, times */
+    uint8_t *pend, *rw;     /* last reference not yet decided; its R/W */
+    uint32_t *prev, *next;  /* recency list (head = MRU, tail = LRU), entry indices */
+    uint32_t head, tail;
+    uint32_t *slot;         /* page -> entry + 1 (0: empty), open addressing, hmask + 1 slots */
+    uint32_t hmask;
+    uint64_t mru;           /* page of the last reference (valid when n > 0) */
+    uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
+} mt_reduce_filter;
+
+typedef struct {
+    uint64_t cycle, page;
+    uint16_t mask;
+    uint8_t rw;
+} mt_reduce_rec;
+
+typedef struct {
+    uint64_t budget;
+    mt_reduce_filter f[MT_REDUCE_SIZES];
+    uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
+    uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
+    /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no
+     * decision after its first two steps: those accesses are skipped, the last one remembered
+     * and replayed when the alternation ends (docs/metapaging.md "Alternations"). */
+    uint32_t alt_steps;
+    int alt_ok, skipped_valid;
+    uint64_t skipped_cycle, skipped_page;
+    unsigned skipped_rw;
+    /* reorder stage: a binary min-heap of records by cycle */
+    mt_reduce_rec *heap;
+    size_t nheap, capheap, since_flush;
+    size_t heap_limit;      /* beyond this many waiting records the oldest undecided reference is
+                               kept early (always exact); MT_REDUCE_HEAP_LIMIT, tests lower it */
+    mt_reduce_sink sink;
+    void *ctx;
+    int oom;
+    /* counts */
+    uint64_t accesses, records, kept[MT_REDUCE_SIZES], alt_skipped, forced;
+} mt_reduce;
+
+/* k for size index i and budget B. */
+uint32_t mt_reduce_k(uint64_t budget, unsigned i);
+/* 0, or -1 (budget outside [MT_REDUCE_BUDGET_MIN, MT_REDUCE_BUDGET_MAX] or not a multiple of
+ * 4 KiB, or out of memory). */
+int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx);
+void mt_reduce_free(mt_reduce *r);
+/* One access; cycles strictly increase from call to call (one access per cycle, cycle >= 0). */
+void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw);
+/* End of the trace: every reference still pending is kept; all records go to the sink. */
+void mt_reduce_finish(mt_reduce *r);
+
+#endif

@@ -1,0 +1,278 @@
+/* The trace unit model's generic clock: one cycle exactly as docs/trace-unit.md section 4 says
+ * (drain, schedule, capture, arbitration, FIFO entry, SYNC check, register writes), with the
+ * session, section and register-write steps it takes.  The fast paths in mt_unit.c must give
+ * the same result (test_lib_unit's test_fast_equals_generic). */
+#include "mt_unit_internal.h"
+
+#include <string.h>
+
+#include "mt_pkt.h"
+
+static uint64_t section_len(const mt_unit *u, unsigned span)
+{
+    return span ? u->cfg.len_l : u->cfg.len_h;
+}
+
+static void enter_section(mt_unit *u, unsigned span, uint64_t t)
+{
+    u->sec_span = (uint8_t)span;
+    u->sec_fmt = (uint8_t)((u->cfg.fmt >> (span ? MT_FMT_L_SHIFT : MT_FMT_H_SHIFT)) & 3);
+    u->sec_r = span ? u->cfg.rate_l : u->cfg.rate_h;
+    u->sec_start = t;
+    u->sec_end = t + section_len(u, span);
+    u->next_sp = t;
+    u->next_idx = 0;
+    u->int_open = 0;
+}
+
+static void section_switch(mt_unit *u, uint64_t t)
+{
+    unsigned next = !u->sec_span;
+    if (section_len(u, next) == 0)
+        next = u->sec_span;
+    enter_section(u, next, t);
+    u->sect_pending = u->sect_switch = 1;
+    if (u->hold.valid && u->hold.after) {
+        u->hold.valid = 0;
+        drop_sample(u);
+    }
+}
+
+static void start_session(mt_unit *u, uint64_t t)
+{
+    u->cfg = u->regs;
+    if (u->cfg.len_h == 0 && u->cfg.len_l == 0)
+        u->cfg.len_h = LEN_MASK;
+    /* v4: a section is at least 2 cycles long, so the hardware never has to decide a switch in
+     * the cycle after it loads a length */
+    if (u->cfg.len_h == 1)
+        u->cfg.len_h = 2;
+    if (u->cfg.len_l == 1)
+        u->cfg.len_l = 2;
+    u->active = u->busy = 1;
+    u->sync_pending = 1;
+    u->sync_seq = 0;
+    u->sync_bytes = 0;
+    u->sect_pending = u->sect_switch = 0;
+    u->drop_pending = 0;
+    u->marker_pending = 0;
+    u->end_pending = 0;
+    u->hold.valid = 0;
+    u->dropped = 0;
+    u->prev_bytes += u->bytes; /* output marks count over all sessions */
+    u->prev_samples += u->samples;
+    u->samples = u->bytes = 0;
+    u->overflowed = u->marker_lost = u->err_order = 0;
+    enter_section(u, u->cfg.len_h == 0, t);
+    mt_enc_reset(&u->enc, u->sec_fmt);
+    u->rep_idx = 0;
+    u->rep_cycle = t;
+}
+
+static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
+{
+    mt_unit_cfg *r = &u->regs;
+    switch (off) {
+    case MT_REG_CTRL:
+        if (v & MT_CTRL_ENABLE) {
+            if (!u->busy)
+                start_session(u, t + 1);
+        } else if (u->active) {
+            u->active = 0;
+            u->end_pending = 1;
+            u->int_open = 0;
+        }
+        break;
+    case MT_REG_KIND_MASK: r->kind_mask = v & 0x1F; break;
+    case MT_REG_TAP: r->tap = v & 1; break;
+    case MT_REG_FMT: r->fmt = v & 0x33; break;
+    case MT_REG_SYNC_PERIOD:
+        v &= 0x3FFF;
+        r->sync_period = v < MT_SYNC_PERIOD_MIN ? MT_SYNC_PERIOD_MIN
+                         : v > MT_SYNC_PERIOD_MAX ? MT_SYNC_PERIOD_MAX : v;
+        break;
+    case MT_REG_RATE_H: r->rate_h = v ? v : 1; break;
+    case MT_REG_RATE_L: r->rate_l = v ? v : 1; break;
+    case MT_REG_LEN_H_LO: r->len_h = (r->len_h & ~UINT64_C(0xFFFFFFFF)) | v; break;
+    case MT_REG_LEN_H_HI: r->len_h = (r->len_h & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
+    case MT_REG_LEN_L_LO: r->len_l = (r->len_l & ~UINT64_C(0xFFFFFFFF)) | v; break;
+    case MT_REG_LEN_L_HI: r->len_l = (r->len_l & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
+    case MT_REG_MARKER:
+        if (u->active) {
+            if (u->marker_pending) {
+                u->marker_lost = 1;
+            } else {
+                u->marker_pending = 1;
+                u->marker_val = v;
+            }
+        }
+        break;
+    default: break;
+    }
+}
+
+enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
+
+void mt_unit_clock_one(mt_unit *u)
+{
+    const uint64_t t = u->now;
+    uint8_t pkt[MT_PKT_MAX];
+    uint32_t len = 0;
+    unsigned kind = MT_INFLIGHT_PLAIN, bound = 0;
+
+    /* A. drain */
+    if (u->fifo.occ)
+        drain(u, u->p.drain);
+    /* a rest cycle (v4): the arbitration acted in one of the last PACE - 1 cycles */
+    const int rest = t < u->rest_until;
+    const int room = has_room(u) && !rest;
+
+    /* B. schedule */
+    if (u->active) {
+        if (t == u->sec_end)
+            section_switch(u, t);
+        open_due_interval(u, t);
+    }
+
+    /* C. capture */
+    mt_unit_sample cap = {0};
+    if (u->acc_valid && u->active && u->int_open && passes(u, &u->acc)) {
+        cap.valid = 1;
+        cap.a = mt_fmt_addr_part(u->sec_fmt, u->acc.addr);
+        cap.rw = u->acc.write ? 1 : 0;
+        cap.idx = u->int_idx;
+        cap.sp = u->int_sp;
+        u->int_open = 0;
+    }
+
+    /* D. arbitration */
+    const int barrier = u->sect_pending || u->sync_pending;
+    enum winner w = W_NONE;
+    if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
+        w = W_HOLD; /* not ready yet, it holds back a SECTION or SYNC, which must not pass an older
+                     * sample; OVERFLOW and MARKER may pass it, END waits for it */
+    else if (u->sect_pending)
+        w = W_SECTION;
+    else if (u->sync_pending)
+        w = W_SYNC;
+    else if (u->drop_pending && u->fifo.occ <= u->p.depth / 2)
+        w = W_OVERFLOW; /* only once the FIFO has drained to half: drops must not feed more drops */
+    else if (u->marker_pending)
+        w = W_MARKER;
+    else if (u->end_pending && !u->drop_pending && !u->hold.valid)
+        w = W_END; /* after everything else, including an OVERFLOW waiting for half-full */
+
+    if (w == W_HOLD && !rest && t >= u->hold.ready) {
+        mt_unit_sample *s = &u->hold;
+        mt_enc_plan plan;
+        mt_enc_plan_sample(&u->enc, s->a, s->rw, s->idx - u->rep_idx, &plan);
+        if (plan.absorbed) {
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, s);
+            s->valid = 0;
+            u->rest_until = t + MT_UNIT_PACE; /* an absorption is an act of the arbitration */
+        } else if (room) {
+            bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
+            memcpy(pkt, plan.bytes, plan.len);
+            len = plan.len;
+            mt_enc_commit(&u->enc, &plan);
+            reported(u, s);
+            s->valid = 0;
+        } else {
+            drop_sample(u);
+            s->valid = 0;
+        }
+        /* in a rest cycle the sample waits in the hold */
+    } else if (w == W_HOLD) {
+        /* a rest cycle, or the sample is not ready: the hold keeps it */
+    } else if (w != W_NONE && u->enc.run_cnt) {
+        uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
+        if (room) {
+            len = n;
+            bound = BOUND_RUN;
+            u->enc.run_cnt = 0;
+        }
+    } else if (w != W_NONE) {
+        uint32_t n = 0;
+        switch (w) {
+        case W_SECTION:
+            if (u->sect_switch) {
+                n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->sec_start);
+            } else {
+                n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->rep_cycle);
+            }
+            break;
+        case W_SYNC: {
+            /* prev_bytes: the stream bytes since the last SYNC's first byte, those in flight
+             * included (they enter the FIFO before this SYNC) */
+            uint32_t prev = u->sync_bytes + u->pipe_bytes;
+            n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+            break;
+        }
+        case W_OVERFLOW: n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending); break;
+        case W_MARKER: n = (uint32_t)mt_pkt_marker(pkt, u->marker_val); break;
+        case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
+        default: break;
+        }
+        if (room) {
+            len = n;
+            bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
+                    : w == W_END ? BOUND_END : BOUND_VALUE;
+            switch (w) {
+            case W_SECTION:
+                if (u->sect_switch) {
+                    u->rep_idx = 0;
+                    u->rep_cycle = u->sec_start;
+                }
+                mt_enc_reset(&u->enc, u->sec_fmt);
+                u->sect_pending = u->sect_switch = 0;
+                u->hold.after = 0;
+                break;
+            case W_SYNC:
+                if (u->on_sync) {
+                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
+                                            .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
+                    u->on_sync(u->on_sync_ctx, &m);
+                }
+                u->sync_seq++;
+                kind = MT_INFLIGHT_SYNC;
+                mt_enc_reset(&u->enc, u->enc.fmt);
+                u->sync_pending = 0;
+                u->sect_pending = 1;
+                break;
+            case W_OVERFLOW: u->drop_pending = 0; break;
+            case W_MARKER: u->marker_pending = 0; break;
+            case W_END: /* busy clears as the END enters the FIFO */
+                u->end_pending = 0;
+                kind = MT_INFLIGHT_END;
+                break;
+            default: break;
+            }
+        }
+    }
+
+    /* the capture goes to the hold (v4: always; it competes from t + PACE on) when the hold is
+     * free at the end of this cycle, or is dropped */
+    if (cap.valid) {
+        if (!u->hold.valid) {
+            u->hold = cap;
+            u->hold.valid = 1;
+            u->hold.ready = t + MT_UNIT_PACE;
+            u->hold.after = (u->sect_pending || u->sync_pending) ? 1 : 0;
+        } else {
+            drop_sample(u);
+        }
+    }
+
+    /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
+     * enters the FIFO */
+    if (len)
+        choose(u, pkt, len, kind, bound, t);
+    enter_due(u, t);
+    sync_check(u, t);
+    for (unsigned i = 0; i < u->nwrites; i++)
+        apply_write(u, t, u->wr_off[i], u->wr_val[i]);
+    u->nwrites = 0;
+    u->acc_valid = 0;
+    u->now = t + 1;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# test-timeout: 600
+# Reduce mode end to end (docs/metapaging.md "Exact reduction"): on firmware workloads whose
+# working set exceeds the reduction budget B, `metatrace policy` on the reduced trace
+# (mtemu --trace-mode reduce) gives the same LRU and OPT fault counts as on the every-access truth
+# of the same run (--trace-all --trace-all-ram, same kinds and tap) at every metapage size 4K..2M
+# and every budget >= B, and labels those rows exact; mtemu refuses bad mode options by name
+# (exit 2); metatrace refuses a trace whose mode it does not know.
+set -u
+BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
+MTEMU=$BIN/mtemu MT=$BIN/metatrace
+T=$(mktemp -d "${TMPDIR:-/tmp}/trace-reduce.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# check NAME ELF ARGS B BUDGETS
+check() {
+    name=$1 elf=$2 args=$3 b=$4 budgets=$5
+    "$MTEMU" -q -m 16M --append "$args" --trace-mode reduce --trace-reduce-budget "$b" --trace "$T/r.mtr" \
+        --trace-all "$T/a.mtr" --trace-all-ram "$FWBUILD/$elf" >/dev/null 2>"$T/err" \
+        || { echo "FAIL $name (mtemu)"; cat "$T/err"; return; }
+    for f in r a; do
+        "$MT" policy "$T/$f.mtr" --sizes 4K..2M --budgets "$budgets" --budget "$b" --policies lru,opt \
+            --format csv >"$T/$f.csv" 2>"$T/err" || { echo "FAIL $name (metatrace policy $f)"; cat "$T/err"; return; }
+        # policy,size,budget,faults
+        awk -F, 'NR > 1 { print $1 "," $2 "," $4 "," $6 }' "$T/$f.csv" | sort >"$T/$f.rows"
+    done
+    n=$(wc -l <"$T/a.rows")
+    inexact=$(awk -F, 'NR > 1 && $13 != "exact"' "$T/r.csv" | wc -l)
+    ra=$(stat -c %s "$T/a.mtr") rr=$(stat -c %s "$T/r.mtr")
+    if [ "$n" -ge 40 ] && [ "$inexact" -eq 0 ] && cmp -s "$T/a.rows" "$T/r.rows"; then
+        echo "PASS $name ($n configurations equal, all exact; $rr bytes against $ra)"
+    else
+        echo "FAIL $name ($n configurations, $inexact not labelled exact)"
+        diff "$T/a.rows" "$T/r.rows" | head -20
+    fi
+}
+check trace-reduce-exact-random random.elf "size=512K iters=1" 128K 128K,256K,384K,512K,1M
+check trace-reduce-exact-wss wss.elf "min=64K max=512K iters=1" 64K 64K,128K,256K,512K,1M
+check trace-reduce-exact-pchase pchase.elf "size=256K stride=64" 64K 64K,128K,192K,256K,512K
+
+# bad options: a named error and exit 2
+bad() {
+    name=$1
+    shift
+    "$MTEMU" -q "$@" "$FWBUILD/seq.elf" >/dev/null 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q -- "$name" "$T/err"; then
+        echo "PASS trace-reduce-bad-option $name $*"
+    else
+        echo "FAIL trace-reduce-bad-option $* (exit $rc)"
+        cat "$T/err"
+    fi
+}
+bad --trace-mode --trace "$T/x.mtr" --trace-mode bogus
+bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 1000
+bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 2G
+bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 6K
+bad --trace-mode --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl
+
+# the header names the mode and its budget
+"$MTEMU" -q --trace-mode reduce --trace-reduce-budget 64K --trace "$T/s.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+if "$MT" info "$T/s.mtr" 2>/dev/null | grep -q "trace.mode=reduce" &&
+   "$MT" info "$T/s.mtr" 2>/dev/null | grep -q "trace.reduce_budget=65536"; then
+    echo "PASS trace-reduce-header-names-mode"
+else
+    echo "FAIL trace-reduce-header-names-mode"
+    "$MT" info "$T/s.mtr" 2>&1 | head
+fi
+
+# commands that read samples as accesses refuse a reduce trace by name instead of misreading it
+for cmd in "compare $T/s.mtr $T/s.mtr" "rowbuf $T/s.mtr" "reconstruct $T/s.mtr -o $T/x.mtr" "export $T/s.mtr --to csv -o $T/x.csv"; do
+    # shellcheck disable=SC2086
+    "$MT" $cmd >/dev/null 2>"$T/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "reduce-mode trace" "$T/err"; then
+        echo "PASS trace-reduce-refused-by-${cmd%% *}"
+    else
+        echo "FAIL trace-reduce-refused-by-${cmd%% *} (exit $rc)"
+        cat "$T/err"
+    fi
+done

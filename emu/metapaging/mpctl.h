@@ -26,6 +26,8 @@ struct mp_options {
     const char *backing;     /* --backing FILE (default: a temporary file removed at exit) */
     uint64_t fault_cycles;   /* --metapage-fault-cycles N (default 0: faults cost no time) */
     const char *sim_spec;    /* --metapage-sim SPEC: configurations evaluated online */
+    bool sim_lru_each;       /* --metapage-sim-lru each: one core per LRU configuration (the
+                                reference; default stack: one stack pass per size) */
     bool stats;              /* the emulator's --stats: report on stderr at exit */
     const char *stats_json;  /* --stats-json FILE */
     bool ram_hash;           /* --ram-hash: a hash of all guest RAM at exit, on stderr */

@@ -21,7 +21,7 @@ struct mp_state {
 struct mplru {
     uint64_t n_metapages;
     uint32_t c_min, K;       /* resident counts asked for: c_min .. K */
-    uint32_t kf;             /* filter capacity: min(c_min, MPLRU_FILTER) */
+    uint32_t kf;             /* filter capacity: min(K, MPLRU_FILTER) */
     uint32_t fill;           /* filter entries in use */
     uint32_t filter[MPLRU_FILTER];   /* most recent first */
     uint8_t pending[MPLRU_FILTER];   /* a write since the entry entered the filter */
@@ -58,7 +58,7 @@ struct mplru *mplru_create(uint64_t n_metapages, uint32_t c_min, uint32_t k_max,
     l->n_metapages = n_metapages;
     l->K = k_max > n_metapages ? (uint32_t)n_metapages : k_max;
     l->c_min = c_min < l->K ? c_min : l->K;
-    l->kf = l->c_min < MPLRU_FILTER ? l->c_min : MPLRU_FILTER;
+    l->kf = l->K < MPLRU_FILTER ? l->K : MPLRU_FILTER;
     l->st_bytes = (size_t)n_metapages * sizeof *l->st;
     l->st = zalloc(l->st_bytes);
     l->hist = calloc((size_t)l->K + 2, sizeof *l->hist);
@@ -157,6 +157,36 @@ static void push_out(struct mplru *l)
     l->fill--;
 }
 
+/* Counts a use of metapage m at depth d (K + 1 = deeper than every cache): the eviction between
+ * its previous use and this one (for every C < d, a write-back if it was written since its last
+ * fault there), the fault's backing read, the depth, and the write. */
+static void count_use(struct mplru *l, struct mp_state *s, uint32_t d, bool is_write)
+{
+    uint32_t hi = d - 1;
+    if (s->flags & WRITTEN) {
+        uint32_t lo = s->maxd > 1 ? s->maxd : 1;
+        if (lo <= hi) {
+            l->wbdiff[lo]++;
+            l->wbdiff[hi + 1]--;
+            if (s->stored_upto != HOST_STORED && hi > s->stored_upto)
+                s->stored_upto = hi;
+        }
+    }
+    uint32_t rd = s->stored_upto < hi ? s->stored_upto : hi;
+    if (rd >= 1) {
+        l->rddiff[1]++;
+        l->rddiff[rd + 1]--;
+    }
+    if (d <= l->K)
+        l->hist[d]++;
+    if (is_write) {
+        s->flags |= WRITTEN;
+        s->maxd = 0;
+    } else if (d > s->maxd) {
+        s->maxd = d;
+    }
+}
+
 void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
 {
     uint32_t m = (uint32_t)m64;
@@ -164,11 +194,24 @@ void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
     uint32_t j = 0;
     while (j < l->fill && l->filter[j] != m)
         j++;
-    if (j < l->fill) { /* depth j + 1 <= c_min: a hit for every cache asked for */
-        l->hist[j + 1]++;
-        uint8_t w = l->pending[j] | (uint8_t)is_write;
-        memmove(l->filter + 1, l->filter, j * sizeof *l->filter);
-        memmove(l->pending + 1, l->pending, j);
+    if (j < l->fill) {
+        uint8_t w;
+        if (j < l->c_min) { /* depth j + 1 <= c_min: a hit for every cache asked for */
+            l->hist[j + 1]++;
+            w = l->pending[j] | (uint8_t)is_write;
+        } else { /* deeper than some cache: counted in full, its noted write first */
+            struct mp_state *s = &l->st[m];
+            if (l->pending[j]) {
+                s->flags |= WRITTEN;
+                s->maxd = 0;
+            }
+            count_use(l, s, j + 1, is_write);
+            w = 0;
+        }
+        for (; j > 0; j--) {
+            l->filter[j] = l->filter[j - 1];
+            l->pending[j] = l->pending[j - 1];
+        }
         l->filter[0] = m;
         l->pending[0] = w;
         return;
@@ -181,45 +224,24 @@ void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
             l->rddiff[1]++;
             l->rddiff[l->K + 1]--;
         }
-        if (is_write)
-            s->flags |= WRITTEN;
-    } else {
-        uint64_t later = l->live - bit_prefix(l, s->left);
-        uint64_t d64 = l->fill + later + 1;
-        uint32_t d = d64 > l->K ? l->K + 1 : (uint32_t)d64;
-        bit_add(l, s->left, -1);
-        l->live--;
-        s->left = 0;
-        uint32_t hi = d - 1; /* evicted from, and now faulting in, every C < d */
-        if (s->flags & WRITTEN) {
-            uint32_t lo = s->maxd > 1 ? s->maxd : 1;
-            if (lo <= hi) {
-                l->wbdiff[lo]++;
-                l->wbdiff[hi + 1]--;
-                if (s->stored_upto != HOST_STORED && hi > s->stored_upto)
-                    s->stored_upto = hi;
-            }
-        }
-        uint32_t rd = s->stored_upto < hi ? s->stored_upto : hi;
-        if (rd >= 1) {
-            l->rddiff[1]++;
-            l->rddiff[rd + 1]--;
-        }
-        if (d <= l->K)
-            l->hist[d]++;
         if (is_write) {
             s->flags |= WRITTEN;
             s->maxd = 0;
-        } else if (d > s->maxd) {
-            s->maxd = d;
         }
+    } else {
+        uint64_t later = l->live - bit_prefix(l, s->left);
+        uint64_t d64 = l->fill + later + 1;
+        bit_add(l, s->left, -1);
+        l->live--;
+        s->left = 0;
+        count_use(l, s, d64 > l->K ? l->K + 1 : (uint32_t)d64, is_write);
     }
-    if (is_write)
-        s->maxd = 0;
     if (l->fill == l->kf)
         push_out(l);
-    memmove(l->filter + 1, l->filter, l->fill * sizeof *l->filter);
-    memmove(l->pending + 1, l->pending, l->fill);
+    for (j = l->fill; j > 0; j--) {
+        l->filter[j] = l->filter[j - 1];
+        l->pending[j] = l->pending[j - 1];
+    }
     l->filter[0] = m;
     l->pending[0] = 0;
     l->fill++;
@@ -241,8 +263,16 @@ void mplru_counts(const struct mplru *l, uint32_t resident, uint64_t repeats, st
         wb += l->wbdiff[c];
         rd += l->rddiff[c];
     }
-    /* Metapages evicted after their last use: those in the tree at depth d > C (the filter's
-     * entries have depth <= c_min <= C).  Newest first, so `later` counts the entries above. */
+    /* Metapages evicted after their last use: those at final depth d > C.  In the filter, the
+     * entry at position j has depth j + 1 (its noted write counts); below, newest first, so
+     * `later` counts the entries above. */
+    for (uint32_t j = 0; j < l->fill; j++) {
+        const struct mp_state *s = &l->st[l->filter[j]];
+        bool written = l->pending[j] || (s->flags & WRITTEN);
+        uint32_t maxd = l->pending[j] ? 0 : s->maxd;
+        if (j + 1 > C && written && (maxd > 1 ? maxd : 1) <= C)
+            wb++;
+    }
     uint64_t later = 0;
     for (uint32_t t = l->now; t >= 1 && later < l->live; t--) {
         uint32_t m = l->owner[t];

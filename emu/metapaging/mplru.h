@@ -7,28 +7,28 @@
  * replaces one simulation per budget (emu/metapaging/mpsim.c keeps those as the reference; the
  * tests hold the two equal).
  *
- *  - depth: the top of the stack is a small move-to-front array (the "filter", at most
- *    MPLRU_FILTER entries and never more than c_min, the smallest resident count asked for);
- *    an access found there has its depth by position, nothing else moves.  Below it, each
- *    metapage carries the time it left the filter and a Fenwick tree over those times counts
- *    the metapages that left later: depth = filter entries + that count + 1.  Most accesses of
- *    a program are to a handful of pages (code, stack, the data fronts), so the tree is touched
- *    only when the accessed metapage is not among the most recent few.
+ *  - depth: the top of the stack is a small move-to-front array (the "filter", MPLRU_FILTER
+ *    entries); an access found there has its depth by position, nothing else moves.  Below it,
+ *    each metapage carries the time it left the filter and a Fenwick tree over those times
+ *    counts the metapages that left later: depth = filter entries + that count + 1.  Most
+ *    accesses of a program are to a handful of pages (code, stack, the data fronts), so the tree
+ *    is touched only when the accessed metapage is not among the most recent few.
  *  - write-backs: a metapage is evicted from cache C between two uses iff the later use has
  *    depth d > C, and that eviction writes back iff it was written since its last fault in C,
  *    i.e. iff every use after its last write had depth <= C.  With m the largest depth of the
- *    uses after the last write, the write-backs are C in [max(1, m), d - 1].  A write to a
- *    filter entry is noted in the entry and applied when it leaves the filter: until then every
- *    use of it has depth <= c_min, which changes no count for any C >= c_min.
+ *    uses after the last write, the write-backs are C in [max(1, m), d - 1].  A use at depth
+ *    <= c_min (c_min: the smallest resident count asked for) changes no count for any C >= c_min:
+ *    such a use in the filter only moves the entry and notes its write, which is applied when
+ *    the entry is next used deeper than c_min or leaves the filter.
  *  - backing reads: a fault reads the backing file iff the metapage was written back before (or
  *    written by the emulator itself).  Each write cycle adds write-backs for C in [1, m1 - 1],
  *    then [m1, m2 - 1], ... (m_i the growing depths), so the set of C for which a metapage has
  *    ever been written back is always [1, X]: one number per metapage.
  *  - evictions: faults - min(C, distinct metapages), since slots never become free.
  *
- * The counts are exact for every C >= c_min (the filter's shortcut only loses information about
- * caches smaller than c_min); tests/unit/test_mpsim.c checks them against per-budget
- * simulations on many streams. */
+ * The counts are exact for every C >= c_min (the shortcut only loses information about caches
+ * smaller than c_min); tests/unit/test_mpsim.c checks them against per-budget simulations on
+ * many streams. */
 #ifndef EMU_MPLRU_H
 #define EMU_MPLRU_H
 

@@ -187,6 +187,9 @@ struct mp_session {
     struct mpsim *sim;
     uint64_t *cycle_counter;
     uint64_t observed; /* page-observer reports inside RAM */
+    bool have_run;     /* mp_session_set_run was called */
+    uint64_t run_instructions, run_accesses;
+    double run_seconds;
     mt_ram *ram;
 };
 
@@ -370,6 +373,15 @@ static void print_text(const struct mp_session *s, FILE *f)
     }
 }
 
+void mp_session_set_run(struct mp_session *s, uint64_t instructions, uint64_t accesses,
+                        double emulated_seconds)
+{
+    s->have_run = true;
+    s->run_instructions = instructions;
+    s->run_accesses = accesses;
+    s->run_seconds = emulated_seconds;
+}
+
 static void print_json(const struct mp_session *s, FILE *f)
 {
     fprintf(f, "{\n  \"ram_base\": %" PRIu64 ",\n  \"ram_bytes\": %" PRIu64 ",\n", s->ram_base,
@@ -407,6 +419,11 @@ static void print_json(const struct mp_session *s, FILE *f)
     } else {
         fprintf(f, "  \"pager\": null,\n");
     }
+    if (s->have_run)
+        fprintf(f,
+                "  \"run\": {\"accesses\": %" PRIu64 ", \"instructions\": %" PRIu64
+                ", \"emulated_seconds\": %.6f},\n",
+                s->run_accesses, s->run_instructions, s->run_seconds);
     fprintf(f, "  \"online\": [");
     for (size_t i = 0; s->sim && i < mpsim_count(s->sim); i++) {
         const struct mpsim_result *r = mpsim_result(s->sim, i);

@@ -94,6 +94,13 @@ void mp_session_host_write(struct mp_session *s, uint64_t paddr, uint64_t len);
  * zero, so a flat and a meta-paged RAM with the same contents hash alike. */
 uint64_t mp_ram_hash(mt_ram *ram);
 
+/* The run's totals for the JSON's "run" object (all harts): instructions, guest accesses of
+ * every kind (fetch, load, store, AMO, page-table walk; MMIO included), emulated seconds.  The
+ * access count is what `metatrace compare` scales a sampled trace against when this JSON is its
+ * ground truth. */
+void mp_session_set_run(struct mp_session *s, uint64_t instructions, uint64_t accesses,
+                        double emulated_seconds);
+
 /* --stats (to `text`, when the option was given), --ram-hash (to `text`) and --stats-json.  0, or -1 with err (the JSON
  * file could not be written). */
 int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen);

@@ -33,7 +33,8 @@ struct size_group {
     bool any;               /* a report has been forwarded */
     bool last_w;            /* a write was forwarded since last_m became the current metapage */
     uint64_t last_m;
-    uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats) */
+    uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats); counted only
+                               for the groups that have their own stack or simulations */
     struct mplru *lru;      /* its own stack pass (LRU configurations with fewer than
                                MPSTACK_FILTER resident metapages), else NULL */
     int stack_level;        /* its level in the shared stack pass (mpstack.h), else -1 */
@@ -54,6 +55,9 @@ struct mpsim {
     struct mpstack *stack;  /* the sizes whose LRU configurations all hold >= MPSTACK_FILTER */
     size_t stack_base;      /* the group whose metapages are the shared filter's units */
     uint64_t stack_fed;     /* reports passed to it */
+    size_t *active;         /* the groups a report must visit: those with a simulation of
+                               their own or their own stack, and the shared stack's base */
+    size_t n_active;
 };
 
 /* Splits `field` (not NUL-terminated, length len) on '/', parsing each alternative. */
@@ -335,6 +339,14 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
         mpsim_destroy(sim);
         return NULL;
     }
+    if (sim->n_groups && !(sim->active = calloc(sim->n_groups, sizeof *sim->active))) {
+        mpsim_destroy(sim);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t g = 0; g < sim->n_groups; g++)
+        if (sim->groups[g].n_members || sim->groups[g].lru || (sim->stack && g == sim->stack_base))
+            sim->active[sim->n_active++] = g;
     return sim;
 }
 
@@ -351,6 +363,7 @@ void mpsim_destroy(struct mpsim *sim)
         free(sim->groups[g].members);
     }
     mpstack_destroy(sim->stack);
+    free(sim->active);
     free(sim->sims);
     free(sim->by_stack);
     free(sim->group_of);
@@ -393,7 +406,8 @@ void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
     if (page >= sim->ram_pages)
         return;
     sim->reports++;
-    for (size_t gi = 0; gi < sim->n_groups; gi++) {
+    for (size_t a = 0; a < sim->n_active; a++) {
+        size_t gi = sim->active[a];
         struct size_group *g = &sim->groups[gi];
         uint64_t m = page >> g->pages_shift;
         if (g->any && m == g->last_m) {

@@ -145,6 +145,16 @@ one() {
                 fail "fidelity-$name-online-truth-equals-every-access"; diff "$d/on.csv" "$d/all.csv" | head -5
             fi
         fi
+        # a JSON truth that cannot serve: named, exit 1
+        sed '/"run"/d' "$d/truth.json" >"$d/norun.json"
+        "$MT" compare "$d/norun.json" "$d/bs.mtr" >/dev/null 2>"$d/e1"; rc1=$?
+        "$MT" compare "$d/truth.json" "$d/bs.mtr" --sizes 8K --budgets 3M >/dev/null 2>"$d/e2"; rc2=$?
+        if [ $rc1 = 1 ] && grep -q 'norun.json: no "run"' "$d/e1" && [ $rc2 = 1 ] &&
+            grep -q 'truth.json: no online configuration' "$d/e2"; then
+            pass "fidelity-compare-online-truth-errors"
+        else
+            fail "fidelity-compare-online-truth-errors ($rc1 $rc2)"; cat "$d/e1" "$d/e2"
+        fi
         if [ $have_modes = 1 ] && [ -f "$d/c.reduce.json" ]; then
             e=$(jfield "$d/c.reduce.json" max_abs_rel_error lru)
             if awk -v e="${e:-1}" 'BEGIN { exit !(e == 0) }'; then pass "fidelity-$name-reduce-exact"

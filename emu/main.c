@@ -316,6 +316,18 @@ int main(int argc, char **argv)
         machine_print_stats(m, stderr, secs);
     if (stats && trs)
         trace_session_report(trs, stderr);
+    {
+        uint64_t insns = 0, accesses = 0;
+        for (unsigned h = 0; h < m->nharts; h++) {
+            const mt_cpu *c = m->harts[h];
+            insns += c->instret;
+            accesses += c->instret; /* one fetch per instruction, as --stats counts them */
+            for (int k = 0; k < MT_KIND_COUNT; k++)
+                if (k != MT_KIND_FETCH)
+                    accesses += c->access_count[k];
+        }
+        mp_session_set_run(mps, insns, accesses, (double)cpu_mtime(&m->cpu) * 1e-7);
+    }
     if (mp_session_report(mps, stderr, err, sizeof err) != 0) {
         fprintf(stderr, "mtemu: %s\n", err);
         code = code ? code : 2;

@@ -8,6 +8,7 @@
 #include "host/roi.h"
 #include "host/commands.h"
 #include "host/compare.h"
+#include "host/onlinetruth.h"
 #include "host/traceio.h"
 
 static void help(void)
@@ -21,6 +22,9 @@ static void help(void)
            "mean |error| per policy; whether the recommendations agree; distances between the\n"
            "distributions of accesses over pages (TVD, Jensen-Shannon, Jaccard); and how often an\n"
            "OTHER sample names the page, 2 MiB region and gigabyte of TRUTH's sample at that cycle.\n"
+           "TRUTH may also be mtemu's online counts (`mtemu --metapage-sim 4K..2M:1M..64M:lru/fifo/clock\n"
+           "--stats-json F`: exact for every configuration, no every-access trace needed); then only\n"
+           "the fault counts and the recommendation are compared (no samples to align).\n"
            "--format csv prints only the per-configuration rows.\n");
     fputs(roi_help, stdout);
 }
@@ -116,6 +120,36 @@ int cmd_compare(int argc, char **argv)
         cfg.policy.budgets[0] = cfg.policy.primary_budget;
     }
     char err[600];
+    if (online_truth_is_json(argv[optind])) {
+        policy_result truth;
+        if (online_truth_load(argv[optind], &cfg.policy, &truth, err, sizeof err)) {
+            cli_error("compare", "%s", err);
+            return 1;
+        }
+        ht_source *o = roi_open(argv[optind + 1], &roi, NULL, err, sizeof err);
+        if (!o) {
+            cli_error("compare", "%s", err);
+            policy_result_free(&truth);
+            return 1;
+        }
+        compare_result r;
+        err[0] = 0;
+        int rc = compare_run_online(&truth, o, &cfg, &r, err, sizeof err);
+        ht_close(o);
+        policy_result_free(&truth);
+        if (rc) {
+            cli_error("compare", "%s", err);
+            return 1;
+        }
+        if (!r.other.samples) {
+            cli_error("compare", "%s: no usable samples", argv[optind + 1]);
+            compare_result_free(&r);
+            return 1;
+        }
+        compare_report(stdout, fmt, argv[optind], argv[optind + 1], &cfg, &r);
+        compare_result_free(&r);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     ht_source *t = roi_open(argv[optind], &roi, NULL, err, sizeof err);
     if (!t) {
         cli_error("compare", "%s", err);

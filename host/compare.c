@@ -139,6 +139,28 @@ int compare_run(ht_source *truth, ht_source *other, const compare_config *cfg, c
     return 0;
 }
 
+int compare_run_online(const policy_result *truth, ht_source *other, const compare_config *cfg,
+                       compare_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->truth_online = 1;
+    if (ht_rewind(other) || policy_run(other, &cfg->policy, &r->other, err, errlen)) {
+        if (!err[0])
+            snprintf(err, errlen, "%s", other->err);
+        return -1;
+    }
+    r->truth = *truth;
+    r->truth.rows = malloc((truth->n ? truth->n : 1) * sizeof *truth->rows);
+    if (!r->truth.rows) {
+        policy_result_free(&r->other);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(r->truth.rows, truth->rows, truth->n * sizeof *truth->rows);
+    r->scale = r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
+    return 0;
+}
+
 void compare_result_free(compare_result *r)
 {
     policy_result_free(&r->truth);
@@ -158,7 +180,7 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
                     const compare_config *cfg, const compare_result *r)
 {
     char b1[32], b2[32];
-    double sum_abs[PG_COUNT] = {0};
+    double sum_abs[PG_COUNT] = {0}, max_abs[PG_COUNT] = {0};
     int cnt[PG_COUNT] = {0};
     if (fmt == REPORT_CSV)
         fprintf(f, "policy,metapage_bytes,resident,budget_bytes,truth_faults,other_faults,"
@@ -180,6 +202,8 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
         double scaled = (double)o->c.faults * r->scale;
         double rel = t->c.faults ? (scaled - (double)t->c.faults) / (double)t->c.faults : 0;
         sum_abs[t->policy] += fabs(rel);
+        if (fabs(rel) > max_abs[t->policy])
+            max_abs[t->policy] = fabs(rel);
         cnt[t->policy]++;
         if (fmt == REPORT_CSV)
             fprintf(f, "%s,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%.6f,%" PRIu64 ",%.1f\n",
@@ -208,13 +232,24 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
     const aligned_counts *ab = &r->aligned[0], *as = &r->aligned[1];
 #define PCT(a, b) ((b) ? 100.0 * (double)(a) / (double)(b) : 0.0)
     if (fmt == REPORT_JSON) {
-        fprintf(f, "\n  ],\n  \"mean_abs_rel_error\": {");
+        fprintf(f, "\n  ],\n  \"truth_online\": %s,\n  \"mean_abs_rel_error\": {",
+                r->truth_online ? "true" : "false");
         int k = 0;
         for (int p = 0; p < PG_COUNT; p++)
             if (cnt[p])
                 fprintf(f, "%s\"%s\": %.6f", k++ ? ", " : "", pg_policy_name((pg_policy)p), sum_abs[p] / cnt[p]);
-        fprintf(f, "},\n  \"recommendation_agrees\": %s, \"recommended_size_agrees\": %s,\n",
+        fprintf(f, "},\n  \"max_abs_rel_error\": {");
+        k = 0;
+        for (int p = 0; p < PG_COUNT; p++)
+            if (cnt[p])
+                fprintf(f, "%s\"%s\": %.6f", k++ ? ", " : "", pg_policy_name((pg_policy)p), max_abs[p]);
+        fprintf(f, "},\n  \"recommendation_agrees\": %s, \"recommended_size_agrees\": %s",
                 agree ? "true" : "false", agree_size ? "true" : "false");
+        if (r->truth_online) {
+            fprintf(f, "\n}\n");
+            return;
+        }
+        fprintf(f, ",\n");
         fprintf(f, "  \"pages\": {\"page_size\": %" PRIu64 ", \"tvd\": %.6f, \"jsd_bits\": %.6f, "
                    "\"jaccard\": %.6f, \"truth_pages\": %" PRIu64 ", \"other_pages\": %" PRIu64 "},\n",
                 cfg->page_size, r->tvd, r->jsd, r->jaccard, r->truth_pages, r->other_pages);
@@ -230,6 +265,10 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
     for (int p = 0; p < PG_COUNT; p++)
         if (cnt[p])
             fprintf(f, "  %s %.1f%%", pg_policy_name((pg_policy)p), 100 * sum_abs[p] / cnt[p]);
+    fprintf(f, "\nmax |relative fault-count error|: ");
+    for (int p = 0; p < PG_COUNT; p++)
+        if (cnt[p])
+            fprintf(f, "  %s %.1f%%", pg_policy_name((pg_policy)p), 100 * max_abs[p]);
     fprintf(f, "\nrecommendation: truth ");
     if (rt)
         fprintf(f, "%s x %u %s", cli_bytes_str(rt->size, b1, sizeof b1), rt->resident, pg_policy_name(rt->policy));
@@ -241,6 +280,11 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
     else
         fprintf(f, "none");
     fprintf(f, ": %s\n", agree ? "AGREE" : agree_size ? "same metapage size, different policy" : "DISAGREE");
+    if (r->truth_online) {
+        fprintf(f, "(truth: mtemu's online counts, %" PRIu64 " guest accesses; no samples, so no page "
+                   "distributions or alignment)\n", r->truth.samples);
+        return;
+    }
     fprintf(f, "pages of %s: truth %" PRIu64 ", other %" PRIu64 ", common %" PRIu64
                "; TVD %.4f, JSD %.4f bits, Jaccard %.4f\n",
             cli_bytes_str(cfg->page_size, b1, sizeof b1), r->truth_pages, r->other_pages,

@@ -34,10 +34,16 @@ typedef struct {
     double tvd, jsd, jaccard;
     uint64_t truth_pages, other_pages, common_pages;
     aligned_counts aligned[2];    /* by OTHER's section: burst, span */
+    int truth_online;             /* TRUTH was mtemu's online counts: no samples, so no page
+                                     distributions and no alignment */
 } compare_result;
 
 int compare_run(ht_source *truth, ht_source *other, const compare_config *cfg, compare_result *r,
                 char *err, size_t errlen);
+/* TRUTH = rows already counted (mtemu's online results, host/onlinetruth.h): only the policy
+ * part is compared. */
+int compare_run_online(const policy_result *truth, ht_source *other, const compare_config *cfg,
+                       compare_result *r, char *err, size_t errlen);
 void compare_report(FILE *f, report_format fmt, const char *truth_name, const char *other_name,
                     const compare_config *cfg, const compare_result *r);
 void compare_result_free(compare_result *r);

@@ -30,6 +30,11 @@ const char *mp_options_help(void)
            "                            4K/64K/2M:8M:lru/clock (SIZE:BUDGET[:POLICY], ',' "
            "separated,\n"
            "                            '/' alternatives, '*' = every policy)\n"
+           "                            SIZE and BUDGET may be ranges of powers of two: "
+           "4K..2M:1M..64M:*\n"
+           "  --metapage-sim-lru M      stack (default: every LRU budget of a size in one "
+           "stack-distance\n"
+           "                            pass) or each (one simulation per configuration)\n"
            "  --stats-json FILE         meta-paging statistics as JSON (--stats prints them too)\n"
            "  --ram-hash                print a hash of all guest RAM at exit (stderr)\n";
 }
@@ -133,6 +138,16 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->sim_spec = v;
         return 1;
     }
+    if ((m = cliopt_match("--metapage-sim-lru", argc, argv, i, &v, true, err, errlen)) != 0) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "stack") != 0 && strcmp(v, "each") != 0) {
+            snprintf(err, errlen, "option --metapage-sim-lru: '%s' is not stack or each", v);
+            return -1;
+        }
+        o->sim_lru_each = strcmp(v, "each") == 0;
+        return 1;
+    }
     if ((m = cliopt_match("--stats-json", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
@@ -173,6 +188,9 @@ struct mp_session {
     struct mpsim *sim;
     uint64_t *cycle_counter;
     uint64_t observed; /* page-observer reports inside RAM */
+    bool have_run;     /* mp_session_set_run was called */
+    uint64_t run_instructions, run_accesses;
+    double run_seconds;
     mt_ram *ram;
 };
 
@@ -207,7 +225,9 @@ struct mp_session *mp_session_create(const struct mp_options *o, uint64_t ram_ba
         size_t n;
         if (mpsim_parse(o->sim_spec, &cfgs, &n, err, errlen) != 0)
             goto fail;
-        s->sim = mpsim_create(ram_bytes, cfgs, n, o->seed, err, errlen);
+        s->sim = mpsim_create_method(ram_bytes, cfgs, n, o->seed,
+                                     o->sim_lru_each ? MPSIM_LRU_EACH : MPSIM_LRU_STACK, err,
+                                     errlen);
         free(cfgs);
         if (!s->sim)
             goto fail;
@@ -354,6 +374,15 @@ static void print_text(const struct mp_session *s, FILE *f)
     }
 }
 
+void mp_session_set_run(struct mp_session *s, uint64_t instructions, uint64_t accesses,
+                        double emulated_seconds)
+{
+    s->have_run = true;
+    s->run_instructions = instructions;
+    s->run_accesses = accesses;
+    s->run_seconds = emulated_seconds;
+}
+
 static void print_json(const struct mp_session *s, FILE *f)
 {
     fprintf(f, "{\n  \"ram_base\": %" PRIu64 ",\n  \"ram_bytes\": %" PRIu64 ",\n", s->ram_base,
@@ -391,6 +420,11 @@ static void print_json(const struct mp_session *s, FILE *f)
     } else {
         fprintf(f, "  \"pager\": null,\n");
     }
+    if (s->have_run)
+        fprintf(f,
+                "  \"run\": {\"accesses\": %" PRIu64 ", \"instructions\": %" PRIu64
+                ", \"emulated_seconds\": %.6f},\n",
+                s->run_accesses, s->run_instructions, s->run_seconds);
     fprintf(f, "  \"online\": [");
     for (size_t i = 0; s->sim && i < mpsim_count(s->sim); i++) {
         const struct mpsim_result *r = mpsim_result(s->sim, i);

@@ -26,6 +26,8 @@ struct mp_options {
     const char *backing;     /* --backing FILE (default: a temporary file removed at exit) */
     uint64_t fault_cycles;   /* --metapage-fault-cycles N (default 0: faults cost no time) */
     const char *sim_spec;    /* --metapage-sim SPEC: configurations evaluated online */
+    bool sim_lru_each;       /* --metapage-sim-lru each: one core per LRU configuration (the
+                                reference; default stack: one stack pass per size) */
     bool stats;              /* the emulator's --stats: report on stderr at exit */
     const char *stats_json;  /* --stats-json FILE */
     bool ram_hash;           /* --ram-hash: a hash of all guest RAM at exit, on stderr */
@@ -91,6 +93,13 @@ void mp_session_host_write(struct mp_session *s, uint64_t paddr, uint64_t len);
 /* Hash of all guest RAM: FNV-1a style over (page index, contents) of every page that is not all
  * zero, so a flat and a meta-paged RAM with the same contents hash alike. */
 uint64_t mp_ram_hash(mt_ram *ram);
+
+/* The run's totals for the JSON's "run" object (all harts): instructions, guest accesses of
+ * every kind (fetch, load, store, AMO, page-table walk; MMIO included), emulated seconds.  The
+ * access count is what `metatrace compare` scales a sampled trace against when this JSON is its
+ * ground truth. */
+void mp_session_set_run(struct mp_session *s, uint64_t instructions, uint64_t accesses,
+                        double emulated_seconds);
 
 /* --stats (to `text`, when the option was given), --ram-hash (to `text`) and --stats-json.  0, or -1 with err (the JSON
  * file could not be written). */

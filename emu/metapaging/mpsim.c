@@ -1,9 +1,13 @@
 /* Online simulation of meta-paging configurations; see mpsim.h.
  *
- * Simplest correct: one replacement core per configuration, each fed every access.  The counts
- * follow the meta-pager's fault path step by step (emu/metapaging/metapager.c, fault_in) so that they are
- * equal by construction to a real run, and the tests check that they are. */
+ * FIFO, CLOCK and RANDOM (and LRU with MPSIM_LRU_EACH): one replacement core per configuration,
+ * fed its size's collapsed reports.  The counts follow the meta-pager's fault path step by step
+ * (emu/metapaging/metapager.c, fault_in) so that they are equal by construction to a real run,
+ * and the tests check that they are.  LRU: one stack-distance pass per metapage size for all its
+ * budgets (mplru.h), tested equal to the per-configuration cores. */
 #include "emu/metapaging/mpsim.h"
+#include "emu/metapaging/mplru.h"
+#include "emu/metapaging/mpstack.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,22 +23,55 @@ struct sim_one {
     uint8_t *stored; /* bitmap: metapage has been written back (or host-written) */
 };
 
+/* The configurations of one metapage size.  Its reports are collapsed once more at its own
+ * granularity (a repeat of the metapage last reported, unless a write follows a read report:
+ * lossless for every policy, docs/metapaging.md), so the simulations of large metapages see few
+ * reports.  LRU at every budget of this size is one stack-distance pass (mplru.h) unless the
+ * per-configuration method was asked for. */
+struct size_group {
+    unsigned pages_shift;
+    bool any;               /* a report has been forwarded */
+    bool last_w;            /* a write was forwarded since last_m became the current metapage */
+    uint64_t last_m;
+    uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats); counted only
+                               for the groups that have their own stack or simulations */
+    struct mplru *lru;      /* its own stack pass (LRU configurations with fewer than
+                               MPSTACK_FILTER resident metapages), else NULL */
+    int stack_level;        /* its level in the shared stack pass (mpstack.h), else -1 */
+    size_t *members;        /* indices into sims of the per-configuration simulations */
+    size_t n_members;
+};
+
 struct mpsim {
     uint64_t ram_pages;
+    uint64_t reports;       /* accesses inside RAM */
     size_t count;
     struct sim_one *sims;
+    bool *by_stack;         /* per configuration: counted by its group's mplru */
+    size_t *group_of;
+    struct size_group *groups;
+    size_t n_groups;
+    struct mpsim_result *results; /* filled by mpsim_result from the current state */
+    struct mpstack *stack;  /* the sizes whose LRU configurations all hold >= MPSTACK_FILTER */
+    size_t stack_base;      /* the group whose metapages are the shared filter's units */
+    uint64_t stack_fed;     /* reports passed to it */
+    size_t *active;         /* the groups a report must visit: those with a simulation of
+                               their own or their own stack, and the shared stack's base */
+    size_t n_active;
 };
 
 /* Splits `field` (not NUL-terminated, length len) on '/', parsing each alternative. */
 struct alternatives {
     uint64_t v[32];
     size_t n;
+    bool range; /* an alternative was a LO..HI range */
 };
 
 static int parse_field(const char *field, size_t len, bool policy, struct alternatives *a,
                        const char *what, char *err, size_t errlen)
 {
     a->n = 0;
+    a->range = false;
     if (policy && len == 1 && field[0] == '*') {
         for (int p = 0; p < MP_POLICY_COUNT; p++)
             a->v[a->n++] = (uint64_t)p;
@@ -61,6 +98,29 @@ static int parse_field(const char *field, size_t len, bool policy, struct altern
                 return -1;
             }
             a->v[a->n++] = (uint64_t)p;
+        } else if (strstr(tok, "..")) {
+            /* LO..HI: every power of two times LO up to HI */
+            char *dots = strstr(tok, "..");
+            *dots = 0;
+            uint64_t lo, hi;
+            if (mp_parse_bytes(tok, &lo) != 0 || mp_parse_bytes(dots + 2, &hi) != 0 || lo == 0 ||
+                hi < lo) {
+                snprintf(err, errlen,
+                         "metapage configurations: bad %s range '%.*s' (e.g. 4K..2M)", what,
+                         (int)n, s);
+                return -1;
+            }
+            a->range = true;
+            for (uint64_t v = lo; v <= hi; v *= 2) {
+                if (a->n == sizeof a->v / sizeof a->v[0]) {
+                    snprintf(err, errlen, "metapage configurations: %s range '%.*s' is too long",
+                             what, (int)n, s);
+                    return -1;
+                }
+                a->v[a->n++] = v;
+                if (v > UINT64_MAX / 2)
+                    break;
+            }
         } else if (mp_parse_bytes(tok, &a->v[a->n++]) != 0) {
             snprintf(err, errlen, "metapage configurations: bad %s '%s' (e.g. 64K, 8M)", what,
                      tok);
@@ -104,6 +164,10 @@ int mpsim_parse(const char *spec, struct mpsim_config **out, size_t *count, char
         for (size_t s = 0; s < sizes.n; s++)
             for (size_t b = 0; b < budgets.n; b++)
                 for (size_t p = 0; p < policies.n; p++) {
+                    /* Ranges cross every size with every budget: leave out the pairs that hold
+                     * no metapage (a pair named explicitly is still refused at creation). */
+                    if ((sizes.range || budgets.range) && budgets.v[b] < sizes.v[s])
+                        continue;
                     if (n == MPSIM_MAX_CONFIGS) {
                         snprintf(err, errlen, "metapage configurations: more than %d",
                                  MPSIM_MAX_CONFIGS);
@@ -141,9 +205,73 @@ static unsigned log2u64(uint64_t v)
 struct mpsim *mpsim_create(uint64_t ram_bytes, const struct mpsim_config *cfgs, size_t count,
                            uint64_t seed, char *err, size_t errlen)
 {
+    return mpsim_create_method(ram_bytes, cfgs, count, seed, MPSIM_LRU_STACK, err, errlen);
+}
+
+static struct size_group *group_for(struct mpsim *sim, unsigned pages_shift)
+{
+    for (size_t g = 0; g < sim->n_groups; g++)
+        if (sim->groups[g].pages_shift == pages_shift)
+            return &sim->groups[g];
+    struct size_group *g = &sim->groups[sim->n_groups++];
+    g->pages_shift = pages_shift;
+    return g;
+}
+
+/* Sets up the stack passes over the resident counts of each size's LRU configurations: sizes
+ * whose configurations all hold at least MPSTACK_FILTER metapages share one (mpstack.h), the
+ * others have one each (mplru.h). */
+static int create_stacks(struct mpsim *sim, uint64_t ram_bytes, char *err, size_t errlen)
+{
+    bool have_base = false;
+    for (size_t gi = 0; gi < sim->n_groups; gi++) {
+        struct size_group *g = &sim->groups[gi];
+        g->stack_level = -1;
+        uint32_t c_min = UINT32_MAX, k_max = 0;
+        for (size_t i = 0; i < sim->count; i++) {
+            if (!sim->by_stack[i] || sim->group_of[i] != gi)
+                continue;
+            uint32_t n = sim->sims[i].r.resident_metapages;
+            c_min = n < c_min ? n : c_min;
+            k_max = n > k_max ? n : k_max;
+        }
+        if (!k_max)
+            continue;
+        unsigned shift = g->pages_shift + MP_PAGE_SHIFT;
+        uint64_t n_mp = (ram_bytes + (UINT64_C(1) << shift) - 1) >> shift;
+        if (c_min < MPSTACK_FILTER || n_mp < MPSTACK_FILTER) {
+            if (!(g->lru = mplru_create(n_mp, c_min, k_max, err, errlen)))
+                return -1;
+            continue;
+        }
+        if (!have_base) { /* groups are sorted by size: the first is the smallest */
+            if (!(sim->stack = mpstack_create())) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            sim->stack_base = gi;
+            have_base = true;
+        }
+        g->stack_level = mpstack_add_size(
+            sim->stack, g->pages_shift - sim->groups[sim->stack_base].pages_shift, n_mp, c_min,
+            k_max, err, errlen);
+        if (g->stack_level < 0)
+            return -1;
+    }
+    return 0;
+}
+
+struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config *cfgs,
+                                  size_t count, uint64_t seed, enum mpsim_lru_method method,
+                                  char *err, size_t errlen)
+{
     struct mpsim *sim = calloc(1, sizeof *sim);
-    if (!sim || (count && !(sim->sims = calloc(count, sizeof *sim->sims)))) {
-        free(sim);
+    if (!sim || (count && (!(sim->sims = calloc(count, sizeof *sim->sims)) ||
+                           !(sim->by_stack = calloc(count, sizeof *sim->by_stack)) ||
+                           !(sim->group_of = calloc(count, sizeof *sim->group_of)) ||
+                           !(sim->groups = calloc(count, sizeof *sim->groups)) ||
+                           !(sim->results = calloc(count, sizeof *sim->results))))) {
+        mpsim_destroy(sim);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
@@ -162,18 +290,32 @@ struct mpsim *mpsim_create(uint64_t ram_bytes, const struct mpsim_config *cfgs, 
         struct sim_one *o = &sim->sims[i];
         unsigned shift = log2u64(c->metapage_bytes);
         uint64_t n_mp = (ram_bytes + c->metapage_bytes - 1) >> shift;
-        if (mp_core_init(&o->core, n_mp, c->budget_bytes >> shift, c->policy, seed, why,
-                         sizeof why) != 0)
+        bool stack = method == MPSIM_LRU_STACK && c->policy == MP_LRU;
+        /* A stack-counted configuration has no core of its own: its group's mplru counts it. */
+        if (!stack && mp_core_init(&o->core, n_mp, c->budget_bytes >> shift, c->policy, seed, why,
+                                   sizeof why) != 0)
             goto bad;
         sim->count = i + 1;
         o->pages_shift = shift - MP_PAGE_SHIFT;
-        o->stored = calloc((size_t)(n_mp + 7) / 8, 1);
-        if (!o->stored) {
+        o->r.cfg = *c;
+        uint64_t slots = c->budget_bytes >> shift;
+        o->r.resident_metapages = (uint32_t)(slots < n_mp ? slots : n_mp);
+        if (!stack && !(o->stored = calloc((size_t)(n_mp + 7) / 8, 1))) {
             snprintf(why, sizeof why, "out of memory");
             goto bad;
         }
-        o->r.cfg = *c;
-        o->r.resident_metapages = o->core.n_slots;
+        sim->by_stack[i] = stack;
+        struct size_group *g = group_for(sim, o->pages_shift);
+        sim->group_of[i] = (size_t)(g - sim->groups);
+        if (!stack) {
+            size_t *grown = realloc(g->members, (g->n_members + 1) * sizeof *grown);
+            if (!grown) {
+                snprintf(why, sizeof why, "out of memory");
+                goto bad;
+            }
+            g->members = grown;
+            g->members[g->n_members++] = i;
+        }
         continue;
     bad:
         snprintf(err, errlen, "metapage configuration %zu (%" PRIu64 ":%" PRIu64 ":%s): %s", i + 1,
@@ -181,6 +323,30 @@ struct mpsim *mpsim_create(uint64_t ram_bytes, const struct mpsim_config *cfgs, 
         mpsim_destroy(sim);
         return NULL;
     }
+    /* Smallest metapage first: a report that is a repeat at one size is one at every larger. */
+    for (size_t a = 1; a < sim->n_groups; a++)
+        for (size_t b = a; b > 0 && sim->groups[b - 1].pages_shift > sim->groups[b].pages_shift;
+             b--) {
+            struct size_group t = sim->groups[b];
+            sim->groups[b] = sim->groups[b - 1];
+            sim->groups[b - 1] = t;
+        }
+    for (size_t i = 0; i < count; i++)
+        for (size_t g = 0; g < sim->n_groups; g++)
+            if (sim->groups[g].pages_shift == sim->sims[i].pages_shift)
+                sim->group_of[i] = g;
+    if (create_stacks(sim, ram_bytes, err, errlen) != 0) {
+        mpsim_destroy(sim);
+        return NULL;
+    }
+    if (sim->n_groups && !(sim->active = calloc(sim->n_groups, sizeof *sim->active))) {
+        mpsim_destroy(sim);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t g = 0; g < sim->n_groups; g++)
+        if (sim->groups[g].n_members || sim->groups[g].lru || (sim->stack && g == sim->stack_base))
+            sim->active[sim->n_active++] = g;
     return sim;
 }
 
@@ -192,15 +358,23 @@ void mpsim_destroy(struct mpsim *sim)
         mp_core_free(&sim->sims[i].core);
         free(sim->sims[i].stored);
     }
+    for (size_t g = 0; g < sim->n_groups; g++) {
+        mplru_destroy(sim->groups[g].lru);
+        free(sim->groups[g].members);
+    }
+    mpstack_destroy(sim->stack);
+    free(sim->active);
     free(sim->sims);
+    free(sim->by_stack);
+    free(sim->group_of);
+    free(sim->groups);
+    free(sim->results);
     free(sim);
 }
 
-static void access_one(struct sim_one *o, uint64_t page, bool is_write)
+static void access_one(struct sim_one *o, uint64_t m, bool is_write)
 {
     struct mp_core *c = &o->core;
-    uint64_t m = page >> o->pages_shift;
-    o->r.accesses++;
     uint32_t slot = mp_core_lookup(c, m);
     if (slot != MP_NO_SLOT) {
         mp_core_hit(c, slot, is_write);
@@ -231,8 +405,30 @@ void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
 {
     if (page >= sim->ram_pages)
         return;
-    for (size_t i = 0; i < sim->count; i++)
-        access_one(&sim->sims[i], page, is_write);
+    sim->reports++;
+    for (size_t a = 0; a < sim->n_active; a++) {
+        size_t gi = sim->active[a];
+        struct size_group *g = &sim->groups[gi];
+        uint64_t m = page >> g->pages_shift;
+        if (g->any && m == g->last_m) {
+            if (!is_write || g->last_w)
+                return; /* a repeat here, so at every larger size too */
+            g->last_w = true;
+        } else {
+            g->any = true;
+            g->last_m = m;
+            g->last_w = is_write;
+        }
+        g->forwarded++;
+        if (g->lru)
+            mplru_access(g->lru, m, is_write);
+        if (sim->stack && gi == sim->stack_base) {
+            sim->stack_fed++;
+            mpstack_access(sim->stack, m, is_write);
+        }
+        for (size_t k = 0; k < g->n_members; k++)
+            access_one(&sim->sims[g->members[k]], m, is_write);
+    }
 }
 
 void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len)
@@ -244,9 +440,23 @@ void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len)
         len = ram - offset;
     for (size_t i = 0; i < sim->count; i++) {
         struct sim_one *o = &sim->sims[i];
+        if (!o->stored)
+            continue;
         unsigned shift = o->pages_shift + MP_PAGE_SHIFT;
         for (uint64_t m = offset >> shift; m <= (offset + len - 1) >> shift; m++)
             o->stored[m >> 3] |= (uint8_t)(1u << (m & 7));
+    }
+    for (size_t g = 0; g < sim->n_groups; g++) {
+        const struct size_group *G = &sim->groups[g];
+        if (!G->lru && G->stack_level < 0)
+            continue;
+        unsigned shift = G->pages_shift + MP_PAGE_SHIFT;
+        for (uint64_t m = offset >> shift; m <= (offset + len - 1) >> shift; m++) {
+            if (G->lru)
+                mplru_host_write(G->lru, m);
+            else
+                mpstack_host_write(sim->stack, G->stack_level, m);
+        }
     }
 }
 
@@ -257,5 +467,27 @@ size_t mpsim_count(const struct mpsim *sim)
 
 const struct mpsim_result *mpsim_result(const struct mpsim *sim, size_t index)
 {
-    return index < sim->count ? &sim->sims[index].r : NULL;
+    if (index >= sim->count)
+        return NULL;
+    const struct sim_one *o = &sim->sims[index];
+    struct mpsim_result *r = &sim->results[index];
+    *r = o->r;
+    r->accesses = sim->reports;
+    if (sim->by_stack[index]) {
+        const struct size_group *g = &sim->groups[sim->group_of[index]];
+        struct mplru_counts c;
+        if (g->lru)
+            mplru_counts(g->lru, r->resident_metapages, sim->reports - g->forwarded, &c);
+        else
+            mpstack_counts(sim->stack, g->stack_level, r->resident_metapages,
+                           sim->reports - sim->stack_fed, &c);
+        r->faults = c.faults;
+        r->evictions = c.evictions;
+        r->writebacks = c.writebacks;
+        r->backing_reads = c.backing_reads;
+        r->zero_fills = c.zero_fills;
+        r->bytes_in = c.backing_reads * r->cfg.metapage_bytes;
+        r->bytes_out = c.writebacks * r->cfg.metapage_bytes;
+    }
+    return r;
 }

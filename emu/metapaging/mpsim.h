@@ -34,16 +34,27 @@ struct mpsim_result {
 /* Parses a list of configurations: items separated by ',', each SIZE:BUDGET[:POLICY], where each
  * field may list alternatives separated by '/' (their cross product is taken, sizes outermost)
  * and POLICY may be '*' for all four (default lru).  Example: "4K/64K/2M:8M:lru/clock".
+ * A size or budget alternative LO..HI stands for LO, 2 LO, 4 LO, ... <= HI; where a range is
+ * involved, the size/budget pairs whose budget is below the size are left out
+ * ("4K..2M:1M..64M" = 10 sizes x 7 budgets less the 2M:1M pair).
  * On success *out is a malloc'd array of *count entries; -1 with a message otherwise. */
 int mpsim_parse(const char *spec, struct mpsim_config **out, size_t *count, char *err,
                 size_t errlen);
 
 struct mpsim;
 
+/* How LRU configurations are counted: MPSIM_LRU_STACK (default) one stack-distance pass per
+ * metapage size for all its budgets (mplru.h); MPSIM_LRU_EACH one replacement core per
+ * configuration like the other policies (the reference the stack pass is tested against). */
+enum mpsim_lru_method { MPSIM_LRU_STACK, MPSIM_LRU_EACH };
+
 /* RANDOM configurations use `seed` (give the real pager's seed to compare with it).  NULL with a
  * message in err on a bad configuration (checked like the meta-pager's own). */
 struct mpsim *mpsim_create(uint64_t ram_bytes, const struct mpsim_config *cfgs, size_t count,
                            uint64_t seed, char *err, size_t errlen);
+struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config *cfgs,
+                                  size_t count, uint64_t seed, enum mpsim_lru_method method,
+                                  char *err, size_t errlen);
 void mpsim_destroy(struct mpsim *sim);
 
 /* One guest access to 4 KiB page `page` (RAM offset >> 12); pages outside RAM are ignored. */
@@ -54,6 +65,8 @@ void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write);
 void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len);
 
 size_t mpsim_count(const struct mpsim *sim);
+/* The counts of configuration `index` after the accesses so far (NULL past the end).  The
+ * returned object is rewritten by the next call for the same index. */
 const struct mpsim_result *mpsim_result(const struct mpsim *sim, size_t index);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests of the online meta-paging simulator (emu/metapaging/mpsim.c): its counts equal a real
  * meta-pager run, LRU equals a brute-force stack-distance reference, and collapsing consecutive
- * repeats of the access stream (the RAM side's observer rule) changes no count. */
+ * repeats of the access stream (the RAM side's observer rule) changes no count; every LRU
+ * budget by one stack pass equals one simulation per configuration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -264,6 +265,128 @@ static void test_collapsing_is_lossless(void **state)
     mpsim_destroy(naive);
 }
 
+/* A stream like a program's: a few hot pages (code, stack), a sequential front, random accesses
+ * over a working set that moves, `wfrac` in 256 of them writes; the emulator's own writes now
+ * and then.  `spread` scales the working set (in 4 KiB pages). */
+static void feed_program_like(struct mpsim *const *sims, size_t nsims, uint64_t ram_pages,
+                              uint64_t seed, size_t n, uint64_t spread, unsigned wfrac)
+{
+    uint64_t front = 0, base = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = rng_next(&seed);
+        uint64_t page;
+        switch (x & 7) {
+        case 0: case 1: case 2: page = (x >> 8) % 3; break;                /* code, stack */
+        case 3: case 4: page = 16 + (front++ / 7) % spread; break;         /* sequential */
+        case 5: page = 16 + (base + (x >> 12) % (spread / 4 + 1)) % spread; break; /* hot window */
+        default: page = (x >> 16) % ram_pages; break;                      /* anywhere */
+        }
+        if ((x >> 40) % 5000 == 0)
+            base += spread / 8 + 1; /* the working set moves */
+        bool w = ((x >> 32) & 255) < wfrac;
+        if ((x >> 48) % 20000 == 0) {
+            uint64_t off = ((x >> 20) % ram_pages) << 12;
+            for (size_t k = 0; k < nsims; k++)
+                mpsim_host_write(sims[k], off, 3 * 4096 + 100);
+        }
+        for (size_t k = 0; k < nsims; k++)
+            mpsim_access(sims[k], page % ram_pages, w);
+    }
+}
+
+static void assert_same_results(const struct mpsim *a, const struct mpsim *b)
+{
+    assert_int_equal(mpsim_count(a), mpsim_count(b));
+    for (size_t i = 0; i < mpsim_count(a); i++) {
+        struct mpsim_result x = *mpsim_result(a, i), y = *mpsim_result(b, i);
+        if (memcmp(&x.cfg, &y.cfg, sizeof x.cfg) || x.resident_metapages != y.resident_metapages ||
+            x.accesses != y.accesses || x.faults != y.faults || x.zero_fills != y.zero_fills ||
+            x.backing_reads != y.backing_reads || x.evictions != y.evictions ||
+            x.writebacks != y.writebacks || x.bytes_in != y.bytes_in || x.bytes_out != y.bytes_out)
+            fail_msg("configuration %zu (%llu:%llu): stack faults %llu zero %llu read %llu evict "
+                     "%llu wb %llu, each faults %llu zero %llu read %llu evict %llu wb %llu",
+                     i, (unsigned long long)x.cfg.metapage_bytes,
+                     (unsigned long long)x.cfg.budget_bytes, (unsigned long long)x.faults,
+                     (unsigned long long)x.zero_fills, (unsigned long long)x.backing_reads,
+                     (unsigned long long)x.evictions, (unsigned long long)x.writebacks,
+                     (unsigned long long)y.faults, (unsigned long long)y.zero_fills,
+                     (unsigned long long)y.backing_reads, (unsigned long long)y.evictions,
+                     (unsigned long long)y.writebacks);
+    }
+}
+
+/* Every LRU budget of a size by one stack pass (mplru, mpstack) == one simulation per
+ * configuration, every count, on many streams and configuration sets: sizes whose budgets hold
+ * >= 16 metapages (the shared filter) and fewer (a filter each), budgets beyond RAM, the
+ * emulator's own writes, results read mid-stream (non-destructive) and at the end. */
+static void test_lru_stack_equals_each(void **state)
+{
+    (void)state;
+    const char *specs[] = {
+        "4K..2M:1M..64M",                        /* the fidelity grid */
+        "4K..2M:64K..512K",                      /* many small counts */
+        "4K/16K:64K/68K/1M,8K:16K/24K/96K,2M:2M/4M/6M",
+        "4K:4K/8K/12K/60K/64K/68K/200K/1M/8M",   /* around the filter size */
+        "64K/128K:8M/16M/128M",                  /* budgets at and beyond RAM */
+        "4K..2M:1M..64M:lru/fifo/clock",         /* with other policies in the same groups */
+    };
+    const uint64_t ram = 32 * MiB, ram_pages = ram >> 12;
+    const uint64_t spreads[] = {40, 700, 6000};
+    const unsigned wfracs[] = {0, 40, 200};
+    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; si++) {
+        struct mpsim_config *cfgs;
+        size_t n;
+        char err[256];
+        assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
+        for (size_t k = 0; k < 3; k++) {
+            struct mpsim *sims[2];
+            sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
+            sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
+            assert_non_null(sims[0]);
+            assert_non_null(sims[1]);
+            mpsim_host_write(sims[0], 0, 64 * 1024);
+            mpsim_host_write(sims[1], 0, 64 * 1024);
+            feed_program_like(sims, 2, ram_pages, 100 + si * 7 + k, 30000, spreads[k], wfracs[k]);
+            assert_same_results(sims[0], sims[1]);
+            feed_program_like(sims, 2, ram_pages, 900 + si * 7 + k, 30000, spreads[2 - k],
+                              wfracs[(k + 1) % 3]);
+            assert_same_results(sims[0], sims[1]);
+            mpsim_destroy(sims[0]);
+            mpsim_destroy(sims[1]);
+        }
+        free(cfgs);
+    }
+}
+
+/* LO..HI ranges: powers of two, pairs without a whole metapage left out. */
+static void test_parse_ranges(void **state)
+{
+    (void)state;
+    struct mpsim_config *c;
+    size_t n;
+    char err[256];
+    assert_int_equal(mpsim_parse("4K..2M:1M..64M:lru/clock", &c, &n, err, sizeof err), 0);
+    assert_int_equal(n, (10 * 7 - 1) * 2); /* 2M:1M left out */
+    assert_int_equal(c[0].metapage_bytes, 4 * KiB);
+    assert_int_equal(c[0].budget_bytes, 1 * MiB);
+    assert_int_equal(c[2].budget_bytes, 2 * MiB);
+    assert_int_equal(c[n - 1].metapage_bytes, 2 * MiB);
+    assert_int_equal(c[n - 1].budget_bytes, 64 * MiB);
+    for (size_t i = 0; i < n; i++)
+        assert_true(c[i].budget_bytes >= c[i].metapage_bytes);
+    free(c);
+    const char *bad[] = {"4K..:8M", "..2M:8M", "2M..4K:8M", "4K..2X:8M", "0..4K:8M",
+                         "4K:1..1T"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c = NULL;
+        if (mpsim_parse(bad[i], &c, &n, err, sizeof err) == 0) {
+            free(c);
+            fail_msg("'%s' accepted", bad[i]);
+        }
+        assert_true(strlen(err) > 10);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +394,8 @@ int main(void)
         cmocka_unit_test(test_equals_real_pager),
         cmocka_unit_test(test_lru_vs_stack_distance),
         cmocka_unit_test(test_collapsing_is_lossless),
+        cmocka_unit_test(test_lru_stack_equals_each),
+        cmocka_unit_test(test_parse_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

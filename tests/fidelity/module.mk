@@ -1,0 +1,11 @@
+# Trace fidelity (issue 22): `make fidelity` runs every firmware workload and the Linux workload
+# (build/linux/Image, mt.script=worksets.sh mt.scale=$(FIDELITY_LINUX_SCALE), about 100 emulated
+# seconds at 35) against the online truth and writes the tables into docs/results.md.  Hours of
+# host time; `make test` runs the short variant (tests/fidelity/short.sh, seconds).
+FIDELITY_LINUX_SCALE ?= 35
+.PHONY: fidelity
+fidelity: $(BIN)/mtemu $(BIN)/metatrace $(FW_ELFS)
+	BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) nice tests/fidelity/fidelity.sh \
+	    --linux-scale $(FIDELITY_LINUX_SCALE) --doc docs/results.md
+
+TEST_SCRIPTS += tests/fidelity/short.sh

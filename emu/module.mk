@@ -18,11 +18,12 @@ $(EMU_A): $(EMU_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# --trace-unit=rtl|both (emu/trace/tracectl.c) links the Verilated trace unit: $(RTL_A) is a
+# --trace-unit=rtl|both (emu/trace/tracectl.c) links the Verilated trace unit, the build with FST
+# support (--waves; nothing is traced without it): $(RTL_FST_A) is a
 # prerequisite added by tests/e2e/module.mk (read after lib/ and rtl_model/ define them).
 $(BIN)/mtemu: $(OBJ)/emu/main.o $(EMU_A) $(MT_A)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(OBJ)/emu/main.o $(EMU_A) $(RTL_A) $(MT_A) -o $@ $(RTL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $(OBJ)/emu/main.o $(EMU_A) $(RTL_FST_A) $(MT_A) -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
 # Command-line tests (bad input, exit codes, HTIF, determinism) and their small guest programs.
 EMU_TEST_CC := riscv64-unknown-elf-gcc

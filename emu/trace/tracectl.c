@@ -11,6 +11,7 @@
 #include "emu/trace/tracedev.h"
 #include "emu/cliopt.h"
 #include "mt_mtr.h"
+#include "mt_outfile.h"
 #include "mt_regs.h"
 #include "rtl_model/sim/mt_lockstep.h"
 #include "rtl_model/sim/mt_rtl.h"
@@ -49,6 +50,7 @@ void trace_options_default(struct trace_options *o)
     };
     o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
     o->reduce_budget = MT_REDUCE_DEFAULT_BUDGET;
+    o->waves_to = UINT64_MAX;
     o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
     o->start_at_reset = true;
     o->model_thread = usable_cpus() > 1; /* a thread on one core only adds switches */
@@ -68,6 +70,10 @@ const char *trace_options_help(void)
            "                            (default 4M)\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
+           "  --waves FILE.fst          the RTL unit's waveform (FST, for GTKWave; needs --trace-unit\n"
+           "                            rtl or both)\n"
+           "  --waves-from CYCLE        first unit cycle in the waveform (default 0)\n"
+           "  --waves-to CYCLE          the waveform ends before this cycle (default: the run's end)\n"
            "  --trace-start=WHEN        reset (default) | firmware (wait for the guest's CTRL.ENABLE)\n"
            "  --trace-thread=on|off     the C model on a thread of its own (default on with 2+ CPUs;\n"
            "                            the same trace either way)\n"
@@ -233,6 +239,18 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_bytes(v, &x) || x < MT_REDUCE_BUDGET_MIN || x > MT_REDUCE_BUDGET_MAX || x % 4096)
             BAD("--trace-reduce-budget", "a byte count, a multiple of 4K from 4K to 1G (e.g. 1M)");
         o->reduce_budget = x;
+    } else if (OPT("--waves")) {
+        if (m < 0)
+            return -1;
+        o->waves_path = v;
+    } else if (OPT("--waves-from") || OPT("--waves-to")) {
+        if (m < 0)
+            return -1;
+        bool from = strncmp(argv[*i], "--waves-from", 12) == 0 || strncmp(argv[*i - 1], "--waves-from", 12) == 0;
+        if (!parse_num(v, UINT64_MAX - 1, &x))
+            BAD(from ? "--waves-from" : "--waves-to", "a cycle number");
+        *(from ? &o->waves_from : &o->waves_to) = x;
+        o->waves_window = true;
     } else if (OPT("--trace-unit")) {
         if (m < 0)
             return -1;
@@ -350,6 +368,24 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     }
     *argc = kept;
     argv[kept] = NULL;
+    /* the waveform is the RTL's, and the unit runs only while tracing */
+    if (o->waves_window && !o->waves_path) {
+        snprintf(err, errlen, "option --waves-from/--waves-to: give --waves FILE.fst too");
+        return -1;
+    }
+    if (o->waves_path && o->unit == TRACE_UNIT_MODEL) {
+        snprintf(err, errlen, "option --waves: the waveform is the RTL unit's: give --trace-unit=rtl or both");
+        return -1;
+    }
+    if (o->waves_path && !o->trace_path) {
+        snprintf(err, errlen, "option --waves: needs --trace FILE.mtr (the unit runs only while tracing)");
+        return -1;
+    }
+    if (o->waves_from >= o->waves_to) {
+        snprintf(err, errlen, "option --waves-from %" PRIu64 " is not before --waves-to %" PRIu64, o->waves_from,
+                 o->waves_to);
+        return -1;
+    }
     return 0;
 }
 
@@ -379,6 +415,8 @@ struct trace_session {
     _Alignas(64) bool unit_init;
     mt_lockstep *ls; /* both */
     rtl_side rtl;    /* rtl */
+    char *waves_tmp; /* --waves: written as FILE.fst.partial, renamed when the run ends well */
+    bool waves_ok;
     _Alignas(64) mt_tracedev dev;
     mt_device busdev;
     bool finished;
@@ -618,6 +656,42 @@ static void run_info(const struct trace_options *o, const trace_run_info *ri, bo
              all ? (o->all_ram_only ? "range=ram\n" : "range=all\n") : "");
 }
 
+/* --waves: the temporary name, checked writable now (Verilator's FST writer would only say later). */
+static bool waves_begin(struct trace_session *s, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    size_t n = strlen(s->o.waves_path) + sizeof MT_OUTFILE_SUFFIX;
+    s->waves_tmp = malloc(n);
+    if (!s->waves_tmp) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    snprintf(s->waves_tmp, n, "%s%s", s->o.waves_path, MT_OUTFILE_SUFFIX);
+    FILE *f = fopen(s->waves_tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "--waves %s: cannot create: %s", s->o.waves_path, strerror(errno));
+        free(s->waves_tmp);
+        s->waves_tmp = NULL;
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
+/* After the RTL closed its waveform: into place when the run ended well, else removed. */
+static void waves_end(struct trace_session *s)
+{
+    if (!s->waves_tmp)
+        return;
+    if (!s->waves_ok || rename(s->waves_tmp, s->o.waves_path) != 0) {
+        if (s->waves_ok)
+            fprintf(stderr, "mtemu: --waves %s: %s\n", s->o.waves_path, strerror(errno));
+        remove(s->waves_tmp);
+    }
+    free(s->waves_tmp);
+    s->waves_tmp = NULL;
+}
+
 struct trace_session *trace_session_create(const struct trace_options *o, const trace_run_info *ri, char *err,
                                            size_t errlen)
 {
@@ -691,11 +765,15 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         be = tracedev_model_backend(&s->unit);
         break;
     case TRACE_UNIT_RTL:
-        s->rtl.r = mt_rtl_create(o->fifo_depth, o->fifo_drain, NULL);
+        if (o->waves_path && !waves_begin(s, err, errlen))
+            goto fail;
+        s->rtl.r = mt_rtl_create(o->fifo_depth, o->fifo_drain, s->waves_tmp);
         if (!s->rtl.r) {
-            snprintf(err, errlen, "--trace-unit=rtl: cannot create the RTL model");
+            snprintf(err, errlen, "--trace-unit=rtl: cannot create the RTL model%s",
+                     s->waves_tmp ? " with a waveform" : "");
             goto fail;
         }
+        mt_rtl_wave_window(s->rtl.r, o->waves_from, o->waves_to);
         s->rtl.w = s->w;
         s->rtl.tap_written = MT_RESET_TAP;
         be = rtl_backend(&s->rtl);
@@ -704,6 +782,12 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         s->ls = mt_lockstep_create(&p, stderr);
         if (!s->ls) {
             snprintf(err, errlen, "--trace-unit=both: cannot create the model and the RTL");
+            goto fail;
+        }
+        if (o->waves_path && (!waves_begin(s, err, errlen) ||
+                              mt_lockstep_waves(s->ls, s->waves_tmp, o->waves_from, o->waves_to) != 0)) {
+            if (!*err)
+                snprintf(err, errlen, "--waves %s: the RTL library cannot write a waveform", o->waves_path);
             goto fail;
         }
         be = lockstep_backend(s->ls);
@@ -830,6 +914,7 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
             rc = 1;
         }
     }
+    s->waves_ok = rc == 0;
     return rc;
 }
 
@@ -882,6 +967,7 @@ void trace_session_destroy(struct trace_session *s)
         mt_lockstep_destroy(s->ls);
     if (s->rtl.r)
         mt_rtl_destroy(s->rtl.r);
+    waves_end(s); /* the RTL has closed the file */
     if (s->red_init)
         mt_reduce_free(&s->red);
     free(s);

@@ -38,6 +38,9 @@ struct trace_options {
     bool all_ram_only;          /* --trace-all-ram: only accesses to guest RAM (no MMIO) */
     trace_mode mode;            /* --trace-mode burst|reduce (default burst) */
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET) */
+    const char *waves_path;     /* --waves FILE.fst: the RTL unit's waveform (rtl|both) */
+    uint64_t waves_from, waves_to; /* --waves-from / --waves-to CYCLE: [from, to) of the unit's clock */
+    bool waves_window;          /* either was given */
 };
 
 void trace_options_default(struct trace_options *o);

@@ -187,6 +187,17 @@ mt_lockstep *mt_lockstep_create(const mt_unit_params *params, FILE *rep)
     return l;
 }
 
+int mt_lockstep_waves(mt_lockstep *l, const char *fst_path, uint64_t from, uint64_t to)
+{
+    mt_rtl *r = mt_rtl_create(l->u.p.depth, l->u.p.drain, fst_path);
+    if (!r)
+        return -1;
+    mt_rtl_wave_window(r, from, to);
+    mt_rtl_destroy(l->r);
+    l->r = r;
+    return 0;
+}
+
 void mt_lockstep_destroy(mt_lockstep *l)
 {
     if (!l)

@@ -25,6 +25,9 @@ typedef struct mt_lockstep mt_lockstep;
  * report: where a divergence is described (NULL = stderr).  NULL on bad parameters / no memory. */
 mt_lockstep *mt_lockstep_create(const mt_unit_params *params, FILE *report);
 void mt_lockstep_destroy(mt_lockstep *l);
+/* The RTL side writes its waveform to fst_path (cycles [from, to)), from a fresh RTL: only before
+ * the first input. 0, or -1 when the RTL library has no FST support or cannot be made again. */
+int mt_lockstep_waves(mt_lockstep *l, const char *fst_path, uint64_t from, uint64_t to);
 
 /* The same calls as mt_unit_*, fed to both sides.  Return 0 while the two agree, -1 from the
  * first divergence on (or when the RTL refuses an input the model takes: two register

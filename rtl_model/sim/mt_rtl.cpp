@@ -24,6 +24,7 @@ struct mt_rtl {
     VerilatedFstC *fst;
 #endif
     uint64_t now;
+    uint64_t wave_from, wave_to;   // the waveform holds the cycles [wave_from, wave_to)
     bool acc_set, mmio_set;
     uint8_t *out;           // drained bytes not yet popped: out[out_head .. out_len)
     size_t out_len, out_head, out_cap;
@@ -41,7 +42,7 @@ extern "C" int mt_rtl_has_fst(void)
 static void dump(mt_rtl *r, uint64_t t)
 {
 #if VM_TRACE_FST
-    if (r->fst)
+    if (r->fst && r->now >= r->wave_from && r->now < r->wave_to)
         r->fst->dump(t);
 #else
     (void)r;
@@ -192,6 +193,8 @@ extern "C" mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst
     }
     r->top->depth_i = depth;
     r->top->drain_i = drain;
+    r->wave_from = 0;
+    r->wave_to = UINT64_MAX;
 #if VM_TRACE_FST
     r->fst = nullptr;
     if (fst_path) {
@@ -220,6 +223,12 @@ extern "C" void mt_rtl_destroy(mt_rtl *r)
     delete r->ctx;
     std::free(r->out);
     delete r;
+}
+
+extern "C" void mt_rtl_wave_window(mt_rtl *r, uint64_t from, uint64_t to)
+{
+    r->wave_from = from;
+    r->wave_to = to;
 }
 
 extern "C" uint64_t mt_rtl_now(const mt_rtl *r) { return r->now; }

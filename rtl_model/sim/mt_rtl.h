@@ -37,6 +37,9 @@ typedef struct mt_rtl mt_rtl;
 mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst_path);
 void mt_rtl_destroy(mt_rtl *r);
 int mt_rtl_has_fst(void);
+/* Only the cycles [from, to) go into the waveform (default: all); the file then starts with the
+ * full state at `from`. */
+void mt_rtl_wave_window(mt_rtl *r, uint64_t from, uint64_t to);
 
 /* Back to cycle 0, registers at their reset values, output buffer emptied. */
 void mt_rtl_reset(mt_rtl *r);

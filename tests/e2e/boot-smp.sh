@@ -14,8 +14,10 @@ need "$UBOOT_DIR/qemu-riscv64/u-boot.bin"
 out=$boot_tmp/smode4.txt
 if run_with_input smp4-opensbi-uboot-s "$out" "Hit any key to stop autoboot" ' setexpr v 6 * 7; echo probe-$v\npoweroff\n' \
      -smp 4 --bios "$OPENSBI_DIR/fw_jump.bin" --kernel "$UBOOT_DIR/qemu-riscv64_smode/u-boot.bin"; then
+  # Which hart wins OpenSBI's boot lottery is a property of the interleaving (the device tree's
+  # size alone moves it: adding Zicbo*/Zfh/Zbk* to riscv,isa made it hart 1), so any hart may.
   expect_in_order smp4-opensbi-uboot-s "$out" "OpenSBI v1." "Platform HART Count       : 4" \
-    "Domain0 HARTs             : 0*,1*,2*,3*" "Boot HART ID              : 0" "U-Boot 2023.01" "=> " \
+    "Domain0 HARTs             : 0*,1*,2*,3*" "Boot HART ID              : " "U-Boot 2023.01" "=> " \
     "probe-2a" "=> poweroff"
 fi
 

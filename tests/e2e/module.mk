@@ -2,7 +2,7 @@
 #   make rowscope   the full RowScope sweep -> build/results/rowscope.csv and rowscope.png
 
 # mtemu links the RTL for --trace-unit=rtl|both (see emu/module.mk).
-$(BIN)/mtemu: $(RTL_A) $(MT_A)
+$(BIN)/mtemu: $(RTL_FST_A) $(MT_A)
 
 TRACE_E2E_ELFS := $(patsubst %,$(FWBUILD)/%.elf,seq random stride wss memcpy pchase matmul qsort)
 TEST_SCRIPTS += tests/e2e/rowscope.sh
@@ -22,7 +22,7 @@ $(FWBUILD)/e2e/trace_regs.elf: tests/e2e/trace_regs.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-reduce.sh tests/e2e/trace-metapage.sh tests/e2e/trace-lockstep.sh tests/e2e/trace-smp.sh
-TEST_SCRIPTS += tests/e2e/console.sh
+TEST_SCRIPTS += tests/e2e/console.sh tests/e2e/waves.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 
 .PHONY: bench-trace
@@ -31,6 +31,6 @@ bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict
 BENCH_STEPS += bench-trace
 
 # test_tracectl drives --trace-unit=both, so it links the RTL (overrides tests/unit's rule).
-$(BUILD)/tests/test_tracectl: $(OBJ)/tests/unit/test_tracectl.o $(EMU_A) $(RTL_A) $(MT_A)
+$(BUILD)/tests/test_tracectl: $(OBJ)/tests/unit/test_tracectl.o $(EMU_A) $(RTL_FST_A) $(MT_A)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_FST_LIBS) $(LDLIBS)

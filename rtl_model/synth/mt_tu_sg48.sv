@@ -11,7 +11,7 @@
 //     (XOR of the valid bytes) onto 8 pins with the byte count, registered, so that no output bit
 //     can be optimised away.
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
-// (see docs/trace-unit.md, "Synthesis results").
+// (see docs/trace-unit-rtl.md section 6, "Synthesis").
 module mt_tu_sg48 (
   input  logic       clk_i,
   input  logic       rst_ni,

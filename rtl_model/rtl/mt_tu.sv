@@ -21,7 +21,12 @@
 //   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
-  parameter int unsigned Drain = 8      // output port width in bytes, 1..8
+  parameter int unsigned Drain = 8,     // output port width in bytes, 1..8
+  // The formats built: 1 (the full build) all four; 0 (the minimal build) the seed's 48-bit and
+  // 32-bit only.  FMT's bit 1 of each field is then not implemented: it reads 0, so a write
+  // asking for full (2) or line (3) is accepted as 48-bit (0) or 32-bit (1), and the address
+  // parts, the history and the DELTA path are 44 bits wide instead of 56.
+  parameter bit          FullFmt = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -79,7 +84,7 @@ module mt_tu #(
   logic [4:0]      fifo_commit_len;
   logic [63:0]     fifo_data;
 
-  mt_tu_regs u_regs (
+  mt_tu_regs #(.FullFmt(FullFmt)) u_regs (
     .clk_i,
     .rst_ni,
     .depth_i       (depth_i[15:0]),
@@ -120,7 +125,7 @@ module mt_tu #(
     .cycle_i       (cycle)
   );
 
-  mt_tu_ctrl #(.Depth(Depth)) u_ctrl (
+  mt_tu_ctrl #(.Depth(Depth), .FullFmt(FullFmt)) u_ctrl (
     .clk_i,
     .rst_ni,
     .acc_valid_i,

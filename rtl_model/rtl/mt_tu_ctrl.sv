@@ -29,6 +29,7 @@
 // cycle; they are the decrement's carry-in, straight from a flip-flop).
 module mt_tu_ctrl #(
   parameter int unsigned Depth = 4096,
+  parameter bit          FullFmt = 1'b1,   // the full and line formats are built (mt_tu)
   localparam int unsigned OccW = $clog2(Depth + 1)
 ) (
   input  logic            clk_i,
@@ -139,6 +140,7 @@ module mt_tu_ctrl #(
   // compressor
   logic [1:0]  enc_fmt_q;
   logic [167:0] hist_q;      // entry i at [i*56 +: 56], newest first
+  localparam logic [55:0] HistMask = FullFmt ? {56{1'b1}} : {12'd0, {44{1'b1}}};
   logic [2:0]  hist_valid_q;
   logic [1:0]  prev_idx_q;
   logic        prev_rw_q, prev_valid_q;
@@ -249,7 +251,9 @@ module mt_tu_ctrl #(
   // (sw_ld = sw || first_q, and a copy sw_ld_w for the wide loads: tables, below)
   logic sw_ld_w;
   assign b_span = sw_ld ? ld_span : sec_span_q;
-  assign b_fmt  = b_fmt_q;
+  // (without the full and line formats bit 1 of a format is 0 (mt_tu_regs), which the constant
+  // says to synthesis: the address parts, the history and the DELTA path then narrow to 44 bits)
+  assign b_fmt  = {FullFmt && b_fmt_q[1], b_fmt_q[0]};
   always_comb begin
     if (!sw_ld_w) b_r = sec_r_q;
     else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
@@ -432,7 +436,7 @@ module mt_tu_ctrl #(
     .hold_rw_i    (hold_rw_q),
     .hold_idx_i   (hold_idx_q),
     .hold_nsp_i   (hold_nsp_q),
-    .enc_fmt_i    (enc_fmt_q),
+    .enc_fmt_i    ({FullFmt && enc_fmt_q[1], enc_fmt_q[0]}),
     .hist_i       (hist_q),
     .hist_valid_i (hist_valid_q),
     .rep_idx_i    (rep_idx_q),
@@ -646,7 +650,7 @@ module mt_tu_ctrl #(
       if (!any_match) begin
         hist_d[112 +: 56] = hist_q[56 +: 56];
         hist_d[56 +: 56] = hist_q[0 +: 56];
-        hist_d[0 +: 56] = p1_fb_q;
+        hist_d[0 +: 56] = p1_fb_q & HistMask;   // (the value part: 44 bits at most without full/line)
         hist_valid_d = {hist_valid_q[1:0], 1'b1};
         prev_idx_d = 2'd0;
       end else begin

@@ -64,14 +64,16 @@ module mt_tu_syncest (
     if (!rst_ni) sync_need_q <= 14'h3FFF;
     else sync_need_q <= sync_need_d;
   end
-  // (sync_due is that test registered from P1: "need after P3's entry <= bound" is "need <= bound +
-  // the entering length", and a SYNC entering leaves a count below any period)
+  // (sync_due is that test registered from P1: "need after P3's entry <= bound", where the need
+  // after P3's entry is need_pre_q, formed a cycle ahead from PW's length (sync_need_q does not
+  // change in the cycle before an entry), so no adder is between P3 and the compare; a SYNC
+  // entering leaves a count below any period)
   logic sync_due_q;
   assign sync_due_o = sync_due_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) sync_due_q <= 1'b0;
     else sync_due_q <= p1_v_i && !p1_sync_i && p1_active_i && !(p3_v_i && p3_sync_i) &&
-                       (sync_need_q <= 14'(p1_bound_i) + (p3_v_i ? 14'(p3_len_i) : 14'd0));
+                       ((p3_v_i ? need_pre_q : sync_need_q) <= 14'(p1_bound_i));
     // (the model's test: est >= period, est = count after the entries + the bound)
   end
 

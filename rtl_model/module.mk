@@ -5,7 +5,8 @@
 #                   (link C code with $(RTL_A) $(MT_A) $(RTL_LIBS))
 #   make rtl-fst    the same with FST waveforms (--trace-fst) -> $(RTL_FST_A)
 #   make rtl-lint   verilator --lint-only -Wall
-#   make synth      yosys + nextpnr-ice40 (UP5K, sg48) -> build/synth/summary.txt
+#   make synth      yosys + nextpnr-ice40 (UP5K, sg48), the full and the minimal build
+#                   -> build/synth/summary.txt, build/synth/builds.md
 #
 # The Verilated C++ is compiled without sanitizers even under SAN=1: it is generated code, its
 # build dominates the time, and ASan/UBSan in the C callers still see every byte they handle.
@@ -93,6 +94,15 @@ $(RTL_GATE)/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_GATE)/libmtrtl.a $(MT
 $(RTL_GATE)/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_GATE)/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
+# The minimal build (FullFmt = 0: the seed's 48-bit and 32-bit formats only, as `make synth`'s
+# minimal build), co-simulated against the C model for the configurations it supports
+# (test_rtl_minimal.sh).
+$(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0,))
+$(RTL_OUT)/minimal/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+$(RTL_OUT)/minimal/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)
+	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
+
 ALL_TARGETS += $(RTL_A)
 
 # Testbench and co-simulation tools (C, linked with the model and one RTL build each).
@@ -109,9 +119,10 @@ $(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
 TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40/mt_cosim $(RTL_OUT)/ice40/mt_rtl_tb \
-                $(RTL_GATE)/mt_cosim $(RTL_GATE)/mt_rtl_tb
+                $(RTL_GATE)/mt_cosim $(RTL_GATE)/mt_rtl_tb $(RTL_OUT)/minimal/mt_cosim $(RTL_OUT)/minimal/mt_rtl_tb
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
-                rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh
+                rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
+                rtl_model/tb/test_rtl_minimal.sh
 
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)

@@ -7,18 +7,26 @@
 //
 //   mt_tu_regs  MMIO registers and read port (answers a clock after the request)
 //   mt_tu_awram the wide configuration registers as written (block RAM, inside mt_tu_regs)
-//   mt_tu_acc   the cycle counter, BYTES, SAMPLES, OVERFLOW's count and DROPPED (SB_MAC16 on
-//               iCE40, inside mt_tu_ctrl)
-//   mt_tu_ctrl  session, schedule, capture, arbitration, compressor state, counters, and the
-//               packet pipeline behind the arbitration (P1, P2, PQ, PW, P3: contract v4)
+//   mt_tu_ctrl  session, schedule, hold, pending flags, compressor state and their next state;
+//               inside it the pieces it steers (docs/trace-unit-rtl.md section 1):
+//     mt_tu_capture, mt_tu_arb       the capture's filter; the arbitration
+//     mt_tu_precomp (mt_tu_enc)      the hold's precompute, stages A-C
+//     mt_tu_desc                     the winner's descriptor
+//     mt_tu_pktpipe (mt_tu_pack, mt_tu_leblen)  the packet pipeline P1, P2, PQ, PW, P3
+//     mt_tu_syncest                  the SYNC byte count and estimate
+//     mt_tu_counters (mt_tu_acc)     t, SAMPLES, BYTES, OVERFLOW's count, DROPPED (SB_MAC16 on iCE40)
+//     mt_tu_markval                  MARKER's value
+//     mt_tu_cfgram                   the latched rates, lengths and SYNC period (block RAM)
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock
-//   mt_tu_enc   the sample compressor's DELTA/FULL step (pipeline stage 1, inside mt_tu_ctrl)
-//   mt_tu_pack  the packet assembler (pipeline stage 2, inside mt_tu_ctrl)
-//   mt_tu_cfgram the latched rates, lengths and SYNC period (block RAM, inside mt_tu_ctrl)
 //   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
-  parameter int unsigned Drain = 8      // output port width in bytes, 1..8
+  parameter int unsigned Drain = 8,     // output port width in bytes, 1..8
+  // The formats built: 1 (the full build) all four; 0 (the minimal build) the seed's 48-bit and
+  // 32-bit only.  FMT's bit 1 of each field is then not implemented: it reads 0, so a write
+  // asking for full (2) or line (3) is accepted as 48-bit (0) or 32-bit (1), and the address
+  // parts, the history and the DELTA path are 44 bits wide instead of 56.
+  parameter bit          FullFmt = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -76,7 +84,7 @@ module mt_tu #(
   logic [4:0]      fifo_commit_len;
   logic [63:0]     fifo_data;
 
-  mt_tu_regs u_regs (
+  mt_tu_regs #(.FullFmt(FullFmt)) u_regs (
     .clk_i,
     .rst_ni,
     .depth_i       (depth_i[15:0]),
@@ -117,7 +125,7 @@ module mt_tu #(
     .cycle_i       (cycle)
   );
 
-  mt_tu_ctrl #(.Depth(Depth)) u_ctrl (
+  mt_tu_ctrl #(.Depth(Depth), .FullFmt(FullFmt)) u_ctrl (
     .clk_i,
     .rst_ni,
     .acc_valid_i,

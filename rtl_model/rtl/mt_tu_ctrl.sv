@@ -1,8 +1,17 @@
-// mt_tu_ctrl: the trace unit's control path, one clock of docs/trace-unit.md section 4 per cycle:
-// the session (enable/disable, latched configuration), the schedule (bursts and spans, sample
-// points that never drift, interval indices), capture with the kind/tap filter, the hold and its
-// precompute, arbitration of at most one packet per clock, the compressor state and the counters
-// behind the status registers.
+// mt_tu_ctrl: the trace unit's control path, one clock of docs/trace-unit.md section 4 per cycle.
+// It keeps the session (enable/disable, the latched configuration), the schedule (bursts and
+// spans, sample points that never drift, interval indices), the hold, the pending flags and the
+// compressor's state, and forms their next state; the datapath pieces it steers are modules of
+// their own:
+//   mt_tu_capture   the capture's kind / tap filter and the access's address part (4.C)
+//   mt_tu_arb       the arbitration: at most one packet per clock, the hold's fate (4.D)
+//   mt_tu_precomp   the hold's precompute (stages A-C) against the compressor's state
+//   mt_tu_desc      the winner's descriptor
+//   mt_tu_pktpipe   the packet pipeline behind the choice, into the FIFO
+//   mt_tu_syncest   the SYNC byte count and estimate (4.E)
+//   mt_tu_counters  t, SAMPLES, BYTES, OVERFLOW's count, DROPPED
+//   mt_tu_markval   MARKER's value
+//   mt_tu_cfgram    the configuration latched at the start
 //
 // Contract v4: the arbitration acts at most once every MT_UNIT_PACE (5) cycles and a capture
 // competes from capture + 5, so the hold's compare, skip and DELTA difference are precomputed in
@@ -20,6 +29,7 @@
 // cycle; they are the decrement's carry-in, straight from a flip-flop).
 module mt_tu_ctrl #(
   parameter int unsigned Depth = 4096,
+  parameter bit          FullFmt = 1'b1,   // the full and line formats are built (mt_tu)
   localparam int unsigned OccW = $clog2(Depth + 1)
 ) (
   input  logic            clk_i,
@@ -76,7 +86,18 @@ module mt_tu_ctrl #(
 );
   // ---------------------------------------------------------------------------------------------
   // State
+  // (registers of the pieces this module steers, read here under their own names: the counters,
+  // mt_tu_counters; MARKER's value, mt_tu_markval; the SYNC byte count, mt_tu_syncest; the
+  // precompute's index + 1 and sample point + r, mt_tu_precomp)
   logic [63:0] t_q;
+  logic [47:0] samples_q, bytes_q;
+  logic [31:0] drop_pending_q, dropped_q;
+  logic [31:0] dr_eff;              // DROPPED now (dropped_q + drops_q), for dropped_o
+  logic [31:0] marker_val_q;
+  logic [13:0] sync_bytes_q;
+  logic [39:0] pa_idx1_q;         // the hold's index + 1 (its report's rep_idx)
+  logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
+  // the session
   logic        active_q, busy_q;
   // latched configuration
   logic [4:0]  c_kind_mask_q;
@@ -114,32 +135,27 @@ module mt_tu_ctrl #(
   logic [23:0] t_lo_q;      // t of the last cycle, low half
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
-  logic [31:0] drop_pending_q, marker_val_q;
   logic [39:0] rep_idx_q;
   logic [47:0] rep_cycle_q;
   // compressor
   logic [1:0]  enc_fmt_q;
   logic [167:0] hist_q;      // entry i at [i*56 +: 56], newest first
+  localparam logic [55:0] HistMask = FullFmt ? {56{1'b1}} : {12'd0, {44{1'b1}}};
   logic [2:0]  hist_valid_q;
   logic [1:0]  prev_idx_q;
   logic        prev_rw_q, prev_valid_q;
   logic [6:0]  run_cnt_q;
   // SYNC bookkeeping
-  logic [13:0] sync_bytes_q;
   logic [7:0]  sync_seq_q;
-  // counters, sticky bits
-  logic [31:0] dropped_q;
   // Drops are counted one cycle late: drops_q (0..3) of the last cycle is added to the counts
-  // (u_drop_pending, u_dropped: the counts of docs/trace-unit.md are those plus drops_q), so the
-  // late drop decision of the arbitration ends in a 2-bit register, not in two 32-bit additions.
+  // (mt_tu_counters: the counts of docs/trace-unit.md are those plus drops_q), so the late drop
+  // decision of the arbitration ends in a 2-bit register, not in two 32-bit additions.
   logic [1:0]  drops_q, drops_d;
   // The decision of the last cycle, for the wide state updates (contract v4: applied one cycle
   // late): a RUN written, the hold's sample absorbed / written, SECTION (and whether it followed a
   // switch, its format), SYNC.
   logic        dec_run_q, dec_abs_q, dec_hw_q, dec_sect_q, dec_sect_sw_q, dec_sync_q;
   logic [1:0]  dec_fmt_q;
-  logic [39:0] pa_idx1_q;         // precompute: the hold's index + 1 (its report's rep_idx)
-  logic [47:0] pa_nsp_q;          // and its sample point + r (its report's rep_cycle)
   logic        start_now;         // a session starts at the end of this cycle
   logic        start_cfg;         // the same (a copy for the configuration latches)
   logic        sp_zero_d;         // sp_left_d == 0, from the operands
@@ -148,8 +164,6 @@ module mt_tu_ctrl #(
   // last cycle's drops were (drops_nz_q).  OVERFLOWED is set from drops_nz_q too, one cycle late,
   // and read as overflowed_q || drops_nz_q.
   logic        dp_old_nz_q, dp_old_nz_d, drops_nz_q;
-  logic [31:0] dr_eff;              // DROPPED now (dropped_q + drops_q), for dropped_o
-  logic [47:0] samples_q, bytes_q;
   logic        overflowed_q, marker_lost_q;
 
   // Next-state copies (the always_comb below walks section 4 in order, like the C model).
@@ -177,7 +191,6 @@ module mt_tu_ctrl #(
   logic [1:0]  prev_idx_d;
   logic        prev_rw_d, prev_valid_d;
   logic [6:0]  run_cnt_d;
-  logic [13:0] sync_bytes_d;
   logic [7:0]  sync_seq_d;
   logic        overflowed_d, marker_lost_d;
 
@@ -238,7 +251,9 @@ module mt_tu_ctrl #(
   // (sw_ld = sw || first_q, and a copy sw_ld_w for the wide loads: tables, below)
   logic sw_ld_w;
   assign b_span = sw_ld ? ld_span : sec_span_q;
-  assign b_fmt  = b_fmt_q;
+  // (without the full and line formats bit 1 of a format is 0 (mt_tu_regs), which the constant
+  // says to synthesis: the address parts, the history and the DELTA path then narrow to 44 bits)
+  assign b_fmt  = {FullFmt && b_fmt_q[1], b_fmt_q[0]};
   always_comb begin
     if (!sw_ld_w) b_r = sec_r_q;
     else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
@@ -266,7 +281,7 @@ module mt_tu_ctrl #(
   // matter.
   // (hold_after_arb and b_hold_valid_arb are look-up tables of the arbitration below)
   logic hold_new_q, hold_after;
-  logic hold_after_arb, b_hold_valid_arb;
+  logic hold_after_arb;
   assign hold_after       = hold_after_arb || (hold_new_q && sync_due);
   assign b_hold_valid     = hold_valid_q && !(sw && hold_after);
   // (the start of a session sets sp_left to 0; otherwise sp_left_d is b_r - 1 or sp_left - 1,
@@ -287,7 +302,7 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(LZero4c)) u_l_spz7 (.i({2'b0, sp_left_q[31:30]}), .o(sp_hi_z[7]));
   mt_tu_lut4 #(.Init(LAll4c)) u_l_spzz0 (.i(sp_hi_z[3:0]), .o(sp_hi_zz[0]));
   mt_tu_lut4 #(.Init(LAll4c)) u_l_spzz1 (.i(sp_hi_z[7:4]), .o(sp_hi_zz[1]));
-  mt_tu_lut4 #(.Init(lut_init(LSpLow))) u_l_splow (.i({1'b0, sp_dec1_q, sp_left_q[1:0]}), .o(sp_low_ok));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSpLow))) u_l_splow (.i({1'b0, sp_dec1_q, sp_left_q[1:0]}), .o(sp_low_ok));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_speq (
     .i({1'b0, sp_low_ok, sp_hi_zz}), .o(sp_eq));
   assign r1_ld = ld_span ? c_r1_l_q : c_r1_h_q;
@@ -301,761 +316,300 @@ module mt_tu_ctrl #(
   // cap = pass && cap_open.
   logic        pass, cap_open, cap;
   logic [55:0] cap_a;
-  assign cap_a = mt_tu_pkg::fmt_part(b_fmt, acc_addr_i);
-
-  // Section D: arbitration.
-  // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
-  // The hold wins even while it is not ready: nothing may pass the sample it keeps.  r_pkt: one
-  // of the rows 2-5, 7 (a packet that is not a sample) wins.  (Not ready yet, the hold's sample
-  // holds back SECTION and SYNC, which must not pass an older sample, but not OVERFLOW and
-  // MARKER; END waits for an empty hold, and after everything else, including an OVERFLOW
-  // waiting for a FIFO at most half full.)
-  //
-  // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
-  // sample) come four rest cycles (rest_sr_q, below); the hold's sample is ready in the
-  // fifth cycle after its capture (hold_age_q counts 0..4).  So every recurrence through the
-  // compressor's state has five clocks: the choice, the wide state's update (dec_*), and the
-  // precompute's three stages.
-  //
-  // The decision is four levels of 4-input tables over flip-flops (mt_tu_lut4, one instance per
-  // signal; lut_fn spells each table), so that the hold's load enable and the packet's write
-  // leave the arbitration at the fourth and fifth level:
-  //   1: barrier, hold_after_arb, and the gates and pending-row flags below;
-  //   2: b_hold_valid_arb, hold_free_sw (empty, or dropped by this cycle's switch);
-  //   3: the rows, hold_act (its sample is decided now: absorbed, chosen, or dropped for want of
-  //      room; a hold that acts is always emptied), hold_wr (and written), hold_cnt (absorbed or
-  //      written: SAMPLES counts it), pkt_nobar, pkt_gate;
-  //   4: r_pkt, pkt_wr, hold_load (this cycle's capture goes to the hold).
-  localparam int unsigned LOr3 = 0, LMux = 1, LAndN = 2, LAnd2 = 3, LRw = 4, LCnt = 5, LMarkOvf = 6,
-                          LMarkOnly = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
-                          LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
-                          LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
-                          LMayStart = 23, LKindLo = 24, LKindHi = 25, LLoad2 = 26, LGate3 = 27,
-                          LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
-                          LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
-                          LSelRun = 38, LUnless = 39,
-                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43,
-                          LNoStop = 44, LStartOr = 45, LLen1 = 46, LLen0 = 47, LSpHit = 48, LWrFmt = 49, LSpLow = 50, LBr1 = 51;
-  function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
-    case (f)
-      LOr3:     lut_fn = x[0] || x[1] || x[2];
-      LMux:     lut_fn = x[0] ? x[1] : x[2];
-      LAndN:    lut_fn = x[0] && !x[1];
-      LAnd2:    lut_fn = x[0] && x[1];
-      LRw:      lut_fn = x[0] && !x[1] && !x[2] && x[3];
-      LCnt:     lut_fn = x[0] && !x[1] && (x[2] || x[3]);
-      LOr2:     lut_fn = x[0] || x[1];
-      LHva:     lut_fn = x[0] && !(x[1] && x[2]);
-      LFsw:     lut_fn = !x[0] || (x[1] && (x[2] || x[3]));
-      LHold:    lut_fn = x[0] ? (x[1] && !x[2]) : (x[1] && x[3]);
-      LAct:     lut_fn = x[0] && x[1] && !(x[2] && x[3]);
-      LNobar:   lut_fn = !(x[0] && x[1]) && (x[2] || (x[3] && !x[0]));
-      LSect:    lut_fn = x[0] && !(x[1] && !x[2]);
-      LSync:    lut_fn = !x[0] && x[1] && !(x[2] && !x[3]);
-      LRow:     lut_fn = !x[0] && !(x[1] && x[2]) && x[3];
-      LEndRow:  lut_fn = !x[0] && !x[1] && x[2];
-      LPktGate: lut_fn = x[0] && !(x[1] && !x[2]);
-      LPkt:     lut_fn = x[0] ? !(x[1] && !x[2]) : x[3];
-      LPktWr:   lut_fn = x[0] ? x[1] : (x[2] && x[3]);
-      LLoad:    lut_fn = x[0] && (x[1] || x[2]);
-      LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
-      // (the capture's filter: x[0] kind[0], x[1] kind[1], x[2..3] the pair's mask bits)
-      LKindLo:  lut_fn = !x[1] && (x[0] ? x[3] : x[2]);
-      LKindHi:  lut_fn = x[1] && (x[0] ? x[3] : x[2]);
-      LKind:    lut_fn = x[0] ? x[1] : (x[2] || x[3]);     // x0 kind[2], x1 the kind-4 test
-      LTapAct:  lut_fn = x[0] && x[1] && (x[2] == x[3]);   // active, valid, tap == the traced
-      LOr4:     lut_fn = x[0] || x[1] || x[2] || x[3];
-      LNoStop:  lut_fn = x[0] && !(x[1] && x[2] && x[3]);  // x0 unless a CTRL write clears ENABLE
-      LStartOr: lut_fn = x[0] || (x[1] ? x[2] : x[3]);     // a start, else by x1 one of two
-      LSpHit:   lut_fn = x[0] && (x[1] || x[2] || x[3]);     // active, and a load or the point
-      LWrFmt:   lut_fn = (x[0] && x[1]) ? x[2] : x[3];        // x0 acts, x1 ENABLE: x2, else x3
-      LSpLow:   lut_fn = x[2] ? (x[0] && !x[1]) : (!x[0] && x[1]);   // sp_left[1:0] == 1 or 2
-      LBr1:     lut_fn = (x[0] || x[1]) ? x[2] : x[3];        // a load's rate-1 flag, else kept
-      // (OVERFLOW's LEB length from x0 P, x1 Q, x2 R, x3 bits 31:28 non-zero: ovf_len)
-      LLen1:    lut_fn = !x[0] && (x[1] || x[2]);
-      LLen0:    lut_fn = !(x[0] || x[1] || x[2]) || (x[1] && !x[0]) || x[3];
-      LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
-      LGate3:   lut_fn = x[0] && x[1] && !x[2];
-      LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
-      // (the late next-state bits: x[0] the bit's value otherwise)
-      LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets
-      LSwitch:  lut_fn = !x[3] && !x[2] && (x[0] || x[1]);
-      LSet2:    lut_fn = x[3] || x[2] || (x[0] && !x[1]);             // x1 clears, x2, x3 set
-      // (the descriptor's bits: x[0] r_hold, x[1] the sample's bit, x[2] the run)
-      LSelNr:   lut_fn = (x[0] && x[1]) || (!x[2] && x[3]);   // x3: the rows' bit, no run
-      LSelRun:  lut_fn = (x[0] && x[1]) || (!x[0] && x[2]) || x[3];   // a run's bit set
-      LUnless:  lut_fn = x[0] && !(x[1] && !x[2]);   // x0 unless x1 without x2
-      LSwFmt:   lut_fn = (x[0] && !x[1]) ? x[2] : x[3];
-      LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
-      LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
-      // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
-      LDrop0:   lut_fn = (x[0] && x[1]) ^ x[2] ^ x[3];
-      LDrop1:   lut_fn = ((x[0] && x[1]) && (x[2] || x[3])) || (x[2] && x[3]);
-      LDropNz:  lut_fn = (x[0] && x[1]) || x[2] || x[3];
-      LMarkOnly: lut_fn = x[0] && !(x[1] && (x[2] || x[3]));
-      LMarkOvf: lut_fn = ((x[0] || x[1]) && x[2]) || x[3];
-      default:  lut_fn = 1'b0;
-    endcase
-  endfunction
-  function automatic logic [15:0] lut_init(input int unsigned f);
-    for (int k = 0; k < 16; k++) lut_init[k] = lut_fn(f, 4'(k));
-  endfunction
 
   // a section loads (sw_ld), in two copies: sw_ld_w for the wide loads, so that the narrow ones
   // are not behind its fan-out
-  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swld  (.i({2'b0, first_q, sw}), .o(sw_ld));
-  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_swldw (.i({2'b0, first_q, sw}), .o(sw_ld_w));
-  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sph  (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit));
-  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sphx (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_x));
-  mt_tu_lut4 #(.Init(lut_init(LSpHit))) u_l_sphw (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_w));
-  mt_tu_lut4 #(.Init(lut_init(LBr1))) u_l_br1 (.i({sec_r1_q, r1_ld, first_q, sw}), .o(b_r1));
-  mt_tu_lut4 #(.Init(lut_init(LStartOr))) u_l_spz (.i({sp_eq, b_r1, sp_hit, start_now}), .o(sp_zero_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2))) u_l_swld  (.i({2'b0, first_q, sw}), .o(sw_ld));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2))) u_l_swldw (.i({2'b0, first_q, sw}), .o(sw_ld_w));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSpHit))) u_l_sph  (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSpHit))) u_l_sphx (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_x));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSpHit))) u_l_sphw (.i({sp_zero_q, first_q, sw, active_q}), .o(sp_hit_w));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LBr1))) u_l_br1 (.i({sec_r1_q, r1_ld, first_q, sw}), .o(b_r1));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LStartOr))) u_l_spz (.i({sp_eq, b_r1, sp_hit, start_now}), .o(sp_zero_d));
 
-  logic [2:0] rest_sr_q;
+  // Section D: the arbitration (mt_tu_arb), four levels of tables over flip-flops; contract v4:
+  // after a cycle in which it acted come four rest cycles, and the hold's sample is ready in the
+  // fifth cycle after its capture (hold_age_q counts 0..4), so every recurrence through the
+  // compressor's state has five clocks: the choice, the wide state's update (dec_*), and the
+  // precompute's three stages.
   logic [2:0] hold_age_q, hold_age_d;
-  logic       rest, hold_ready, rest_nz_q, ready_q;   // the flags as flip-flops
-  assign rest       = rest_nz_q;
+  logic       hold_ready, ready_q;   // (hold_ready as a flip-flop)
   assign hold_ready = ready_q;
-  logic hold_new_due;
-  assign hold_new_due = hold_new_q && sync_due;
-  // level 1
-  logic barrier, gate, hold_rr, hold_rw, hold_rc, ovf_ready, mark_only, mark_or_ovf, end_only;
-  logic spsw;
-  mt_tu_lut4 #(.Init(lut_init(LOr3)))     u_l_barrier (.i({1'b0, sync_pending_q, sw, sect_pending_q}), .o(barrier));
-  mt_tu_lut4 #(.Init(lut_init(LHaa)))     u_l_haa     (.i({hold_after_q, sync_pending_q, sect_pending_q, hold_new_q}), .o(hold_after_arb));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_gate    (.i({2'b0, rest, room}), .o(gate));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_rr      (.i({2'b0, rest, hold_ready}), .o(hold_rr));
-  mt_tu_lut4 #(.Init(lut_init(LRw)))      u_l_rw      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rw));
-  mt_tu_lut4 #(.Init(lut_init(LCnt)))     u_l_rc      (.i({room, e_absorbed, rest, hold_ready}), .o(hold_rc));
-  // (drops not yet reported: dp_old_nz_q || drops_nz_q)
-  mt_tu_lut4 #(.Init(lut_init(LLoad)))    u_l_ovf     (.i({1'b0, drops_nz_q, dp_old_nz_q, fifo_half_i}), .o(ovf_ready));
-  mt_tu_lut4 #(.Init(lut_init(LMarkOnly))) u_l_mark   (.i({drops_nz_q, dp_old_nz_q, fifo_half_i, marker_pending_q}), .o(mark_only));
-  mt_tu_lut4 #(.Init(lut_init(LMarkOvf))) u_l_mo      (.i({marker_pending_q, fifo_half_i, drops_nz_q, dp_old_nz_q}), .o(mark_or_ovf));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0001))) u_l_end (
-    .i({marker_pending_q, drops_nz_q, dp_old_nz_q, end_pending_q}), .o(end_only));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_spsw    (.i({2'b0, sw, sect_pending_q}), .o(spsw));
-  // level 2
-  logic hold_free_sw;
-  mt_tu_lut4 #(.Init(lut_init(LHva)))     u_l_hva     (.i({1'b0, hold_after_arb, sw, hold_valid_q}), .o(b_hold_valid_arb));
-  mt_tu_lut4 #(.Init(lut_init(LFsw)))     u_l_fsw     (.i({hold_new_due, hold_after_arb, sw, hold_valid_q}), .o(hold_free_sw));
-  // level 3
-  logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, pkt_nobar, pkt_gate;
-  logic hold_act, hold_wr, hold_cnt;
-  mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rhold   (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold));
-  logic r_hold_w;   // (a copy for the descriptor's wide fields)
-  mt_tu_lut4 #(.Init(lut_init(LHold)))    u_l_rholdw  (.i({hold_ready, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold_w));
-  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_act     (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act));
-  // (a copy for the hold's three take enables, which drive its wide registers)
-  logic hold_act_t;
-  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_actt    (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_t));
-  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hwr     (.i({hold_after_arb, barrier, hold_rw, b_hold_valid_arb}), .o(hold_wr));
-  mt_tu_lut4 #(.Init(lut_init(LAct)))     u_l_hcnt    (.i({hold_after_arb, barrier, hold_rc, b_hold_valid_arb}), .o(hold_cnt));
-  mt_tu_lut4 #(.Init(lut_init(LNobar)))   u_l_nobar   (.i({end_only, mark_or_ovf, hold_ready, b_hold_valid_arb}), .o(pkt_nobar));
-  mt_tu_lut4 #(.Init(lut_init(LSect)))    u_l_rsect   (.i({1'b0, hold_after_arb, b_hold_valid_arb, spsw}), .o(r_sect));
-  mt_tu_lut4 #(.Init(lut_init(LSync)))    u_l_rsync   (.i({hold_after_arb, b_hold_valid_arb, sync_pending_q, spsw}), .o(r_sync));
-  mt_tu_lut4 #(.Init(lut_init(LRow)))     u_l_rovf    (.i({ovf_ready, hold_ready, b_hold_valid_arb, barrier}), .o(r_ovf));
-  mt_tu_lut4 #(.Init(lut_init(LRow)))     u_l_rmark   (.i({mark_only, hold_ready, b_hold_valid_arb, barrier}), .o(r_mark));
-  mt_tu_lut4 #(.Init(lut_init(LEndRow)))  u_l_rend    (.i({1'b0, end_only, b_hold_valid_arb, barrier}), .o(r_end));
-  mt_tu_lut4 #(.Init(lut_init(LPktGate))) u_l_pgate   (.i({1'b0, hold_after_arb, b_hold_valid_arb, gate}), .o(pkt_gate));
-  // the capture (section C), two levels of tables from the access: the kind filter as three
-  // partial tests (kinds 0-1, 2-3, 4) and their select by kind[2]; valid and the tap filter go
-  // with the session's state into cap_open (active, and the tap is the one traced; an interval
-  // open, a switch, or the first cycle), so that hold_load is the third level
-  logic k_lo, k_hi, k_is4, tap_act, open_any;
-  mt_tu_lut4 #(.Init(lut_init(LKindLo))) u_l_klo (
-    .i({c_kind_mask_q[1], c_kind_mask_q[0], acc_kind_i[1], acc_kind_i[0]}), .o(k_lo));
-  mt_tu_lut4 #(.Init(lut_init(LKindHi))) u_l_khi (
-    .i({c_kind_mask_q[3], c_kind_mask_q[2], acc_kind_i[1], acc_kind_i[0]}), .o(k_hi));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0100))) u_l_k4 (
-    .i({1'b0, c_kind_mask_q[4], acc_kind_i[1], acc_kind_i[0]}), .o(k_is4));
-  mt_tu_lut4 #(.Init(lut_init(LTapAct))) u_l_tapa (.i({c_tap_q, acc_tap_i, acc_valid_i, active_q}), .o(tap_act));
-  mt_tu_lut4 #(.Init(lut_init(LOr4)))    u_l_open (.i({sp_zero_q, int_open_q, first_q, sw}), .o(open_any));
-  mt_tu_lut4 #(.Init(lut_init(LKind)))   u_l_pass (.i({k_hi, k_lo, k_is4, acc_kind_i[2]}), .o(pass));
-  mt_tu_lut4 #(.Init(lut_init(LAnd2)))   u_l_copen (.i({2'b0, open_any, tap_act}), .o(cap_open));
-  // level 4
-  logic r_pkt, pkt_wr, hold_load, hold_take_w, hold_take_x, hold_take_y, cap_dropped_c;
-  mt_tu_lut4 #(.Init(lut_init(LPkt)))     u_l_rpkt    (.i({pkt_nobar, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_pkt));
-  mt_tu_lut4 #(.Init(lut_init(LPktWr)))   u_l_pwr     (.i({pkt_nobar, gate, pkt_gate, barrier}), .o(pkt_wr));
-  mt_tu_lut4 #(.Init(lut_init(LLoad2)))   u_l_load    (.i({hold_act, hold_free_sw, cap_open, pass}), .o(hold_load));
-  // The hold's wide registers (address, index, sample point) take the cycle's access whenever
-  // the hold is free after this cycle's act, captured or not: a hold that did not load keeps
-  // its valid flag clear, so what they took is never read (the precompute's stages run on it,
-  // and nothing chooses their results for an empty hold).  Their enables so wait for the
-  // arbitration only, not for the access and its tap / kind filter, which then drives only the
-  // narrow next-state tables.  Three copies (hold_take_w for the address, _x for the index, _y
-  // for the sample point), each below the fan-out at which nextpnr puts an enable on a global
-  // buffer, whose insertion delay would follow the arbitration.
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_w  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_w));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_x  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_x));
-  mt_tu_lut4 #(.Init(lut_init(LOr2)))     u_l_take_y  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_y));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
-    .i({hold_act, hold_free_sw, cap_open, pass}), .o(cap_dropped_c));
-  mt_tu_lut4 #(.Init(lut_init(LAnd2)))    u_l_cap     (.i({2'b0, cap_open, pass}), .o(cap));
-  // the rows unless a RUN flushes first (s_*), and written now (w_*: the gate is open)
-  logic s_hdr, s_sect, s_sync, s_ovf, s_mark, s_end;
+  logic gate, spsw;
+  logic r_hold, r_hold_w, r_sect, r_sync, r_ovf, r_mark, r_end, r_pkt;
+  logic hold_act, hold_cnt, hold_load, hold_take_w, hold_take_x, hold_take_y, cap_dropped_c;
+  logic s_sect, s_sync, s_ovf, s_mark, s_end;
   logic w_sect, w_sync, w_ovf, w_mark, w_end;
-  assign s_hdr = r_hold;
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_ssect (.i({2'b0, run_nz_q, r_sect}), .o(s_sect));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_ssync (.i({2'b0, run_nz_q, r_sync}), .o(s_sync));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_sovf  (.i({2'b0, run_nz_q, r_ovf}), .o(s_ovf));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_smark (.i({2'b0, run_nz_q, r_mark}), .o(s_mark));
-  mt_tu_lut4 #(.Init(lut_init(LAndN)))    u_l_send  (.i({2'b0, run_nz_q, r_end}), .o(s_end));
-  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wsect (.i({1'b0, run_nz_q, gate, r_sect}), .o(w_sect));
-  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wsync (.i({1'b0, run_nz_q, gate, r_sync}), .o(w_sync));
-  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wovf  (.i({1'b0, run_nz_q, gate, r_ovf}), .o(w_ovf));
-  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wmark (.i({1'b0, run_nz_q, gate, r_mark}), .o(w_mark));
-  mt_tu_lut4 #(.Init(lut_init(LGate3)))   u_l_wend  (.i({1'b0, run_nz_q, gate, r_end}), .o(w_end));
-
+  logic write;
+  mt_tu_capture u_capture (
+    .acc_valid_i,
+    .acc_addr_i,
+    .acc_kind_i,
+    .acc_tap_i,
+    .kind_mask_i (c_kind_mask_q),
+    .tap_i       (c_tap_q),
+    .active_i    (active_q),
+    .fmt_i       (b_fmt),
+    .sp_zero_i   (sp_zero_q),
+    .int_open_i  (int_open_q),
+    .first_i     (first_q),
+    .sw_i        (sw),
+    .pass_o      (pass),
+    .open_o      (cap_open),
+    .a_o         (cap_a)
+  );
+  mt_tu_arb u_arb (
+    .clk_i,
+    .rst_ni,
+    .sw_i             (sw),
+    .sect_pending_i   (sect_pending_q),
+    .sync_pending_i   (sync_pending_q),
+    .marker_pending_i (marker_pending_q),
+    .end_pending_i    (end_pending_q),
+    .drops_nz_i       (drops_nz_q),
+    .dp_old_nz_i      (dp_old_nz_q),
+    .fifo_half_i,
+    .room_i           (room),
+    .run_nz_i         (run_nz_q),
+    .hold_valid_i     (hold_valid_q),
+    .hold_after_i     (hold_after_q),
+    .hold_new_i       (hold_new_q),
+    .hold_ready_i     (hold_ready),
+    .sync_due_i       (sync_due),
+    .absorbed_i       (e_absorbed),
+    .cap_open_i       (cap_open),
+    .pass_i           (pass),
+    .hold_after_arb_o (hold_after_arb),
+    .gate_o           (gate),
+    .spsw_o           (spsw),
+    .r_hold_o         (r_hold),
+    .r_hold_w_o       (r_hold_w),
+    .r_sect_o         (r_sect),
+    .r_sync_o         (r_sync),
+    .r_ovf_o          (r_ovf),
+    .r_mark_o         (r_mark),
+    .r_end_o          (r_end),
+    .r_pkt_o          (r_pkt),
+    .hold_act_o       (hold_act),
+    .hold_cnt_o       (hold_cnt),
+    .hold_load_o      (hold_load),
+    .hold_take_w_o    (hold_take_w),
+    .hold_take_x_o    (hold_take_x),
+    .hold_take_y_o    (hold_take_y),
+    .cap_o            (cap),
+    .cap_dropped_o    (cap_dropped_c),
+    .s_sect_o         (s_sect),
+    .s_sync_o         (s_sync),
+    .s_ovf_o          (s_ovf),
+    .s_mark_o         (s_mark),
+    .s_end_o          (s_end),
+    .w_sect_o         (w_sect),
+    .w_sync_o         (w_sync),
+    .w_ovf_o          (w_ovf),
+    .w_mark_o         (w_mark),
+    .w_end_o          (w_end),
+    .write_o          (write)
+  );
   logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
   assign run_flush     = r_pkt && run_nz_q;
 
-  // Precompute: the hold against the compressor's state, in three registered stages that run
-  // every cycle (pa_*, pb_*, and stage C in mt_tu_enc, each from the one before).  Neither the hold
-  // nor the history, the report index, the run or the previous sample changes in the three cycles
-  // before a cycle in which the hold acts (it was captured at least five cycles ago, and every act
-  // is followed by four rest cycles, its wide update in the first), so there they are the state's
-  // values at the choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero
-  // test, the low halves of the skip (hold index - report index) and of the DELTA difference (hold
-  // - newest entry), index + 1 and the sample point for the report; stage B: the matches, the run
-  // test and the high halves with stage A's borrows.
-  logic [11:0] pa_sup_eq_q;
-  logic        pa_skip_zero_q;
-  logic [20:0] pa_skip_lo_q;    // [20]: borrow
-  logic [28:0] pa_diff_lo_q;    // [28]: borrow
-  logic [19:0] pb_skip_hi_q;
-  logic [27:0] pb_diff_hi_q;
-  logic        pb_any_q, pb_absorbed_q;
-  logic [1:0]  pb_midx_q;
-  logic [11:0] pa_sup_eq_d;
-  for (genvar i = 0; i < 3; i++) begin : g_eq
-    // a two-level tree of kept 4-bit group results: left to itself the mapper chains the 56-bit
-    // compare through LUTs
-    (* keep *) logic [13:0] grp_eq;
-    for (genvar g = 0; g < 14; g++) begin : g_grp
-      assign grp_eq[g] = (hist_q[i*56 + g*4 +: 4] == hold_a_q[g*4 +: 4]);
-    end
-    assign pa_sup_eq_d[i*4 +: 4] = {&grp_eq[13:12], &grp_eq[11:8], &grp_eq[7:4], &grp_eq[3:0]};
-  end
-  logic [2:0] pb_eq;
-  logic       pb_any, pb_absorbed;
-  logic [1:0] pb_midx;
-  always_comb begin
-    for (int i = 0; i < 3; i++) pb_eq[i] = hist_valid_q[i] && (&pa_sup_eq_q[i*4 +: 4]);
-    pb_any = |pb_eq;
-    pb_midx = pb_eq[0] ? 2'd0 : (pb_eq[1] ? 2'd1 : 2'd2);
-    // the sample extends the run (no bytes, no room needed)
-    pb_absorbed = prev_valid_q && pb_any && (pb_midx == prev_idx_q) && (hold_rw_q == prev_rw_q) &&
-                  pa_skip_zero_q && (run_cnt_q != mt_tu_pkg::RunMax);
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pa_sup_eq_q <= '0;   pa_skip_zero_q <= 1'b0; pa_idx1_q <= '0; pa_nsp_q <= '0; pa_skip_lo_q <= '0; pa_diff_lo_q <= '0;
-      pb_skip_hi_q <= '0;  pb_diff_hi_q <= '0;
-      pb_any_q <= 1'b0;    pb_absorbed_q <= 1'b0;  pb_midx_q <= '0;
-    end else begin
-      pa_sup_eq_q    <= pa_sup_eq_d;
-      pa_skip_zero_q <= (hold_idx_q == rep_idx_q);
-      pa_idx1_q      <= hold_idx_q + 40'd1;
-      pa_nsp_q       <= hold_nsp_q;
-      pa_skip_lo_q   <= {1'b0, hold_idx_q[19:0]} - {1'b0, rep_idx_q[19:0]};
-      pa_diff_lo_q   <= {1'b0, hold_a_q[27:0]} - {1'b0, hist_q[27:0]};
-      pb_skip_hi_q   <= hold_idx_q[39:20] - rep_idx_q[39:20] - 20'(pa_skip_lo_q[20]);
-      pb_diff_hi_q   <= hold_a_q[55:28] - hist_q[55:28] - 28'(pa_diff_lo_q[28]);
-      pb_any_q       <= pb_any;
-      pb_absorbed_q  <= pb_absorbed;
-      pb_midx_q      <= pb_midx;
-    end
-  end
-
-  // The sample being written: the hold's, with the precompute's results.
+  // The precompute (mt_tu_precomp): the hold against the compressor's state in three registered
+  // stages, so that the choice below decides from flip-flops; the sample being written is the
+  // hold's, with its results.
+  // (the address part is already w bits wide: the hold was taken in the encoder's format, since
+  // a sample of a new section is written only after its SECTION)
   logic [55:0] s_a;
   logic        s_rw;
   logic [39:0] s_skip;
-  // (the address part is already w bits wide: the hold was taken in the encoder's format, since
-  // a sample of a new section is written only after its SECTION)
-  assign s_a    = hold_a_q;
-  assign s_rw   = hold_rw_q;
-  assign s_skip = {pb_skip_hi_q, pa_skip_lo_q[19:0]};
-  logic       any_match, e_absorbed, skip_zero;
-  logic [1:0] e_midx;
-  assign any_match  = pb_any_q;
-  assign e_midx     = pb_midx_q;
-  assign e_absorbed = pb_absorbed_q;
-  assign skip_zero  = pa_skip_zero_q;
+  logic        any_match, e_absorbed, skip_zero;
+  logic [1:0]  e_midx;
+  logic        pc_delta;
+  logic [55:0] pc_pay;
+  logic [3:0]  pc_pay_len;
+  assign s_a  = hold_a_q;
+  assign s_rw = hold_rw_q;
+  mt_tu_precomp u_pre (
+    .clk_i,
+    .rst_ni,
+    .hold_a_i     (hold_a_q),
+    .hold_rw_i    (hold_rw_q),
+    .hold_idx_i   (hold_idx_q),
+    .hold_nsp_i   (hold_nsp_q),
+    .enc_fmt_i    ({FullFmt && enc_fmt_q[1], enc_fmt_q[0]}),
+    .hist_i       (hist_q),
+    .hist_valid_i (hist_valid_q),
+    .rep_idx_i    (rep_idx_q),
+    .prev_idx_i   (prev_idx_q),
+    .prev_rw_i    (prev_rw_q),
+    .prev_valid_i (prev_valid_q),
+    .run_cnt_i    (run_cnt_q),
+    .idx1_o       (pa_idx1_q),
+    .nsp_o        (pa_nsp_q),
+    .skip_zero_o  (skip_zero),
+    .skip_o       (s_skip),
+    .any_match_o  (any_match),
+    .midx_o       (e_midx),
+    .absorbed_o   (e_absorbed),
+    .delta_o      (pc_delta),
+    .pay_o        (pc_pay),
+    .pay_len_o    (pc_pay_len)
+  );
 
-  // The packet in flight in stage P1 / P2 (registered below).
-  logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
-  logic        p1_sect_q, p1_ovf_q, p1_mark_q;
-  logic        p1_sw_q, p1_swld_q, p1_ldspan_q;   // the schedule in the choice's cycle
-  logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
-  logic [7:0]  p1_hdr_q, p1_b1_q;
-  logic [2:0]  p1_pre_len_q;
-  logic [47:0] p1_fa_q;
+  // The packet pipeline's stages (mt_tu_pktpipe), for the state that follows them.
+  logic        p1_v_q, p1_sync_q, p1_ovf_q, p1_active_q, p1_rw_q;
+  logic [4:0]  p1_bound_q;
   logic [55:0] p1_fb_q;
-  logic        p2_v_q, p2_sync_q, p2_end_q;
-  logic [7:0]  p2_hdr_q, p2_b1_q;
-  logic [2:0]  p2_pre_len_q;
-  logic [47:0] p2_fa_q;
-  logic [3:0]  p2_la_q, p2_lb_q;
-  logic [55:0] p2_fb_q;
-  logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
-  logic [4:0]  p2_pb_q;     // the prefix's length + field B's
-  logic        pq_v_q, pq_sync_q, pq_end_q, pq_w_q;
-  logic [4:0]  pq_len_q;
-  logic [3:0]  pq_cnt_q;
-  logic        pw_v_q, pw_sync_q, pw_end_q;
   logic [4:0]  pw_len_q;
-  logic        w_q;
-  logic [3:0]  w_cnt_q;
-  logic [63:0] w_data_q, w_bytes;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
-  // Contract v3: the FIFO's write port takes 8 bytes a clock; a packet longer than 8 bytes takes
-  // it for two (its second half in the cycle after P2, which is a rest cycle of its choice, v4).
-  // p2h_q: P2's packet is longer than 8 bytes and its second half is written now.
-  logic        p2h_q;
-
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
   // packet in flight.  It matters only where a packet can be chosen (not a rest cycle), and there
   // the only packet that can be in flight (contract v4) is the one in P3, chosen three cycles ago.
   logic room;
   assign room = fifo_room_i;
-  assign fifo_inflight_o = pw_v_q || pq_v_q;
 
-  // The descriptor of the winner (or of the RUN that flushes before it): prefix, fields.
-  // (the section start after a switch: rep_cycle holds it from the switch to its SECTION, which
-  // resets the report state anyway, so no separate section-start register; P1 reads it)
-
-  logic [7:0]   k_hdr, k_b1;
-  logic [2:0]   k_pre_len;
-  logic [4:0]   k_bound;      // length bound for the SYNC estimate (lib/mt_unit.c BOUND_*)
-  logic         k_fa_en, k_fb_en, k_sample;
-  logic [47:0]  k_fa;
-  logic [55:0]  k_fb;
-  // The descriptor as an AND-OR of the rows, at most two levels behind them: it matters only
-  // when a packet is written (P1's valid bit), and then exactly one of r_hold and the packet rows
-  // is set (r_hold excludes them), so no row needs a priority over another.  A written packet
-  // that is not the hold's sample is a RUN when a run is open, else the winning row's.  The
-  // sample's own bits come from registers; the wide fields take a copy of r_hold (r_hold_w).
-  //   header:  sample bits 7..0 = 1, 0, m1, m0, rw, run, !skip_zero, 0 (m: the match, when one;
-  //            P1 adds the op),
-  //            RUN 01, SYNC 00, SECTION 02, OVERFLOW 03, MARKER 04, END 05;
-  //   bound:   sample 1 + run + (skip ? 6 : 0) + (match ? 0 : 8), RUN 2, SECTION 14, SYNC 16,
-  //            END 13, OVERFLOW and MARKER 6.
-  localparam logic [4:0] BndRun = 5'd2, BndSection = 5'd14, BndSync = 5'd16, BndValue = 5'd6;
-  localparam logic [4:0] BndEnd = 5'd13;
-  logic [7:0] k_hs, k_hr;   // the sample's header; the packet rows' (an OR: one row is set)
-  logic [4:0] k_bs, k_br;   // the same for the bound
-  assign k_hs = mt_tu_pkg::HdrSample | {1'b0, (any_match ? {1'b0, e_midx} : 3'd0), s_rw, run_nz_q,
-                                        !skip_zero, 1'b0};
-  assign k_hr = ({8{r_sect}} & mt_tu_pkg::HdrSection) | ({8{r_sync}} & mt_tu_pkg::HdrSync) |
-                ({8{r_ovf}} & mt_tu_pkg::HdrOverflow) | ({8{r_mark}} & mt_tu_pkg::HdrMarker) |
-                ({8{r_end}} & mt_tu_pkg::HdrEnd);
-  assign k_bs = 5'd1 + (run_nz_q ? 5'd1 : 5'd0) + (skip_zero ? 5'd0 : 5'd6) +
-                (any_match ? 5'd0 : 5'd8);
-  assign k_br = ({5{r_sect}} & BndSection) | ({5{r_sync}} & BndSync) | ({5{r_end}} & BndEnd) |
-                ({5{r_ovf || r_mark}} & BndValue);
-  // (per bit: r_hold ? the sample's : a run ? RUN's : the row's, as LSelRun where RUN's bit is
-  // set, else LSelNr)
-  for (genvar b = 0; b < 8; b++) begin : g_khdr
-    mt_tu_lut4 #(.Init(lut_init(mt_tu_pkg::HdrRun[b] ? LSelRun : LSelNr))) u_l (
-      .i({k_hr[b], run_nz_q, k_hs[b], r_hold}), .o(k_hdr[b]));
-  end
-  for (genvar b = 0; b < 5; b++) begin : g_kbound
-    mt_tu_lut4 #(.Init(lut_init(BndRun[b] ? LSelRun : LSelNr))) u_l (
-      .i({k_br[b], run_nz_q, k_bs[b], r_hold}), .o(k_bound[b]));
-  end
-  // field B: the sample's when it matches nothing; SECTION's, SYNC's and END's
-  logic k_fb_row, nmatch;
-  assign k_fb_row = r_sect || r_sync || r_end;
-  assign nmatch   = !any_match;
-  mt_tu_lut4 #(.Init(lut_init(LSelNr)))  u_l_kfb (.i({k_fb_row, run_nz_q, nmatch, r_hold}), .o(k_fb_en));
-  // the run byte: a RUN's, or a sample's when a run is open (0 otherwise, as run_cnt is); else
-  // SECTION's or SYNC's.  SECTION's span bit is P1's (sec_span_q then holds the choice's b_span,
-  // which is behind the switch: q_b1)
-  logic [7:0] k_b1_row;
-  assign k_b1_row = ({8{r_sect}} & {1'b1, 4'd0, b_fmt, 1'b0}) | ({8{r_sync}} & sync_seq_q);
-  assign k_b1 = run_nz_q ? {1'b0, run_cnt_q} : k_b1_row;
-  assign k_pre_len = s_sync ? 3'd7 : ((run_nz_q || s_sect) ? 3'd2 : 3'd1);
-  assign k_fa_en = r_hold ? !skip_zero : !run_nz_q;
-  // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
-  // them; a MARKER's value otherwise)
-  assign k_fa = r_hold_w ? {8'd0, s_skip} : {16'd0, marker_val_q};
-  // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise)
-  assign k_fb = r_hold_w ? s_a : {8'd0, t_q[47:0]};
-  assign k_sample = s_hdr && !any_match;
-
-  // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
-  (* keep *) logic write;
-  assign write = hold_wr || pkt_wr;
-  // The arbitration acted (a packet written, or the hold's sample absorbed: hold_cnt || pkt_wr):
-  // four rest cycles follow, a thermometer that empties one step a cycle.
-  // (111 after an act, then 011, 001, 000; rest_nz_q is set while any bit was)
-  logic [2:0] rest_sr_d;
-  logic       rest_nz_d;
-  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_rest2  (.i({2'b0, pkt_wr, hold_cnt}), .o(rest_sr_d[2]));
-  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_rest1  (.i({1'b0, rest_sr_q[2], pkt_wr, hold_cnt}), .o(rest_sr_d[1]));
-  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_rest0  (.i({1'b0, rest_sr_q[1], pkt_wr, hold_cnt}), .o(rest_sr_d[0]));
-  mt_tu_lut4 #(.Init(lut_init(LOr3))) u_l_restnz (.i({1'b0, rest_sr_q[0], pkt_wr, hold_cnt}), .o(rest_nz_d));
-
-
-  // The SYNC estimate (docs/trace-unit.md 4.E), in the cycle after a choice, registered (sync_due
-  // in the cycle after that).  Under contract v4 it can only cross the period in a cycle with a
-  // choice (it grows only then), where it is the SYNC byte count after that cycle's entry (the
-  // packet chosen PACE cycles before enters then) and the chosen packet's bound: in the next
-  // cycle, sync_need_q and P1's bound (the P3 term below covers a pipeline longer than the pace).
-  // A packet in flight that is a SYNC need not be tested: after its entry the count is its 16
-  // bytes, below any period.  In the rest cycles before, a late sync_pending matters only to the
-  // barrier tag of a capture in the choice's next cycle, which takes it from sync_due
-  // (hold_after).
-  logic        p1_active_q;   // the session was active in the choice's cycle
-  logic [13:0] sync_in_fifo;  // sync_bytes after this cycle's P3 entry
-  logic        sync_due;
-  // sync_need_q = SYNC_PERIOD - sync_bytes_q, kept beside the count and held at 0 once the count
-  // reaches the period (a bound is at least 1, so every value <= 0 tests alike), so the test is a
-  // short compare.  It is set to the maximum in a session's first cycle (nothing tests it before:
-  // no packet is chosen in the cycle of a start); the session's first packet is its SYNC, and the
-  // value is exact from that SYNC's entry on, before the next choice is tested.
-  // The entry's arithmetic (the count after it, the need after it) is formed a cycle ahead, from
-  // PW's length and the registers as they are then: under contract v4 packets enter at least
-  // PACE cycles apart, and a session's first cycle has nothing in PW, so in the cycle before an
-  // entry neither sync_bytes_q nor sync_need_q changes (and the latched SYNC_PERIOD is read
-  // from t + 2 of the start, before the first SYNC is in PW).  So no carry chain is between P3's
-  // flags and these registers.
-  logic [13:0] sync_need_q, sync_need_d;
-  logic [13:0] sb_pre_q, need_pre_q, reset_pre_q;   // for the packet in PW, were it to enter now
-  logic        sb_sat_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    logic [14:0] sum, rst_v;
-    if (!rst_ni) begin
-      sb_pre_q <= '0;  sb_sat_q <= 1'b0;  need_pre_q <= '0;  reset_pre_q <= '0;
-    end else begin
-      sum = {1'b0, sync_bytes_q} + 15'(pw_len_q);
-      rst_v = {1'b0, c_sync_period_q} - 15'(pw_len_q);
-      sb_pre_q    <= sum[13:0];
-      sb_sat_q    <= sum[14];
-      need_pre_q  <= (sync_need_q <= 14'(pw_len_q)) ? '0 : sync_need_q - 14'(pw_len_q);
-      reset_pre_q <= rst_v[14] ? '0 : rst_v[13:0];
-    end
-  end
-  always_comb begin
-    if (first_q) sync_need_d = 14'h3FFF;
-    else if (!p3_v_q) sync_need_d = sync_need_q;
-    else if (p3_sync_q) sync_need_d = reset_pre_q;
-    else sync_need_d = need_pre_q;
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) sync_need_q <= 14'h3FFF;
-    else sync_need_q <= sync_need_d;
-  end
-  // (sync_due is that test registered from P1: "need after P3's entry <= bound" is "need <= bound +
-  // the entering length", and a SYNC entering leaves a count below any period)
-  logic sync_due_q;
-  assign sync_due = sync_due_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) sync_due_q <= 1'b0;
-    else sync_due_q <= p1_v_q && !p1_sync_q && p1_active_q && !(p3_v_q && p3_sync_q) &&
-                       (sync_need_q <= 14'(p1_bound_q) + (p3_v_q ? 14'(p3_len_q) : 14'd0));
-    // (the model's test: est >= period, est = count after the entries + the bound)
-  end
-
-  // Stage C of the precompute: DELTA or FULL for the hold's sample, were it to match nothing
-  // (against the newest entry at the choice), its payload and LEB length, registered every cycle.
-  // In the cycle after a choice (the chosen packet's P1) these registers hold the values of the
-  // choice's cycle, whose state stage B still reflected.
-  logic        pc_delta_q, e_delta;
-  logic [55:0] pc_pay_q, e_pay;
-  logic [3:0]  pc_pay_len_q, e_pay_len;
-  mt_tu_enc u_enc (
-    .clk_i,
-    .rst_ni,
-    .fmt_i       (enc_fmt_q),
-    .a_i         (hold_a_q),
-    .diff_i      ({pb_diff_hi_q, pa_diff_lo_q[27:0]}),
-    .ref_valid_i (hist_valid_q[0]),
-    .delta_o     (e_delta),
-    .pay_o       (e_pay),
-    .pay_len_o   (e_pay_len)
-  );
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pc_delta_q <= 1'b0;  pc_pay_q <= '0;  pc_pay_len_q <= '0;
-    end else begin
-      pc_delta_q <= e_delta;  pc_pay_q <= e_pay;  pc_pay_len_q <= e_pay_len;
-    end
-  end
-
-  // P1: the sample's payload from stage C, SYNC's prev_bytes, the LEB lengths.  SYNC's
-  // prev_bytes is the bytes since the last SYNC's first byte, the packets in flight at its choice
-  // included; under contract v4 the last of them was chosen at least PACE cycles before the SYNC,
-  // so it enters the FIFO by the end of the SYNC's cycle and prev_bytes is the SYNC byte count in
-  // its P1 (which stays until the SYNC's own entry).
-  logic [47:0] q_fa, q_fa2;   // q_fa2: with SYNC's prev_bytes
-  // The LEB lengths of the fields' sources, registered every cycle: in a packet's P1 each holds
-  // the length of its register's value in the choice's cycle, which is the field's value: the
-  // SYNC's or a SECTION's cycle (t_q, or rep_cycle_q when the section did not start in that
-  // cycle), END's counts (no sample is counted and no drop is pending in its cycle), MARKER's
-  // value, the sample's skip (the precompute's registers hold it then), the rate of the section
-  // (sec_r_q, or the latched rate of the section that starts in that cycle).
-  logic [3:0] len_t_q, len_rep_q, len_drop_q, len_samples_q, len_mv_q, len_skip_q;
-  logic [3:0] len_sec_r_q, len_rh_q, len_rl_q;
-  // (the two counters in SB_MAC16 blocks as explicit tables: mt_tu_leblen)
-  logic [3:0] len_t_d, len_samples_d;
-  mt_tu_leblen u_len_t       (.v_i(t_q[47:0]), .len_o(len_t_d));
-  mt_tu_leblen u_len_samples (.v_i(samples_q), .len_o(len_samples_d));
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      len_t_q <= 4'd1;      len_rep_q <= 4'd1;    len_drop_q <= 4'd1;  len_samples_q <= 4'd1;
-      len_mv_q <= 4'd1;     len_skip_q <= 4'd1;   len_sec_r_q <= 4'd1; len_rh_q <= 4'd1;
-      len_rl_q <= 4'd1;
-    end else begin
-      len_t_q       <= len_t_d;
-      len_rep_q     <= mt_tu_pkg::leb_len({16'd0, rep_cycle_q});
-      len_drop_q    <= mt_tu_pkg::leb_len({32'd0, dropped_q});
-      len_samples_q <= len_samples_d;
-      len_mv_q      <= mt_tu_pkg::leb_len({32'd0, marker_val_q});
-      len_skip_q    <= mt_tu_pkg::leb_len({24'd0, s_skip});
-      len_sec_r_q   <= mt_tu_pkg::leb_len({32'd0, sec_r_q});
-      len_rh_q      <= mt_tu_pkg::leb_len({32'd0, c_rate_h_q});
-      len_rl_q      <= mt_tu_pkg::leb_len({32'd0, c_rate_l_q});
-    end
-  end
-  // OVERFLOW's LEB length, of the count itself (drop_pending_q, an SB_MAC16's output), in three
-  // levels of tables (left to itself the mapper chained it through q_la's select, seven deep):
-  // ORs of the bits in 4- and 3-bit groups cut at the LEB group bounds (bits 28, 21, 14, 7); then
-  // P = bits 31:21 (the length is at least 4), Q = bits 20:14, R = bits 13:7; then the length,
-  // 1 + the number of LEB groups above the first: [2] = P, [1] = !P && (Q || R),
-  // [0] = !(P || Q || R) || (Q && !P) || bits 31:28 (lengths 1, 3 and 5).
-  logic [6:0] ovf_g;   // |v[31:28], |v[27:24], |v[23:21], |v[20:17], |v[16:14], |v[13:10], |v[9:7]
-  logic       ovf_p, ovf_q, ovf_r;
-  logic [3:0] ovf_len;
-  localparam logic [15:0] LNz4 = ~mt_tu_pkg::lut_match(4'b1111, 4'b0000);
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og6 (.i(drop_pending_q[31:28]), .o(ovf_g[6]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og5 (.i(drop_pending_q[27:24]), .o(ovf_g[5]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og4 (.i({1'b0, drop_pending_q[23:21]}), .o(ovf_g[4]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og3 (.i(drop_pending_q[20:17]), .o(ovf_g[3]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og2 (.i({1'b0, drop_pending_q[16:14]}), .o(ovf_g[2]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og1 (.i(drop_pending_q[13:10]), .o(ovf_g[1]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_og0 (.i({1'b0, drop_pending_q[9:7]}), .o(ovf_g[0]));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_op (.i({1'b0, ovf_g[6:4]}), .o(ovf_p));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_oq (.i({2'b0, ovf_g[3:2]}), .o(ovf_q));
-  mt_tu_lut4 #(.Init(LNz4)) u_l_or (.i({2'b0, ovf_g[1:0]}), .o(ovf_r));
-  assign ovf_len[2] = ovf_p;
-  mt_tu_lut4 #(.Init(lut_init(LLen1))) u_l_ol1 (.i({ovf_g[6], ovf_r, ovf_q, ovf_p}), .o(ovf_len[1]));
-  mt_tu_lut4 #(.Init(lut_init(LLen0))) u_l_ol0 (.i({ovf_g[6], ovf_r, ovf_q, ovf_p}), .o(ovf_len[0]));
-  assign ovf_len[3] = 1'b0;
-  logic [55:0] q_fb;
-  logic [3:0]  q_la, q_lb, q_la_reg;
-  logic        q_la_ovf;   // field A is OVERFLOW's count (the packets' flags are one-hot)
-  logic [7:0]  q_hdr;
-  assign q_la_ovf = p1_fa_en_q && !p1_sync_q && p1_ovf_q;
-  for (genvar i = 0; i < 4; i++) begin : g_qla
-    mt_tu_lut4 #(.Init(lut_init(LMux))) u_l (.i({1'b0, q_la_reg[i], ovf_len[i], q_la_ovf}), .o(q_la[i]));
-  end
-  always_comb begin
-    // (read only in a cycle of an entry: sb_pre_q, above)
-    sync_in_fifo = p3_sync_q ? 14'(p3_len_q) : (sb_sat_q ? 14'd16383 : sb_pre_q);
-    // The fields that P1 takes from the state after the choice's cycle rather than from the
-    // choice (so that no carry chain or select of them is behind the choice): SECTION's rate
-    // (sec_r_q, the rate of the choice's cycle) and start (rep_cycle_q, which holds it from the
-    // switch on), OVERFLOW's count (drop_pending_q: the count of the choice's cycle, which
-    // the OVERFLOW clears only in P1) and END's counts (samples_q, unchanged in its cycle since
-    // END waits for an empty hold; dropped_q: DROPPED of its cycle).
-    if (p1_ovf_q) q_fa = {16'd0, drop_pending_q};
-    else if (p1_sect_q) q_fa = {16'd0, sec_r_q};
-    else if (p1_end_q) q_fa = samples_q;
-    else q_fa = p1_fa_q;
-    q_fa2 = p1_sync_q ? {34'd0, sync_bytes_q} : q_fa;
-    // The LEB lengths: of registers whose lengths are registered every cycle (len_*_q, below),
-    // so that a length in P1 is a select of flip-flops; OVERFLOW's, of drop_pending_q itself.
-    // (OVERFLOW's length, the late one, is taken last: q_la_ovf and the tables g_qla below)
-    if (!p1_fa_en_q) q_la_reg = 4'd0;
-    else if (p1_sync_q) q_la_reg = (sync_bytes_q[13:7] != '0) ? 4'd2 : 4'd1;
-    else if (p1_sect_q) q_la_reg = p1_swld_q ? (p1_ldspan_q ? len_rl_q : len_rh_q) : len_sec_r_q;
-    else if (p1_end_q) q_la_reg = len_samples_q;
-    else if (p1_mark_q) q_la_reg = len_mv_q;
-    else q_la_reg = len_skip_q;
-    if (p1_sample_q) q_fb = pc_pay_q;
-    else if (p1_end_q) q_fb = {24'd0, dropped_q};
-    else if (p1_sect_q) q_fb = {8'd0, rep_cycle_q};
-    else q_fb = p1_fb_q;
-    if (!p1_fb_en_q) q_lb = 4'd0;
-    else if (p1_sample_q) q_lb = pc_pay_len_q;
-    else if (p1_end_q) q_lb = len_drop_q;
-    else if (p1_sect_q) q_lb = p1_sw_q ? len_t_q : len_rep_q;
-    else q_lb = len_t_q;   // SYNC's cycle
-    q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (pc_delta_q ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
-                                       4'd0} : 8'd0);
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
-      p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;     p1_mark_q <= 1'b0;
-      p1_sw_q <= 1'b0;      p1_swld_q <= 1'b0;    p1_ldspan_q <= 1'b0;
-      p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
-      p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
-      p1_fa_q <= '0;        p1_fb_q <= '0;
-      p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
-      p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
-      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;       p2_pb_q <= '0;
-      p2_fb_q <= '0;
-      p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
-      pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
-      pq_v_q <= 1'b0;       pq_sync_q <= 1'b0;    pq_end_q <= 1'b0;    pq_len_q <= '0;
-      pq_w_q <= 1'b0;       pq_cnt_q <= '0;
-      w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
-      p2h_q <= 1'b0;
-    end else begin
-      p2h_q  <= p2_v_q && (p2_len > 5'd8);
-      // The stages' data registers load every cycle (meaningful only with their valid bit), so
-      // the late write decision drives only p1_v_q.
-      p1_v_q <= write;
-      begin
-        p1_sample_q  <= is_sample_win && k_sample;
-        p1_sync_q    <= s_sync;
-        p1_end_q     <= s_end;
-        p1_sect_q    <= s_sect;
-        p1_ovf_q     <= s_ovf;
-        p1_mark_q    <= s_mark;
-        p1_sw_q      <= sw;
-        p1_swld_q    <= sw_ld;
-        p1_ldspan_q  <= ld_span;
-        p1_fa_en_q   <= k_fa_en;
-        p1_bound_q   <= k_bound;
-        p1_active_q  <= active_q;
-        p1_fb_en_q   <= k_fb_en;
-        p1_hdr_q     <= k_hdr;
-        p1_b1_q      <= k_b1;
-        p1_pre_len_q <= k_pre_len;
-        p1_fa_q      <= k_fa;
-        p1_fb_q      <= k_fb;
-      end
-      p2_v_q <= p1_v_q;
-      // (P2's data stays while P1 is empty: a long packet's second half is formed from it in the
-      // cycle after its first; the next packet is chosen no earlier than that cycle, so P1 is
-      // empty in the first)
-      if (p1_v_q) begin
-        p2_sync_q    <= p1_sync_q;
-        p2_end_q     <= p1_end_q;
-        p2_hdr_q     <= q_hdr;
-        p2_b1_q      <= {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_q)};
-        p2_pre_len_q <= p1_pre_len_q;
-        p2_fa_q      <= q_fa2;
-        p2_la_q      <= q_la;
-        p2_fb_q      <= q_fb;
-        p2_lb_q      <= q_lb;
-        p2_pb_q      <= 5'(p1_pre_len_q) + 5'(q_lb);
-      end
-      // PQ: the packer's second step; PW: the packet's bytes on their way to the FIFO's banks
-      // (written from PW); P3 commits the packet one clock after its first write
-      pq_v_q    <= p2_v_q;
-      pq_sync_q <= p2_sync_q;
-      pq_end_q  <= p2_end_q;
-      pq_len_q  <= p2_len;
-      pq_w_q    <= p2_v_q || p2h_q;
-      pq_cnt_q  <= p2h_q ? 4'(p2_len - 5'd8) : ((p2_len > 5'd8) ? 4'd8 : 4'(p2_len));
-      pw_v_q    <= pq_v_q;
-      pw_sync_q <= pq_sync_q;
-      pw_end_q  <= pq_end_q;
-      pw_len_q  <= pq_len_q;
-      w_q       <= pq_w_q;
-      w_cnt_q   <= pq_cnt_q;
-      w_data_q  <= w_bytes;
-      p3_v_q <= pw_v_q;
-      begin
-        p3_sync_q <= pw_sync_q;
-        p3_end_q  <= pw_end_q;
-        p3_len_q  <= pw_len_q;
-      end
-    end
-  end
-
-  // (the prefix's and field B's lengths are added in P1, where neither is late, so that P2's
-  // length, behind which are the FIFO counts and the second half, is one adder from registers)
-  assign p2_len = p2_pb_q + 5'(p2_la_q);
-
-  // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
-  logic [55:0]  p2_pre;
-  always_comb begin
-    if (p2_sync_q) p2_pre = {p2_b1_q, 8'h80, 40'd0};
-    else if (p2_pre_len_q == 3'd2) p2_pre = {40'd0, p2_b1_q, p2_hdr_q};
-    else p2_pre = {48'd0, p2_hdr_q};
-  end
-
-  mt_tu_pack u_pack (
-    .clk_i,
-    .rst_ni,
-    .pre_i     (p2_pre),
-    .pre_len_i (p2_pre_len_q),
-    .fa_i      (p2_fa_q),
-    .la_i      (p2_la_q),
-    .fb_i      (p2_fb_q),
-    .lb_i      (p2_lb_q),
-    .half_i    (p2h_q),
-    .bytes_o   (w_bytes)
+  // The descriptor of the winner (or of the RUN that flushes before it), which P1 registers.
+  logic [7:0]  k_hdr, k_b1;
+  logic [2:0]  k_pre_len;
+  logic [4:0]  k_bound;
+  logic        k_fa_en, k_fb_en, k_sample;
+  logic [47:0] k_fa;
+  logic [55:0] k_fb;
+  mt_tu_desc u_desc (
+    .r_hold_i     (r_hold),
+    .r_hold_w_i   (r_hold_w),
+    .r_sect_i     (r_sect),
+    .r_sync_i     (r_sync),
+    .r_ovf_i      (r_ovf),
+    .r_mark_i     (r_mark),
+    .r_end_i      (r_end),
+    .s_sect_i     (s_sect),
+    .s_sync_i     (s_sync),
+    .run_nz_i     (run_nz_q),
+    .run_cnt_i    (run_cnt_q),
+    .sync_seq_i   (sync_seq_q),
+    .a_i          (s_a),
+    .rw_i         (s_rw),
+    .any_match_i  (any_match),
+    .midx_i       (e_midx),
+    .skip_zero_i  (skip_zero),
+    .skip_i       (s_skip),
+    .fmt_i        (b_fmt),
+    .marker_val_i (marker_val_q),
+    .t_i          (t_q[47:0]),
+    .hdr_o        (k_hdr),
+    .b1_o         (k_b1),
+    .pre_len_o    (k_pre_len),
+    .bound_o      (k_bound),
+    .fa_en_o      (k_fa_en),
+    .fa_o         (k_fa),
+    .fb_en_o      (k_fb_en),
+    .fb_o         (k_fb),
+    .sample_o     (k_sample)
   );
 
-  // the first 8 bytes assembled in P2 and written from PW, the rest one cycle later each
-  assign fifo_wr_o         = w_q;
-  assign fifo_cnt_o        = w_cnt_q;
-  assign fifo_wr_next_o    = pq_w_q;      // (w_q and w_cnt_q take them every cycle)
-  assign fifo_cnt_next_o   = pq_cnt_q;
-  assign fifo_data_o       = w_data_q;
-  assign fifo_commit_o     = p3_v_q;
-  assign fifo_commit_len_o = p3_len_q;
 
-  // The cycle counter and BYTES are counters in the iCE40's DSP blocks (mt_tu_acc), so there is
-  // no t + 1 in the fabric: the report cycle of a new session, t + 1 at its start, is taken from
-  // the counter in the session's first cycle instead (first_q; nothing is reported in that cycle,
-  // since the SYNC pending from the start has priority over every sample).
-  mt_tu_acc #(.Width(64), .AddW(1)) u_t (
+
+  // The SYNC estimate (mt_tu_syncest): the SYNC byte count, and sync_due two cycles after a
+  // choice whose packet brings the count to the period.
+  logic sync_due;
+  mt_tu_syncest u_syncest (
     .clk_i,
     .rst_ni,
-    .load_i (1'b0),
-    .load_val_i ('0),
-    .add_i  (1'b1),
-    .q_o    (t_q)
-  );
-  // SAMPLES too: a start clears it (no sample is reported in the cycle of a start: the session
-  // before has ended), a sample absorbed or written counts.
-  mt_tu_acc #(.Width(48), .AddW(1)) u_samples (
-    .clk_i,
-    .rst_ni,
-    .load_i (start_cfg),
-    .load_val_i ('0),
-    .add_i  (hold_cnt),   // (hold_act && (e_absorbed || room))
-    .q_o    (samples_q)
-  );
-  mt_tu_acc #(.Width(48), .AddW(5)) u_bytes (
-    .clk_i,
-    .rst_ni,
-    .load_i (start_cfg),
-    .load_val_i ('0),
-    .add_i  (p3_v_q ? p3_len_q : 5'd0),
-    .q_o    (bytes_q)
-  );
-  // OVERFLOW's count and DROPPED, saturating, in the last two: the drops of the last cycle
-  // (drops_q) are added at the clock; an OVERFLOW clears the count it carries in its P1, leaving
-  // those drops, and the session's first cycle (first_q) clears both (see below).
-  mt_tu_acc #(.Width(32), .AddW(2), .Saturate(1'b1)) u_drop_pending (
-    .clk_i,
-    .rst_ni,
-    .load_i     (first_q || (p1_v_q && p1_ovf_q)),
-    .load_val_i (first_q ? 2'd0 : drops_q),
-    .add_i      (drops_q),
-    .q_o        (drop_pending_q)
-  );
-  mt_tu_acc #(.Width(32), .AddW(2), .Saturate(1'b1)) u_dropped (
-    .clk_i,
-    .rst_ni,
-    .load_i     (first_q),
-    .load_val_i (2'd0),
-    .add_i      (drops_q),
-    .q_o        (dropped_q)
+    .first_i       (first_q),
+    .sync_period_i (c_sync_period_q),
+    .p1_v_i        (p1_v_q),
+    .p1_sync_i     (p1_sync_q),
+    .p1_active_i   (p1_active_q),
+    .p1_bound_i    (p1_bound_q),
+    .pw_len_i      (pw_len_q),
+    .p3_v_i        (p3_v_q),
+    .p3_sync_i     (p3_sync_q),
+    .p3_len_i      (p3_len_q),
+    .sync_bytes_o  (sync_bytes_q),
+    .sync_due_o    (sync_due)
   );
 
+  // The packet pipeline behind the choice (mt_tu_pktpipe): P1, P2, PQ, PW, P3 into the FIFO.
+  mt_tu_pktpipe u_pipe (
+    .clk_i,
+    .rst_ni,
+    .write_i           (write),
+    .sample_i          (is_sample_win && k_sample),
+    .sync_i            (s_sync),
+    .sect_i            (s_sect),
+    .ovf_i             (s_ovf),
+    .mark_i            (s_mark),
+    .end_i             (s_end),
+    .sw_i              (sw),
+    .swld_i            (sw_ld),
+    .ldspan_i          (ld_span),
+    .active_i          (active_q),
+    .hdr_i             (k_hdr),
+    .b1_i              (k_b1),
+    .pre_len_i         (k_pre_len),
+    .bound_i           (k_bound),
+    .fa_en_i           (k_fa_en),
+    .fa_i              (k_fa),
+    .fb_en_i           (k_fb_en),
+    .fb_i              (k_fb),
+    .delta_i           (pc_delta),
+    .pay_i             (pc_pay),
+    .pay_len_i         (pc_pay_len),
+    .skip_i            (s_skip),
+    .t_i               (t_q[47:0]),
+    .rep_cycle_i       (rep_cycle_q),
+    .sec_span_i        (sec_span_q),
+    .sec_r_i           (sec_r_q),
+    .rate_h_i          (c_rate_h_q),
+    .rate_l_i          (c_rate_l_q),
+    .drop_pending_i    (drop_pending_q),
+    .samples_i         (samples_q),
+    .dropped_i         (dropped_q),
+    .marker_val_i      (marker_val_q),
+    .sync_bytes_i      (sync_bytes_q),
+    .fifo_inflight_o,
+    .fifo_wr_o,
+    .fifo_cnt_o,
+    .fifo_wr_next_o,
+    .fifo_cnt_next_o,
+    .fifo_data_o,
+    .fifo_commit_o,
+    .fifo_commit_len_o,
+    .p1_v_o            (p1_v_q),
+    .p1_sync_o         (p1_sync_q),
+    .p1_ovf_o          (p1_ovf_q),
+    .p1_active_o       (p1_active_q),
+    .p1_bound_o        (p1_bound_q),
+    .p1_fb_o           (p1_fb_q),
+    .p1_rw_o           (p1_rw_q),
+    .pw_len_o          (pw_len_q),
+    .p3_v_o            (p3_v_q),
+    .p3_sync_o         (p3_sync_q),
+    .p3_end_o          (p3_end_q),
+    .p3_len_o          (p3_len_q)
+  );
+  // The counters (mt_tu_counters, in DSP blocks on the iCE40): t, SAMPLES, BYTES, OVERFLOW's
+  // count and DROPPED.  A start clears SAMPLES and BYTES; the session's first cycle clears the
+  // drop counts (see the next state); an OVERFLOW clears the count it carries in its P1.
+  mt_tu_counters u_cnt (
+    .clk_i,
+    .rst_ni,
+    .start_i        (start_cfg),
+    .first_i        (first_q),
+    .sample_i       (hold_cnt),   // (hold_act && (e_absorbed || room))
+    .entry_i        (p3_v_q),
+    .entry_len_i    (p3_len_q),
+    .ovf_p1_i       (p1_v_q && p1_ovf_q),
+    .drops_i        (drops_q),
+    .t_o            (t_q),
+    .samples_o      (samples_q),
+    .bytes_o        (bytes_q),
+    .drop_pending_o (drop_pending_q),
+    .dropped_q_o    (dropped_q),
+    .dropped_o      (dr_eff)
+  );
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
@@ -1076,7 +630,7 @@ module mt_tu_ctrl #(
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
     run_cnt_d = run_cnt_q;
-    sync_bytes_d = sync_bytes_q;   sync_seq_d = sync_seq_q;
+    sync_seq_d = sync_seq_q;
     overflowed_d = overflowed_q || drops_nz_q;
 
     // D: the winner.  The wide compressor state (history, previous sample, run, report index,
@@ -1093,16 +647,16 @@ module mt_tu_ctrl #(
     if (dec_run_q) run_cnt_d = '0;
     if (dec_abs_q) run_cnt_d = run_cnt_q + 7'd1;
     if (dec_hw_q) begin
-      if (!pb_any_q) begin
+      if (!any_match) begin
         hist_d[112 +: 56] = hist_q[56 +: 56];
         hist_d[56 +: 56] = hist_q[0 +: 56];
-        hist_d[0 +: 56] = p1_fb_q;
+        hist_d[0 +: 56] = p1_fb_q & HistMask;   // (the value part: 44 bits at most without full/line)
         hist_valid_d = {hist_valid_q[1:0], 1'b1};
         prev_idx_d = 2'd0;
       end else begin
-        prev_idx_d = pb_midx_q;
+        prev_idx_d = e_midx;
       end
-      prev_rw_d = p1_hdr_q[3];
+      prev_rw_d = p1_rw_q;
       prev_valid_d = 1'b1;
       run_cnt_d = '0;
     end
@@ -1136,11 +690,9 @@ module mt_tu_ctrl #(
 
 
     // E: end of cycle.
-    // The packet in P3 enters the FIFO: BYTES and the SYNC byte count follow the FIFO.
-    if (p3_v_q) begin
-      sync_bytes_d = sync_in_fifo;
-      if (p3_end_q) busy_d = 1'b0;
-    end
+    // The packet in P3 enters the FIFO (BYTES and the SYNC byte count follow it: mt_tu_counters,
+    // mt_tu_syncest).
+    if (p3_v_q && p3_end_q) busy_d = 1'b0;
 
     // The compressor state, the SYNC byte count and the drop counts of a new session, reset in its
     // first cycle (first_q) rather than with the start, which fans out to enough already: nothing
@@ -1155,7 +707,6 @@ module mt_tu_ctrl #(
       run_cnt_d = '0;
       hist_valid_d = '0;
       prev_valid_d = 1'b0;
-      sync_bytes_d = '0;
     end
 
     // MMIO commands of this cycle.
@@ -1202,31 +753,31 @@ module mt_tu_ctrl #(
   assign act_pend  = active_q && marker_pending_q;   // (registers only: the write joins last)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_lpend (
     .i({mark_dec_i, act_pend}), .o(lost_pend));
-  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
-  mt_tu_lut4 #(.Init(lut_init(LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
-  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
   // (a SYNC chosen clears sync_pending, one due or a start sets it)
-  mt_tu_lut4 #(.Init(lut_init(LSet2)))   u_l_nsy  (.i({start_now, sync_due, w_sync, sync_pending_q}), .o(sync_pending_d));
-  mt_tu_lut4 #(.Init(lut_init(LSwitch))) u_l_nss  (.i({start_now, w_sect, sw, sect_switch_q}), .o(sect_switch_d));
-  mt_tu_lut4 #(.Init(lut_init(LSetClr))) u_l_nhv  (.i({start_now, hold_load, hold_act, b_hold_valid}), .o(hold_valid_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSet2)))   u_l_nsy  (.i({start_now, sync_due, w_sync, sync_pending_q}), .o(sync_pending_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSwitch))) u_l_nss  (.i({start_now, w_sect, sw, sect_switch_q}), .o(sect_switch_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSetClr))) u_l_nhv  (.i({start_now, hold_load, hold_act, b_hold_valid}), .o(hold_valid_d));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_nha (
     .i({1'b0, hold_load, w_sect, hold_after}), .o(hold_after_d));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_nio (
     .i({1'b0, stop_now, cap, b_int_open}), .o(int_open_d));
   for (genvar b = 0; b < 3; b++) begin : g_age
-    mt_tu_lut4 #(.Init(lut_init(LAndN))) u_l (.i({2'b0, hold_load, hold_age_inc[b]}), .o(hold_age_d[b]));
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN))) u_l (.i({2'b0, hold_load, hold_age_inc[b]}), .o(hold_age_d[b]));
   end
   logic ready_d;
-  mt_tu_lut4 #(.Init(lut_init(LAndN))) u_l_nrdy (.i({2'b0, hold_load, hold_age_inc == 3'd4}), .o(ready_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN))) u_l_nrdy (.i({2'b0, hold_load, hold_age_inc == 3'd4}), .o(ready_d));
   // (no drop happens in the cycle of a start: the session before has ended, its hold is empty
   // and no capture or switch is open, so a start needs no term here)
   logic drops_nz_d;
-  mt_tu_lut4 #(.Init(lut_init(LDrop0)))  u_l_nd0  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[0]));
-  mt_tu_lut4 #(.Init(lut_init(LDrop1)))  u_l_nd1  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[1]));
-  mt_tu_lut4 #(.Init(lut_init(LDropNz))) u_l_ndnz (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_nz_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LDrop0)))  u_l_nd0  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[0]));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LDrop1)))  u_l_nd1  (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_d[1]));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LDropNz))) u_l_ndnz (.i({drop_sw, cap_dropped_c, drop_na_nr, hold_act}), .o(drops_nz_d));
   // OVERFLOW's count != 0 next cycle: it stays non-zero until an OVERFLOW carries it (or a
   // session starts), and this cycle's drops add to it (it saturates, never wraps)
-  mt_tu_lut4 #(.Init(lut_init(LOldNz)))  u_l_nold (.i({start_now, w_ovf, drops_nz_q, dp_old_nz_q}), .o(dp_old_nz_d));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOldNz)))  u_l_nold (.i({start_now, w_ovf, drops_nz_q, dp_old_nz_q}), .o(dp_old_nz_d));
 
   // The configuration latched at the start, written in the session's first cycle from the
   // configuration as written (then equal), read from its third cycle on: before that the section
@@ -1267,7 +818,7 @@ module mt_tu_ctrl #(
   // (busy as the session block sees it: after this cycle's END entry, before a start)
   // (tables, in one level after the command: it fans out to most of the unit)
   logic may_start;
-  mt_tu_lut4 #(.Init(lut_init(LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
   // (start_now and stop_now from the decode's first level: ctrl_dec_i)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start (
     .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_now));
@@ -1296,14 +847,14 @@ module mt_tu_ctrl #(
   logic sw_ns, sw_d;
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
     .i({active_q, first_q, sw, sec_last_q}), .o(sw_ns));
-  mt_tu_lut4 #(.Init(lut_init(LNoStop))) u_l_nsw (
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LNoStop))) u_l_nsw (
     .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[0], sw_ns}), .o(sw_d));
   // (ctrl_act: a CTRL write that starts or stops, an ENABLE while busy is ignored; it starts
   // with the first section's format, a stop keeps the format, and otherwise a switch takes the
   // next section's)
   logic [1:0] nxt_b_fmt, fmt_sw, fmt_wr_or_keep;
   logic       ctrl_act;
-  mt_tu_lut4 #(.Init(lut_init(LUnless))) u_l_cact (.i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(ctrl_act));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LUnless))) u_l_cact (.i({1'b0, may_start, wdata_i[0], ctrl_wr_i}), .o(ctrl_act));
   always_comb begin
     logic nxt_sw_span;
     nxt_sw_span = b_span ? c_len_h_zero_q : !c_len_l_zero_q;
@@ -1311,8 +862,8 @@ module mt_tu_ctrl #(
   end
   // (a CTRL write that acts: with ENABLE the first section's format, else the format kept)
   for (genvar i = 0; i < 2; i++) begin : g_nfmt
-    mt_tu_lut4 #(.Init(lut_init(LWrFmt))) u_l_w (.i({b_fmt[i], fmt_first_i[i], wdata_i[0], ctrl_act}), .o(fmt_wr_or_keep[i]));
-    mt_tu_lut4 #(.Init(lut_init(LSwFmt))) u_l (.i({fmt_wr_or_keep[i], fmt_sw[i], ctrl_act, sw_ns}), .o(nxt_b_fmt[i]));
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LWrFmt))) u_l_w (.i({b_fmt[i], fmt_first_i[i], wdata_i[0], ctrl_act}), .o(fmt_wr_or_keep[i]));
+    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSwFmt))) u_l (.i({fmt_wr_or_keep[i], fmt_sw[i], ctrl_act, sw_ns}), .o(nxt_b_fmt[i]));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -1335,8 +886,8 @@ module mt_tu_ctrl #(
       hold_new_q <= 1'b0;
       hold_a_q <= '0;             hold_idx_q <= '0;         hold_nsp_q <= '0;
       hn_thi_q <= '0;             hn_xhi_q <= '0;           hn_c_q <= 1'b0;
-      rest_sr_q <= '0;            hold_age_q <= '0;
-      rest_nz_q <= 1'b0;          ready_q <= 1'b0;            run_nz_q <= 1'b0;
+      hold_age_q <= '0;
+      ready_q <= 1'b0;            run_nz_q <= 1'b0;
       dec_run_q <= 1'b0;          dec_abs_q <= 1'b0;          dec_hw_q <= 1'b0;
       dec_sect_q <= 1'b0;         dec_sect_sw_q <= 1'b0;      dec_sync_q <= 1'b0;
       dec_fmt_q <= '0;
@@ -1349,7 +900,7 @@ module mt_tu_ctrl #(
       hist_q <= '0;
       hist_valid_q <= '0;         prev_idx_q <= '0;         prev_rw_q <= 1'b0;
       prev_valid_q <= 1'b0;       run_cnt_q <= '0;
-      sync_bytes_q <= '0;         sync_seq_q <= '0;
+      sync_seq_q <= '0;
       overflowed_q <= 1'b0;       marker_lost_q <= 1'b0;
     end else begin
       first_q <= start_now;       young_q <= start_now || first_q;
@@ -1380,8 +931,8 @@ module mt_tu_ctrl #(
         hn_xhi_q <= sp_left_q[31:24];
         hn_c_q   <= hn_lo[24];
       end
-      rest_sr_q <= rest_sr_d;     hold_age_q <= hold_age_d;
-      rest_nz_q <= rest_nz_d;     ready_q <= ready_d;         run_nz_q <= run_cnt_d != '0;
+      hold_age_q <= hold_age_d;
+      ready_q <= ready_d;         run_nz_q <= run_cnt_d != '0;
       // (a session's start clears the state these would update: no decision survives it)
       dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;
@@ -1400,48 +951,29 @@ module mt_tu_ctrl #(
       hist_q <= hist_d;           hist_valid_q <= hist_valid_d;
       prev_idx_q <= prev_idx_d;   prev_rw_q <= prev_rw_d;   prev_valid_q <= prev_valid_d;
       run_cnt_q <= run_cnt_d;
-      sync_bytes_q <= sync_bytes_d; sync_seq_q <= sync_seq_d;
+      sync_seq_q <= sync_seq_d;
       overflowed_q <= overflowed_d; marker_lost_q <= marker_lost_d;
     end
   end
 
-  // MARKER's value.  A write taken while no MARKER is pending is stored at once; one taken in the
-  // cycle its predecessor is chosen (which reads the register then) is kept in mark_wdata_q and
-  // stored a cycle later, a rest cycle of that choice, so the store does not wait for the choice.
-  logic [31:0] mark_wdata_q;
-  logic        mark_take_now, mark_take_late_q;
-  logic        act_nopend, mark_val_en, mark_val_en2;
-  assign act_nopend = active_q && !marker_pending_q;
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_mtake (
-    .i({mark_dec_i, act_nopend}), .o(mark_take_now));
-  // (the value's enable in two copies of 16 bits each, below the fan-out at which nextpnr puts
-  // an enable on a global buffer)
-  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_mven  (.i({2'b0, mark_take_now, mark_take_late_q}), .o(mark_val_en));
-  mt_tu_lut4 #(.Init(lut_init(LOr2))) u_l_mven2 (.i({2'b0, mark_take_now, mark_take_late_q}), .o(mark_val_en2));
-  logic mark_late;   // (one table after the choice: the write and act_pend join it there)
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l_mlate (
-    .i({1'b0, w_mark, act_pend, marker_wr_i}), .o(mark_late));
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      marker_val_q <= '0;  mark_wdata_q <= '0;  mark_take_late_q <= 1'b0;
-    end else begin
-      if (marker_wr_i) mark_wdata_q <= wdata_i;
-      mark_take_late_q <= mark_late;
-      if (mark_val_en)  marker_val_q[15:0]  <= mark_take_now ? wdata_i[15:0] : mark_wdata_q[15:0];
-      if (mark_val_en2) marker_val_q[31:16] <= mark_take_now ? wdata_i[31:16] : mark_wdata_q[31:16];
-    end
-  end
+  // MARKER's value (mt_tu_markval): stored at the write, or a cycle later when the write comes
+  // in the cycle its predecessor is chosen.
+  mt_tu_markval u_markval (
+    .clk_i,
+    .rst_ni,
+    .active_i    (active_q),
+    .pending_i   (marker_pending_q),
+    .chosen_i    (w_mark),
+    .marker_wr_i,
+    .mark_dec_i,
+    .wdata_i,
+    .value_o     (marker_val_q)
+  );
 
   assign status_o  = {sec_span_q, 1'b0, marker_lost_q, marker_pending_q, overflowed_q || drops_nz_q,
                       (fifo_occ_i == '0), busy_q, active_q};
   assign dropped_o = first_q ? '0 : dr_eff;
   assign dropped_q_o = dropped_q;
-
-  always_comb begin
-    logic [32:0] dr_sum;
-    dr_sum = {1'b0, dropped_q} + 33'(drops_q);
-    dr_eff = dr_sum[32] ? '1 : dr_sum[31:0];
-  end
   assign samples_o = samples_q;
   assign bytes_o   = bytes_q;
   assign cycle_o   = t_q;

@@ -2,7 +2,7 @@
 // it to match no history entry, DELTA when the newest entry at the time of the choice is valid
 // and the LEB of the zigzag delta against it is strictly shorter than the LEB of the value, FULL
 // otherwise (lib/mt_enc.c mt_enc_plan_sample).  The match/run decision is the arbitration's
-// (mt_tu_ctrl), the difference is formed in the precompute before it (mt_tu_ctrl, stages A and
+// (mt_tu_arb), the difference is formed in the precompute before it (mt_tu_precomp, stages A and
 // B).  Two steps: stage C (registered here) forms the zigzag value and which 7-bit groups of it
 // are non-zero, and from the value its LEB length and which groups lie at or above its highest
 // non-zero one; stage D (combinational, in the cycle of the choice, registered for its P1) the

@@ -1,5 +1,5 @@
 // mt_tu_lut4: one 4-input look-up table, for the few control signals whose depth in logic levels
-// sets the unit's clock (the arbitration and the hold's load enable, mt_tu_ctrl).  For iCE40
+// sets the unit's clock (the arbitration and the hold's load enable, mt_tu_arb).  For iCE40
 // synthesis (MT_TU_ICE40) it is an SB_LUT4 instance, which the mapper leaves as it is: left to
 // itself it shares these functions with the wide enables behind them and puts them two or three
 // levels deeper, since it does not see the routing delay a level costs.  Elsewhere the table is

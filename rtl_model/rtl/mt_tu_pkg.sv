@@ -118,4 +118,82 @@ package mt_tu_pkg;
   function automatic logic [15:0] lut_match(input logic [3:0] care, input logic [3:0] val);
     for (int k = 0; k < 16; k++) lut_match[k] = ((4'(k) & care) == (val & care));
   endfunction
+  // The control tables (mt_tu_lut4 instances of mt_tu_ctrl and the pieces it steers), each a
+  // function of up to four inputs x[3:0], named here and spelt once in lut_fn: lut_init(LName)
+  // is the 16-bit table of LName, for mt_tu_lut4's Init.  Where a table is used says what its
+  // inputs are.
+  localparam int unsigned LOr3 = 0, LMux = 1, LAndN = 2, LAnd2 = 3, LRw = 4, LCnt = 5, LMarkOvf = 6,
+                          LMarkOnly = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
+                          LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
+                          LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
+                          LMayStart = 23, LKindLo = 24, LKindHi = 25, LLoad2 = 26, LGate3 = 27,
+                          LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
+                          LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
+                          LSelRun = 38, LUnless = 39,
+                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43,
+                          LNoStop = 44, LStartOr = 45, LLen1 = 46, LLen0 = 47, LSpHit = 48, LWrFmt = 49, LSpLow = 50, LBr1 = 51;
+  function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
+    case (f)
+      LOr3:     lut_fn = x[0] || x[1] || x[2];
+      LMux:     lut_fn = x[0] ? x[1] : x[2];
+      LAndN:    lut_fn = x[0] && !x[1];
+      LAnd2:    lut_fn = x[0] && x[1];
+      LRw:      lut_fn = x[0] && !x[1] && !x[2] && x[3];
+      LCnt:     lut_fn = x[0] && !x[1] && (x[2] || x[3]);
+      LOr2:     lut_fn = x[0] || x[1];
+      LHva:     lut_fn = x[0] && !(x[1] && x[2]);
+      LFsw:     lut_fn = !x[0] || (x[1] && (x[2] || x[3]));
+      LHold:    lut_fn = x[0] ? (x[1] && !x[2]) : (x[1] && x[3]);
+      LAct:     lut_fn = x[0] && x[1] && !(x[2] && x[3]);
+      LNobar:   lut_fn = !(x[0] && x[1]) && (x[2] || (x[3] && !x[0]));
+      LSect:    lut_fn = x[0] && !(x[1] && !x[2]);
+      LSync:    lut_fn = !x[0] && x[1] && !(x[2] && !x[3]);
+      LRow:     lut_fn = !x[0] && !(x[1] && x[2]) && x[3];
+      LEndRow:  lut_fn = !x[0] && !x[1] && x[2];
+      LPktGate: lut_fn = x[0] && !(x[1] && !x[2]);
+      LPkt:     lut_fn = x[0] ? !(x[1] && !x[2]) : x[3];
+      LPktWr:   lut_fn = x[0] ? x[1] : (x[2] && x[3]);
+      LLoad:    lut_fn = x[0] && (x[1] || x[2]);
+      LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
+      // (the capture's filter: x[0] kind[0], x[1] kind[1], x[2..3] the pair's mask bits)
+      LKindLo:  lut_fn = !x[1] && (x[0] ? x[3] : x[2]);
+      LKindHi:  lut_fn = x[1] && (x[0] ? x[3] : x[2]);
+      LKind:    lut_fn = x[0] ? x[1] : (x[2] || x[3]);     // x0 kind[2], x1 the kind-4 test
+      LTapAct:  lut_fn = x[0] && x[1] && (x[2] == x[3]);   // active, valid, tap == the traced
+      LOr4:     lut_fn = x[0] || x[1] || x[2] || x[3];
+      LNoStop:  lut_fn = x[0] && !(x[1] && x[2] && x[3]);  // x0 unless a CTRL write clears ENABLE
+      LStartOr: lut_fn = x[0] || (x[1] ? x[2] : x[3]);     // a start, else by x1 one of two
+      LSpHit:   lut_fn = x[0] && (x[1] || x[2] || x[3]);     // active, and a load or the point
+      LWrFmt:   lut_fn = (x[0] && x[1]) ? x[2] : x[3];        // x0 acts, x1 ENABLE: x2, else x3
+      LSpLow:   lut_fn = x[2] ? (x[0] && !x[1]) : (!x[0] && x[1]);   // sp_left[1:0] == 1 or 2
+      LBr1:     lut_fn = (x[0] || x[1]) ? x[2] : x[3];        // a load's rate-1 flag, else kept
+      // (OVERFLOW's LEB length from x0 P, x1 Q, x2 R, x3 bits 31:28 non-zero: ovf_len)
+      LLen1:    lut_fn = !x[0] && (x[1] || x[2]);
+      LLen0:    lut_fn = !(x[0] || x[1] || x[2]) || (x[1] && !x[0]) || x[3];
+      LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
+      LGate3:   lut_fn = x[0] && x[1] && !x[2];
+      LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
+      // (the late next-state bits: x[0] the bit's value otherwise)
+      LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets
+      LSwitch:  lut_fn = !x[3] && !x[2] && (x[0] || x[1]);
+      LSet2:    lut_fn = x[3] || x[2] || (x[0] && !x[1]);             // x1 clears, x2, x3 set
+      // (the descriptor's bits: x[0] r_hold, x[1] the sample's bit, x[2] the run)
+      LSelNr:   lut_fn = (x[0] && x[1]) || (!x[2] && x[3]);   // x3: the rows' bit, no run
+      LSelRun:  lut_fn = (x[0] && x[1]) || (!x[0] && x[2]) || x[3];   // a run's bit set
+      LUnless:  lut_fn = x[0] && !(x[1] && !x[2]);   // x0 unless x1 without x2
+      LSwFmt:   lut_fn = (x[0] && !x[1]) ? x[2] : x[3];
+      LLost:    lut_fn = (x[0] && !x[3]) || (x[1] && !x[2]);
+      LOldNz:   lut_fn = (x[0] || x[1]) && !x[2] && !x[3];
+      // (drops: x[0] && x[1] the hold's, x[2] the capture's, x[3] the switch's)
+      LDrop0:   lut_fn = (x[0] && x[1]) ^ x[2] ^ x[3];
+      LDrop1:   lut_fn = ((x[0] && x[1]) && (x[2] || x[3])) || (x[2] && x[3]);
+      LDropNz:  lut_fn = (x[0] && x[1]) || x[2] || x[3];
+      LMarkOnly: lut_fn = x[0] && !(x[1] && (x[2] || x[3]));
+      LMarkOvf: lut_fn = ((x[0] || x[1]) && x[2]) || x[3];
+      default:  lut_fn = 1'b0;
+    endcase
+  endfunction
+  function automatic logic [15:0] lut_init(input int unsigned f);
+    for (int k = 0; k < 16; k++) lut_init[k] = lut_fn(f, 4'(k));
+  endfunction
 endpackage

@@ -6,7 +6,9 @@
 // RATE_*, LEN_*) live in block RAM (mt_tu_awram); KIND_MASK, TAP and FMT, which the capture uses in
 // the cycle after a start, and the zero flags of the lengths, in flip-flops.
 // 32-bit word accesses only: reg_addr_i is the word index (byte offset >> 2) in the 4 KiB window.
-module mt_tu_regs (
+module mt_tu_regs #(
+  parameter bit FullFmt = 1'b1   // the full and line formats are built (mt_tu)
+) (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic [15:0]  depth_i,   // FIFO capacity strap, low 16 bits (FIFO_INFO: 65536 reads as 0)
@@ -210,8 +212,9 @@ module mt_tu_regs (
           RegKindMask: kind_mask_q <= reg_wdata_i[4:0];
           RegTap:      tap_q <= reg_wdata_i[0];
           RegFmt: begin
-            fmt_h_q <= reg_wdata_i[1:0];
-            fmt_l_q <= reg_wdata_i[5:4];
+            // (without the full and line formats, bit 1 of each field is not implemented)
+            fmt_h_q <= {FullFmt && reg_wdata_i[1], reg_wdata_i[0]};
+            fmt_l_q <= {FullFmt && reg_wdata_i[5], reg_wdata_i[4]};
           end
           default: ;
         endcase

@@ -11,8 +11,10 @@
 //     (XOR of the valid bytes) onto 8 pins with the byte count, registered, so that no output bit
 //     can be optimised away.
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
-// (see docs/trace-unit.md, "Synthesis results").
-module mt_tu_sg48 (
+// (see docs/trace-unit-rtl.md section 6, "Synthesis").
+module mt_tu_sg48 #(
+  parameter bit FullFmt = 1'b1   // the build: full (1) or minimal (0), mt_tu
+) (
   input  logic       clk_i,
   input  logic       rst_ni,
   input  logic [3:0] acc_sd_i,
@@ -55,7 +57,7 @@ module mt_tu_sg48 (
   logic [Drain*8-1:0] out_data;
   logic [16:0]        fifo_level;
 
-  mt_tu #(.Depth(4096), .Drain(Drain)) u_tu (
+  mt_tu #(.Depth(4096), .Drain(Drain), .FullFmt(FullFmt)) u_tu (
     .clk_i,
     .rst_ni,
     .depth_i      (17'd4096),

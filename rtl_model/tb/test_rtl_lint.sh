@@ -9,6 +9,12 @@ if out=$(verilator --lint-only -Wall --top-module mt_tu "${srcs[@]}" 2>&1); then
 else
   echo "$out" | head -n 30; echo "FAIL rtl_lint_verilator"
 fi
+# the minimal build (FullFmt = 0) too: its constants must not leave unused or undriven logic
+if out=$(verilator --lint-only -Wall -GFullFmt=0 --top-module mt_tu "${srcs[@]}" 2>&1); then
+  echo "PASS rtl_lint_verilator_minimal"
+else
+  echo "$out" | head -n 30; echo "FAIL rtl_lint_verilator_minimal"
+fi
 if out=$(yosys -q -p "read_verilog -sv ${srcs[*]} rtl_model/synth/mt_tu_sg48.sv; hierarchy -check -top mt_tu_sg48; proc; check -assert" 2>&1); then
   echo "PASS rtl_yosys_elaborate"
 else

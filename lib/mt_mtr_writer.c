@@ -313,6 +313,11 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
     }
     mt_swenc_init(&w->sw, c.sync_period, mt_writer_sink, w);
     mt_swenc_on_sync(&w->sw, mt_writer_mark, w); /* its frames are indexed without decoding */
+    /* Batches cut the same frames as packets do while the buffer cannot reach the cut of a stream
+     * without SYNCs (MT_MTR_FRAME_MAX / 2; a batch moves where that cut falls): it holds at most a
+     * frame, a SYNC period and a batch or two. */
+    if (w->frame_bytes + MT_SYNC_PERIOD_MAX + 2 * sizeof w->sw.batch + 4 * MT_PKT_MAX < MT_MTR_FRAME_MAX / 2)
+        mt_swenc_batch(&w->sw);
     if (!w->failed && fflush(w->f) != 0) /* a writer killed before its first frame leaves a header */
         wfail(w, "%s: write failed: %s", path, strerror(errno));
     if (w->failed) {
@@ -339,12 +344,21 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
     }
     memcpy(w->buf + w->n, p, n);
     w->n += n;
-    /* cut frames at SYNCs once a frame is big enough */
+    /* cut frames at SYNCs once a frame is big enough: from one 0x80 to the next (memchr), zrun
+     * counting the zeros just before each, as a byte-by-byte scan would */
     while (w->scan < w->n) {
-        uint8_t b = w->buf[w->scan++];
-        if (b == 0) {
-            w->zrun++;
-        } else if (b == 0x80 && w->zrun >= MT_SYNC_ZEROS) {
+        const uint8_t *b = w->buf + w->scan;
+        size_t left = w->n - w->scan;
+        const uint8_t *hit = memchr(b, 0x80, left);
+        size_t len = hit ? (size_t)(hit - b) : left, z = 0;
+        while (z < len && b[len - 1 - z] == 0)
+            z++;
+        w->zrun = z == len ? w->zrun + (unsigned)z : (unsigned)z;
+        w->scan += len;
+        if (!hit)
+            break;
+        w->scan++;
+        if (w->zrun >= MT_SYNC_ZEROS) {
             w->zrun = 0;
             size_t start = w->scan - MT_SYNC_LEN_SIG;
             w->last_sync = start;

@@ -18,11 +18,29 @@ void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx
     s->rate = 1;
 }
 
-static void put(mt_swenc *s, const uint8_t *p, size_t n)
+void mt_swenc_batch(mt_swenc *s) { s->batched = 1; }
+
+void mt_swenc_flush(mt_swenc *s)
+{
+    if (s->batch_n) {
+        uint32_t n = s->batch_n;
+        s->batch_n = 0;
+        s->sink(s->ctx, s->batch, n);
+    }
+}
+
+static inline void put(mt_swenc *s, const uint8_t *p, size_t n)
 {
     if (!n)
         return;
-    s->sink(s->ctx, p, n);
+    if (s->batched) {
+        if (s->batch_n + n > sizeof s->batch)
+            mt_swenc_flush(s);
+        memcpy(s->batch + s->batch_n, p, n); /* n <= MT_PKT_MAX */
+        s->batch_n += (uint32_t)n;
+    } else {
+        s->sink(s->ctx, p, n);
+    }
     s->bytes += n;
     s->sync_bytes += (uint32_t)n;
     if (s->sync_bytes > MT_PREV_BYTES_MAX)
@@ -50,6 +68,7 @@ static void sync_pair(mt_swenc *s, uint64_t cycle)
 {
     uint8_t b[MT_PKT_MAX];
     flush_run(s);
+    mt_swenc_flush(s);
     if (s->on_sync) { /* every sample before it is in the stream now: the run was flushed */
         const mt_unit_mark m = {.offset = s->bytes, .cycle = cycle, .samples = s->samples, .last_sp = s->last_sp};
         s->on_sync(s->on_sync_ctx, &m);
@@ -93,7 +112,18 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     mt_enc_plan p;
     mt_enc_plan_sample(&s->enc, mt_fmt_addr_part(s->fmt, addr), rw, skip, &p);
     mt_enc_commit(&s->enc, &p);
-    put(s, p.bytes, p.len);
+    if (s->batched && p.len && s->batch_n + sizeof p.bytes <= sizeof s->batch) {
+        /* the whole packet buffer, a constant size (one move, no length-driven copy); only
+         * p.len bytes count */
+        memcpy(s->batch + s->batch_n, p.bytes, sizeof p.bytes);
+        s->batch_n += p.len;
+        s->bytes += p.len;
+        s->sync_bytes += p.len;
+        if (s->sync_bytes > MT_PREV_BYTES_MAX)
+            s->sync_bytes = MT_PREV_BYTES_MAX;
+    } else {
+        put(s, p.bytes, p.len);
+    }
     s->ptr = cycle + s->rate;
     s->floor = cycle + 1;
     s->samples++;
@@ -106,6 +136,7 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
 static int meta(mt_swenc *s, uint8_t *b, size_t n)
 {
     put(s, b, n);
+    mt_swenc_flush(s);
     return 0;
 }
 

@@ -29,6 +29,12 @@ typedef struct {
     uint64_t last_sp; /* sample point of the last sample (0: none yet) */
     mt_unit_mark_fn on_sync;
     void *on_sync_ctx;
+    /* mt_swenc_batch: bytes kept here and handed to the sink in one call per batch, not one per
+     * packet (the every-access recorder writes a packet of 2-4 bytes per access: the call, the
+     * sink's bounds check and copy per packet cost more than encoding it) */
+    int batched;
+    uint32_t batch_n;
+    uint8_t batch[4096];
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
@@ -49,5 +55,12 @@ int mt_swenc_end(mt_swenc *s);
  * mt_swenc_end). So a container indexes the stream without decoding it (mt_writer_mark). */
 void mt_swenc_on_sync(mt_swenc *s, mt_unit_mark_fn fn, void *ctx);
 void mt_swenc_mark_now(const mt_swenc *s, mt_unit_mark *m);
+/* Batched output: from now on the sink gets the bytes in batches of up to sizeof batch, always
+ * before an output mark (so a mark's offset is what the sink has had), at a marker, an overflow,
+ * END and mt_swenc_flush; otherwise the sink may lag up to a batch behind the samples. The bytes
+ * are the same, only cut into fewer, larger pieces. */
+void mt_swenc_batch(mt_swenc *s);
+/* Hands the batched bytes to the sink. */
+void mt_swenc_flush(mt_swenc *s);
 
 #endif

@@ -28,6 +28,11 @@ static void test_leb_zigzag(void **state)
         if (n > 1)
             assert_int_equal(mt_leb_get(b, n, (unsigned)n - 1, &v), -1); /* too long for the field */
     }
+    for (unsigned k = 0; k < 64; k++) { /* mt_leb_len (no loop) at every width's edges */
+        const uint64_t e[3] = {(1ull << k) - 1, 1ull << k, (1ull << k) + 1};
+        for (int j = 0; j < 3; j++)
+            assert_int_equal(mt_leb_len(e[j]), mt_leb_put(b, e[j]));
+    }
     const uint8_t nonmin[] = {0x81, 0x00};
     assert_int_equal(mt_leb_get(nonmin, 2, 10, &v), -1);
     const uint8_t big[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
@@ -105,6 +110,67 @@ static void test_no_fake_sync(void **state)
     assert_int_equal(syncs, real);
     free(ev.ev);
     free(out.p);
+}
+
+/* mt_swenc_batch: the same bytes as one sink call per packet, and every output mark's offset is
+ * what the sink has had when the mark comes (the .mtr writer indexes frames by it). */
+typedef struct {
+    tu_buf out;
+    int marks, bad_marks;
+} batch_sink;
+
+static void batch_put(void *ctx, const uint8_t *p, size_t n) { tu_buf_put(&((batch_sink *)ctx)->out, p, n); }
+
+static void batch_mark(void *ctx, const mt_unit_mark *m)
+{
+    batch_sink *b = ctx;
+    b->marks++;
+    b->bad_marks += m->offset != b->out.n;
+}
+
+static void test_swenc_batched_same_bytes(void **state)
+{
+    (void)state;
+    batch_sink plain = {0}, batched = {0};
+    mt_swenc a, b;
+    mt_swenc_init(&a, 256, batch_put, &plain);
+    mt_swenc_init(&b, 256, batch_put, &batched);
+    mt_swenc_on_sync(&a, batch_mark, &plain);
+    mt_swenc_on_sync(&b, batch_mark, &batched);
+    mt_swenc_batch(&b);
+    mt_swenc *both[2] = {&a, &b};
+    uint64_t s = 7, c = 10, last = 0;
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(mt_swenc_section(both[k], 0, MT_FMT_FULL, 1, c), 0);
+    for (int i = 0; i < 200000; i++) {
+        uint64_t x = tu_rand(&s);
+        uint64_t addr = (x & 7) ? (last += (x >> 8) & 3 ? 4 : 0) : x >> 8; /* runs, deltas, jumps */
+        for (int k = 0; k < 2; k++)
+            assert_int_equal(mt_swenc_sample(both[k], c, addr, (x >> 3) & 1), 0);
+        c += 1 + ((x >> 4) & 1);
+        if ((x & 0x3ff) == 5)
+            for (int k = 0; k < 2; k++)
+                mt_swenc_marker(both[k], (uint32_t)x);
+        if ((x & 0x3ff) == 6)
+            for (int k = 0; k < 2; k++)
+                mt_swenc_overflow(both[k], 3);
+        if (i % 50000 == 49999)
+            for (int k = 0; k < 2; k++) /* a batch may lag until a flush */
+                mt_swenc_flush(both[k]);
+        if (i % 50000 == 49999)
+            assert_memory_equal(plain.out.p, batched.out.p, plain.out.n < batched.out.n ? plain.out.n : batched.out.n);
+    }
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(mt_swenc_end(both[k]), 0);
+    assert_true(plain.out.n > 100000);
+    assert_int_equal(plain.out.n, batched.out.n);
+    assert_memory_equal(plain.out.p, batched.out.p, plain.out.n);
+    assert_true(plain.marks > 100);
+    assert_int_equal(batched.marks, plain.marks);
+    assert_int_equal(plain.bad_marks, 0);
+    assert_int_equal(batched.bad_marks, 0);
+    free(plain.out.p);
+    free(batched.out.p);
 }
 
 static void test_enc_max_packet(void **state)
@@ -273,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_leb_zigzag),
         cmocka_unit_test(test_seed_formats),
         cmocka_unit_test(test_no_fake_sync),
+        cmocka_unit_test(test_swenc_batched_same_bytes),
         cmocka_unit_test(test_enc_max_packet),
         cmocka_unit_test(test_decoder_resync),
         cmocka_unit_test(test_start_anywhere),

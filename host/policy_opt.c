@@ -1,7 +1,9 @@
 /* OPT per metapage size with at most two next-use arrays alive (see header). */
 #include "host/policy_opt.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "host/paging.h"
 #include "host/spill.h"
@@ -54,12 +56,41 @@ static int next_size(stack_sim *const *opt, int ns, int from)
     return -1;
 }
 
+/* The trace is decoded in batches; per batch, a second thread builds the next size's array
+ * while this one runs OPT for the current size (both read the batch, each writes only its own
+ * structures, and each consumes the batch in trace order, so the results are those of one
+ * thread).  That is the two cores the OPT passes use. */
+#define OPT_BATCH 65536
+
+typedef struct {
+    next_builder *b;
+    const uint64_t *addr;
+    uint64_t size, first;
+    size_t n;
+    int rc;
+} build_job;
+
+static void *build_batch(void *arg)
+{
+    build_job *j = arg;
+    j->rc = 0;
+    for (size_t k = 0; k < j->n && !j->rc; k++)
+        j->rc = builder_push(j->b, j->addr[k] / j->size, j->first + k);
+    return NULL;
+}
+
 int policy_opt_run(ht_source *src, const uint64_t *sizes, stack_sim *const *opt, int ns,
                    uint64_t samples, const char *tmpdir, char *err, size_t errlen)
 {
     const char *where = tmpdir ? tmpdir : "$TMPDIR or /tmp";
     next_builder cur = {.next.fd = -1}, nxt = {.next.fd = -1};
+    uint64_t *addr = malloc(OPT_BATCH * sizeof *addr);
+    uint8_t *wr = malloc(OPT_BATCH);
     int rc = -1;
+    if (!addr || !wr) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
     /* Pass 0 (s = -1) builds the first array; pass of size s runs OPT s and builds the next. */
     for (int s = -1, n = next_size(opt, ns, 0); s >= 0 || n >= 0;
          s = n, n = n >= 0 ? next_size(opt, ns, n + 1) : -1) {
@@ -72,39 +103,50 @@ int policy_opt_run(ht_source *src, const uint64_t *sizes, stack_sim *const *opt,
             goto done;
         }
         ht_record r;
-        int got;
+        int got = 1;
         uint64_t i = 0;
-        while ((got = ht_next_sample(src, &r)) == 1) {
-            if (r.format == HT_FMT_32)
-                continue;
-            if (i >= samples) {
+        while (got == 1) {
+            size_t nb = 0;
+            while (nb < OPT_BATCH && (got = ht_next_sample(src, &r)) == 1) {
+                if (r.format == HT_FMT_32)
+                    continue;
+                addr[nb] = r.addr;
+                wr[nb++] = (uint8_t)r.write;
+            }
+            if (got < 0) {
+                snprintf(err, errlen, "%s", src->err);
+                goto done;
+            }
+            if (i + nb > samples) {
                 snprintf(err, errlen, "%s: the trace changed between passes", src->name);
                 goto done;
             }
-            if (s >= 0 && stack_sim_access(opt[s], r.addr / sizes[s], r.write,
-                                           pg_opt_rank(cur.next.v[i], i)) != 0) {
+            build_job job = {.b = &nxt, .addr = addr, .size = n >= 0 ? sizes[n] : 1,
+                             .first = i, .n = nb};
+            pthread_t th;
+            int threaded = 0;
+            if (n >= 0 && s >= 0)
+                threaded = pthread_create(&th, NULL, build_batch, &job) == 0;
+            int oom = 0;
+            for (size_t k = 0; s >= 0 && k < nb && !oom; k++)
+                oom = stack_sim_access(opt[s], addr[k] / sizes[s], wr[k],
+                                       pg_opt_rank(cur.next.v[i + k], i + k)) != 0;
+            if (threaded)
+                pthread_join(th, NULL);
+            else if (n >= 0)
+                build_batch(&job);
+            if (oom || job.rc == -1) {
                 snprintf(err, errlen, "out of memory");
                 goto done;
             }
-            if (n >= 0) {
-                int e = builder_push(&nxt, r.addr / sizes[n], i);
-                if (e == -1) {
-                    snprintf(err, errlen, "out of memory");
-                    goto done;
-                }
-                if (e == -2) {
-                    snprintf(err, errlen,
-                             "OPT's next-use file: no space left in %s (needs up to 2 x 8 bytes "
-                             "x %llu samples)",
-                             where, (unsigned long long)samples);
-                    goto done;
-                }
+            if (job.rc == -2) {
+                snprintf(err, errlen,
+                         "OPT's next-use file: no space left in %s (needs up to 2 x 8 bytes "
+                         "x %llu samples)",
+                         where, (unsigned long long)samples);
+                goto done;
             }
-            i++;
-        }
-        if (got < 0) {
-            snprintf(err, errlen, "%s", src->err);
-            goto done;
+            i += nb;
         }
         if (i != samples) {
             snprintf(err, errlen, "%s: the trace changed between passes", src->name);
@@ -116,6 +158,8 @@ int policy_opt_run(ht_source *src, const uint64_t *sizes, stack_sim *const *opt,
     }
     rc = 0;
 done:
+    free(addr);
+    free(wr);
     builder_free(&cur);
     builder_free(&nxt);
     return rc;

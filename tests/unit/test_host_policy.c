@@ -69,12 +69,13 @@ static void test_engine_equals_baseline(void **state)
 }
 
 /* OPT alone, over sizes of which some hold no metapage in any budget (skipped between OPT
- * sizes): equal to the baseline, and never more than two next-use arrays alive at once
- * (host/policy_opt.h's bound), however many sizes. */
+ * sizes): equal to the baseline (one thread per size, against policy_opt.c's two threads over
+ * batches), and never more than two next-use arrays alive at once (host/policy_opt.h's bound),
+ * however many sizes. */
 static void test_opt_per_size_bounded(void **state)
 {
     (void)state;
-    size_t n = 15000;
+    size_t n = 140000; /* several of policy_opt.c's 64 K-sample batches */
     ht_record *t = random_trace(n, 7);
     policy_config cfg;
     policy_defaults(&cfg);

@@ -155,9 +155,9 @@ static uint64_t bit_prefix(const stack_sim *s, size_t i)
 
 /* The time line is full: renumber the live stamps 1..D in order (D = distinct pages), growing
  * the line to at least 4 D, and rebuild the tree.  A compaction costs O(line) and comes after at
- * least 3 D accesses, so O(1) amortised; the line stays within 8 D (the tree within
- * log2(8 D) levels, the cost of every access: 16-17 levels at 4 KiB pages and 64 MiB touched, 7-8 at
- * 2 MiB, against 16 for all sizes with a fixed 64 K line before; measured 1.4x in LRU). */
+ * least 3 D accesses, so O(1) amortised; the line stays within 8 D, the tree within
+ * log2(8 D) levels (the cost of every access): 16-17 at 4 KiB pages over 64 MiB, 7-8 at 2 MiB,
+ * against 16 for every size with the fixed 64 K line before (LRU 1.27x faster, docs/host.md). */
 static int compact_time(stack_sim *s)
 {
     size_t D = s->nids, cap = s->bitcap;

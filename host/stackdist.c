@@ -157,7 +157,7 @@ static uint64_t bit_prefix(const stack_sim *s, size_t i)
  * the line to at least 4 D, and rebuild the tree.  A compaction costs O(line) and comes after at
  * least 3 D accesses, so O(1) amortised; the line stays within 8 D, the tree within
  * log2(8 D) levels (the cost of every access): 16-17 at 4 KiB pages over 64 MiB, 7-8 at 2 MiB,
- * against 16 for every size with the fixed 64 K line before (LRU 1.27x faster, docs/host.md). */
+ * against 16 for every size with the fixed 64 K line before. */
 static int compact_time(stack_sim *s)
 {
     size_t D = s->nids, cap = s->bitcap;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/policy_opt.h"
 #include "host/simpolicy.h"
 #include "host/spill.h"
 #include "host/stackdist.h"
@@ -87,8 +88,6 @@ static int validate(const policy_config *cfg, char *err, size_t errlen)
 typedef struct {
     stack_sim *lru, *opt;
     policy_sim **fifo, **clock; /* per budget (NULL when the budget holds no metapage) */
-    spill_vec next;             /* OPT: next use per access */
-    u64map last;                /* OPT: page -> index of its last use */
     u64map ids;                 /* FIFO/CLOCK: page -> dense id shared by their simulations */
     uint32_t kmax;
 } size_engine;
@@ -105,10 +104,6 @@ static void engine_free(size_engine *e, int nb)
     }
     free(e->fifo);
     free(e->clock);
-    if (e->next.v)
-        spill_free(&e->next);
-    if (e->last.keys)
-        u64map_free(&e->last);
     if (e->ids.keys)
         u64map_free(&e->ids);
 }
@@ -128,7 +123,6 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     }
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
-        e->next.fd = -1;
         for (int b = 0; b < nb; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (k > e->kmax)
@@ -151,15 +145,8 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new_dense(PG_CLOCK, k)))
                 goto oom;
         }
-        if (cfg->enabled[PG_OPT]) {
-            if (spill_init(&e->next, cfg->tmpdir) != 0) {
-                snprintf(err, errlen, "cannot create OPT's next-use file in %s",
-                         cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp");
-                goto fail;
-            }
-            if (u64map_init(&e->last, 1024) != 0 || !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
-                goto oom;
-        }
+        if (cfg->enabled[PG_OPT] && !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
+            goto oom;
     }
 
     /* Pass 1 */
@@ -190,21 +177,6 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
                         goto oom;
                 }
             }
-            if (e->opt) {
-                int inserted;
-                uint64_t *last = u64map_put(&e->last, page, idx, &inserted);
-                if (!last)
-                    goto oom;
-                if (!inserted) {
-                    e->next.v[*last] = idx;
-                    *last = idx;
-                }
-                if (spill_push(&e->next, PG_NEXT_NONE) != 0) {
-                    snprintf(err, errlen, "OPT's next-use file: no space left in %s",
-                             cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp");
-                    goto fail;
-                }
-            }
         }
         idx++;
     }
@@ -214,31 +186,13 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     }
     out->samples = idx;
 
-    /* Pass 2: OPT */
+    /* Then OPT, one size at a time (host/policy_opt.h: bounded temporary space) */
     if (cfg->enabled[PG_OPT]) {
-        if (ht_rewind(src) != 0) {
-            snprintf(err, errlen, "%s", src->err);
+        stack_sim *opts[POLICY_MAX_SIZES] = {0};
+        for (int s = 0; s < ns; s++)
+            opts[s] = eng[s].opt;
+        if (policy_opt_run(src, cfg->sizes, opts, ns, idx, cfg->tmpdir, err, errlen) != 0)
             goto fail;
-        }
-        uint64_t i = 0;
-        while ((got = ht_next_sample(src, &r)) == 1) {
-            if (r.format == HT_FMT_32)
-                continue;
-            if (i >= idx) {
-                snprintf(err, errlen, "%s: the trace changed between the two passes", src->name);
-                goto fail;
-            }
-            for (int s = 0; s < ns; s++)
-                if (eng[s].opt &&
-                    stack_sim_access(eng[s].opt, r.addr / cfg->sizes[s], r.write,
-                                     pg_opt_rank(eng[s].next.v[i], i)) != 0)
-                    goto oom;
-            i++;
-        }
-        if (got < 0) {
-            snprintf(err, errlen, "%s", src->err);
-            goto fail;
-        }
     }
 
     /* Rows */

@@ -1,8 +1,9 @@
 /* metatrace policy's engine: every (metapage size, budget, policy) over one trace.
  *
  * Pass 1 reads the trace once and feeds, per metapage size, one LRU stack simulation (all
- * budgets), one FIFO and one CLOCK simulation per budget, and OPT's next-use array.  Pass 2
- * (only when OPT is asked for) rewinds the trace and runs one OPT stack simulation per size.
+ * budgets) and one FIFO and one CLOCK simulation per budget.  When OPT is asked for, n + 1 more
+ * passes (host/policy_opt.h) run one OPT stack simulation per size, with at most two next-use
+ * arrays (8 bytes per access each) in temporary files at a time.
  * Samples in the 32-bit format (which name only a gigabyte) cannot place an access in a metapage
  * and are skipped and counted; reconstruct first to use them.
  *

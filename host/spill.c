@@ -6,6 +6,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+static size_t live, peak_live;
+
+size_t spill_peak_live(void)
+{
+    return peak_live;
+}
+
+void spill_reset_peak(void)
+{
+    peak_live = live;
+}
+
 int spill_init(spill_vec *s, const char *dir)
 {
     char path[4096];
@@ -28,6 +40,8 @@ int spill_init(spill_vec *s, const char *dir)
         s->v = NULL;
         return -1;
     }
+    if (++live > peak_live)
+        peak_live = live;
     return 0;
 }
 
@@ -49,8 +63,10 @@ int spill_push(spill_vec *s, uint64_t x)
 
 void spill_free(spill_vec *s)
 {
-    if (s->v)
+    if (s->v) {
         munmap(s->v, s->cap * sizeof *s->v);
+        live--;
+    }
     if (s->fd >= 0)
         close(s->fd);
     s->v = NULL;

@@ -17,5 +17,9 @@ typedef struct {
 int spill_init(spill_vec *s, const char *dir);
 int spill_push(spill_vec *s, uint64_t x);  /* 0 ok, -1 (disk full, ...) */
 void spill_free(spill_vec *s);
+/* How many spill_vecs were alive at once at most since the last reset (the bound callers such
+ * as host/policy_opt.c promise; tests check it).  Not thread-safe. */
+size_t spill_peak_live(void);
+void spill_reset_peak(void);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include "host/u64map.h"
 
+#define LRU_MIN_TIMELINE 64 /* time stamps: the line starts this long and grows with the pages */
+
 struct stack_sim {
     pg_policy policy;
     uint32_t K;           /* deepest level kept: the largest resident count asked for */
@@ -67,7 +69,7 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
     s->wbdiff = calloc((size_t)s->L + 3, sizeof *s->wbdiff);
     int ok = s->hist && s->wbdiff && u64map_init(&s->ids, 1024) == 0 && grow_ids(s) == 0;
     if (ok && policy == PG_LRU) {
-        s->bitcap = 1 << 16;
+        s->bitcap = LRU_MIN_TIMELINE;
         s->bit = calloc(s->bitcap + 1, sizeof *s->bit);
         s->owner = calloc(s->bitcap + 1, sizeof *s->owner);
         ok = s->bit && s->owner;
@@ -152,11 +154,14 @@ static uint64_t bit_prefix(const stack_sim *s, size_t i)
 }
 
 /* The time line is full: renumber the live stamps 1..D in order (D = distinct pages), growing
- * the line when more than half of it is live, and rebuild the tree. */
+ * the line to at least 4 D, and rebuild the tree.  A compaction costs O(line) and comes after at
+ * least 3 D accesses, so O(1) amortised; the line stays within 8 D, the tree within
+ * log2(8 D) levels (the cost of every access): 16-17 at 4 KiB pages over 64 MiB, 7-8 at 2 MiB,
+ * against 16 for every size with the fixed 64 K line before. */
 static int compact_time(stack_sim *s)
 {
     size_t D = s->nids, cap = s->bitcap;
-    while (D * 2 > cap)
+    while (D * 4 > cap)
         cap *= 2;
     uint32_t *owner = calloc(cap + 1, sizeof *owner);
     if (!owner)

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "host/policy.h"
+#include "host/spill.h"
 
 static ht_record *random_trace(size_t n, uint64_t seed)
 {
@@ -67,6 +68,52 @@ static void test_engine_equals_baseline(void **state)
     free(t);
 }
 
+/* OPT alone, over sizes of which some hold no metapage in any budget (skipped between OPT
+ * sizes): equal to the baseline (one thread per size, against policy_opt.c's two threads over
+ * batches), and never more than two next-use arrays alive at once (host/policy_opt.h's bound),
+ * however many sizes. */
+static void test_opt_per_size_bounded(void **state)
+{
+    (void)state;
+    size_t n = 140000; /* several of policy_opt.c's 64 K-sample batches */
+    ht_record *t = random_trace(n, 7);
+    policy_config cfg;
+    policy_defaults(&cfg);
+    cfg.nsizes = 0;
+    uint64_t sizes[] = {4096, 8192, 4u << 20, 12288, 16384, 8u << 20, 65536, 20480};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        cfg.sizes[cfg.nsizes++] = sizes[i];
+    cfg.nbudgets = 2;
+    cfg.budgets[0] = 128 << 10;
+    cfg.budgets[1] = cfg.primary_budget = 1 << 20;
+    for (int p = 0; p < PG_COUNT; p++)
+        cfg.enabled[p] = p == PG_OPT;
+    ht_source *src = ht_array_source(t, n, "random");
+    policy_result a, b;
+    char err[256];
+    spill_reset_peak();
+    assert_int_equal(policy_run(src, &cfg, &a, err, sizeof err), 0);
+    assert_true(spill_peak_live() <= 2);
+    assert_true(spill_peak_live() >= 1);
+    assert_int_equal(policy_run_baseline(src, &cfg, &b, err, sizeof err), 0);
+    assert_int_equal(a.n, 6 * 2);
+    assert_int_equal(a.n, b.n);
+    for (size_t i = 0; i < a.n; i++) {
+        size_t j = 0;
+        while (j < b.n && !(a.rows[i].size == b.rows[j].size &&
+                            a.rows[i].budget == b.rows[j].budget))
+            j++;
+        assert_true(j < b.n);
+        assert_int_equal(a.rows[i].policy, PG_OPT);
+        assert_int_equal(a.rows[i].c.faults, b.rows[j].c.faults);
+        assert_int_equal(a.rows[i].c.writebacks, b.rows[j].c.writebacks);
+    }
+    policy_result_free(&a);
+    policy_result_free(&b);
+    ht_close(src);
+    free(t);
+}
+
 static void test_cost_model(void **state)
 {
     (void)state;
@@ -115,6 +162,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engine_equals_baseline),
+        cmocka_unit_test(test_opt_per_size_bounded),
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_recommendation_prefers_the_cheaper_size),
     };

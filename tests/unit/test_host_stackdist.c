@@ -96,7 +96,8 @@ static void test_opt_equals_simulation(void **state)
     random_traces(PG_OPT);
 }
 
-/* Long enough to force several compactions of LRU's time line (65536 stamps). */
+/* Long enough to force many compactions of LRU's time line (it starts at 64 stamps and grows
+ * to 4-8x the distinct pages, here up to ~5300 of them appearing along the trace). */
 static void test_lru_time_line_compaction(void **state)
 {
     (void)state;

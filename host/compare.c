@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/cli.h"
+#include "host/tracemode.h"
 #include "host/u64map.h"
 
 static int page_histogram(ht_source *src, uint64_t page_size, u64map *h, uint64_t *total,
@@ -144,7 +145,11 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
 {
     memset(r, 0, sizeof *r);
     r->truth_online = 1;
-    if (ht_rewind(other) || policy_run(other, &cfg->policy, &r->other, err, errlen)) {
+    /* a reduce trace gives exact counts (for budgets >= its B), not a sample: no scaling */
+    trace_mode_info tm;
+    if (trace_mode_get(other, &tm, err, errlen))
+        return -1;
+    if (ht_rewind(other) || policy_run_mode(other, &tm, &cfg->policy, &r->other, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s", other->err);
         return -1;
@@ -157,7 +162,7 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
         return -1;
     }
     memcpy(r->truth.rows, truth->rows, truth->n * sizeof *truth->rows);
-    r->scale = r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
+    r->scale = tm.mode == TM_REDUCE ? 1.0 : r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
     return 0;
 }
 

@@ -10,14 +10,14 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/waves.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 ok() { if [ "$2" = 0 ]; then echo "PASS $1"; else echo "FAIL $1"; fi; }
 prog="$FWBUILD/seq.elf"
-args="-q --append size=64K iters=1 --max-insns 300000"
+run() { "$MTEMU" -q --append "size=64K iters=1" --max-insns 300000 "$@"; }
 # The FST header block (type 0) as the writer leaves it at close: u64 start and end times, BE.
 fst_times() { od -An -j1 -N24 -tx1 "$1" | tr -d ' \n' | sed 's/^\(.\{16\}\)\(.\{16\}\)\(.\{16\}\)$/\2 \3/'; }
 hex() { printf '%016x' "$1"; }
 
 # 1. the whole run, lockstep: a whole FST, the same trace as without
-"$MTEMU" $args --trace-unit=both --trace "$T/a.mtr" "$prog" >/dev/null 2>&1
-"$MTEMU" $args --trace-unit=both --trace "$T/b.mtr" --waves "$T/all.fst" "$prog" >/dev/null 2>"$T/err"
+run --trace-unit=both --trace "$T/a.mtr" "$prog" >/dev/null 2>&1
+run --trace-unit=both --trace "$T/b.mtr" --waves "$T/all.fst" "$prog" >/dev/null 2>"$T/err"
 rc=$?
 [ $rc = 0 ] && cmp -s "$T/a.mtr" "$T/b.mtr"
 ok waves-trace-identical $?
@@ -28,12 +28,14 @@ set -- $(fst_times "$T/all.fst")
 [ "$1" = "$(hex 1)" ] && [ "$((0x$2))" -gt 1000 ]
 ok waves-fst-from-reset $?
 
-# 2. a window, with the RTL alone
-"$MTEMU" $args --trace-unit=rtl --trace "$T/c.mtr" --waves "$T/win.fst" --waves-from 5000 --waves-to 6000 \
+# 2. a window, with the RTL alone (its trace against the RTL's without a waveform: the header
+# names the unit)
+run --trace-unit=rtl --trace "$T/r.mtr" "$prog" >/dev/null 2>&1
+run --trace-unit=rtl --trace "$T/c.mtr" --waves "$T/win.fst" --waves-from 5000 --waves-to 6000 \
     "$prog" >/dev/null 2>&1
 rc=$?
 set -- $(fst_times "$T/win.fst")
-[ $rc = 0 ] && [ "$1" = "$(hex 10001)" ] && [ "$2" = "$(hex 12000)" ] && cmp -s "$T/a.mtr" "$T/c.mtr" &&
+[ $rc = 0 ] && [ "$1" = "$(hex 10001)" ] && [ "$2" = "$(hex 12000)" ] && cmp -s "$T/r.mtr" "$T/c.mtr" &&
     [ "$(stat -c %s "$T/win.fst")" -lt "$(stat -c %s "$T/all.fst")" ]
 ok waves-window $?
 

@@ -15,6 +15,7 @@
 
 #include "emu/cpu/decode.h"
 #include "emu/platform/bus.h"
+#include "emu/platform/ram.h"
 
 #define PAGE_MASK (~UINT64_C(0xfff))
 #define DPAGE_MAX 4096 /* decoded pages kept (128 MiB); more: flush them all and start again */
@@ -200,15 +201,29 @@ void dpage_decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
 }
 
 /* The instruction bits at slot d (for logs). */
+/* A parcel of the instruction at pa, read as the emulator's own access: for a trap's tval or
+ * mtinst the instruction is not fetched again, so the meta-pager must not see (or fault in) its
+ * page, nor the page observer: a paged run and a flat run see the same accesses. */
+static uint16_t read_parcel(mt_cpu *c, uint64_t pa)
+{
+    uint16_t v = 0;
+    if (ram_contains(c->bus->ram, pa, 2)) {
+        ram_host_read(c->bus->ram, pa, &v, 2);
+    } else {
+        const uint8_t *page = bus_page_for_read(c->bus, pa & PAGE_MASK); /* the boot ROM */
+        if (page)
+            memcpy(&v, page + (pa & 0xfff), 2);
+    }
+    return v;
+}
+
 uint32_t dpage_slot_bits(mt_cpu *c, mt_dpage *dp, mt_dinsn *d)
 {
     unsigned idx = (unsigned)(d - dp->slot);
-    const uint8_t *page = bus_page_for_read(c->bus, dp->pa);
-    uint16_t lo, hi = 0;
-    if (!page || idx >= DPAGE_SLOTS)
+    if (idx >= DPAGE_SLOTS)
         return 0;
-    memcpy(&lo, page + idx * 2, 2);
+    uint16_t lo = read_parcel(c, dp->pa + idx * 2), hi = 0;
     if (insn_length(lo) == 4 && idx < DPAGE_SLOTS - 1)
-        memcpy(&hi, page + idx * 2 + 2, 2);
+        hi = read_parcel(c, dp->pa + idx * 2 + 2);
     return (uint32_t)lo | (uint32_t)hi << 16;
 }

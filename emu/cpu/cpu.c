@@ -290,6 +290,21 @@ void cpu_request_stop(mt_cpu *c)
     c->next_event = c->other_event = 0;
 }
 
+/* Time's two clocks at the current cycle: the timer comparators when one is due, and the devices
+ * when their poll is due (true: they were polled). */
+static bool timers_and_poll(mt_cpu *c)
+{
+    if (c->cycle >= c->timer_cycle)
+        cpu_timer_changed(c);
+    if (c->cycle < c->poll_cycle)
+        return false;
+    c->poll_cycle = c->cycle + BUS_POLL_CYCLES;
+    bus_poll(c->bus);
+    if (c->on_poll)
+        c->on_poll(c->poll_ctx);
+    return true;
+}
+
 /* The instruction limit, the timer, device polling: true when the hart must stop or take an
  * interrupt before its next instruction. */
 static bool service_events(mt_cpu *c)
@@ -301,16 +316,8 @@ static bool service_events(mt_cpu *c)
         cpu_request_stop(c);
         return true;
     }
-    if (c->cycle >= c->timer_cycle)
-        cpu_timer_changed(c);
-    if (c->cycle >= c->poll_cycle) {
-        c->poll_cycle = c->cycle + BUS_POLL_CYCLES;
-        bus_poll(c->bus);
-        if (c->on_poll)
-            c->on_poll(c->poll_ctx);
-        if (c->stop)
-            return true;
-    }
+    if (timers_and_poll(c) && c->stop)
+        return true;
     return cpu_pending_interrupt(c) >= 0;
 }
 
@@ -364,13 +371,7 @@ static bool wfi_wait(mt_cpu *c)
         if (target > c->cycle)
             c->cycle = target;
     }
-    if (c->cycle >= c->timer_cycle)
-        cpu_timer_changed(c);
-    if (c->cycle >= c->poll_cycle) {
-        c->poll_cycle = c->cycle + BUS_POLL_CYCLES;
-        bus_poll(c->bus);
-        if (c->on_poll)
-            c->on_poll(c->poll_ctx);
+    if (timers_and_poll(c)) {
         if (!(cpu_mip(c) & c->mie) && c->timer_cycle == UINT64_MAX && !(c->mip_hw & MIP_MTIP & c->mie)) {
             if (!c->idle || !c->idle(c->idle_ctx))
                 return false;

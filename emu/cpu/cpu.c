@@ -115,7 +115,7 @@ void cpu_flush_tlb_sets(mt_cpu *c, unsigned dtlb_mask, unsigned itlb_mask)
 {
     for (int m = 0; m < DTLB_SETS; m++)
         if (c->dtlb_used & dtlb_mask & (1u << m))
-            for (unsigned i = 0; i < TLB_SIZE; i++)
+            for (unsigned i = 0; i < TLB_ENTRIES; i++)
                 c->dtlb[m][i].tag_r = c->dtlb[m][i].tag_w = TLB_INVALID;
     for (int m = 0; m < ITLB_SETS; m++)
         if (c->itlb_used & itlb_mask & (1u << m))
@@ -145,7 +145,7 @@ void cpu_invalidate_phys(mt_cpu *c, uint64_t base, uint64_t len)
     for (int m = 0; m < DTLB_SETS; m++) {
         if (!(c->dtlb_used & (1u << m)))
             continue; /* every tag invalid since the set's last flush */
-        for (unsigned i = 0; i < TLB_SIZE; i++) {
+        for (unsigned i = 0; i < TLB_ENTRIES; i++) {
             mt_dtlb_entry *d = &c->dtlb[m][i];
             if (d->pa - base < len) {
                 if (d->tag_r != TLB_INVALID)

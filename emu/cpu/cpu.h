@@ -94,9 +94,17 @@ typedef struct mt_dpage {
 
 /* Software TLBs: direct-mapped, 4 KiB granularity, one set per effective privilege (U, S, M).
  * A tag is the page-aligned virtual address (with the access's alignment bits, so a misaligned
- * access never hits), or TLB_INVALID.  host address = addend + vaddr. */
+ * access never hits), or TLB_INVALID.  host address = addend + vaddr.
+ * Each data set has TLB_VICTIMS more entries after its TLB_SIZE direct-mapped ones: a victim
+ * buffer of the translations that a fill of the same slot pushed out, searched on a miss before
+ * walking.  Why: whether a translation is still cached when the page tables change without a
+ * fence must not depend on where the program's other pages happen to lie (a guest's stack page
+ * that shares the slot would otherwise decide it, and so the build of the same sources:
+ * docs/emulator.md "TLB"). */
 #define TLB_BITS 9
 #define TLB_SIZE (1u << TLB_BITS)
+#define TLB_VICTIMS 8
+#define TLB_ENTRIES (TLB_SIZE + TLB_VICTIMS)
 #define TLB_INVALID UINT64_C(0x10) /* bit 4: no lookup key (page | alignment bits 2:0) has it */
 /* A tag bit no lookup key has: the entry's translation is valid but the RAM side dropped its host
  * pointer (cpu_invalidate_phys).  The fast paths miss; the slow paths fetch the pointer again
@@ -171,7 +179,8 @@ typedef struct mt_cpu {
     /* data TLB sets by what a cached translation depends on besides satp: U, U+MXR, S with the
      * four SUM/MXR combinations, M; so MPRV/MPP/SUM/MXR changes switch sets instead of flushing;
      * the same 7 again for guest accesses (DTLB_HOST_SETS + the key) */
-    mt_dtlb_entry dtlb[DTLB_SETS][TLB_SIZE];
+    mt_dtlb_entry dtlb[DTLB_SETS][TLB_ENTRIES]; /* [TLB_SIZE..]: the set's victim buffer */
+    uint8_t dtlb_victim_next[DTLB_SETS];         /* round-robin: the victim slot filled next */
     mt_itlb_entry itlb[ITLB_SETS][TLB_SIZE]; /* by privilege (index 2 unused), + 4 with V=1 */
     unsigned dtlb_used, itlb_used;   /* sets filled since their last flush */
     int dset;                        /* the current data TLB set */

@@ -84,7 +84,7 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
     c->dpage_count++;
     /* stores to a code page must come to the slow path, which keeps the slots coherent */
     for (int m = 0; m < DTLB_SETS; m++)
-        for (unsigned i = 0; i < TLB_SIZE; i++)
+        for (unsigned i = 0; i < TLB_ENTRIES; i++)
             if (c->dtlb[m][i].pa == pa)
                 c->dtlb[m][i].tag_w = TLB_INVALID;
     return p;

@@ -276,6 +276,18 @@ int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa_ou
     return EXC_NONE;
 }
 
+/* PMP for one translated piece inside one page: *perms_out is the page's uniform permissions
+ * (-1: a PMP boundary inside the page, checked byte-exactly here and never cached). */
+static int piece_pmp(mt_cpu *cpu, uint64_t pa, unsigned size, int acc, int priv, int *perms_out)
+{
+    int perms = pmp_page_perms(cpu, pa & ~UINT64_C(0xfff), priv);
+    unsigned need = perm_of(acc);
+    if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
+        return access_fault(acc);
+    *perms_out = perms;
+    return EXC_NONE;
+}
+
 /* Translates and checks one piece that lies inside one page (no host pointer yet: with a
  * meta-paged RAM, asking for one is an access that may fault a metapage in). */
 static int piece_translate(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t *pa_out, int *perms_out)
@@ -285,23 +297,45 @@ static int piece_translate(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uin
     int e = mmu_translate(cpu, va, acc, priv, &pa);
     if (e != EXC_NONE)
         return e;
-    uint64_t page = pa & ~UINT64_C(0xfff);
-    int perms = pmp_page_perms(cpu, page, priv);
-    unsigned need = perm_of(acc);
-    if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
-        return access_fault(acc);
     *pa_out = pa;
-    *perms_out = perms;
-    return EXC_NONE;
+    return piece_pmp(cpu, pa, size, acc, priv, perms_out);
+}
+
+/* Whether entry e holds a translation (read, write or both, its pointer stale or not) of the
+ * page-aligned virtual address `page`. */
+static bool tlb_holds(const mt_dtlb_entry *e, uint64_t page)
+{
+    return (e->tag_r & ~TLB_STALE) == page || (e->tag_w & ~TLB_STALE) == page;
+}
+
+/* A miss in set `set`: if its victim buffer holds va's page, that translation swaps places with
+ * the one in va's slot (which becomes the victim), so the caller's hit test finds it. */
+static void tlb_victim_promote(mt_cpu *cpu, int set, uint64_t va)
+{
+    uint64_t page = va & ~UINT64_C(0xfff);
+    mt_dtlb_entry *row = cpu->dtlb[set];
+    for (unsigned i = TLB_SIZE; i < TLB_ENTRIES; i++)
+        if (tlb_holds(&row[i], page)) {
+            mt_dtlb_entry *t = &row[(va >> 12) & (TLB_SIZE - 1)], tmp = *t;
+            *t = row[i];
+            row[i] = tmp;
+            return;
+        }
 }
 
 /* Fills data TLB set `set` with the translation of va's page to the host page p (physical page
- * `page`) for a read or (acc == ACC_W) a write. */
+ * `page`) for a read or (acc == ACC_W) a write.  Another page's translation in the slot moves
+ * to the victim buffer; an older one of this page there is dropped (one translation per page). */
 static void tlb_fill(mt_cpu *cpu, int set, uint64_t va, int acc, uint64_t page, uint8_t *p)
 {
-    mt_dtlb_entry *t = &cpu->dtlb[set][(va >> 12) & (TLB_SIZE - 1)];
+    mt_dtlb_entry *row = cpu->dtlb[set], *t = &row[(va >> 12) & (TLB_SIZE - 1)];
     uint64_t tag = va & ~UINT64_C(0xfff);
-    if ((t->tag_r & ~TLB_STALE) != tag && (t->tag_w & ~TLB_STALE) != tag) {
+    for (unsigned i = TLB_SIZE; i < TLB_ENTRIES; i++)
+        if (tlb_holds(&row[i], tag))
+            row[i].tag_r = row[i].tag_w = TLB_INVALID;
+    if (!tlb_holds(t, tag)) {
+        if (t->tag_r != TLB_INVALID || t->tag_w != TLB_INVALID)
+            row[TLB_SIZE + cpu->dtlb_victim_next[set]++ % TLB_VICTIMS] = *t;
         t->tag_r = TLB_INVALID;
         t->tag_w = TLB_INVALID;
     } else if (t->pa != page) { /* remapped without SFENCE: drop the other permission too */
@@ -346,6 +380,7 @@ int mmu_guest_access(mt_cpu *cpu, uint64_t va, unsigned size, bool write, bool h
     uint64_t key = va & (~UINT64_C(0xfff) | (size - 1));
     mt_dtlb_entry *t = set >= 0 ? &cpu->dtlb[set][(va >> 12) & (TLB_SIZE - 1)] : NULL;
     if (t) {
+        tlb_victim_promote(cpu, set, va);
         uint64_t tag = write ? t->tag_w : t->tag_r;
         uint8_t *p = NULL;
         if (tag == key) { /* a hit */
@@ -362,14 +397,12 @@ int mmu_guest_access(mt_cpu *cpu, uint64_t va, unsigned size, bool write, bool h
         }
     }
     uint64_t pa;
-    int e = mmu_translate_guest(cpu, va, acc, priv, hlvx, &pa);
+    int perms, e = mmu_translate_guest(cpu, va, acc, priv, hlvx, &pa);
+    if (e == EXC_NONE)
+        e = piece_pmp(cpu, pa, size, acc, priv, &perms);
     if (e != EXC_NONE)
         return e;
     uint64_t page = pa & ~UINT64_C(0xfff);
-    int perms = pmp_page_perms(cpu, page, priv);
-    unsigned need = perm_of(acc);
-    if (perms < 0 ? !pmp_allows(cpu, pa, size, need, priv) : !((unsigned)perms & need))
-        return access_fault(acc);
     uint8_t *p = write ? bus_page_for_write(cpu->bus, pa) : bus_page_for_read(cpu->bus, pa);
     if (p && t && perms >= 0 && (!write || write_cacheable(cpu, page)))
         tlb_fill(cpu, set, va, acc, page, p);
@@ -392,13 +425,21 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
 
 static int mmio_fault(int acc) { return access_fault(acc); }
 
-/* The fast paths' hit condition, on an entry whose host pointer was dropped: refetch the pointer
- * and do what the fast path does (no walk, no fill), so that eviction is invisible. */
-static uint8_t *stale_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write, uint64_t *pa)
+/* The fast paths' hit condition after the fast path missed: on a translation the victim buffer
+ * gave back, or on an entry whose host pointer was dropped (refetched here), do what the fast
+ * path does (no walk, no fill), so that neither the buffer nor a meta-pager's eviction changes
+ * an access. */
+static uint8_t *cached_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write, uint64_t *pa)
 {
+    tlb_victim_promote(cpu, cpu->dset, va);
     mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
-    uint64_t key = (va & (~UINT64_C(0xfff) | (size - 1))) | TLB_STALE;
+    uint64_t key = va & (~UINT64_C(0xfff) | (size - 1));
     uint64_t *tag = write ? &t->tag_w : &t->tag_r;
+    if (*tag == key) {
+        *pa = t->pa | (va & 0xfff);
+        return (uint8_t *)(t->addend + (uintptr_t)va);
+    }
+    key |= TLB_STALE;
     if (*tag != key)
         return NULL;
     uint8_t *p = write ? bus_page_for_write(cpu->bus, t->pa) : bus_page_for_read(cpu->bus, t->pa);
@@ -413,7 +454,7 @@ static uint8_t *stale_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write, u
 int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
 {
     uint64_t spa;
-    const uint8_t *sp = stale_hit(cpu, va, size, false, &spa);
+    const uint8_t *sp = cached_hit(cpu, va, size, false, &spa);
     if (sp) {
         uint64_t v = 0;
         memcpy(&v, sp, size);
@@ -449,7 +490,7 @@ int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
 int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
 {
     uint64_t spa;
-    uint8_t *sp = stale_hit(cpu, va, size, true, &spa);
+    uint8_t *sp = cached_hit(cpu, va, size, true, &spa);
     if (sp) {
         memcpy(sp, &val, size);
         cpu_access(cpu, spa, size, 1, MT_KIND_STORE);

@@ -186,6 +186,47 @@ static void test_tlb_and_loads(void **state)
     assert_int_equal(got, v);
 }
 
+/* A cached translation stays in use until a fence, even when another page's fill takes its
+ * slot: the victim buffer keeps it (up to TLB_VICTIMS of them per set), so whether a program
+ * sees its old mapping after changing a PTE without a fence does not depend on which of its
+ * other pages share the slot.  A fence drops both the slots and the buffer. */
+static void test_tlb_victim_buffer(void **state)
+{
+    fixture *f = *state;
+    mt_cpu *c = &f->cpu;
+    build_sv39(f);
+    uint64_t old_v = 0x0123456789abcdef, new_v = 0x9e3779b97f4a7c15, got = 0;
+    ram_host_write(f->ram, RAMB + 0x20000, &old_v, 8);
+    ram_host_write(f->ram, RAMB + 0x30000, &new_v, 8);
+    assert_int_equal(cpu_store(c, 0x40000010, 8, 1), EXC_NONE); /* read and write translations */
+    assert_int_equal(cpu_load(c, 0x40000000, 8, &got), EXC_NONE);
+    assert_int_equal(got, old_v);
+    put_pte(f, L0, 0, RAMB + 0x30000, PTE_V | PTE_R | PTE_W | PTE_A | PTE_D); /* no fence */
+    /* 0x4020_0000 (the 2 MiB leaf) has the same slot as 0x4000_0000 */
+    assert_int_equal(cpu_load(c, 0x40200000, 8, &got), EXC_NONE);
+    assert_int_equal(cpu_load(c, 0x40000000, 8, &got), EXC_NONE);
+    assert_int_equal(got, old_v); /* from the victim buffer, not a new walk */
+    /* a store through it, and the meta-pager's invalidator on a buffered entry */
+    assert_int_equal(cpu_load(c, 0x40200008, 8, &got), EXC_NONE);
+    cpu_invalidate_phys(c, RAMB + 0x20000, 0x1000);
+    assert_int_equal(cpu_store(c, 0x40000008, 8, 0x5a5a), EXC_NONE);
+    ram_host_read(f->ram, RAMB + 0x20008, &got, 8);
+    assert_int_equal(got, 0x5a5a);
+    /* more conflicting pages than the buffer holds: the oldest translation is gone */
+    for (unsigned i = 3; i < 3 + TLB_VICTIMS + 1; i++) { /* 2 MiB aliases, every one in slot 0 */
+        put_pte(f, L1, i, RAMB + 0x200000, PTE_V | PTE_R | PTE_A);
+        assert_int_equal(cpu_load(c, 0x40000000 + ((uint64_t)i << 21), 8, &got), EXC_NONE);
+    }
+    assert_int_equal(cpu_load(c, 0x40000000, 8, &got), EXC_NONE);
+    assert_int_equal(got, new_v);
+    /* a fence drops the buffer too */
+    put_pte(f, L0, 0, RAMB + 0x20000, PTE_V | PTE_R | PTE_W | PTE_A | PTE_D);
+    assert_int_equal(cpu_load(c, 0x40200000, 8, &got), EXC_NONE); /* 0x4000_0000 into the buffer */
+    cpu_flush_tlb_current(c);
+    assert_int_equal(cpu_load(c, 0x40000000, 8, &got), EXC_NONE);
+    assert_int_equal(got, old_v);
+}
+
 /* An SC without a reservation fails (rd = 1, memory unchanged), but only after the checks a
  * store makes: on a read-only page it takes the store page fault instead. */
 static void test_sc_checks_first(void **state)
@@ -260,6 +301,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sv39_walks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sv48_and_pte_access_fault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tlb_and_loads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tlb_victim_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sc_checks_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pmp, setup, teardown),
     };

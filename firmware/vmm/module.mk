@@ -14,8 +14,10 @@ VMM_OBJS   := $(patsubst firmware/%,$(FWBUILD)/obj/vmm/%.o,$(VMM_SRCS))
 VMM_ELF    := $(FWBUILD)/vmm.elf
 
 ifneq ($(shell command -v $(VMM_CC) 2>/dev/null),)
-ALL_TARGETS += $(VMM_ELF)
-TEST_DEPS   += $(VMM_ELF)
+ALL_TARGETS  += $(VMM_ELF)
+TEST_DEPS    += $(VMM_ELF) linux
+# the project's Linux as a guest, traced, meta-paged, on QEMU too (about 8 s of CPU)
+TEST_SCRIPTS += tests/e2e/guest-linux.sh
 endif
 
 $(FWBUILD)/obj/vmm/%.o: firmware/% $(wildcard firmware/vmm/*.h) firmware/rt/dt.h

@@ -30,12 +30,20 @@ $(VMM_ELF): $(VMM_OBJS) firmware/vmm/link.ld
 
 .SECONDARY: $(VMM_OBJS)
 
-# Boots GUEST (default: the project's Linux) as a VS-mode guest; exits when the guest powers off.
-GUEST ?= $(BUILD)/linux/Image
+# Boots GUEST (default: the project's Linux) as a VS-mode guest; exits when the guest powers off,
+# with its status.  GUEST_APPEND is added to the guest's command line (quoted for the shell here,
+# so it may hold both kinds of quotes); GUEST_MEM is the host's RAM (the guest gets 64 MiB less).
+GUEST ?= $(LINUX_IMAGE)
 GUEST_APPEND ?=
 GUEST_MEM ?= 256M
 .PHONY: run-guest
 run-guest: $(BIN)/mtemu $(VMM_ELF)
 	@test -f "$(GUEST)" || { echo "run-guest: no guest Image '$(GUEST)' (make linux, or GUEST=IMAGE)" >&2; exit 2; }
 	$(BIN)/mtemu -q -m $(GUEST_MEM) --bios $(VMM_ELF) --kernel "$(GUEST)" \
-	  --append "console=hvc0 earlycon=sbi $(GUEST_APPEND)"
+	  --append 'console=hvc0 earlycon=sbi $(subst ','\'',$(GUEST_APPEND))'
+
+# make bench: the guest's boot beside the native one, on QEMU and mtemu (tests/bench/bench_guest.sh).
+.PHONY: bench_guest
+bench_guest: $(BIN)/mtemu $(VMM_ELF)
+	@BIN=$(BIN) FWBUILD=$(FWBUILD) tests/bench/bench_guest.sh
+BENCH_STEPS += bench_guest

@@ -4,10 +4,11 @@
 # Built with the firmware's cross compiler and picolibc's string functions (no start files).
 # Compiled for rv64imac_zicsr_zifencei (CSRs, FENCE.I), linked as rv64imac: gcc picks picolibc's
 # multilib from the link's -march (TOOLCHAIN-NOTES: "_zicsr" there selects the wrong one).
+# No loop-to-memcpy/memset rewriting: picolibc's rv64imac ones go byte by byte.
 VMM_CC     := riscv64-unknown-elf-gcc
 VMM_COMMON := -mabi=lp64 -mcmodel=medany -mno-relax --specs=picolibc.specs
 VMM_CFLAGS := -std=c17 -O2 -g -Wall -Wextra -Werror -march=rv64imac_zicsr_zifencei $(VMM_COMMON) \
-              -ffreestanding -ffunction-sections -D_DEFAULT_SOURCE -I$(ROOT) -Ifirmware/vmm
+              -ffreestanding -fno-tree-loop-distribute-patterns -ffunction-sections -D_DEFAULT_SOURCE -I$(ROOT) -Ifirmware/vmm
 VMM_SRCS   := firmware/vmm/start.S firmware/vmm/vmm.c firmware/vmm/sbi.c firmware/vmm/gstage.c \
               firmware/vmm/guest_dt.c firmware/vmm/fdtw.c firmware/vmm/console.c firmware/rt/dt.c
 VMM_OBJS   := $(patsubst firmware/%,$(FWBUILD)/obj/vmm/%.o,$(VMM_SRCS))

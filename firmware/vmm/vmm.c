@@ -125,6 +125,7 @@ static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t
 struct host_info {
     struct dt_range ram;
     uint32_t timebase_hz;
+    uint64_t dtb, dtb_size; /* where the host's tree lies (it may be inside future guest RAM) */
 };
 
 /* What the VMM takes from the host's tree; bootargs are copied out (the tree's memory becomes
@@ -142,6 +143,8 @@ static void read_host_dt(const void *blob, struct host_info *h)
     if (!tb || len != 4)
         fail("the host device tree", "no 32-bit /cpus/timebase-frequency");
     h->timebase_hz = be32(tb);
+    h->dtb = (uint64_t)(uintptr_t)blob;
+    h->dtb_size = dt.total_size;
     const char *args = dt_getprop(&dt, "/chosen", "bootargs", &len);
     if (!args || len <= 1)
         args = DEFAULT_BOOTARGS, len = sizeof DEFAULT_BOOTARGS;
@@ -175,10 +178,10 @@ static void copy_blocks(uint64_t dst, uint64_t src, uint64_t len)
     }
 }
 
-static void zero64(uint64_t dst, uint64_t len)
+static void zero_bytes(uint64_t dst, uint64_t len)
 {
-    uint64_t *d = (uint64_t *)(uintptr_t)dst;
-    for (uint64_t i = 0; i < len / 8; i++)
+    volatile uint8_t *d = (volatile uint8_t *)(uintptr_t)dst;
+    for (uint64_t i = 0; i < len; i++)
         d[i] = 0;
 }
 
@@ -201,10 +204,11 @@ void vmm_main(uint64_t hartid, const void *host_dtb)
     uint64_t kernel_gpa = GUEST_RAM_GPA + text_offset;
     uint64_t dtb_gpa = GUEST_RAM_GPA + guest_size - MIB2;
 
-    /* the Image to its load address; the tree's 2 MiB are cleared first (the host's tree lies
-     * there: the guest must not find it) */
+    /* the Image to its load address; the host's tree is cleared where it lies in guest RAM (the
+     * loaders put it at the top of RAM): the guest must not find it */
     copy_blocks(guest_hpa + text_offset, KERNEL_STAGE_HPA, img->image_size);
-    zero64(guest_hpa + (dtb_gpa - GUEST_RAM_GPA), MIB2);
+    if (host.dtb >= guest_hpa && host.dtb < guest_hpa + guest_size)
+        zero_bytes(host.dtb, host.dtb_size);
     /* 4 KiB leaves where the kernel starts (its text: fetched all the time); Linux leaves the
      * RAM below its load address unused */
     gstage_build(guest_hpa, guest_size, kernel_gpa);

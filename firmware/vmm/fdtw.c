@@ -3,13 +3,13 @@
 #include <string.h>
 
 enum {
-    FDT_MAGIC = 0xd00dfeed,
-    FDT_BEGIN_NODE = 1,
-    FDT_END_NODE = 2,
-    FDT_PROP = 3,
-    FDT_END = 9,
-    FDT_HEADER = 40,
-    FDT_RSVMAP = 16, /* one all-zero entry: no reserved memory */
+    FDTW_MAGIC = 0xd00dfeed,
+    FDTW_BEGIN_NODE = 1,
+    FDTW_END_NODE = 2,
+    FDTW_PROP = 3,
+    FDTW_END = 9,
+    FDTW_HEADER = 40,
+    FDTW_RSVMAP = 16, /* one all-zero entry: no reserved memory */
 };
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -63,17 +63,17 @@ static uint32_t string_offset(struct fdtw *w, const char *name)
 void fdtw_begin(struct fdtw *w, void *buf, size_t cap)
 {
     *w = (struct fdtw){.buf = buf, .cap = cap};
-    if (cap < FDT_HEADER + FDT_RSVMAP) {
+    if (cap < FDTW_HEADER + FDTW_RSVMAP) {
         w->overflow = true;
         return;
     }
-    memset(buf, 0, FDT_HEADER + FDT_RSVMAP);
-    w->pos = FDT_HEADER + FDT_RSVMAP;
+    memset(buf, 0, FDTW_HEADER + FDTW_RSVMAP);
+    w->pos = FDTW_HEADER + FDTW_RSVMAP;
 }
 
 void fdtw_node(struct fdtw *w, const char *name)
 {
-    emit_u32(w, FDT_BEGIN_NODE);
+    emit_u32(w, FDTW_BEGIN_NODE);
     emit(w, name, strlen(name) + 1);
     align4(w);
     w->depth++;
@@ -81,13 +81,13 @@ void fdtw_node(struct fdtw *w, const char *name)
 
 void fdtw_end_node(struct fdtw *w)
 {
-    emit_u32(w, FDT_END_NODE);
+    emit_u32(w, FDTW_END_NODE);
     w->depth--;
 }
 
 void fdtw_prop(struct fdtw *w, const char *name, const void *value, size_t len)
 {
-    emit_u32(w, FDT_PROP);
+    emit_u32(w, FDTW_PROP);
     emit_u32(w, (uint32_t)len);
     emit_u32(w, string_offset(w, name));
     emit(w, value, len);
@@ -115,21 +115,21 @@ void fdtw_prop_reg64(struct fdtw *w, const char *name, uint64_t base, uint64_t s
 
 size_t fdtw_finish(struct fdtw *w)
 {
-    emit_u32(w, FDT_END);
+    emit_u32(w, FDTW_END);
     size_t struct_end = w->pos;
     emit(w, w->strings, w->strings_len);
     if (w->overflow || w->depth != 0)
         return 0;
     uint8_t *h = w->buf;
-    put_be32(h + 0, FDT_MAGIC);
+    put_be32(h + 0, FDTW_MAGIC);
     put_be32(h + 4, (uint32_t)w->pos);                       /* totalsize */
-    put_be32(h + 8, FDT_HEADER + FDT_RSVMAP);                /* off_dt_struct */
+    put_be32(h + 8, FDTW_HEADER + FDTW_RSVMAP);                /* off_dt_struct */
     put_be32(h + 12, (uint32_t)struct_end);                  /* off_dt_strings */
-    put_be32(h + 16, FDT_HEADER);                            /* off_mem_rsvmap */
+    put_be32(h + 16, FDTW_HEADER);                            /* off_mem_rsvmap */
     put_be32(h + 20, 17);                                    /* version */
     put_be32(h + 24, 16);                                    /* last_comp_version */
     put_be32(h + 28, 0);                                     /* boot_cpuid_phys */
     put_be32(h + 32, (uint32_t)w->strings_len);              /* size_dt_strings */
-    put_be32(h + 36, (uint32_t)(struct_end - FDT_HEADER - FDT_RSVMAP)); /* size_dt_struct */
+    put_be32(h + 36, (uint32_t)(struct_end - FDTW_HEADER - FDTW_RSVMAP)); /* size_dt_struct */
     return w->pos;
 }

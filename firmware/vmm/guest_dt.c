@@ -1,6 +1,7 @@
 #include "guest_dt.h"
 
 #include "fdtw.h"
+#include "vuart.h"
 
 static char node_name[32];
 
@@ -56,6 +57,13 @@ size_t guest_dt_build(void *buf, size_t cap, const struct guest_dt_params *p)
     fdtw_end_node(&w);
     fdtw_end_node(&w); /* cpu@0 */
     fdtw_end_node(&w); /* cpus */
+
+    /* the virtual UART (trapped and emulated): no interrupts property, Linux's 8250 driver polls */
+    fdtw_node(&w, unit_name("serial", VUART_GPA));
+    fdtw_prop_str(&w, "compatible", "ns16550a");
+    fdtw_prop_reg64(&w, "reg", VUART_GPA, VUART_SIZE);
+    fdtw_prop_u32(&w, "clock-frequency", VUART_CLOCK_HZ);
+    fdtw_end_node(&w);
 
     fdtw_node(&w, unit_name("memory", p->ram_gpa));
     fdtw_prop_str(&w, "device_type", "memory");

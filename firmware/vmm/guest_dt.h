@@ -1,7 +1,8 @@
 /* The guest's device tree: what a VS-mode Linux may know of its machine.  One hart (hart id 0)
  * with its interrupt controller and the timebase of the host, Sstc (the guest's stimecmp is
- * vstimecmp), its RAM, and /chosen/bootargs.  No devices: the console, the timer, IPIs and
- * reset are SBI calls (sbi.c), so nothing of the host's MMIO is visible to the guest. */
+ * vstimecmp), its RAM, a virtual NS16550A without an interrupt line (vuart.h), and
+ * /chosen/bootargs.  The timer, IPIs and reset are SBI calls (sbi.c), the console SBI or the
+ * virtual UART; nothing of the host's MMIO is mapped for the guest. */
 #ifndef VMM_GUEST_DT_H
 #define VMM_GUEST_DT_H
 

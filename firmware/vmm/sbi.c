@@ -2,6 +2,7 @@
 
 #include "console.h"
 #include "gstage.h"
+#include "mmio.h"
 #include "vmm_defs.h"
 
 enum {
@@ -57,7 +58,9 @@ static void __attribute__((noreturn)) guest_power_off(const char *how, uint64_t 
     con_dec(sbi_stats.ipi);
     con_puts(", rfence ");
     con_dec(sbi_stats.rfence);
-    con_puts(")\n");
+    con_puts("); UART accesses emulated: ");
+    con_dec(mmio_accesses);
+    con_puts("\n");
     /* a shutdown with "no reason" passes; a system failure or a reboot (which this VMM does
      * not offer: it runs one boot) ends the run with status 1 */
     vmm_exit(type == 0 && reason == 0 ? 0 : 1);

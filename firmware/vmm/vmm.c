@@ -10,10 +10,11 @@
  *   - maps guest RAM through the G-stage (gstage.c) and writes the guest's device tree
  *     (guest_dt.c) into the last 2 MiB of guest RAM;
  *   - enters the Image in VS-mode with a0 = 0 (hart id), a1 = the tree's guest-physical address.
- * Then it only serves traps from the guest: SBI calls (sbi.c); anything else (a guest-page fault
- * outside guest RAM, a virtual instruction) is reported and ends the run with status 3.
+ * Then it only serves traps from the guest: SBI calls (sbi.c) and accesses to its virtual UART
+ * (mmio.c, vuart.c); anything else (another guest-page fault outside guest RAM, a virtual
+ * instruction) is reported and ends the run with status 3.
  * The guest's timer is Sstc's vstimecmp and its interrupts are delegated (hideleg), so a running
- * guest traps to the VMM only for its SBI calls. */
+ * guest traps to the VMM only for its SBI calls and its UART accesses. */
 #include <stdint.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "firmware/rt/dt.h"
 #include "gstage.h"
 #include "guest_dt.h"
+#include "mmio.h"
 #include "sbi.h"
 #include "vmm_defs.h"
 
@@ -112,7 +114,9 @@ void vmm_trap(uint64_t *frame)
         sbi_call(frame);
         return;
     case 20: case 21: case 23: /* htval << 2 is the guest-physical address */
-        guest_trap_fatal("guest-page fault outside guest RAM (the guest has no devices)", cause);
+        if (mmio_emulate(frame, cause, CSR_READ(CSR_HTVAL) << 2 | (CSR_READ(stval) & 3)))
+            return;
+        guest_trap_fatal("guest-page fault outside guest RAM and the virtual UART", cause);
     case 22:
         guest_trap_fatal("virtual instruction", cause);
     default:

@@ -1,6 +1,7 @@
 #include "guest_dt.h"
 
 #include "fdtw.h"
+#include "vplic.h"
 #include "vuart.h"
 
 static char node_name[32];
@@ -26,7 +27,7 @@ static const char *unit_name(const char *base, uint64_t addr)
 size_t guest_dt_build(void *buf, size_t cap, const struct guest_dt_params *p)
 {
     static struct fdtw w; /* its strings buffer is too large for the VMM's stack */
-    enum { INTC_PHANDLE = 1 };
+    enum { INTC_PHANDLE = 1, PLIC_PHANDLE = 2 };
     fdtw_begin(&w, buf, cap);
     fdtw_node(&w, "");
     fdtw_prop_u32(&w, "#address-cells", 2);
@@ -58,11 +59,27 @@ size_t guest_dt_build(void *buf, size_t cap, const struct guest_dt_params *p)
     fdtw_end_node(&w); /* cpu@0 */
     fdtw_end_node(&w); /* cpus */
 
-    /* the virtual UART (trapped and emulated): no interrupts property, Linux's 8250 driver polls */
+    /* the virtual PLIC and UART (trapped and emulated); the PLIC's one context is the hart's
+     * supervisor external interrupt (9) */
+    fdtw_node(&w, unit_name("plic", VPLIC_GPA));
+    static const char plic_compat[] = "sifive,plic-1.0.0\0riscv,plic0";
+    fdtw_prop(&w, "compatible", plic_compat, sizeof plic_compat);
+    fdtw_prop_reg64(&w, "reg", VPLIC_GPA, VPLIC_SIZE);
+    fdtw_prop_u32(&w, "#interrupt-cells", 1);
+    fdtw_prop_u32(&w, "#address-cells", 0);
+    fdtw_prop(&w, "interrupt-controller", "", 0);
+    const uint8_t ext[8] = {0, 0, 0, INTC_PHANDLE, 0, 0, 0, 9};
+    fdtw_prop(&w, "interrupts-extended", ext, sizeof ext);
+    fdtw_prop_u32(&w, "riscv,ndev", VPLIC_NDEV);
+    fdtw_prop_u32(&w, "phandle", PLIC_PHANDLE);
+    fdtw_end_node(&w);
+
     fdtw_node(&w, unit_name("serial", VUART_GPA));
     fdtw_prop_str(&w, "compatible", "ns16550a");
     fdtw_prop_reg64(&w, "reg", VUART_GPA, VUART_SIZE);
     fdtw_prop_u32(&w, "clock-frequency", VUART_CLOCK_HZ);
+    fdtw_prop_u32(&w, "interrupt-parent", PLIC_PHANDLE);
+    fdtw_prop_u32(&w, "interrupts", VUART_IRQ);
     fdtw_end_node(&w);
 
     fdtw_node(&w, unit_name("memory", p->ram_gpa));

@@ -1,7 +1,6 @@
 /* The guest's device tree: what a VS-mode Linux may know of its machine.  One hart (hart id 0)
  * with its interrupt controller and the timebase of the host, Sstc (the guest's stimecmp is
- * vstimecmp), its RAM, a virtual NS16550A without an interrupt line (vuart.h), and
- * /chosen/bootargs.  The timer, IPIs and reset are SBI calls (sbi.c), the console SBI or the
+ * vstimecmp), its RAM, a virtual PLIC (vplic.h) and NS16550A (vuart.h), and /chosen/bootargs.  The timer, IPIs and reset are SBI calls (sbi.c), the console SBI or the
  * virtual UART; nothing of the host's MMIO is mapped for the guest. */
 #ifndef VMM_GUEST_DT_H
 #define VMM_GUEST_DT_H

@@ -1,5 +1,6 @@
 #include "mmio.h"
 
+#include "vplic.h"
 #include "vuart.h"
 
 uint64_t mmio_accesses;
@@ -41,26 +42,43 @@ static uint32_t faulting_insn(unsigned *len)
     return 0x23 | funct3 << 12 | rs1 << 15 | r2 << 20;
 }
 
+/* The value a load of width funct3 sees: sign- or zero-extended as the instruction says. */
+static uint64_t extend(uint64_t v, unsigned funct3)
+{
+    switch (funct3) {
+    case 0: return (uint64_t)(int64_t)(int8_t)v;
+    case 1: return (uint64_t)(int64_t)(int16_t)v;
+    case 2: return (uint64_t)(int64_t)(int32_t)v;
+    case 4: return (uint8_t)v;
+    case 5: return (uint16_t)v;
+    case 6: return (uint32_t)v;
+    default: return v;
+    }
+}
+
 int mmio_emulate(uint64_t *frame, uint64_t cause, uint64_t gpa)
 {
-    if (gpa < VUART_GPA || gpa >= VUART_GPA + VUART_SIZE || (cause != 21 && cause != 23))
+    int uart = gpa >= VUART_GPA && gpa < VUART_GPA + VUART_SIZE;
+    int plic = gpa >= VPLIC_GPA && gpa < VPLIC_GPA + VPLIC_SIZE;
+    if ((!uart && !plic) || (cause != 21 && cause != 23))
         return 0;
     unsigned len;
     uint32_t insn = faulting_insn(&len);
     unsigned opcode = insn & 0x7f, funct3 = (insn >> 12) & 7, rd = (insn >> 7) & 31, rs2 = (insn >> 20) & 31;
-    unsigned reg = (unsigned)(gpa - VUART_GPA);
     if (cause == 21 && opcode == 0x03) {
-        uint64_t v = reg < 8 ? vuart_read(reg) : 0;
-        if (funct3 == 0) /* LB: sign-extended; LBU and the wider ones see the byte zero-extended */
-            v = (uint64_t)(int64_t)(int8_t)v;
+        uint64_t v = uart ? (gpa - VUART_GPA < 8 ? vuart_read((unsigned)(gpa - VUART_GPA)) : 0)
+                          : vplic_read((gpa - VPLIC_GPA) & ~3UL);
         if (rd != 0)
-            frame[rd] = v;
+            frame[rd] = extend(v, funct3);
     } else if (cause == 23 && opcode == 0x23) {
-        if (reg < 8)
-            vuart_write(reg, (uint8_t)frame[rs2]);
+        if (uart && gpa - VUART_GPA < 8)
+            vuart_write((unsigned)(gpa - VUART_GPA), (uint8_t)frame[rs2]);
+        else if (plic)
+            vplic_write((gpa - VPLIC_GPA) & ~3UL, (uint32_t)frame[rs2]);
     } else {
         return 0;
     }
+    vplic_update(); /* the UART's line may have changed */
     mmio_accesses++;
     uint64_t sepc;
     __asm__ volatile("csrr %0, sepc" : "=r"(sepc));

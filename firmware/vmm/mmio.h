@@ -1,5 +1,5 @@
 /* Trap-and-emulate of the guest's device accesses: a load or store guest-page fault at a
- * guest-physical address of a virtual device (vuart.h) is decoded and carried out by the VMM,
+ * guest-physical address of a virtual device (vuart.h, vplic.h) is decoded and carried out by the VMM,
  * and the guest resumes after the instruction.  The instruction comes from htinst (the
  * transformed instruction) or, where the hart leaves htinst 0, from the guest's own memory
  * through HLVX.HU at sepc. */

@@ -11,7 +11,7 @@ VMM_CFLAGS := -std=c17 -O2 -g -Wall -Wextra -Werror -march=rv64imac_zicsr_zifenc
               -ffreestanding -fno-tree-loop-distribute-patterns -ffunction-sections -D_DEFAULT_SOURCE -I$(ROOT) -Ifirmware/vmm
 VMM_SRCS   := firmware/vmm/start.S firmware/vmm/vmm.c firmware/vmm/sbi.c firmware/vmm/gstage.c \
               firmware/vmm/guest_dt.c firmware/vmm/fdtw.c firmware/vmm/console.c firmware/vmm/mmio.c \
-              firmware/vmm/vuart.c firmware/rt/dt.c
+              firmware/vmm/vuart.c firmware/vmm/vplic.c firmware/rt/dt.c
 VMM_OBJS   := $(patsubst firmware/%,$(FWBUILD)/obj/vmm/%.o,$(VMM_SRCS))
 VMM_ELF    := $(FWBUILD)/vmm.elf
 

@@ -58,7 +58,7 @@ static void __attribute__((noreturn)) guest_power_off(const char *how, uint64_t 
     con_dec(sbi_stats.ipi);
     con_puts(", rfence ");
     con_dec(sbi_stats.rfence);
-    con_puts("); UART accesses emulated: ");
+    con_puts("); device accesses emulated: ");
     con_dec(mmio_accesses);
     con_puts("\n");
     /* a shutdown with "no reason" passes; a system failure or a reboot (which this VMM does

@@ -10,11 +10,11 @@
  *   - maps guest RAM through the G-stage (gstage.c) and writes the guest's device tree
  *     (guest_dt.c) into the last 2 MiB of guest RAM;
  *   - enters the Image in VS-mode with a0 = 0 (hart id), a1 = the tree's guest-physical address.
- * Then it only serves traps from the guest: SBI calls (sbi.c) and accesses to its virtual UART
- * (mmio.c, vuart.c); anything else (another guest-page fault outside guest RAM, a virtual
- * instruction) is reported and ends the run with status 3.
+ * Then it only serves traps from the guest: SBI calls (sbi.c), accesses to its virtual PLIC and
+ * UART (mmio.c, vplic.c, vuart.c) and its own console poll; anything else (another guest-page
+ * fault outside guest RAM, a virtual instruction) is reported and ends the run with status 3.
  * The guest's timer is Sstc's vstimecmp and its interrupts are delegated (hideleg), so a running
- * guest traps to the VMM only for its SBI calls and its UART accesses. */
+ * guest traps to the VMM only for its SBI calls, its device accesses and the VMM's console poll. */
 #include <stdint.h>
 #include <string.h>
 
@@ -23,6 +23,7 @@
 #include "gstage.h"
 #include "guest_dt.h"
 #include "mmio.h"
+#include "vplic.h"
 #include "sbi.h"
 #include "vmm_defs.h"
 
@@ -105,10 +106,21 @@ static void __attribute__((noreturn)) guest_trap_fatal(const char *what, uint64_
     fail("guest stopped", NULL);
 }
 
+/* The VMM's own timer (HS's stimecmp, Sstc): typed input reaches the guest's UART only when the
+ * VMM looks, and a guest waiting for it in WFI does not trap, so the VMM looks every 10 ms. */
+#define CONSOLE_POLL_TICKS(tb) ((tb) / 100)
+static uint64_t poll_ticks;
+
+static void arm_console_poll(void) { CSR_WRITE(0x14d, CSR_READ(time) + poll_ticks); }
+
 void vmm_trap(uint64_t *frame)
 {
     uint64_t cause = CSR_READ(scause);
     switch (cause) {
+    case (1UL << 63) | 5: /* HS timer */
+        vplic_update();
+        arm_console_poll();
+        return;
     case 10: /* ecall from VS: an SBI call */
         CSR_WRITE(sepc, CSR_READ(sepc) + 4);
         sbi_call(frame);
@@ -243,6 +255,9 @@ void vmm_main(uint64_t hartid, const void *host_dtb)
     CSR_WRITE(CSR_VSTIMECMP, -1UL);
     CSR_WRITE(CSR_VSATP, 0);
     CSR_WRITE(CSR_VSSTATUS, 0);
+    poll_ticks = CONSOLE_POLL_TICKS(host.timebase_hz);
+    arm_console_poll();
+    CSR_SET(sie, 1UL << 5); /* STIE: taken whenever the guest runs (V=1 enables HS interrupts) */
     CSR_WRITE(stvec, (uint64_t)(uintptr_t)hs_trap);
     CSR_WRITE(sscratch, (uint64_t)(uintptr_t)hs_stack_top);
     CSR_SET(CSR_HSTATUS, HSTATUS_SPV | HSTATUS_SPVP);

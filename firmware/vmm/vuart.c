@@ -21,6 +21,11 @@ static int rx_ready(void)
     return u.rx >= 0;
 }
 
+int vuart_irq_line(void)
+{
+    return ((u.ier & IER_ERBFI) && rx_ready()) || ((u.ier & IER_ETBEI) && u.thr_pending);
+}
+
 uint8_t vuart_read(unsigned reg)
 {
     switch (reg) {

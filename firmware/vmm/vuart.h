@@ -1,7 +1,7 @@
 /* The guest's NS16550A at guest-physical VUART_GPA: a register-level model (byte registers,
- * reg-shift 0) whose transmitter is the host UART and whose receiver is fed from it.  It has no
- * interrupt line (the guest's tree lists none, so Linux's 8250 driver polls it), but IIR reports
- * the interrupt conditions as a 16550A does, which is what the polling driver reads. */
+ * reg-shift 0) whose transmitter is the host UART and whose receiver is fed from it.  Its
+ * interrupt output (received data, transmitter empty, as IER enables them) is source VUART_IRQ of
+ * the virtual PLIC (vplic.h). */
 #ifndef VMM_VUART_H
 #define VMM_VUART_H
 
@@ -13,5 +13,7 @@
 
 uint8_t vuart_read(unsigned reg);
 void vuart_write(unsigned reg, uint8_t v);
+/* The UART's interrupt output: an enabled condition is pending (what IIR would report). */
+int vuart_irq_line(void);
 
 #endif

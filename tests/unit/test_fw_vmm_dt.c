@@ -61,10 +61,19 @@ static void guest_tree_is_valid_and_complete(void **state)
     assert_int_equal(fdt32_to_cpu(reg[1]), 0x80000000u);
     assert_int_equal(fdt32_to_cpu(reg[2]), 0);
     assert_int_equal(fdt32_to_cpu(reg[3]), 0xc000000u);
-    /* one device, the virtual UART, without an interrupt line (Linux's 8250 driver polls it) */
+    /* the two virtual devices: the PLIC, whose one context is the hart's S external interrupt,
+     * and the UART, its source 10 */
+    int plic = fdt_path_offset(buf, "/plic@c000000");
+    assert_true(plic >= 0);
+    assert_int_equal(fdt_node_check_compatible(buf, plic, "riscv,plic0"), 0);
+    assert_int_equal(fdt_node_check_compatible(buf, plic, "sifive,plic-1.0.0"), 0);
+    const fdt32_t *ext = fdt_getprop(buf, plic, "interrupts-extended", &len);
+    assert_int_equal(len, 8);
+    assert_int_equal(fdt32_to_cpu(ext[0]), 1); /* the cpu-intc's phandle */
+    assert_int_equal(fdt32_to_cpu(ext[1]), 9); /* supervisor external */
     assert_string_equal(prop_str(buf, "/serial@10000000", "compatible"), "ns16550a");
-    int uart = fdt_path_offset(buf, "/serial@10000000");
-    assert_null(fdt_getprop(buf, uart, "interrupts", NULL));
+    assert_int_equal(prop_u32(buf, "/serial@10000000", "interrupt-parent"), fdt_get_phandle(buf, plic));
+    assert_int_equal(prop_u32(buf, "/serial@10000000", "interrupts"), 10);
     assert_true(fdt_path_offset(buf, "/soc") < 0);
 }
 

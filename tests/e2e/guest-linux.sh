@@ -19,7 +19,9 @@
 #   guest/qemu-reference      the same VMM and Image on QEMU (-cpu rv64,h=true,sstc=true): the
 #                             same milestones (the VMM relies on no mtemu quirk)
 #   guest/no-image, guest/small-ram   bad set-ups are refused with one line and exit status 3
-# One PASS/FAIL line per case.  Exit 77 only while $BIN/mtemu does not exist.
+# One PASS/FAIL line per case.  Exit 77 only while $BIN/mtemu does not exist.  About 10 s of CPU
+# (25 s under SAN=1), plus 8 s of waits in the shell cases.
+# test-timeout: 600
 set -u
 BIN=${BIN:-build/bin}
 FWBUILD=${FWBUILD:-build/firmware}

@@ -61,7 +61,8 @@ timed() {
     echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >"$out"
     return $rc
 }
-ratio() { awk -v a="$(cat "$1")" -v b="$(cat "$2")" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# (the quotient first: in printf's argument list mawk takes `b > 0` for a redirection to a file "0")
+ratio() { awk -v a="$(cat "$1")" -v b="$(cat "$2")" 'BEGIN { r = 0; if (b > 0) r = a / b; printf "%.2f", r }'; }
 bytes() { stat -c %s "$1" 2>/dev/null || echo 0; }
 # jfield FILE KEY POLICY: a number from compare's JSON
 jfield() { sed -n "s/.*\"$2\": {[^}]*\"$3\": \([0-9.]*\).*/\1/p" "$1" | head -1; }

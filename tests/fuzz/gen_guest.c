@@ -7,8 +7,12 @@
  *           return address back into the first 64 KiB, so that a stream keeps going
  *   0x0300  the constant pool
  *   0x1000  60 KiB of random instructions, biased towards real opcodes and the CSRs that matter
- *   0x40000 256 KiB of random bytes: the page tables satp, vsatp and hgatp point into
- * The seed picks the mode, the translation schemes and the delegation. */
+ *   0x40000 256 KiB of random bytes with the page tables in them: hgatp's root at 0x40000
+ *           (16 KiB; Sv48x4's next level at 0x44000), satp's and vsatp's at 0x48000 (Sv48's next
+ *           level at 0x49000), each mapping the gigabyte of RAM at itself (U for U and VU, and for
+ *           every G-stage leaf), every other entry random: a stray address faults or lands
+ *           somewhere
+ * The seed picks the mode, the translation schemes and the delegation (none into a U page). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,7 +86,23 @@ int main(int argc, char **argv)
     unsigned mpp = (unsigned)(r & 3) == 2 ? 1 : (unsigned)(r & 3); /* M, S or U (2 is reserved) */
     bool hyp = mpp != 3 && ((r >> 2) & 3) == 0;                   /* a quarter: VS or VU */
     uint64_t sv = (r >> 4) & 1 ? 9 : 8;                           /* Sv48 or Sv39 */
-    uint64_t tables = (BASE + TABLES) >> 12;
+    /* PTE bits: V R W X U A D; a leaf for the gigabyte at BASE (index 2 at the Sv39 level) */
+    const uint64_t leaf = (BASE >> 12) << 10 | 0x1 | 0x2 | 0x4 | 0x8 | 0x40 | 0x80;
+    const uint64_t user = 0x10;
+    uint32_t g_root = TABLES, vs_root = TABLES + 0x8000;
+    if (sv == 9) { /* one more level: entry 0 of the root points at the next table */
+        put_le(img + g_root, ((BASE + TABLES + 0x4000) >> 12) << 10 | 1, 8);
+        put_le(img + TABLES + 0x4000 + 16, leaf | user, 8);
+        put_le(img + vs_root, ((BASE + TABLES + 0x9000) >> 12) << 10 | 1, 8);
+        put_le(img + TABLES + 0x9000 + 16, leaf | (mpp == 0 ? user : 0), 8);
+    } else {
+        put_le(img + g_root + 16, leaf | user, 8);
+        put_le(img + vs_root + 16, leaf | (mpp == 0 ? user : 0), 8);
+    }
+    /* Instruction faults stay in M: an S handler that cannot be fetched (a random satp write)
+     * would otherwise fault into itself until mtemu calls the hart stuck, after millions of
+     * logged traps. Nothing is delegated with a U page: an S handler cannot run from one. */
+    uint64_t medeleg = mpp == 0 ? 0 : next(&s) & 0xb3ff & ~(UINT64_C(1) << 1 | UINT64_C(1) << 12);
     const struct {
         uint16_t csr;
         uint64_t val;
@@ -95,11 +115,11 @@ int main(int argc, char **argv)
         {0x240, BASE},                                            /* vsscratch */
         {0x3b0, UINT64_MAX >> 10},                                /* pmpaddr0: all */
         {0x3a0, 0x1f},                                            /* pmpcfg0: NAPOT RWX */
-        {0x302, next(&s) & 0xb3ff},                               /* medeleg */
-        {0x602, next(&s) & 0xb1ff},                               /* hedeleg */
-        {0x180, sv << 60 | (tables + (next(&s) & 0x3f))},         /* satp */
-        {0x280, sv << 60 | (tables + (next(&s) & 0x3f))},         /* vsatp */
-        {0x680, hyp ? sv << 60 | (tables & ~UINT64_C(3)) : 0},     /* hgatp: 16 KiB aligned root */
+        {0x302, medeleg},                                         /* medeleg */
+        {0x602, medeleg & 0xb1ff},                                /* hedeleg */
+        {0x180, sv << 60 | (BASE + vs_root) >> 12},               /* satp */
+        {0x280, sv << 60 | (BASE + vs_root) >> 12},               /* vsatp */
+        {0x680, hyp ? sv << 60 | (BASE + g_root) >> 12 : 0},      /* hgatp: 16 KiB aligned root */
         {0x300, (uint64_t)mpp << 11 | (uint64_t)hyp << 39},       /* mstatus: MPP, MPV */
         {0x341, BASE + CODE},                                     /* mepc */
     };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # "A killed writer loses at most 1 MiB of trace or 1 s of host time" also while the guest idles:
 # tests/emu/idle.S makes a trace in well under a second, then waits in WFI for console input
-# (a FIFO that never gets EOF), so no access reaches the writers. Killed with -9 after 2.5 s,
+# (a FIFO that never gets EOF), so no access reaches the writers. Killed with -9 once it idles,
 # the .partial files must hold what a run ended cleanly (SIGTERM) at the same point holds, but
 # for what follows the last SYNC and what the unit's FIFO still held (a sync period and a FIFO:
 # 4096 + 4096 bytes of streams of about 200 KB here: under a tenth of the samples). Before the
@@ -30,7 +30,18 @@ pids+=($!)
 # once spun for ever when no timer was set)
 timeout 30 "$EMU" -q --trace "$tmp/ref.mtr" --trace-all "$tmp/refall.mtr" "$idle" <&3 >/dev/null 2>"$tmp/ref.err" &
 pids+=($!)
-sleep 2.5
+# kill once every .partial has grown past its header and stayed the same size for 1.5 s (the
+# guest idles: its last tail is written), or after 20 s (a slow machine, an ASan build)
+prev='' stable=0
+for _ in $(seq 1 40); do
+  sleep 0.5
+  sizes=$(stat -c %s "$tmp/thr.mtr.partial" "$tmp/inl.mtr.partial" "$tmp/all.mtr.partial" 2>/dev/null | tr '\n' ' ')
+  if [ "$sizes" = "$prev" ]; then stable=$((stable + 1)); else stable=0; fi
+  prev=$sizes
+  grown=1
+  for z in $sizes; do [ "$z" -gt 1000 ] || grown=0; done
+  [ $grown -eq 1 ] && [ $stable -ge 3 ] && break
+done
 kill -9 "${pids[0]}" "${pids[1]}"
 kill -TERM "${pids[2]}"
 wait "${pids[0]}" "${pids[1]}" 2>/dev/null

@@ -35,11 +35,13 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(FUZZ_GDB_SRCS) $(wildcard emu/gdb/
 # mtemu as a whole (tests/fuzz/fuzz_mtemu.c): emu/main.c with main renamed, every emu/ source,
 # the lockstep comparator compiled here (instrumented), the Verilated unit from the FST build
 # (C++, uninstrumented, as in mtemu: --trace-unit=rtl|both)
+# (gcc-only attributes and a deliberate non-short-circuit & in emu/: not errors for clang here)
+FUZZ_MTEMU_CLANG := -Wno-unknown-attributes -Wno-bitwise-instead-of-logical
 FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c
 $(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_SRCS) $(MT_SRCS) $(RTL_FST_A) $(wildcard emu/*/*.h lib/*.h) \
                         $(GEN)/mt_version.h
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) -Dmain=mtemu_main $< $(FUZZ_MTEMU_SRCS) $(MT_SRCS) -o $@ \
+	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) -Dmain=mtemu_main $< $(FUZZ_MTEMU_SRCS) $(MT_SRCS) -o $@ \
 	  -Wl,--wrap=machine_create,--wrap=mp_session_create $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
 
 # random guest programs across mtemu's configurations (tests/fuzz/guest_configs.sh)

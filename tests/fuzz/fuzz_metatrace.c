@@ -24,12 +24,13 @@ int metatrace_main(int argc, char **argv);
 
 static FILE *devnull;
 static char scratch[64];
+static int home_fd = -1, scratch_fd = -1; /* libFuzzer's directory (its relative paths), ours */
 static int in_fd = -1;
 static char in_path[64];
 static const char *const in_names[] = {"in.mtr", "in.csv", "in.hmtt"};
 
 /* Removes what the last run wrote; the input names point at the memory file again. */
-static void reset_scratch(void)
+static void empty_scratch(void)
 {
     DIR *d = opendir(".");
     if (d) {
@@ -39,9 +40,24 @@ static void reset_scratch(void)
                 unlink(e->d_name);
         closedir(d);
     }
+}
+
+static void reset_scratch(void)
+{
+    empty_scratch();
     for (size_t i = 0; i < sizeof in_names / sizeof in_names[0]; i++)
         if (symlink(in_path, in_names[i]) != 0)
             abort();
+}
+
+/* At exit (libFuzzer ends with exit()): the private directory goes. */
+static void remove_scratch(void)
+{
+    if (fchdir(scratch_fd) == 0) {
+        empty_scratch();
+        if (fchdir(home_fd) == 0)
+            rmdir(scratch);
+    }
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -52,11 +68,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(scratch, sizeof scratch, "%s/fuzz_metatrace_XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
     in_fd = memfd_create("fuzz_metatrace_in", 0);
     if (!devnull || null_in < 0 || dup2(null_in, STDIN_FILENO) < 0 || dup2(fileno(devnull), STDOUT_FILENO) < 0 ||
-        !mkdtemp(scratch) || chdir(scratch) != 0 || in_fd < 0) {
+        !mkdtemp(scratch) || (scratch_fd = open(scratch, O_RDONLY | O_DIRECTORY)) < 0 ||
+        (home_fd = open(".", O_RDONLY | O_DIRECTORY)) < 0 || in_fd < 0) {
         perror("fuzz_metatrace: set-up");
         abort();
     }
     close(null_in);
+    atexit(remove_scratch);
     setenv("TMPDIR", scratch, 1);
     snprintf(in_path, sizeof in_path, "/proc/%d/fd/%d", (int)getpid(), in_fd);
     return 0;
@@ -88,17 +106,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(buf);
         return -1; /* not added to the corpus */
     }
-    reset_scratch();
-    if (ftruncate(in_fd, 0) != 0 || pwrite(in_fd, data + pos, size - pos, 0) != (ssize_t)(size - pos)) {
+    if (ftruncate(in_fd, 0) != 0 || pwrite(in_fd, data + pos, size - pos, 0) != (ssize_t)(size - pos) ||
+        fchdir(scratch_fd) != 0) {
         free(buf);
         return 0;
     }
+    reset_scratch();
     FILE *keep = stderr;
     stderr = devnull; /* its messages (sanitizer reports go to fd 2 itself) */
     (void)metatrace_main(argc, argv);
     fflush(stdout);
     clearerr(stdout);
     stderr = keep;
+    if (fchdir(home_fd) != 0)
+        abort();
     free(buf);
     return 0;
 }

@@ -9,8 +9,9 @@
  * file it writes lands in a private directory in /dev/shm, emptied before each run), use the
  * gdbstub (a socket that waits; fuzz_gdb covers its protocol), read the console, or ask for more
  * than FUZZ_RAM_MAX of guest RAM (libFuzzer's malloc limit would call a large meta-pager table a
- * crash). The limits are applied by wrapping machine_create and mp_session_create (-Wl,--wrap),
- * so mtemu's own code runs unchanged. */
+ * crash), or take more than FUZZ_TRAPS traps (a storm of them takes seconds). The limits are
+ * applied by wrapping machine_create, mp_session_create and cpu_take_trap (-Wl,--wrap), so
+ * mtemu's own code runs unchanged. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -26,16 +27,29 @@
 #include "emu/platform/machine.h"
 
 #define FUZZ_INSNS 1000
+#define FUZZ_TRAPS 10000 /* a trap storm retires nothing: mtemu calls it stuck after 8 M */
 #define FUZZ_RAM_MAX (UINT64_C(64) << 20)
 #define MAXARGS 32
 
 int mtemu_main(int argc, char **argv);
+void __real_cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval);
 mt_machine *__real_machine_create(const mt_machine_config *cfg, char *err, size_t errlen);
 struct mp_session *__real_mp_session_create(const struct mp_options *o, uint64_t ram_base, uint64_t ram_bytes,
                                             char *err, size_t errlen);
 
 static FILE *devnull;
+static uint64_t traps;
+
+/* Every trap the harts take from other files than trap.c (the interpreter, the MMU, the CSRs,
+ * the H extension): past FUZZ_TRAPS in a run the hart is stopped (which ends an SMP run too). */
+void __wrap_cpu_take_trap(mt_cpu *c, uint64_t cause, uint64_t tval)
+{
+    if (++traps > FUZZ_TRAPS)
+        cpu_request_stop(c);
+    __real_cpu_take_trap(c, cause, tval);
+}
 static char scratch[64];
+static int home_fd = -1, scratch_fd = -1; /* libFuzzer's directory (its relative paths), ours */
 static int prog_fd = -1;
 static char prog_path[64];
 
@@ -47,6 +61,7 @@ mt_machine *__wrap_machine_create(const mt_machine_config *cfg, char *err, size_
     c.progress = false;
     c.in_fd = -1; /* WFI with nothing pending ends the run instead of waiting for input */
     c.out = devnull;
+    traps = 0;
     return __real_machine_create(&c, err, errlen);
 }
 
@@ -110,6 +125,16 @@ static void empty_scratch(void)
     closedir(d);
 }
 
+/* At exit (libFuzzer ends with exit()): the private directory goes. */
+static void remove_scratch(void)
+{
+    if (fchdir(scratch_fd) == 0) {
+        empty_scratch();
+        if (fchdir(home_fd) == 0)
+            rmdir(scratch);
+    }
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
@@ -119,11 +144,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     prog_fd = memfd_create("fuzz_mtemu_prog", 0);
     /* -h and -V print on standard output; nothing may wait on standard input */
     if (!devnull || null_in < 0 || dup2(null_in, STDIN_FILENO) < 0 || dup2(fileno(devnull), STDOUT_FILENO) < 0 ||
-        !mkdtemp(scratch) || chdir(scratch) != 0 || prog_fd < 0) {
+        !mkdtemp(scratch) || (scratch_fd = open(scratch, O_RDONLY | O_DIRECTORY)) < 0 ||
+        (home_fd = open(".", O_RDONLY | O_DIRECTORY)) < 0 || prog_fd < 0) {
         perror("fuzz_mtemu: set-up");
         abort();
     }
     close(null_in);
+    atexit(remove_scratch);
     setenv("TMPDIR", scratch, 1); /* the meta-pager's default backing file */
     snprintf(prog_path, sizeof prog_path, "/proc/self/fd/%d", prog_fd);
     return 0;
@@ -160,11 +187,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     argv[argc++] = prog_path;
     argv[argc] = NULL;
-    empty_scratch();
-    if (write_program(data + pos, size - pos) != 0) {
+    if (write_program(data + pos, size - pos) != 0 || fchdir(scratch_fd) != 0) {
         free(buf);
         return 0;
     }
+    empty_scratch();
     /* mtemu installs its own signal handlers: libFuzzer's come back after the run */
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     struct sigaction saved[4];
@@ -175,6 +202,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     optind = 0;       /* glibc: getopt starts afresh */
     (void)mtemu_main(argc, argv); /* any exit status: the guest's code is the input's */
     stderr = keep;
+    if (fchdir(home_fd) != 0)
+        abort();
     for (int i = 0; i < 4; i++)
         sigaction(sigs[i], &saved[i], NULL);
     free(buf);

@@ -48,7 +48,7 @@ $(FUZZ_BIN)/obj/%.o: %.c $(GEN)/mt_version.h
 	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_MTEMU_OPT) -MMD -MP -c $< -o $@
 $(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_OBJS) $(RTL_FST_A)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_MTEMU_OBJS) -o $@ \
-	  -Wl,--wrap=machine_create,--wrap=mp_session_create $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
+	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
 -include $(wildcard $(FUZZ_BIN)/obj/*/*.d $(FUZZ_BIN)/obj/*/*/*.d $(FUZZ_BIN)/obj/*/*/*/*.d)
 
 # random guest programs across mtemu's configurations (tests/fuzz/guest_configs.sh)

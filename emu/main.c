@@ -288,6 +288,8 @@ int main(int argc, char **argv)
         trace_session_attach(trs, &m->cpu);
         m->on_turn = trace_session_on_turn;
         m->turn_ctx = trs;
+        m->idle_hook = trace_session_idle;
+        m->idle_hook_ctx = trs;
     }
     mt_console console;
     console_begin(&console, cfg.in_fd);

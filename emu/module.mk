@@ -29,7 +29,8 @@ $(BIN)/mtemu: $(OBJ)/emu/main.o $(EMU_A) $(MT_A)
 EMU_TEST_CC := riscv64-unknown-elf-gcc
 EMU_TEST_FLAGS := -march=rv64imac -mabi=lp64 -Wa,-march=rv64imac_zicsr -mcmodel=medany -nostdlib \
                   -nostartfiles -static -T tests/emu/link.ld -Wl,--no-warn-rwx-segments
-EMU_TEST_ELFS := $(FWBUILD)/emu/hello.elf $(FWBUILD)/emu/htif.elf $(FWBUILD)/emu/sbi_payload.elf
+EMU_TEST_ELFS := $(FWBUILD)/emu/hello.elf $(FWBUILD)/emu/htif.elf $(FWBUILD)/emu/sbi_payload.elf \
+                 $(FWBUILD)/emu/idle.elf
 $(FWBUILD)/emu/%.elf: tests/emu/%.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
@@ -37,5 +38,5 @@ $(FWBUILD)/emu/%.elf: tests/emu/%.S tests/emu/link.ld
 $(FWBUILD)/emu/sbi_payload.elf: tests/emu/sbi_payload.S tests/emu/payload.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(subst tests/emu/link.ld,tests/emu/payload.ld,$(EMU_TEST_FLAGS)) $< -o $@
-TEST_SCRIPTS += tests/emu/test_cli.sh
+TEST_SCRIPTS += tests/emu/test_cli.sh tests/emu/test_idle_kill.sh
 TEST_DEPS += $(EMU_TEST_ELFS) $(FWBUILD)/bench/bench_cpu.elf $(FWBUILD)/bench/bench_mem.elf

@@ -364,13 +364,12 @@ static bool wfi_wait(mt_cpu *c)
         c->wfi = false;
         return true;
     }
-    if (c->cycle >= c->poll_cycle || c->timer_cycle != UINT64_MAX) {
-        uint64_t target = c->poll_cycle;
-        if (c->timer_cycle < target)
-            target = c->timer_cycle;
-        if (target > c->cycle)
-            c->cycle = target;
-    }
+    /* Nothing changes before the next timer or device poll: skip to it. (Also with no timer
+     * set: the guest then waits for a device, which only a poll can hear; without the skip the
+     * hart spun here for ever, deaf to its console and to SIGTERM.) */
+    uint64_t target = c->poll_cycle < c->timer_cycle ? c->poll_cycle : c->timer_cycle;
+    if (target > c->cycle)
+        c->cycle = target;
     if (timers_and_poll(c)) {
         if (!(cpu_mip(c) & c->mie) && c->timer_cycle == UINT64_MAX && !(c->mip_hw & MIP_MTIP & c->mie)) {
             if (!c->idle || !c->idle(c->idle_ctx))

@@ -67,6 +67,8 @@ static bool on_idle(void *ctx)
     mt_machine *m = ctx;
     if (m->uart.in_fd < 0 || m->uart.in_eof)
         return false;
+    if (m->idle_hook)
+        m->idle_hook(m->idle_hook_ctx);
     struct pollfd pfd = {.fd = m->uart.in_fd, .events = POLLIN};
     poll(&pfd, 1, 10);
     return true;

@@ -63,6 +63,10 @@ typedef struct mt_machine {
     /* the debugger's look at its socket at every device poll (emu/gdb/stub.c), or NULL */
     void (*debug_poll)(void *ctx);
     void *debug_poll_ctx;
+    /* called while every hart waits for console input (WFI, no timer), every 10 ms of host
+     * time: the trace's writers keep their bounded loss (trace_session_idle), or NULL */
+    void (*idle_hook)(void *ctx);
+    void *idle_hook_ctx;
 } mt_machine;
 
 /* NULL with one line in err on bad input (file, format, size). */

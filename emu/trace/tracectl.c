@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "emu/trace/tracedev.h"
+#include "emu/trace/tracepipe.h"
 #include "emu/cliopt.h"
 #include "mt_mtr.h"
 #include "mt_outfile.h"
@@ -843,6 +844,27 @@ void trace_session_on_turn(void *session, mt_cpu *hart)
 {
     struct trace_session *s = session;
     tracedev_set_hart(&s->dev, hart);
+}
+
+void trace_session_idle(void *session)
+{
+    struct trace_session *s = session;
+    if (s->finished || s->dev.failed)
+        return;
+    /* the model's thread has taken every access and is quiet until tracepipe_resume: its
+     * writer is ours meanwhile (as for a guest's MMIO read) */
+    if (s->dev.pipe)
+        tracepipe_sync(s->dev.pipe);
+    if (s->dev.model)
+        mt_unit_flush(s->dev.model); /* the batch of drained bytes: same bytes, same order */
+    if (s->rtl.r)
+        rtl_drain(&s->rtl);
+    mt_writer *ws[] = {s->w, s->all, s->red_w}; /* (the RTL writes to s->w) */
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
+        if (ws[i])
+            mt_writer_poll(ws[i]);
+    if (s->dev.pipe)
+        tracepipe_resume(s->dev.pipe);
 }
 
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen)

@@ -73,6 +73,10 @@ void trace_session_attach(struct trace_session *s, mt_cpu *cpu);
 /* -smp N: the hart whose turn begins (the unit's MMIO time and the hart its listener is on;
  * emu/platform/smp.c has moved the listener to it already). A machine's on_turn hook. */
 void trace_session_on_turn(void *session, mt_cpu *hart);
+/* The guest waits (WFI, nothing pending but console input): what the unit has drained goes to
+ * the writers and each writes its tail if its second is up, so a kill during a long wait loses
+ * nothing from before it (lib/mt_mtr.h, mt_writer_poll). A machine's idle_hook. */
+void trace_session_idle(void *session);
 /* After the run: stops the unit, writes END, closes the files.  0; 3 when model and RTL
  * diverged (reported on stderr); 2 with err on a write error (partial files removed). */
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen);

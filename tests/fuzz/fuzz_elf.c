@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ram)
         ram = ram_create(0x80000000ull, 1 << 20);
     char path[128];
-    if (fuzz_file(path, sizeof path, "fuzz_elf", ".elf", data, size))
+    if (fuzz_file(path, sizeof path, data, size))
         return 0;
     char err[512];
     mt_load_info info;
@@ -23,6 +23,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)loader_load_elf(ram, path, &info, err, sizeof err);
     else
         (void)loader_load_raw(ram, path, 0x80000000ull, &info, err, sizeof err);
-    unlink(path);
     return 0;
 }

@@ -1,24 +1,26 @@
-/* The fuzz input as a file, for readers that take a path: in /dev/shm when there is one (tmpfs:
- * a file on a disk-backed /tmp costs milliseconds per run, a hundredfold fewer execs/s). */
+/* The fuzz input as a file, for readers that take a path: a memory file (memfd) made once per
+ * process, rewritten for every input and named by its /proc/self/fd path. No file system is
+ * touched: a file on a disk-backed /tmp cost milliseconds per run, a hundredfold fewer execs/s,
+ * and even tmpfs costs a create and an unlink per run. */
 #ifndef FUZZ_FILE_H
 #define FUZZ_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-/* Writes data to a per-process file named with tag and suffix; 0, or -1 (skip this input). */
-static inline int fuzz_file(char *path, size_t cap, const char *tag, const char *suffix, const uint8_t *data,
-                            size_t size)
+/* Puts data in the memory file and its name in path; 0, or -1 (skip this input). */
+static inline int fuzz_file(char *path, size_t cap, const uint8_t *data, size_t size)
 {
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    snprintf(path, cap, "%s/%s_%d%s", dir, tag, (int)getpid(), suffix);
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    static int fd = -1;
+    if (fd < 0 && (fd = memfd_create("fuzz_input", 0)) < 0)
         return -1;
-    size_t w = fwrite(data, 1, size, f);
-    return fclose(f) == 0 && w == size ? 0 : -1;
+    snprintf(path, cap, "/proc/self/fd/%d", fd);
+    if (ftruncate(fd, 0) != 0)
+        return -1;
+    return pwrite(fd, data, size, 0) == (ssize_t)size ? 0 : -1;
 }
 
 #endif

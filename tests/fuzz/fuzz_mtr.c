@@ -19,7 +19,7 @@ static void cb(void *ctx, const mt_dec_event *e)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[128];
-    if (fuzz_file(path, sizeof path, "fuzz_mtr", ".mtr", data, size))
+    if (fuzz_file(path, sizeof path, data, size))
         return 0;
     char err[256];
     mt_file *mf = mt_file_open(path, err, sizeof err);
@@ -49,6 +49,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mt_dec_finish(&d);
         mt_file_close(mf);
     }
-    unlink(path);
     return 0;
 }

@@ -16,11 +16,15 @@ FUZZ_HOST_SRCS := $(filter-out host/main.c,$(wildcard host/*.c))
 FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS)
 FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
 FUZZ_LIBS_dt := -lfdt
+# metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
+FUZZ_EXTRA_metatrace := host/main.c $(FUZZ_HOST_SRCS)
+FUZZ_CFLAGS_metatrace := -Dmain=metatrace_main
+FUZZ_LIBS_metatrace := -pthread
 
 .SECONDEXPANSION:
 $(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h) $(GEN)/mt_version.h $$(FUZZ_EXTRA_$$*)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $< $(MT_SRCS) $(FUZZ_EXTRA_$*) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
+	clang $(FUZZ_FLAGS) $(FUZZ_CFLAGS_$*) $< $(MT_SRCS) $(FUZZ_EXTRA_$*) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 
 # the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target
 FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c
@@ -28,9 +32,34 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(FUZZ_GDB_SRCS) $(wildcard emu/gdb/
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_GDB_SRCS) -o $@
 
-FUZZ_S ?= $(or $(FUZZ_SECONDS),60)
-fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden
-	@BUILD=$(BUILD) FWBUILD=$(FWBUILD) FUZZ_SECONDS=$(FUZZ_S) tests/fuzz/run.sh
+# mtemu as a whole (tests/fuzz/fuzz_mtemu.c): emu/main.c with main renamed, every emu/ source,
+# the lockstep comparator compiled here (instrumented), the Verilated unit from the FST build
+# (C++, uninstrumented, as in mtemu: --trace-unit=rtl|both). One object per source (parallel,
+# incremental); emu/cpu/cpu.c at -O0: its interpreters (computed gotos over hundreds of labels,
+# emu/cpu/interp.inc, three times) took clang 14 more than 3 CPU minutes at -O1 with these
+# sanitizers, 34 s at -O0.
+FUZZ_MTEMU_CLANG := -Wno-unknown-attributes -Wno-bitwise-instead-of-logical
+FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS)
+FUZZ_MTEMU_OBJS := $(patsubst %.c,$(FUZZ_BIN)/obj/%.o,$(FUZZ_MTEMU_SRCS))
+$(FUZZ_BIN)/obj/emu/cpu/cpu.o: FUZZ_MTEMU_OPT := -O0
+$(FUZZ_BIN)/obj/emu/main.o: FUZZ_MTEMU_OPT := -Dmain=mtemu_main
+$(FUZZ_BIN)/obj/%.o: %.c $(GEN)/mt_version.h
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_MTEMU_OPT) -MMD -MP -c $< -o $@
+$(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_OBJS) $(RTL_FST_A)
+	clang $(FUZZ_FLAGS) $< $(FUZZ_MTEMU_OBJS) -o $@ \
+	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
+-include $(wildcard $(FUZZ_BIN)/obj/*/*.d $(FUZZ_BIN)/obj/*/*/*.d $(FUZZ_BIN)/obj/*/*/*/*.d)
 
-TEST_SCRIPTS += tests/fuzz/run.sh
-TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden
+# random guest programs across mtemu's configurations (tests/fuzz/guest_configs.sh)
+$(BUILD)/tests/gen_guest: $(OBJ)/tests/fuzz/gen_guest.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@
+
+FUZZ_S ?= $(or $(FUZZ_SECONDS),60)
+fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest $(BIN)/mtemu $(BIN)/metatrace
+	@BUILD=$(BUILD) FWBUILD=$(FWBUILD) FUZZ_SECONDS=$(FUZZ_S) tests/fuzz/run.sh
+	@BUILD=$(BUILD) BIN=$(BIN) GUEST_SECONDS=$(FUZZ_S) tests/fuzz/guest_configs.sh
+
+TEST_SCRIPTS += tests/fuzz/run.sh tests/fuzz/guest_configs.sh
+TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest

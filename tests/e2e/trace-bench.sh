@@ -42,11 +42,15 @@ small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 echo "$base $period $burst $all $small $both $per_sample $mispredict" | awk '{
     b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
+    # user-time ratios computed first: inside printf arguments mawk reads "x > 0" as a redirection
+    rp = 0; if (pc > 0) rp = bc / pc
+    ru = 0; if (uc > 0) ru = bc / uc
+    ra = 0; if (ac > 0) ra = bc / ac
     printf "trace-bench: wss 512K..16M without tracing %.1f MIPS (%.2f s user)\n", b, bc
-    printf "  --trace, default rates over a burst+span period  %6.1f MIPS  %.2fx of untraced  (user time %.2fx)\n", p, p / b, (pc > 0 ? bc / pc : 0)
-    printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, (uc > 0 ? bc / uc : 0)
+    printf "  --trace, default rates over a burst+span period  %6.1f MIPS  %.2fx of untraced  (user time %.2fx)\n", p, p / b, rp
+    printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, ru
     gap = n * 1000 / b; cost = n * (1000 / u - 1000 / b)
     printf "    a sample per %.1f instructions (%.1f ns untraced) costs %.1f ns; a sample at a time the host\n", n, gap, cost
     printf "    cannot foresee costs a mispredicted branch, %.1f ns here: about %.2fx at best\n", m, gap / (gap + m)
-    printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, (ac > 0 ? bc / ac : 0)
+    printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, ra
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

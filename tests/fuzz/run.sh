@@ -105,7 +105,7 @@ for t in dec mtr unit elf dt import cli gdb mtemu metatrace; do
         -artifact_prefix="$fz/" -print_final_stats=1 "$work" >"$fz/fuzz_$t.log" 2>&1); } 2>"$fz/fuzz_$t.cpu"; then
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}')
     cpu=$(awk '{print $1 + $2}' "$fz/fuzz_$t.cpu")
-    echo "PASS fuzz_$t ($runs runs in ${secs}s, $(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') execs/s, $(awk -v r="$runs" -v c="$cpu" 'BEGIN {printf "%.0f", (c > 0 ? r / c : 0)}') per CPU second)"
+    echo "PASS fuzz_$t ($runs runs in ${secs}s, $(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') execs/s, $(awk -v r="$runs" -v c="$cpu" 'BEGIN { q = 0; if (c > 0) q = r / c; printf "%.0f", q }') per CPU second)"
     total=$((total + runs))
   else
     echo "FAIL fuzz_$t"; tail -n 30 "$fz/fuzz_$t.log"; status=1

@@ -78,14 +78,9 @@ static void trailer_get(ht_source *src, trace_mode_info *out)
 {
     const char *t = src->trailer_info ? src->trailer_info(src) : "";
     char v[512];
-    uint64_t x, l[TM_SIZES];
+    uint64_t x;
     if (!info_value(t, "trace.accesses", v, sizeof v) && !parse_u64(v, &x))
         out->accesses = x;
-    if (out->mode == TM_SPATIAL && !info_value(t, "trace.spatial_sampled", v, sizeof v) && !parse_list(v, l)) {
-        for (unsigned i = 0; i < TM_SIZES; i++)
-            out->sampled[i] = l[i];
-        out->have_sampled = 1;
-    }
 }
 
 static int spatial_get(ht_source *src, const char *info, trace_mode_info *out, char *err, size_t errlen)
@@ -110,6 +105,13 @@ static int spatial_get(ht_source *src, const char *info, trace_mode_info *out, c
         }
         out->spatial_rates[i] = (uint32_t)l[i];
     }
+    uint64_t smax;
+    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 || smax > (1u << 20)) {
+        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to 2^20 metapages) in its header",
+                 src->name);
+        return -1;
+    }
+    out->spatial_max = (uint32_t)smax;
     if (info_value(info, "trace.spatial_hash", v, sizeof v) || strcmp(v, "h3-splitmix0")) {
         snprintf(err, errlen, "%s: spatial trace whose trace.spatial_hash is not h3-splitmix0", src->name);
         return -1;
@@ -179,6 +181,7 @@ int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t 
 typedef struct {
     ht_source *in;
     unsigned bit;
+    uint32_t rate; /* spatial: keep only metapages with hash & (rate - 1) == 0 */
 } view_state;
 
 static int view_next(ht_source *s, ht_record *r)
@@ -194,6 +197,8 @@ static int view_next(ht_source *s, ht_record *r)
         if (r->kind != HT_REC_SAMPLE || !((r->addr >> v->bit) & 1))
             continue;
         r->addr &= ~(uint64_t)0xfff;
+        if (v->rate > 1 && (mt_spatial_hash(r->addr >> (12 + v->bit)) & (v->rate - 1)))
+            continue;
         return 1;
     }
 }
@@ -215,6 +220,11 @@ static void view_close(ht_source *s)
 
 ht_source *trace_mode_size_view(ht_source *inner, unsigned i)
 {
+    return trace_mode_sample_view(inner, i, 1);
+}
+
+ht_source *trace_mode_sample_view(ht_source *inner, unsigned i, uint32_t rate)
+{
     ht_source *s = calloc(1, sizeof *s);
     view_state *v = calloc(1, sizeof *v);
     if (!s || !v) {
@@ -224,6 +234,7 @@ ht_source *trace_mode_size_view(ht_source *inner, unsigned i)
     }
     v->in = inner;
     v->bit = i;
+    v->rate = rate;
     s->state = v;
     s->next = view_next;
     s->rewind = view_rewind;
@@ -333,6 +344,59 @@ static int count_distinct(ht_source *view, uint64_t size, uint64_t *n, char *err
     return 0;
 }
 
+int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                  char *err, size_t errlen)
+{
+    uint32_t r = tm->spatial_rates[i], smax = tm->spatial_max;
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        return -1;
+    }
+    ht_source *view = trace_mode_size_view(src, i);
+    u64map set;
+    if (!view || u64map_init(&set, 2 * (size_t)smax)) {
+        if (view)
+            view->close(view);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    ht_record rec;
+    int got, rc = 0;
+    uint64_t *gone = malloc(2 * (size_t)smax * sizeof *gone);
+    while (gone && (got = ht_next_sample(view, &rec)) == 1) {
+        uint64_t p = rec.addr >> (12 + i);
+        if (mt_spatial_hash(p) & (r - 1))
+            continue; /* recorded before the rate last doubled */
+        /* mt_spatial.h's rule: a new metapage counts unless the set holds 2 S */
+        if (u64map_get(&set, p) || set.count >= 2 * (size_t)smax)
+            continue;
+        if (!u64map_put(&set, p, 0, NULL)) {
+            rc = -1;
+            break;
+        }
+        while (set.count > smax && r < MT_SPATIAL_RATE_MAX) {
+            r *= 2;
+            size_t n = 0, pos = 0;
+            uint64_t k, val;
+            while (u64map_iter(&set, &pos, &k, &val))
+                if (mt_spatial_hash(k) & (r - 1))
+                    gone[n++] = k;
+            for (size_t j = 0; j < n; j++)
+                u64map_remove(&set, gone[j]);
+        }
+    }
+    if (!gone || rc)
+        snprintf(err, errlen, "out of memory");
+    else if (got < 0)
+        snprintf(err, errlen, "%s", view->err);
+    rc = !gone || rc || got < 0 ? -1 : 0;
+    free(gone);
+    u64map_free(&set);
+    view->close(view);
+    *rate = r;
+    return rc;
+}
+
 static const policy_row *part_row(const policy_result *r, pg_policy p, uint64_t budget)
 {
     for (size_t j = 0; j < r->n; j++)
@@ -360,7 +424,9 @@ static int add_budget(policy_config *c, uint64_t b)
 static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_config *cfg, uint64_t size,
                         unsigned i, policy_result *out, size_t *cap, char *err, size_t errlen)
 {
-    uint32_t rate = tm->spatial_rates[i];
+    uint32_t rate;
+    if (trace_mode_spatial_final_rate(src, tm, i, &rate, err, errlen))
+        return -1;
     policy_config one = *cfg;
     one.sizes[0] = size;
     one.nsizes = 1;
@@ -383,7 +449,7 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
         snprintf(err, errlen, "%s", src->err);
         return -1;
     }
-    ht_source *view = trace_mode_size_view(src, i);
+    ht_source *view = trace_mode_sample_view(src, i, rate);
     if (!view) {
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -35,8 +35,7 @@ typedef struct {
     /* from the trailer (0 when the trace has none: an unfinished file, an older reduce trace,
      * or a filtered view such as a region of interest) */
     uint64_t accesses;               /* accesses the filter saw */
-    uint64_t sampled[TM_SIZES];      /* spatial: of those, the ones to a sampled metapage per size */
-    int have_sampled;
+    uint32_t spatial_max;            /* spatial: S, the sampled metapages before a rate doubles */
 } trace_mode_info;
 
 /* Reads the mode from src's header (a source without a header is burst). 0, or -1 with a message
@@ -49,10 +48,16 @@ const char *trace_mode_name(trace_mode m);
  * for a reduce trace (whose addresses carry a size mask) or an unknown mode. */
 int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t errlen);
 
-/* A view of a reduce trace for one metapage size index i (4 KiB << i): only the samples whose
- * mask has bit i, with the mask bits cleared from the address.  Borrows `inner` (close the view
- * first). */
+/* A view of a reduce or spatial trace for one metapage size index i (4 KiB << i): only the
+ * samples whose mask has bit i, with the mask bits cleared from the address; with rate > 1 also
+ * only those whose metapage the spatial hash keeps at that rate.  Borrows `inner` (close the
+ * view first). */
 ht_source *trace_mode_size_view(ht_source *inner, unsigned i);
+ht_source *trace_mode_sample_view(ht_source *inner, unsigned i, uint32_t rate);
+/* Spatial: size i's final rate, replaying the filter's doubling rule (lib/mt_spatial.h) on its
+ * records from the starting rate.  0, or -1 (err). */
+int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                  char *err, size_t errlen);
 
 /* policy_run for any mode: burst and all as before; reduce and spatial per size on its view
  * (spatial: scaled, host/tracemode.c).  Rows get their

@@ -60,11 +60,63 @@ int mt_spatial_init(mt_spatial *s, uint32_t rate, mt_spatial_sink sink, void *ct
     return 0;
 }
 
+/* ---- per size: the set of sampled metapages and the doubling rule ----------------------- */
+
+static inline uint32_t slot_of(uint64_t p)
+{
+    return (uint32_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (MT_SPATIAL_SET_SLOTS - 1);
+}
+
+/* 1 when p was added (new), 0 already there or the set is full (2 S: saturated, not counted). */
+static int set_add(mt_spatial *s, unsigned i, uint64_t p)
+{
+    uint64_t *t = s->set[i];
+    uint32_t h = slot_of(p);
+    for (; t[h]; h = (h + 1) & (MT_SPATIAL_SET_SLOTS - 1))
+        if (t[h] == p + 1)
+            return 0;
+    if (s->nset[i] >= 2 * MT_SPATIAL_SAMPLE_MAX)
+        return 0;
+    t[h] = p + 1;
+    s->nset[i]++;
+    return 1;
+}
+
+/* Rate i doubled: the metapages it no longer keeps leave (the set is rebuilt). */
+static void set_prune(mt_spatial *s, unsigned i)
+{
+    uint64_t keep[2 * MT_SPATIAL_SAMPLE_MAX];
+    uint32_t n = 0;
+    for (uint32_t h = 0; h < MT_SPATIAL_SET_SLOTS; h++)
+        if (s->set[i][h] && keeps(s->set[i][h] - 1, s->rate[i]))
+            keep[n++] = s->set[i][h] - 1;
+    memset(s->set[i], 0, sizeof s->set[i]);
+    s->nset[i] = 0;
+    for (uint32_t k = 0; k < n; k++)
+        set_add(s, i, keep[k]);
+}
+
+/* Size i recorded metapage p: the set and, past S, the rate (mt_spatial.h). 1 if the rate changed. */
+static int note_record(mt_spatial *s, unsigned i, uint64_t p)
+{
+    if (!set_add(s, i, p))
+        return 0;
+    int changed = 0;
+    while (s->nset[i] > MT_SPATIAL_SAMPLE_MAX && s->rate[i] < MT_SPATIAL_RATE_MAX) {
+        s->rate[i] *= 2;
+        s->doublings++;
+        set_prune(s, i);
+        changed = 1;
+    }
+    return changed;
+}
+
 /* An access that changes the 4 KiB page (or replays a skipped one): a record for every size that
  * keeps its metapage and whose last record was another metapage. */
 static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned smask)
 {
     unsigned mask = 0;
+    int changed = 0;
     for (unsigned m = smask; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
         uint64_t mp = page >> i;
@@ -72,7 +124,14 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
             mask |= 1u << i;
             s->kept_mp[i] = mp;
             s->kept[i]++;
+            changed |= note_record(s, i, mp);
         }
+    }
+    if (changed) { /* the cached sampled sizes of the last two pages follow the new rates */
+        if (s->last_page)
+            s->last_smask = sampled_sizes(s, s->last_page - 1);
+        if (s->prev_page)
+            s->prev_smask = sampled_sizes(s, s->prev_page - 1);
     }
     if (!mask)
         return;
@@ -80,14 +139,6 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
     s->records++;
     if (s->sink)
         s->sink(s->ctx, cycle, page, rw, mask);
-}
-
-/* The accesses to the last page so far count for the sizes that sample it. */
-static void count_run(mt_spatial *s)
-{
-    for (unsigned m = s->last_smask; m; m &= m - 1)
-        s->sampled[__builtin_ctz(m)] += s->run;
-    s->run = 0;
 }
 
 /* A settled alternation of x and y may be skipped where the sample holds two or more resident
@@ -116,12 +167,8 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
 {
     uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
     s->accesses++;
-    if (page + 1 == s->last_page) {
-        s->run++;
+    if (page + 1 == s->last_page)
         return; /* the same 4 KiB page again: a repeat at every size */
-    }
-    count_run(s); /* the last page's accesses, with its sampled sizes */
-    s->run = 1;
     unsigned smask;
     if (page + 1 == s->prev_page) { /* x y x: one step of an alternation */
         smask = s->prev_smask;
@@ -154,5 +201,4 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
 void mt_spatial_finish(mt_spatial *s)
 {
     replay_skipped(s);
-    count_run(s);
 }

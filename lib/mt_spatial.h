@@ -8,9 +8,15 @@
  * those metapages as the full trace's simulation with M would (for LRU exactly in distribution:
  * SHARDS); the host multiplies the sample's faults by R_i.
  *
- * Rates: N (--trace-spatial-rate, a power of two) at 4 KiB and R_i = max(1, N >> i) above, so
- * that a budget holds the same number of sampled metapages at every size (B / (s R_i) = B / 4K N
- * while R_i > 1): the small number of large metapages a small guest has is kept whole.
+ * Rates (SHARDS's fixed-size variant, per size): size i starts at R_i = max(1, N >> i) (N:
+ * --trace-spatial-rate, a power of two; default 1) and keeps a set of the sampled metapages it
+ * has seen; when the set exceeds S = MT_SPATIAL_SAMPLE_MAX, R_i doubles and the metapages the
+ * doubled rate no longer keeps leave the set.  A small guest is therefore sampled at rate 1
+ * (exact) at every size whose footprint is at most S metapages, a large one at the rate that
+ * leaves about S..2S sampled metapages.  Since a metapage kept at rate 2R is kept at R, the
+ * metapages kept at the final rate were kept all along: the host takes size i's records of
+ * metapages kept at the final R_i (which it recomputes from the records: the set changes only at
+ * size i's records) as a fixed-rate sample at that rate.
  *
  * Hash (cheap in hardware: sixteen AND-XOR trees, no multiply): H3 (Carter and Wegman) on the
  * metapage number p = addr[55:12] >> i (44 bits at most):
@@ -32,7 +38,9 @@
 
 #define MT_SPATIAL_SIZES 10             /* 4 KiB .. 2 MiB */
 #define MT_SPATIAL_RATE_MAX 65536u      /* N: 16 hash bits */
-#define MT_SPATIAL_DEFAULT_RATE 64u     /* why: docs/metapaging.md "Spatial sampling" */
+#define MT_SPATIAL_DEFAULT_RATE 1u      /* why: docs/metapaging.md "Spatial sampling" */
+#define MT_SPATIAL_SAMPLE_MAX 1024u     /* S: sampled metapages per size before its rate doubles */
+#define MT_SPATIAL_SET_SLOTS (4 * MT_SPATIAL_SAMPLE_MAX) /* the set holds at most 2 S (saturates) */
 
 extern const uint64_t MT_SPATIAL_H3[16];
 
@@ -41,7 +49,11 @@ extern const uint64_t MT_SPATIAL_H3[16];
 typedef void (*mt_spatial_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
 
 typedef struct {
-    uint32_t rate[MT_SPATIAL_SIZES];  /* R_i */
+    uint32_t rate[MT_SPATIAL_SIZES];  /* R_i now (starts at max(1, N >> i), doubles) */
+    /* per size the set of sampled metapages seen (number + 1, 0: empty; linear probing) */
+    uint64_t set[MT_SPATIAL_SIZES][MT_SPATIAL_SET_SLOTS];
+    uint32_t nset[MT_SPATIAL_SIZES];
+    uint32_t doublings;
     uint64_t last_page, prev_page;    /* 4 KiB pages of the last two distinct accesses + 1 (0: none) */
     unsigned last_smask, prev_smask;  /* their sampled sizes */
     uint64_t kept_mp[MT_SPATIAL_SIZES]; /* metapage of size i's last record */
@@ -50,12 +62,10 @@ typedef struct {
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;
     unsigned skipped_rw;
-    uint64_t run;                     /* accesses to last_page since it became the last page */
     mt_spatial_sink sink;
     void *ctx;
-    /* counts: every access in, records out, per size the accesses to a sampled metapage (the
-     * SHARDS-adj denominator) and the records that have that size's bit */
-    uint64_t accesses, records, sampled[MT_SPATIAL_SIZES], kept[MT_SPATIAL_SIZES], alt_skipped;
+    /* counts: every access in, records out, per size the records that have its bit */
+    uint64_t accesses, records, kept[MT_SPATIAL_SIZES], alt_skipped;
 } mt_spatial;
 
 /* 1 when n is a rate the filter takes: a power of two from 1 to MT_SPATIAL_RATE_MAX. */
@@ -66,9 +76,13 @@ uint32_t mt_spatial_rate_of(uint32_t n, unsigned i);
 uint32_t mt_spatial_hash(uint64_t p);
 /* 0, or -1 (rate not mt_spatial_rate_ok). */
 int mt_spatial_init(mt_spatial *s, uint32_t rate, mt_spatial_sink sink, void *ctx);
+/* The doubling rule on one size's set, shared by the filter and the host's replay: metapage p,
+ * kept at *rate, was recorded; 1 if it was new to the set (the caller inserts it, unless the
+ * set holds 2 S: then it is not counted), after which, while the set holds more than S and the
+ * rate is below MT_SPATIAL_RATE_MAX, the rate doubles and the set is pruned to the kept ones. */
 /* One access; cycles strictly increase from call to call. */
 void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw);
-/* End of the trace: a skipped alternation's last access goes out; counts are final. */
+/* End of the trace: a skipped alternation's last access goes out; counts and rates are final. */
 void mt_spatial_finish(mt_spatial *s);
 
 #endif

@@ -71,8 +71,9 @@ const char *trace_options_help(void)
            "                            each size 4K..2M: fault counts are estimates, scaled by the host)\n"
            "  --trace-reduce-budget B   reduce mode's budget B in bytes, a multiple of 4K from 4K to 1G\n"
            "                            (default 4M)\n"
-           "  --trace-spatial-rate N    spatial mode: keep one 4K page in N (a power of two, 1..65536;\n"
-           "                            default 64); size 4K << i keeps one in max(1, N >> i)\n"
+           "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
+           "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
+           "                            that rate whenever it has sampled more than 1024 metapages\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
            "  --waves FILE.fst          the RTL unit's waveform (FST, for GTKWave; needs --trace-unit\n"
@@ -756,7 +757,8 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
                                   mt_spatial_rate_of(o->spatial_rate, i));
         if (n < sizeof info)
-            snprintf(info + n, sizeof info - n, "\ntrace.spatial_sizes=4K..2M\ntrace.spatial_hash=h3-splitmix0\nrange=ram\n");
+            snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
+                 "trace.spatial_hash=h3-splitmix0\nrange=ram\n", MT_SPATIAL_SAMPLE_MAX);
         mt_writer_config wc = {.producer = "mtemu 1.0 --trace-mode=spatial", .info = info, .ref_hz = REF_HZ,
                                .sync_period = o->cfg.sync_period};
         s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
@@ -945,9 +947,9 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         size_t tn = 0;
         if (s->sp_init) {
             mt_spatial_finish(&s->sp);
-            tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_sampled=", s->sp.accesses);
+            tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_final_rates=", s->sp.accesses);
             for (unsigned i = 0; i < MT_SPATIAL_SIZES && tn < sizeof trl; i++)
-                tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu64, i ? "," : "", s->sp.sampled[i]);
+                tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);
             if (tn < sizeof trl)
                 snprintf(trl + tn, sizeof trl - tn, "\n");
         } else {
@@ -1011,9 +1013,10 @@ void trace_session_report(const struct trace_session *s, FILE *f)
     }
     if (s->sp_init) {
         fprintf(f, "trace.spatial N %" PRIu32 ": %" PRIu64 " accesses in, %" PRIu64 " records out (1 per %.1f), "
-                "%" PRIu64 " alternation steps skipped",
+                "%" PRIu64 " alternation steps skipped, %" PRIu32 " rate doublings",
                 s->o.spatial_rate, s->sp.accesses, s->sp.records,
-                s->sp.records ? (double)s->sp.accesses / (double)s->sp.records : 0.0, s->sp.alt_skipped);
+                s->sp.records ? (double)s->sp.accesses / (double)s->sp.records : 0.0, s->sp.alt_skipped,
+                s->sp.doublings);
         for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->sp.kept[i]);
         fputc('\n', f);

@@ -157,6 +157,28 @@ one() {
         else
             fail "fidelity-compare-online-truth-errors ($rc1 $rc2)"; cat "$d/e1" "$d/e2"
         fi
+        if [ $have_modes = 1 ]; then
+            # spatial at rate 1 keeps every metapage: every policy's faults equal the online
+            # truth, every row with >= 2 resident metapages
+            "$MTEMU" -q --trace-mode spatial --trace-spatial-rate 1 --trace "$d/sp1.mtr" "$@" >/dev/null 2>&1
+            "$MT" compare "$d/truth.json" "$d/sp1.mtr" $cmp_args --policies lru,fifo,clock --format csv >"$d/sp1.csv" 2>"$d/sp1.err"
+            bad=$(awk -F, 'NR > 1 && $3 != 1 && $5 != $6' "$d/sp1.csv" | wc -l)
+            n=$(awk -F, 'NR > 1 && $3 != 1' "$d/sp1.csv" | wc -l)
+            if [ "$n" -gt 30 ] && [ "$bad" = 0 ]; then pass "fidelity-$name-spatial-rate1-exact ($n LRU/FIFO/CLOCK configurations)"
+            else fail "fidelity-$name-spatial-rate1-exact ($bad of $n configurations differ)"; head -5 "$d/sp1.csv" "$d/sp1.err"; fi
+            # the default rate: rows marked as estimates, the recommended metapage size the
+            # truth's, and the mean |fault-count error| over the grid bounded (measured on this
+            # workload: see docs/metapaging.md "Spatial sampling")
+            if [ -f "$d/c.spatial.json" ] && "$MT" policy "$d/spatial.mtr" --budgets $BLIST --budget $PRIMARY --format csv >"$d/spp.csv" 2>/dev/null &&
+                grep -q ',estimate,' "$d/spp.csv" && grep -q '"recommended_size_agrees": true' "$d/c.spatial.json"; then
+                m=$(jfield "$d/c.spatial.json" mean_abs_rel_error lru)
+                if awk -v m="$m" -v b="$SPATIAL_BOUND" 'BEGIN { exit !(m != "" && m <= b) }'; then
+                    pass "fidelity-$name-spatial-default-bounded (LRU mean |error| $(pct "$m") <= $(pct "$SPATIAL_BOUND"))"
+                else fail "fidelity-$name-spatial-default-bounded (LRU mean |error| $(pct "$m"))"; fi
+            else
+                fail "fidelity-$name-spatial-default-bounded (no estimate rows, or the recommended size differs)"
+            fi
+        fi
         if [ $have_modes = 1 ] && [ -f "$d/reduce.mtr" ]; then
             # LRU of the reduced trace == the online truth, every row with >= 2 resident
             # metapages (the online truth's one-metapage rows differ from every access trace,

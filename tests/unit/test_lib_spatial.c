@@ -55,7 +55,8 @@ static uint64_t rng(uint64_t *s)
 
 static trace_mode_info spatial_info(uint32_t n, uint64_t accesses)
 {
-    trace_mode_info tm = {.mode = TM_SPATIAL, .spatial_rate = n, .accesses = accesses};
+    trace_mode_info tm = {.mode = TM_SPATIAL, .spatial_rate = n, .accesses = accesses,
+                          .spatial_max = MT_SPATIAL_SAMPLE_MAX};
     for (unsigned i = 0; i < TM_SIZES; i++)
         tm.spatial_rates[i] = mt_spatial_rate_of(n, i);
     return tm;
@@ -373,10 +374,10 @@ static void test_golden_vector(void **state)
         assert_int_equal(got.r[i].write, want.r[i].write);
     }
     char have[512];
-    size_t hn = (size_t)snprintf(have, sizeof have, "trace.accesses=%llu\ntrace.spatial_sampled=",
+    size_t hn = (size_t)snprintf(have, sizeof have, "trace.accesses=%llu\ntrace.spatial_final_rates=",
                                  (unsigned long long)s.accesses);
     for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
-        hn += (size_t)snprintf(have + hn, sizeof have - hn, "%s%llu", i ? "," : "", (unsigned long long)s.sampled[i]);
+        hn += (size_t)snprintf(have + hn, sizeof have - hn, "%s%u", i ? "," : "", (unsigned)s.rate[i]);
     snprintf(have + hn, sizeof have - hn, "\n");
     assert_string_equal(have, trailer);
     bytes out = {.n = 0};
@@ -426,15 +427,14 @@ static void test_mode_from_header(void **state)
     trace_mode_info tm;
     char err[256];
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_hash=h3-splitmix0\n";
-    trailer_text = "trace.accesses=1000\ntrace.spatial_sampled=10,20,30,40,50,60,70,80,90,1000\n";
+                "trace.spatial_max=1024\ntrace.spatial_hash=h3-splitmix0\n";
+    trailer_text = "trace.accesses=1000\ntrace.spatial_final_rates=64,32,16,8,4,2,1,1,1,1\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
     assert_int_equal(tm.mode, TM_SPATIAL);
     assert_int_equal(tm.spatial_rate, 64);
     assert_int_equal(tm.spatial_rates[4], 4);
+    assert_int_equal(tm.spatial_max, 1024);
     assert_int_equal(tm.accesses, 1000);
-    assert_true(tm.have_sampled);
-    assert_int_equal(tm.sampled[9], 1000);
     trailer_text = "";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
     assert_int_equal(tm.accesses, 0); /* no trailer: the rows count records */
@@ -445,12 +445,20 @@ static void test_mode_from_header(void **state)
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "trace.spatial_rates"));
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_hash=crc32\n";
+                "trace.spatial_max=1024\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trace.spatial_max") == NULL ? strstr(err, "spatial_hash") : NULL);
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trace.spatial_max"));
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=1024\ntrace.spatial_hash=crc32\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial_hash"));
     /* commands that read samples as accesses refuse it by name */
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_hash=h3-splitmix0\n";
+                "trace.spatial_max=1024\ntrace.spatial_hash=h3-splitmix0\n";
     assert_int_equal(trace_mode_refuse_masked(src, "export", err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial-mode"));
     ht_close(src);

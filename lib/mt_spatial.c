@@ -122,9 +122,14 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
         uint64_t mp = page >> i;
         if (!((s->kept_valid >> i) & 1) || s->kept_mp[i] != mp) {
             mask |= 1u << i;
+            /* the metapage before the last one is in the set already (or the set is full and
+             * stays so): no lookup, the same answer (alternations cost a compare) */
+            if (!((s->before_valid >> i) & 1) || s->before_mp[i] != mp)
+                changed |= note_record(s, i, mp);
+            s->before_mp[i] = s->kept_mp[i];
+            s->before_valid |= s->kept_valid & (1u << i);
             s->kept_mp[i] = mp;
             s->kept[i]++;
-            changed |= note_record(s, i, mp);
         }
     }
     if (changed) { /* the cached sampled sizes of the last two pages follow the new rates */

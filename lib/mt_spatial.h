@@ -58,6 +58,8 @@ typedef struct {
     unsigned last_smask, prev_smask;  /* their sampled sizes */
     uint64_t kept_mp[MT_SPATIAL_SIZES]; /* metapage of size i's last record */
     unsigned kept_valid;              /* sizes with a record */
+    uint64_t before_mp[MT_SPATIAL_SIZES]; /* metapage of size i's record before that (when other) */
+    unsigned before_valid;
     uint32_t alt_steps;
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;

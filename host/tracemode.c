@@ -319,33 +319,8 @@ fail:
 
 /* ---- spatial: SHARDS per size --------------------------------------------------------- */
 
-/* Distinct metapages of `size` in a view (the sampled metapages: the error bar's n). */
-static int count_distinct(ht_source *view, uint64_t size, uint64_t *n, char *err, size_t errlen)
-{
-    u64map m;
-    if (u64map_init(&m, 1024)) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    ht_record r;
-    int got;
-    while ((got = ht_next_sample(view, &r)) == 1)
-        if (!u64map_put(&m, r.addr / size, 0, NULL)) {
-            u64map_free(&m);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    *n = m.count;
-    u64map_free(&m);
-    if (got < 0) {
-        snprintf(err, errlen, "%s", view->err);
-        return -1;
-    }
-    return 0;
-}
-
 int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
-                                  char *err, size_t errlen)
+                                  uint64_t *sampled, char *err, size_t errlen)
 {
     uint32_t r = tm->spatial_rates[i], smax = tm->spatial_max;
     if (ht_rewind(src)) {
@@ -391,6 +366,8 @@ int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, uns
         snprintf(err, errlen, "%s", view->err);
     rc = !gone || rc || got < 0 ? -1 : 0;
     free(gone);
+    if (sampled) /* the set holds the metapages kept at the final rate (all, below 2 S) */
+        *sampled = set.count;
     u64map_free(&set);
     view->close(view);
     *rate = r;
@@ -425,7 +402,8 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
                         unsigned i, policy_result *out, size_t *cap, char *err, size_t errlen)
 {
     uint32_t rate;
-    if (trace_mode_spatial_final_rate(src, tm, i, &rate, err, errlen))
+    uint64_t nmeta = 0;
+    if (trace_mode_spatial_final_rate(src, tm, i, &rate, &nmeta, err, errlen))
         return -1;
     policy_config one = *cfg;
     one.sizes[0] = size;
@@ -454,15 +432,8 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    uint64_t nmeta = 0;
     policy_result part;
-    int rc = count_distinct(view, size, &nmeta, err, errlen);
-    if (!rc && ht_rewind(view)) {
-        snprintf(err, errlen, "%s", view->err);
-        rc = -1;
-    }
-    if (!rc)
-        rc = policy_run(view, &one, &part, err, errlen);
+    int rc = policy_run(view, &one, &part, err, errlen);
     view->close(view);
     if (rc)
         return -1;

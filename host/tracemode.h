@@ -55,9 +55,10 @@ int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t 
 ht_source *trace_mode_size_view(ht_source *inner, unsigned i);
 ht_source *trace_mode_sample_view(ht_source *inner, unsigned i, uint32_t rate);
 /* Spatial: size i's final rate, replaying the filter's doubling rule (lib/mt_spatial.h) on its
- * records from the starting rate.  0, or -1 (err). */
+ * records from the starting rate, and (sampled, may be NULL) the metapages kept at that rate.
+ * 0, or -1 (err). */
 int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
-                                  char *err, size_t errlen);
+                                  uint64_t *sampled, char *err, size_t errlen);
 
 /* policy_run for any mode: burst and all as before; reduce and spatial per size on its view
  * (spatial: scaled, host/tracemode.c).  Rows get their

@@ -296,7 +296,9 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
     /* the host's replay of the doubling rule finds the filter's final rate at every size */
     for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
         uint32_t r = 0;
-        assert_int_equal(trace_mode_spatial_final_rate(ss, &tm, i, &r, err, sizeof err), 0);
+        uint64_t kept = 0;
+        assert_int_equal(trace_mode_spatial_final_rate(ss, &tm, i, &r, &kept, err, sizeof err), 0);
+        assert_true(kept > 0 && kept <= MT_SPATIAL_SAMPLE_MAX);
         assert_int_equal(r, sp.rate[i]);
     }
     assert_int_equal(policy_run(fs, &cfg, &want, err, sizeof err), 0);

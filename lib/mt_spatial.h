@@ -13,7 +13,7 @@
  * has seen; when the set exceeds S = MT_SPATIAL_SAMPLE_MAX, R_i doubles and the metapages the
  * doubled rate no longer keeps leave the set.  A small guest is therefore sampled at rate 1
  * (exact) at every size whose footprint is at most S metapages, a large one at the rate that
- * leaves about S..2S sampled metapages.  Since a metapage kept at rate 2R is kept at R, the
+ * leaves S/2..S sampled metapages.  Since a metapage kept at rate 2R is kept at R, the
  * metapages kept at the final rate were kept all along: the host takes size i's records of
  * metapages kept at the final R_i (which it recomputes from the records: the set changes only at
  * size i's records) as a fixed-rate sample at that rate.

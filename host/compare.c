@@ -145,7 +145,8 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
 {
     memset(r, 0, sizeof *r);
     r->truth_online = 1;
-    /* a reduce trace gives exact counts (for budgets >= its B), not a sample: no scaling */
+    /* a reduce trace gives exact counts (for budgets >= its B), not a sample, and a spatial
+     * trace's rows come scaled (host/tracemode.c): no scaling here */
     trace_mode_info tm;
     if (trace_mode_get(other, &tm, err, errlen))
         return -1;
@@ -162,7 +163,7 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
         return -1;
     }
     memcpy(r->truth.rows, truth->rows, truth->n * sizeof *truth->rows);
-    r->scale = tm.mode == TM_REDUCE ? 1.0 : r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
+    r->scale = tm.mode == TM_REDUCE || tm.mode == TM_SPATIAL ? 1.0 : r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
     return 0;
 }
 

@@ -231,6 +231,12 @@ static const char *mtp_header_info(ht_source *s)
     return mt_file_header_get(m->f)->info;
 }
 
+static const char *mtp_trailer_info(ht_source *s)
+{
+    mtp_state *m = s->state;
+    return mt_file_header_get(m->f)->trailer;
+}
+
 static void mtp_describe(ht_source *s, FILE *out)
 {
     mtp_state *m = s->state;
@@ -255,6 +261,13 @@ static void mtp_describe(ht_source *s, FILE *out)
         int len = nl ? (int)(nl - p) : (int)strlen(p);
         if (len)
             fprintf(out, "  %.*s\n", len, p);
+        p += len + (nl != NULL);
+    }
+    for (p = h->trailer; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        if (len)
+            fprintf(out, "  trailer: %.*s\n", len, p);
         p += len + (nl != NULL);
     }
     fprintf(out, "header: %s\n", h->header_checked ? "checked (CRC-32C matches)"
@@ -314,6 +327,7 @@ ht_source *mtr_open(const char *path, char *err, size_t errlen)
     s->close = mtp_close;
     s->describe = mtp_describe;
     s->header_info = mtp_header_info;
+    s->trailer_info = mtp_trailer_info;
     s->restrict_cycles = mtp_restrict;
     snprintf(s->name, sizeof s->name, "%s", path);
     return s;

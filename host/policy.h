@@ -46,10 +46,12 @@ typedef struct {
     pg_counts c;
     double cost;          /* seconds */
     int rank;             /* 1 = cheapest within its budget */
-    int fidelity;         /* ROW_AS_SAMPLED, ROW_EXACT or ROW_APPROX (host/tracemode.h) */
+    int fidelity;         /* ROW_AS_SAMPLED, ROW_EXACT, ROW_APPROX or ROW_ESTIMATE (host/tracemode.h) */
+    double err_rel;       /* ROW_ESTIMATE: half-width of a ~95% interval, relative to the faults
+                             (host/tracemode.c says how it is had); < 0: none can be given */
 } policy_row;
 
-enum { ROW_AS_SAMPLED = 0, ROW_EXACT = 1, ROW_APPROX = 2 };
+enum { ROW_AS_SAMPLED = 0, ROW_EXACT = 1, ROW_APPROX = 2, ROW_ESTIMATE = 3 };
 
 typedef struct {
     policy_row *rows;

@@ -41,7 +41,22 @@ static void json_string(FILE *f, const char *s)
 
 static const char *fidelity_name(const policy_row *r)
 {
-    return r->fidelity == ROW_EXACT ? "exact" : r->fidelity == ROW_APPROX ? "approx" : "sampled";
+    return r->fidelity == ROW_EXACT      ? "exact"
+           : r->fidelity == ROW_APPROX   ? "approx"
+           : r->fidelity == ROW_ESTIMATE ? "estimate"
+                                         : "sampled";
+}
+
+/* The table's fidelity column: an estimate with its error bar where one can be given. */
+static const char *fidelity_text(const policy_row *r, char *buf, size_t cap)
+{
+    if (r->fidelity == ROW_ESTIMATE && r->err_rel >= 0)
+        snprintf(buf, cap, "estimate +-%.0f%%", 100 * r->err_rel);
+    else if (r->fidelity == ROW_ESTIMATE)
+        snprintf(buf, cap, "estimate (no error bar: < 1 sampled metapage resident)");
+    else
+        snprintf(buf, cap, "%s", fidelity_name(r));
+    return buf;
 }
 
 static double rate(const policy_row *r)
@@ -58,21 +73,26 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
     for (size_t i = 0; i < r->n; i++)
         order[i] = i;
     qsort_r(order, r->n, sizeof *order, by_budget_rank, (void *)r);
-    char b1[32], b2[32];
+    char b1[32], b2[32], fb[80];
+    int spatial = r->mode && !strcmp(r->mode, "spatial");
     const policy_row *best = r->recommended >= 0 ? &r->rows[r->recommended] : NULL;
     const policy_row *bound = r->opt_bound >= 0 ? &r->rows[r->opt_bound] : NULL;
 
     if (fmt == REPORT_CSV) {
         fprintf(f, "policy,metapage_bytes,resident,budget_bytes,accesses,faults,fault_rate,"
-                   "writebacks,bytes_in,bytes_out,cost_s,rank%s\n", r->mode ? ",fidelity" : "");
+                   "writebacks,bytes_in,bytes_out,cost_s,rank%s\n",
+                r->mode ? (spatial ? ",fidelity,error_bar" : ",fidelity") : "");
         for (size_t k = 0; k < r->n; k++) {
             const policy_row *w = &r->rows[order[k]];
+            char eb[32] = "";
+            if (spatial)
+                snprintf(eb, sizeof eb, w->err_rel >= 0 ? ",%.4f" : ",", w->err_rel);
             fprintf(f, "%s,%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%" PRIu64
-                       ",%" PRIu64 ",%" PRIu64 ",%.9f,%d%s%s\n",
+                       ",%" PRIu64 ",%" PRIu64 ",%.9f,%d%s%s%s\n",
                     pg_policy_name(w->policy), w->size, w->resident, w->budget, w->c.accesses,
                     w->c.faults, rate(w), w->c.writebacks, w->c.faults * w->size,
                     w->c.writebacks * w->size, w->cost, w->rank, r->mode ? "," : "",
-                    r->mode ? fidelity_name(w) : "");
+                    r->mode ? fidelity_name(w) : "", eb);
         }
     } else if (fmt == REPORT_JSON) {
         fprintf(f, "{\n  \"trace\": ");
@@ -89,11 +109,15 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
             fprintf(f, "    {\"policy\": \"%s\", \"metapage_bytes\": %" PRIu64 ", \"resident\": %u, "
                        "\"budget_bytes\": %" PRIu64 ", \"accesses\": %" PRIu64 ", \"faults\": %" PRIu64
                        ", \"fault_rate\": %.9f, \"writebacks\": %" PRIu64 ", \"bytes_in\": %" PRIu64
-                       ", \"bytes_out\": %" PRIu64 ", \"cost_s\": %.9f, \"rank\": %d%s%s%s}%s\n",
+                       ", \"bytes_out\": %" PRIu64 ", \"cost_s\": %.9f, \"rank\": %d%s%s%s%s}%s\n",
                     pg_policy_name(w->policy), w->size, w->resident, w->budget, w->c.accesses,
                     w->c.faults, rate(w), w->c.writebacks, w->c.faults * w->size,
                     w->c.writebacks * w->size, w->cost, w->rank, r->mode ? ", \"fidelity\": \"" : "",
-                    r->mode ? fidelity_name(w) : "", r->mode ? "\"" : "", k + 1 < r->n ? "," : "");
+                    r->mode ? fidelity_name(w) : "", r->mode ? "\"" : "",
+                    spatial ? (w->err_rel >= 0 ? (snprintf(fb, sizeof fb, ", \"error_bar\": %.4f", w->err_rel), fb)
+                                               : ", \"error_bar\": null")
+                            : "",
+                    k + 1 < r->n ? "," : "");
         }
         fprintf(f, "  ],\n  \"recommendation\": ");
         if (best)
@@ -113,7 +137,11 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
                    "write-back + bytes / %.2f GB/s out\n\n",
                 cfg->cost.lat_in * 1e6, cfg->cost.bw_in / 1e9, cfg->cost.lat_out * 1e6,
                 cfg->cost.bw_out / 1e9);
-        if (r->mode)
+        if (spatial)
+            fprintf(f, "mode spatial: 'estimate' rows are SHARDS estimates from a hashed sample of the "
+                       "metapages (+-: about 95%% if the faults spread evenly over the sampled metapages); "
+                       "'exact' rows come from sizes sampled at rate 1 (write-backs aside)\n\n");
+        else if (r->mode)
             fprintf(f, "mode %s: 'exact' rows equal the full trace's fault counts; 'approx' rows "
                        "(FIFO, CLOCK, budgets below the reduction budget, write-backs) are not exact\n\n",
                     r->mode);
@@ -127,7 +155,7 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
                     cli_bytes_str(w->budget, b1, sizeof b1), w->rank, pg_policy_name(w->policy),
                     cli_bytes_str(w->size, b2, sizeof b2), w->resident, w->c.faults, rate(w),
                     w->c.writebacks, w->c.faults * w->size, w->c.writebacks * w->size, w->cost,
-                    r->mode ? "  " : "", r->mode ? fidelity_name(w) : "",
+                    r->mode ? "  " : "", r->mode ? fidelity_text(w, fb, sizeof fb) : "",
                     w == best ? "  <- recommended" : "");
         }
         if (best) {
@@ -136,6 +164,8 @@ void policy_report(FILE *f, report_format fmt, const char *trace, const policy_c
                     cli_bytes_str(best->budget, b1, sizeof b1),
                     cli_bytes_str(best->size, b2, sizeof b2), best->resident,
                     pg_policy_name(best->policy), best->cost, best->c.faults);
+            if (best->fidelity == ROW_ESTIMATE)
+                fprintf(f, " [%s]", fidelity_text(best, fb, sizeof fb));
             if (bound)
                 fprintf(f, "; OPT at that size needs %.6f s (%" PRIu64 " faults): the most any "
                            "policy could gain",

@@ -55,6 +55,10 @@ struct ht_source {
     /* Optional (may be NULL): the container header's key=value info text ("" if none); the
      * trace mode and its parameters live there (host/tracemode.h). */
     const char *(*header_info)(ht_source *src);
+    /* Optional (may be NULL): the container trailer's key=value info text ("" if none): what the
+     * producer knew only at the end (a trace mode's access counts, docs/trace-format.md 4.1).
+     * It describes the whole file: a filtered view (a region of interest) does not pass it on. */
+    const char *(*trailer_info)(ht_source *src);
     void *state;
     char name[256];
     char err[512];

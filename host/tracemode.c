@@ -1,16 +1,22 @@
 /* Trace modes on the host: see host/tracemode.h. */
 #include "host/tracemode.h"
 
+#include <errno.h>
+
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/u64map.h"
 #include "mt_reduce.h"
+#include "mt_spatial.h"
 
 const char *trace_mode_name(trace_mode m)
 {
     switch (m) {
     case TM_REDUCE: return "reduce";
+    case TM_SPATIAL: return "spatial";
     case TM_ALL: return "every-access";
     default: return "burst";
     }
@@ -32,6 +38,87 @@ static int info_value(const char *info, const char *key, char *buf, size_t cap)
         p = nl ? nl + 1 : NULL;
     }
     return -1;
+}
+
+/* A decimal u64 (all of s); 0 ok, -1 not one. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* TM_SIZES comma-separated decimals; 0 ok, -1 not that. */
+static int parse_list(const char *s, uint64_t out[TM_SIZES])
+{
+    for (unsigned i = 0; i < TM_SIZES; i++) {
+        const char *c = strchr(s, ',');
+        char one[32];
+        size_t n = c ? (size_t)(c - s) : strlen(s);
+        if (n == 0 || n >= sizeof one || (i + 1 < TM_SIZES) != (c != NULL))
+            return -1;
+        memcpy(one, s, n);
+        one[n] = 0;
+        if (parse_u64(one, &out[i]))
+            return -1;
+        s += n + 1;
+    }
+    return 0;
+}
+
+/* The trailer's counts (docs/trace-format.md 4.1); absent or unreadable: left 0 (the rows then
+ * count records, as before the trailer existed). */
+static void trailer_get(ht_source *src, trace_mode_info *out)
+{
+    const char *t = src->trailer_info ? src->trailer_info(src) : "";
+    char v[512];
+    uint64_t x;
+    if (!info_value(t, "trace.accesses", v, sizeof v) && !parse_u64(v, &x))
+        out->accesses = x;
+}
+
+static int spatial_get(ht_source *src, const char *info, trace_mode_info *out, char *err, size_t errlen)
+{
+    char v[256];
+    uint64_t n, l[TM_SIZES];
+    if (info_value(info, "trace.spatial_rate", v, sizeof v) || parse_u64(v, &n) || !mt_spatial_rate_ok(n)) {
+        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_rate (a power of two from 1 to %u) in "
+                 "its header", src->name, MT_SPATIAL_RATE_MAX);
+        return -1;
+    }
+    if (info_value(info, "trace.spatial_rates", v, sizeof v) || parse_list(v, l)) {
+        snprintf(err, errlen, "%s: spatial trace without trace.spatial_rates (10 rates, 4K..2M) in its header",
+                 src->name);
+        return -1;
+    }
+    for (unsigned i = 0; i < TM_SIZES; i++) {
+        if (!mt_spatial_rate_ok(l[i])) {
+            snprintf(err, errlen, "%s: trace.spatial_rates: rate %" PRIu64 " for %u KiB is not a power of two "
+                     "from 1 to %u", src->name, l[i], 4u << i, MT_SPATIAL_RATE_MAX);
+            return -1;
+        }
+        out->spatial_rates[i] = (uint32_t)l[i];
+    }
+    uint64_t smax;
+    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 || smax > (1u << 20)) {
+        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to 2^20 metapages) in its header",
+                 src->name);
+        return -1;
+    }
+    out->spatial_max = (uint32_t)smax;
+    if (info_value(info, "trace.spatial_hash", v, sizeof v) || strcmp(v, "h3-splitmix0")) {
+        snprintf(err, errlen, "%s: spatial trace whose trace.spatial_hash is not h3-splitmix0", src->name);
+        return -1;
+    }
+    out->spatial_rate = (uint32_t)n;
+    out->mode = TM_SPATIAL;
+    return 0;
 }
 
 int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errlen)
@@ -61,9 +148,16 @@ int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errle
             return -1;
         }
         out->mode = TM_REDUCE;
+        trailer_get(src, out);
         return 0;
     }
-    snprintf(err, errlen, "%s: trace mode '%s' is not one this metatrace knows (burst, reduce): "
+    if (!strcmp(v, "spatial")) {
+        if (spatial_get(src, info, out, err, errlen))
+            return -1;
+        trailer_get(src, out);
+        return 0;
+    }
+    snprintf(err, errlen, "%s: trace mode '%s' is not one this metatrace knows (burst, reduce, spatial): "
              "refusing to misread it", src->name, v);
     return -1;
 }
@@ -73,9 +167,10 @@ int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t 
     trace_mode_info tm;
     if (trace_mode_get(src, &tm, err, errlen))
         return -1;
-    if (tm.mode == TM_REDUCE) {
-        snprintf(err, errlen, "%s: a reduce-mode trace (size-masked records, docs/trace-format.md 4.1) "
-                 "is read by metatrace policy and plot; %s would misread it", src->name, cmd);
+    if (tm.mode == TM_REDUCE || tm.mode == TM_SPATIAL) {
+        snprintf(err, errlen, "%s: a %s-mode trace (size-masked records, docs/trace-format.md 4.1) "
+                 "is read by metatrace policy, plot and compare against an online truth; %s would misread it",
+                 src->name, trace_mode_name(tm.mode), cmd);
         return -1;
     }
     return 0;
@@ -86,6 +181,7 @@ int trace_mode_refuse_masked(ht_source *src, const char *cmd, char *err, size_t 
 typedef struct {
     ht_source *in;
     unsigned bit;
+    uint32_t rate; /* spatial: keep only metapages with hash & (rate - 1) == 0 */
 } view_state;
 
 static int view_next(ht_source *s, ht_record *r)
@@ -101,6 +197,8 @@ static int view_next(ht_source *s, ht_record *r)
         if (r->kind != HT_REC_SAMPLE || !((r->addr >> v->bit) & 1))
             continue;
         r->addr &= ~(uint64_t)0xfff;
+        if (v->rate > 1 && (mt_spatial_hash(r->addr >> (12 + v->bit)) & (v->rate - 1)))
+            continue;
         return 1;
     }
 }
@@ -122,6 +220,11 @@ static void view_close(ht_source *s)
 
 ht_source *trace_mode_size_view(ht_source *inner, unsigned i)
 {
+    return trace_mode_sample_view(inner, i, 1);
+}
+
+ht_source *trace_mode_sample_view(ht_source *inner, unsigned i, uint32_t rate)
+{
     ht_source *s = calloc(1, sizeof *s);
     view_state *v = calloc(1, sizeof *v);
     if (!s || !v) {
@@ -131,6 +234,7 @@ ht_source *trace_mode_size_view(ht_source *inner, unsigned i)
     }
     v->in = inner;
     v->bit = i;
+    v->rate = rate;
     s->state = v;
     s->next = view_next;
     s->rewind = view_rewind;
@@ -197,6 +301,9 @@ static int run_reduce(ht_source *src, const trace_mode_info *tm, const policy_co
             *w = part.rows[j];
             int exact_policy = w->policy == PG_LRU || w->policy == PG_OPT;
             w->fidelity = exact_policy && w->budget >= floor ? ROW_EXACT : ROW_APPROX;
+            w->err_rel = -1;
+            if (tm->accesses) /* the filter's input, not its records: fault_rate is per access */
+                w->c.accesses = tm->accesses;
         }
         if (part.samples > out->samples)
             out->samples = part.samples;
@@ -210,9 +317,210 @@ fail:
     return -1;
 }
 
+/* ---- spatial: SHARDS per size --------------------------------------------------------- */
+
+int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                  uint64_t *sampled, char *err, size_t errlen)
+{
+    uint32_t r = tm->spatial_rates[i], smax = tm->spatial_max;
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        return -1;
+    }
+    ht_source *view = trace_mode_size_view(src, i);
+    u64map set;
+    if (!view || u64map_init(&set, 2 * (size_t)smax)) {
+        if (view)
+            view->close(view);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    ht_record rec;
+    int got, rc = 0;
+    uint64_t *gone = malloc(2 * (size_t)smax * sizeof *gone);
+    while (gone && (got = ht_next_sample(view, &rec)) == 1) {
+        uint64_t p = rec.addr >> (12 + i);
+        if (mt_spatial_hash(p) & (r - 1))
+            continue; /* recorded before the rate last doubled */
+        /* mt_spatial.h's rule: a new metapage counts unless the set holds 2 S */
+        if (u64map_get(&set, p) || set.count >= 2 * (size_t)smax)
+            continue;
+        if (!u64map_put(&set, p, 0, NULL)) {
+            rc = -1;
+            break;
+        }
+        while (set.count > smax && r < MT_SPATIAL_RATE_MAX) {
+            r *= 2;
+            size_t n = 0, pos = 0;
+            uint64_t k, val;
+            while (u64map_iter(&set, &pos, &k, &val))
+                if (mt_spatial_hash(k) & (r - 1))
+                    gone[n++] = k;
+            for (size_t j = 0; j < n; j++)
+                u64map_remove(&set, gone[j]);
+        }
+    }
+    if (!gone || rc)
+        snprintf(err, errlen, "out of memory");
+    else if (got < 0)
+        snprintf(err, errlen, "%s", view->err);
+    rc = !gone || rc || got < 0 ? -1 : 0;
+    free(gone);
+    if (sampled) /* the set holds the metapages kept at the final rate (all, below 2 S) */
+        *sampled = set.count;
+    u64map_free(&set);
+    view->close(view);
+    *rate = r;
+    return rc;
+}
+
+static const policy_row *part_row(const policy_result *r, pg_policy p, uint64_t budget)
+{
+    for (size_t j = 0; j < r->n; j++)
+        if (r->rows[j].policy == p && r->rows[j].budget == budget)
+            return &r->rows[j];
+    return NULL;
+}
+
+static int add_budget(policy_config *c, uint64_t b)
+{
+    for (int k = 0; k < c->nbudgets; k++)
+        if (c->budgets[k] == b)
+            return 0;
+    if (c->nbudgets == POLICY_MAX_BUDGETS)
+        return -1;
+    c->budgets[c->nbudgets++] = b;
+    return 0;
+}
+
+/* One size of a spatial trace: the budgets' sample capacities x = M / R (M = budget / size
+ * metapages) simulated at floor(x) and ceil(x) metapages (at least one), faults and write-backs
+ * interpolated linearly between them and multiplied by R (SHARDS's fixed-rate scaling: the
+ * SHARDS-adj correction by the sampled fraction of the accesses, which the trailer would allow,
+ * is worse here: docs/metapaging.md "Spatial sampling"). */
+static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_config *cfg, uint64_t size,
+                        unsigned i, policy_result *out, size_t *cap, char *err, size_t errlen)
+{
+    uint32_t rate;
+    uint64_t nmeta = 0;
+    if (trace_mode_spatial_final_rate(src, tm, i, &rate, &nmeta, err, errlen))
+        return -1;
+    policy_config one = *cfg;
+    one.sizes[0] = size;
+    one.nsizes = 1;
+    one.nbudgets = 0;
+    for (int b = 0; b < cfg->nbudgets; b++) {
+        uint64_t m = cfg->budgets[b] / size;
+        if (!m)
+            continue;
+        uint64_t lo = m / rate, hi = (m + rate - 1) / rate;
+        if (add_budget(&one, (lo ? lo : 1) * size) || add_budget(&one, (hi ? hi : 1) * size)) {
+            snprintf(err, errlen, "%s: more than %d sample budgets for %" PRIu64 " bytes: ask for fewer budgets",
+                     src->name, POLICY_MAX_BUDGETS, size);
+            return -1;
+        }
+    }
+    if (!one.nbudgets)
+        return 0;
+    one.primary_budget = one.budgets[0];
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        return -1;
+    }
+    ht_source *view = trace_mode_sample_view(src, i, rate);
+    if (!view) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    policy_result part;
+    int rc = policy_run(view, &one, &part, err, errlen);
+    view->close(view);
+    if (rc)
+        return -1;
+    double scale = rate;
+    for (int b = 0; b < cfg->nbudgets; b++) {
+        uint64_t m = cfg->budgets[b] / size;
+        if (!m)
+            continue;
+        double x = (double)m / rate;
+        uint64_t lo = m / rate, hi = (m + rate - 1) / rate;
+        double w = lo ? x - (double)lo : 0; /* weight of hi */
+        for (int p = 0; p < PG_COUNT; p++) {
+            if (!cfg->enabled[p])
+                continue;
+            const policy_row *a = part_row(&part, (pg_policy)p, (lo ? lo : 1) * size);
+            const policy_row *c = part_row(&part, (pg_policy)p, (hi ? hi : 1) * size);
+            if (!a || !c)
+                continue;
+            if (out->n == *cap) {
+                size_t nc = *cap ? *cap * 2 : 64;
+                policy_row *rows = realloc(out->rows, nc * sizeof *rows);
+                if (!rows) {
+                    policy_result_free(&part);
+                    snprintf(err, errlen, "out of memory");
+                    return -1;
+                }
+                out->rows = rows;
+                *cap = nc;
+            }
+            policy_row *r = &out->rows[out->n++];
+            memset(r, 0, sizeof *r);
+            r->policy = (pg_policy)p;
+            r->size = size;
+            r->budget = cfg->budgets[b];
+            r->resident = m > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)m;
+            double f = (1 - w) * (double)a->c.faults + w * (double)c->c.faults;
+            double wb = (1 - w) * (double)a->c.writebacks + w * (double)c->c.writebacks;
+            r->c.faults = (uint64_t)llround(f * scale);
+            r->c.writebacks = (uint64_t)llround(wb * scale);
+            r->c.accesses = tm->accesses ? tm->accesses : (uint64_t)llround((double)a->c.accesses * scale);
+            r->cost = cost_of(&cfg->cost, &r->c, size);
+            /* Rate 1 keeps every metapage: exact (2+ resident; repeats collapsed, write-backs
+             * aside).  Else the sampling error if the faults were spread evenly over the
+             * sampled metapages: 2 sqrt((R-1) / (R n)) (docs/metapaging.md "Spatial sampling"). */
+            if (rate == 1) {
+                r->fidelity = m >= 2 ? ROW_EXACT : ROW_APPROX;
+                r->err_rel = m >= 2 ? 0 : -1;
+            } else {
+                r->fidelity = ROW_ESTIMATE;
+                r->err_rel = x >= 1 && nmeta ? 2 * sqrt((double)(rate - 1) / ((double)rate * (double)nmeta)) : -1;
+            }
+        }
+    }
+    if (part.samples > out->samples)
+        out->samples = part.samples;
+    policy_result_free(&part);
+    return 0;
+}
+
+static int run_spatial(ht_source *src, const trace_mode_info *tm, const policy_config *cfg,
+                       policy_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->recommended = out->opt_bound = -1;
+    for (int s = 0; s < cfg->nsizes; s++)
+        if (size_index(cfg->sizes[s]) < 0) {
+            snprintf(err, errlen, "%s: a spatial trace covers metapage sizes 4K, 8K, ... 2M; %" PRIu64
+                     " bytes is not one of them", src->name, cfg->sizes[s]);
+            return -1;
+        }
+    size_t cap = 0;
+    for (int s = 0; s < cfg->nsizes; s++)
+        if (spatial_size(src, tm, cfg, cfg->sizes[s], (unsigned)size_index(cfg->sizes[s]), out, &cap, err,
+                         errlen)) {
+            policy_result_free(out);
+            return -1;
+        }
+    policy_rank(out, cfg);
+    out->mode = "spatial";
+    return 0;
+}
+
 int policy_run_mode(ht_source *src, const trace_mode_info *tm, const policy_config *cfg,
                     policy_result *out, char *err, size_t errlen)
 {
+    if (tm->mode == TM_SPATIAL)
+        return run_spatial(src, tm, cfg, out, err, errlen);
     if (tm->mode == TM_REDUCE)
         return run_reduce(src, tm, cfg, out, err, errlen);
     return policy_run(src, cfg, out, err, errlen);

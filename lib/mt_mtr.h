@@ -15,6 +15,8 @@
 #define MT_MTR_MAGIC_HDR  0x184D2A50u
 #define MT_MTR_MAGIC_IDX  0x184D2A51u
 #define MT_MTR_MAGIC_FOOT 0x184D2A52u
+#define MT_MTR_MAGIC_TRL  0x184D2A53u /* trailer: what a producer knows only at the end */
+#define MT_MTR_TRAILER_MAX 1024
 #define MT_MTR_INFO_MAX   8192
 #define MT_MTR_FRAME_MAX  ((uint64_t)256 << 20) /* largest data frame a reader accepts (bytes of stream) */
 
@@ -30,6 +32,10 @@ typedef struct {
     int header_checked; /* 1: the header's checksum matched; 0: an older file without one */
     int index_state;    /* MT_INDEX_* */
     char index_note[200]; /* MT_INDEX_BAD: why it was set aside */
+    /* The trailer's info text ("key=value" lines the producer knew only at the end, e.g. the
+     * accesses a trace mode's filter saw; docs/trace-format.md section 4), "" when the file has
+     * none or no usable index (the trailer is found through it), or its checksum fails. */
+    char trailer[MT_MTR_TRAILER_MAX];
 } mt_file_header;
 
 /* What the reader made of the index (mt_file_header.index_state). */
@@ -78,6 +84,10 @@ int mt_writer_close(mt_writer *w); /* (prints the error on stderr) */
 int mt_writer_finish(mt_writer *w, char *err, size_t errlen);
 void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
 const char *mt_writer_error(const mt_writer *w);
+/* Info text for the trailer (docs/trace-format.md section 4), written by mt_writer_finish between
+ * the last data frame and the index; at most MT_MTR_TRAILER_MAX - 1 bytes (longer: -1). The last
+ * call before finishing wins. */
+int mt_writer_trailer(mt_writer *w, const char *info);
 /* A sink for mt_unit (ctx = the writer). */
 void mt_writer_sink(void *ctx, const uint8_t *p, size_t n);
 /* The producer's knowledge for the index (an mt_unit_mark_fn, ctx = the writer): give it every

@@ -12,6 +12,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "mt_crc32c.h"
 #include "mt_le.h"
 #include "mt_mtr_header.h"
 #include "mt_mtr_index.h"
@@ -240,6 +241,22 @@ static int index_verify(mt_file *f, uint64_t idx_off)
     return 0;
 }
 
+/* The trailer, when one sits between the last data frame (or the header) and the index at io:
+ * its text into h.trailer if its checksum holds (else it is ignored, as if absent). */
+static void load_trailer(mt_file *f, uint64_t io)
+{
+    uint64_t at = f->nidx ? f->idx[f->nidx - 1].file_offset + f->idx[f->nidx - 1].comp_size : f->data_start;
+    uint8_t p[8 + 12 + MT_MTR_TRAILER_MAX + 4];
+    if (io <= at || io - at < 8 + 16 || io - at > sizeof p || pread_all(f->f, p, (size_t)(io - at), at) < 0)
+        return;
+    size_t sz = (size_t)(io - at) - 8, n = mt_get_u32(p + 16);
+    if (mt_get_u32(p) != MT_MTR_MAGIC_TRL || mt_get_u32(p + 4) != sz || memcmp(p + 8, "MTRTRL01", 8) ||
+        n >= MT_MTR_TRAILER_MAX || 12 + n + 4 != sz || mt_get_u32(p + 8 + 12 + n) != mt_crc32c(p + 8, 12 + n))
+        return;
+    memcpy(f->h.trailer, p + 20, n);
+    f->h.trailer[n] = 0;
+}
+
 /* The index, when the writer finished: the footer at the very end locates it. */
 static void load_index(mt_file *f)
 {
@@ -282,6 +299,7 @@ static void load_index(mt_file *f)
     free(ib);
     if (index_verify(f, io) < 0)
         return;
+    load_trailer(f, io);
     f->h.has_index = 1;
     f->h.index_state = checked ? MT_INDEX_CHECKED : MT_INDEX_UNCHECKED;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "mt_crc32c.h"
 #include "mt_dec.h"
 #include "mt_le.h"
 #include "mt_mtr_header.h"
@@ -51,6 +52,7 @@ struct mt_writer {
     size_t tail_upto;      /* bytes of buf in the tail on the disk */
     uint64_t tail_end;     /* file offset where that tail ends (0: none) */
     uint64_t tails;        /* tails written (tests) */
+    char *trailer;         /* mt_writer_trailer's text (NULL: no trailer) */
 };
 
 static void wfail(mt_writer *w, const char *fmt, ...)
@@ -422,7 +424,41 @@ static void writer_free(mt_writer *w)
     free(w->idx);
     free(w->marks);
     free(w->path);
+    free(w->trailer);
     free(w);
+}
+
+int mt_writer_trailer(mt_writer *w, const char *info)
+{
+    size_t n = strlen(info);
+    if (n >= MT_MTR_TRAILER_MAX)
+        return -1;
+    char *t = malloc(n + 1);
+    if (!t) {
+        wfail(w, "%s: out of memory", w->path);
+        return -1;
+    }
+    memcpy(t, info, n + 1);
+    free(w->trailer);
+    w->trailer = t;
+    return 0;
+}
+
+/* "MTRTRL01", u32 length, the text, u32 CRC-32C of every byte before it. */
+static void write_trailer(mt_writer *w)
+{
+    size_t n = strlen(w->trailer), len = 12 + n;
+    uint8_t *p = malloc(len + 4);
+    if (!p) {
+        wfail(w, "%s: out of memory", w->path);
+        return;
+    }
+    memcpy(p, "MTRTRL01", 8);
+    mt_put_u32(p + 8, (uint32_t)n);
+    memcpy(p + 12, w->trailer, n);
+    mt_put_u32(p + len, mt_crc32c(p, len));
+    skippable(w, MT_MTR_MAGIC_TRL, p, len + 4);
+    free(p);
 }
 
 void mt_writer_abort(mt_writer *w)
@@ -444,6 +480,8 @@ int mt_writer_finish(mt_writer *w, char *err, size_t errlen)
     }
     emit_frame(w, w->n);
     drop_tail(w); /* (a stream that ended exactly at a frame: the index goes where the tail was) */
+    if (w->trailer)
+        write_trailer(w);
     uint64_t idx_off = w->file_off;
     size_t plen = 0;
     uint8_t *pl = mt_mtr_index_encode(w->idx, w->nidx, &plen);

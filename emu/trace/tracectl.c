@@ -51,6 +51,7 @@ void trace_options_default(struct trace_options *o)
     };
     o->fifo_depth = MT_UNIT_DEFAULT_DEPTH;
     o->reduce_budget = MT_REDUCE_DEFAULT_BUDGET;
+    o->spatial_rate = MT_SPATIAL_DEFAULT_RATE;
     o->waves_to = UINT64_MAX;
     o->fifo_drain = MT_UNIT_DEFAULT_DRAIN;
     o->start_at_reset = true;
@@ -66,9 +67,14 @@ const char *trace_options_help(void)
     return "  --trace FILE.mtr          trace with the trace unit (registers at 0x11000000) from reset\n"
            "  --trace-mode=M            burst (default: the unit's bursts and spans) | reduce (exact\n"
            "                            reduction: LRU and OPT fault counts of every metapage size\n"
-           "                            4K..2M equal the full trace's for every budget >= B)\n"
+           "                            4K..2M equal the full trace's for every budget >= B) |\n"
+           "                            spatial (every access to a hashed sample of the metapages of\n"
+           "                            each size 4K..2M: fault counts are estimates, scaled by the host)\n"
            "  --trace-reduce-budget B   reduce mode's budget B in bytes, a multiple of 4K from 4K to 1G\n"
            "                            (default 4M)\n"
+           "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
+           "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
+           "                            that rate whenever it has sampled more than 1024 metapages\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
            "  --waves FILE.fst          the RTL unit's waveform (FST, for GTKWave; needs --trace-unit\n"
@@ -232,8 +238,16 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
             o->mode = TRACE_MODE_BURST;
         else if (strcmp(v, "reduce") == 0)
             o->mode = TRACE_MODE_REDUCE;
+        else if (strcmp(v, "spatial") == 0)
+            o->mode = TRACE_MODE_SPATIAL;
         else
-            BAD("--trace-mode", "burst or reduce (spatial is not in this build)");
+            BAD("--trace-mode", "burst, reduce or spatial");
+    } else if (OPT("--trace-spatial-rate")) {
+        if (m < 0)
+            return -1;
+        if (!parse_num(v, UINT32_MAX, &x) || !mt_spatial_rate_ok(x))
+            BAD("--trace-spatial-rate", "a power of two from 1 to 65536 (keep one part in N)");
+        o->spatial_rate = (uint32_t)x;
     } else if (OPT("--trace-reduce-budget")) {
         if (m < 0)
             return -1;
@@ -404,9 +418,11 @@ struct trace_session {
     uint64_t ram_base, ram_end;
     mt_writer *w;    /* --trace */
     mt_writer *all;  /* --trace-all */
-    mt_writer *red_w; /* --trace with --trace-mode reduce */
+    mt_writer *red_w; /* --trace with --trace-mode reduce or spatial: size-masked records */
     mt_reduce red;
     bool red_init, red_started, red_failed;
+    mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
+    bool sp_init;
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
@@ -562,8 +578,9 @@ static bool all_access(void *ctx, const mt_access *a)
     return true;
 }
 
-/* Reduce mode: every guest-RAM access of --trace-kinds / --trace-tap through the filter; its
- * records (reference order, size mask in address bits 11:0) become full-format samples. */
+/* Reduce and spatial modes: every guest-RAM access of --trace-kinds / --trace-tap through the
+ * filter; its records (reference order, size mask in address bits 11:0) become full-format
+ * samples. */
 static void red_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
 {
     struct trace_session *s = ctx;
@@ -577,7 +594,7 @@ static void red_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, un
     if (!s->red_failed && mt_writer_sample(s->red_w, cycle, page << 12 | mask, rw) != 0)
         s->red_failed = true;
     if (s->red_failed)
-        fprintf(stderr, "mtemu: --trace (reduce): %s\n", mt_writer_error(s->red_w));
+        fprintf(stderr, "mtemu: --trace (%s): %s\n", s->sp_init ? "spatial" : "reduce", mt_writer_error(s->red_w));
 }
 
 static bool red_access(struct trace_session *s, const mt_access *a)
@@ -590,11 +607,23 @@ static bool red_access(struct trace_session *s, const mt_access *a)
     return !s->red_failed && !s->red.oom;
 }
 
-/* The recorder: --trace-all and/or the reduce filter. */
+static bool sp_access(struct trace_session *s, const mt_access *a)
+{
+    if (!((s->o.cfg.kind_mask >> a->kind) & 1) || a->tap != s->o.cfg.tap)
+        return true;
+    if (a->addr < s->ram_base || a->addr >= s->ram_end)
+        return true;
+    mt_spatial_access(&s->sp, a->cycle, a->addr, a->write);
+    return !s->red_failed;
+}
+
+/* The recorder: --trace-all and/or the reduce or spatial filter. */
 static bool rec_access(void *ctx, const mt_access *a)
 {
     struct trace_session *s = ctx;
     if (s->red_init && !red_access(s, a))
+        return false;
+    if (s->sp_init && !sp_access(s, a))
         return false;
     if (s->all && ((s->o.all_kinds >> a->kind) & 1) && a->tap == s->o.all_tap)
         return all_access(ctx, a);
@@ -707,16 +736,41 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     s->ram_base = ri->ram_base;
     s->ram_end = ri->ram_base + ri->ram_size;
     char info[1024], producer[64];
-    if (o->trace_path && o->mode == TRACE_MODE_REDUCE) {
+    if (o->trace_path && o->mode != TRACE_MODE_BURST) {
+        const char *mn = o->mode == TRACE_MODE_REDUCE ? "reduce" : "spatial";
         if (o->unit != TRACE_UNIT_MODEL) {
-            snprintf(err, errlen, "--trace-mode reduce: the RTL has no reduce mode yet: use --trace-unit=model");
+            snprintf(err, errlen, "--trace-mode %s: the RTL has no %s mode yet: use --trace-unit=model", mn, mn);
             goto fail;
         }
         if (o->all_path && o->all_tap != o->cfg.tap) {
-            snprintf(err, errlen, "--trace-mode reduce and --trace-all record one tap: give the same "
-                     "--trace-tap and --trace-all-tap");
+            snprintf(err, errlen, "--trace-mode %s and --trace-all record one tap: give the same "
+                     "--trace-tap and --trace-all-tap", mn);
             goto fail;
         }
+    }
+    if (o->trace_path && o->mode == TRACE_MODE_SPATIAL) {
+        size_t n;
+        run_info(o, ri, false, info, sizeof info);
+        n = strlen(info);
+        n += (size_t)snprintf(info + n, sizeof info - n, "trace.mode=spatial\ntrace.spatial_rate=%" PRIu32 "\n"
+                              "trace.spatial_rates=", o->spatial_rate);
+        for (unsigned i = 0; i < MT_SPATIAL_SIZES && n < sizeof info; i++)
+            n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
+                                  mt_spatial_rate_of(o->spatial_rate, i));
+        if (n < sizeof info)
+            snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
+                 "trace.spatial_hash=h3-splitmix0\nrange=ram\n", MT_SPATIAL_SAMPLE_MAX);
+        mt_writer_config wc = {.producer = "mtemu 1.0 --trace-mode=spatial", .info = info, .ref_hz = REF_HZ,
+                               .sync_period = o->cfg.sync_period};
+        s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
+        if (!s->red_w)
+            goto fail;
+        if (mt_spatial_init(&s->sp, o->spatial_rate, red_record, s) != 0) {
+            snprintf(err, errlen, "--trace-spatial-rate %" PRIu32 ": not a rate the filter takes", o->spatial_rate);
+            goto fail;
+        }
+        s->sp_init = true;
+    } else if (o->trace_path && o->mode == TRACE_MODE_REDUCE) {
         size_t n;
         run_info(o, ri, false, info, sizeof info);
         n = strlen(info);
@@ -794,9 +848,10 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         be = lockstep_backend(s->ls);
         break;
     }
-    tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (s->red_init ? o->cfg.kind_mask : 0),
+    bool filtered = s->red_init || s->sp_init;
+    tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker};
-    tracedev_init(&s->dev, &be, s->all || s->red_init ? &rec : NULL);
+    tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);
     return s;
@@ -909,14 +964,28 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
     }
     if (s->red_w) {
         mt_writer *w = s->red_w;
-        mt_reduce_finish(&s->red); /* every pending reference is kept */
+        /* the trailer (docs/trace-format.md 4.1): what the filter saw, known only now */
+        char trl[512];
+        size_t tn = 0;
+        if (s->sp_init) {
+            mt_spatial_finish(&s->sp);
+            tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_final_rates=", s->sp.accesses);
+            for (unsigned i = 0; i < MT_SPATIAL_SIZES && tn < sizeof trl; i++)
+                tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);
+            if (tn < sizeof trl)
+                snprintf(trl + tn, sizeof trl - tn, "\n");
+        } else {
+            mt_reduce_finish(&s->red); /* every pending reference is kept */
+            snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\n", s->red.accesses);
+        }
         if (!s->red_started)
             mt_writer_section(w, 0, MT_FMT_FULL, 1, 0); /* an empty but valid trace */
+        mt_writer_trailer(w, trl);
         s->red_w = NULL;
         if (s->red_failed || s->red.oom) {
             mt_writer_abort(w);
             if (!rc) {
-                snprintf(err, errlen, "--trace %s: write error (reduce)", s->o.trace_path);
+                snprintf(err, errlen, "--trace %s: write error (%s)", s->o.trace_path, s->sp_init ? "spatial" : "reduce");
                 rc = 2;
             }
         } else if (mt_writer_close(w) != 0 && !rc) {
@@ -962,6 +1031,16 @@ void trace_session_report(const struct trace_session *s, FILE *f)
                 s->red.records ? (double)s->red.accesses / (double)s->red.records : 0.0);
         for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->red.kept[i]);
+        fputc('\n', f);
+    }
+    if (s->sp_init) {
+        fprintf(f, "trace.spatial N %" PRIu32 ": %" PRIu64 " accesses in, %" PRIu64 " records out (1 per %.1f), "
+                "%" PRIu64 " alternation steps skipped, %" PRIu32 " rate doublings",
+                s->o.spatial_rate, s->sp.accesses, s->sp.records,
+                s->sp.records ? (double)s->sp.accesses / (double)s->sp.records : 0.0, s->sp.alt_skipped,
+                s->sp.doublings);
+        for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->sp.kept[i]);
         fputc('\n', f);
     }
     if (s->o.all_path)

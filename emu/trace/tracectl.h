@@ -18,12 +18,14 @@
 #include "emu/platform/bus.h"
 #include "emu/cpu/cpu.h"
 #include "mt_reduce.h"
+#include "mt_spatial.h"
 #include "mt_unit.h"
 
 typedef enum { TRACE_UNIT_MODEL = 0, TRACE_UNIT_RTL = 1, TRACE_UNIT_BOTH = 2 } trace_unit_kind;
-/* What --trace records: the unit's time sampling (burst/span, the seed's mode) or the exact
- * reduction (every guest-RAM access of --trace-kinds through lib/mt_reduce.h's filter). */
-typedef enum { TRACE_MODE_BURST = 0, TRACE_MODE_REDUCE = 1 } trace_mode;
+/* What --trace records: the unit's time sampling (burst/span, the seed's mode), the exact
+ * reduction (every guest-RAM access of --trace-kinds through lib/mt_reduce.h's filter) or the
+ * spatial sample (the same accesses through lib/mt_spatial.h's filter). */
+typedef enum { TRACE_MODE_BURST = 0, TRACE_MODE_REDUCE = 1, TRACE_MODE_SPATIAL = 2 } trace_mode;
 
 struct trace_options {
     const char *trace_path;     /* --trace FILE.mtr: the unit's packet stream */
@@ -36,8 +38,9 @@ struct trace_options {
     uint32_t all_kinds;         /* --trace-all-kinds LIST (default all five) */
     unsigned all_tap;           /* --trace-all-tap core|dram (default core) */
     bool all_ram_only;          /* --trace-all-ram: only accesses to guest RAM (no MMIO) */
-    trace_mode mode;            /* --trace-mode burst|reduce (default burst) */
+    trace_mode mode;            /* --trace-mode burst|reduce|spatial (default burst) */
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET) */
+    uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
     const char *waves_path;     /* --waves FILE.fst: the RTL unit's waveform (rtl|both) */
     uint64_t waves_from, waves_to; /* --waves-from / --waves-to CYCLE: [from, to) of the unit's clock */
     bool waves_window;          /* either was given */

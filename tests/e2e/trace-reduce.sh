@@ -56,6 +56,42 @@ bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 2G
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 6K
 bad --trace-mode --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl
+bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 3
+bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 0
+bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 131072
+bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate x
+bad --trace-mode --trace "$T/x.mtr" --trace-mode spatial --trace-unit=rtl
+
+# spatial: the header names the mode and its parameters, the trailer the accesses seen; policy
+# counts those accesses (fault_rate per access, not per record), for reduce too
+"$MTEMU" -q --trace-mode spatial --trace-spatial-rate 4 --trace "$T/sp.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+"$MT" info "$T/sp.mtr" >"$T/spi" 2>&1
+acc=$(sed -n 's/.*trailer: trace.accesses=\([0-9]*\)$/\1/p' "$T/spi")
+recs=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' "$T/spi")
+if grep -q "trace.mode=spatial" "$T/spi" && grep -q "trace.spatial_rate=4$" "$T/spi" &&
+   grep -q "trace.spatial_rates=4,2,1,1,1,1,1,1,1,1$" "$T/spi" && grep -q "trace.spatial_max=1024$" "$T/spi" &&
+   grep -q "trailer: trace.spatial_final_rates=" "$T/spi" && [ -n "$acc" ] && [ "$acc" -gt "$recs" ]; then
+    echo "PASS trace-spatial-header-and-trailer ($acc accesses, $recs records)"
+else
+    echo "FAIL trace-spatial-header-and-trailer"
+    cat "$T/spi"
+fi
+"$MT" policy "$T/sp.mtr" --sizes 4K,2M --budgets 1M --format csv >"$T/spp.csv" 2>"$T/err"
+if [ -n "$acc" ] && awk -F, -v a="$acc" 'NR > 1 && $5 != a { bad = 1 } NR > 1 { n++ } END { exit !(n > 0 && !bad) }' "$T/spp.csv" &&
+   grep -q ',estimate,' "$T/spp.csv" && grep -q '^policy,.*,fidelity,error_bar$' "$T/spp.csv"; then
+    echo "PASS trace-spatial-policy-counts-accesses"
+else
+    echo "FAIL trace-spatial-policy-counts-accesses"
+    cat "$T/spp.csv" "$T/err"
+fi
+"$MTEMU" -q --trace-mode reduce --trace "$T/rd.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+racc=$("$MT" info "$T/rd.mtr" 2>/dev/null | sed -n 's/.*trailer: trace.accesses=\([0-9]*\)$/\1/p')
+if [ -n "$racc" ] && "$MT" policy "$T/rd.mtr" --sizes 4K --budgets 1M --format csv 2>/dev/null |
+   awk -F, -v a="$racc" 'NR > 1 && $5 != a { bad = 1 } NR > 1 { n++ } END { exit !(n > 0 && !bad) }'; then
+    echo "PASS trace-reduce-policy-counts-accesses ($racc)"
+else
+    echo "FAIL trace-reduce-policy-counts-accesses"
+fi
 
 # the header names the mode and its budget
 "$MTEMU" -q --trace-mode reduce --trace-reduce-budget 64K --trace "$T/s.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
@@ -76,6 +112,17 @@ for cmd in "compare $T/s.mtr $T/s.mtr" "rowbuf $T/s.mtr" "reconstruct $T/s.mtr -
         echo "PASS trace-reduce-refused-by-${cmd%% *}"
     else
         echo "FAIL trace-reduce-refused-by-${cmd%% *} (exit $rc)"
+        cat "$T/err"
+    fi
+done
+for cmd in "compare $T/sp.mtr $T/sp.mtr" "rowbuf $T/sp.mtr" "reconstruct $T/sp.mtr -o $T/x.mtr" "export $T/sp.mtr --to csv -o $T/x.csv"; do
+    # shellcheck disable=SC2086
+    "$MT" $cmd >/dev/null 2>"$T/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "spatial-mode trace" "$T/err"; then
+        echo "PASS trace-spatial-refused-by-${cmd%% *}"
+    else
+        echo "FAIL trace-spatial-refused-by-${cmd%% *} (exit $rc)"
         cat "$T/err"
     fi
 done

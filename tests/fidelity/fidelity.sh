@@ -9,15 +9,16 @@
 # docs/metapaging.md), from the same run as nothing else.  OPT's truth: the every-access trace
 # (--trace-all --trace-all-ram) on the firmware workloads only (far too large for Linux) until
 # the exact reduce mode exists.  Modes: the trace unit's burst/span schedule (--trace, defaults)
-# and each of `metatrace reconstruct`'s methods; reduce and spatial when `mtemu --help` lists
+# and each of `metatrace reconstruct`'s methods; reduce and spatial (its default rate) when `mtemu --help` lists
 # --trace-mode (skipped with the reason otherwise).  Per workload and mode: trace bytes, host
 # time as a ratio to the untraced run (wall clock, same script run), mean and max |fault-count
 # error| per policy, and whether the recommended configuration at 8M agrees.
 #
 # --short: one small firmware workload and a reduced grid, seconds: also the checks `make test`
 # runs (PASS/FAIL lines): the stack-distance LRU equals one simulation per configuration, the
-# online truth equals `metatrace policy` on the every-access trace, and (when the mode exists)
-# the reduce mode is exact.  --doc FILE: replace the block between the markers
+# online truth equals `metatrace policy` on the every-access trace, and (when the modes exist)
+# the reduce mode is exact, the spatial mode at rate 1 is exact and at its default rate gives
+# estimate rows, the truth's recommended size and an LRU mean |error| <= $SPATIAL_BOUND.  --doc FILE: replace the block between the markers
 # <!-- fidelity:begin --> and <!-- fidelity:end --> in FILE with the tables.
 set -u
 BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
@@ -44,6 +45,8 @@ else
     SIZES=4K..2M BUDGETS=1M..64M BLIST=1M,2M,4M,8M,16M,32M,64M PRIMARY=8M
 fi
 GRID="$SIZES:$BUDGETS:lru/fifo/clock"
+# the issue's bound on the spatial mode's mean |fault-count error| at its default rate
+SPATIAL_BOUND=${SPATIAL_BOUND:-0.05}
 METHODS=${METHODS:-seed gigabyte bracket drift}
 have_modes=0
 "$MTEMU" --help 2>&1 | grep -q -- '--trace-mode' && have_modes=1
@@ -160,6 +163,36 @@ one() {
             pass "fidelity-compare-online-truth-errors"
         else
             fail "fidelity-compare-online-truth-errors ($rc1 $rc2)"; cat "$d/e1" "$d/e2"
+        fi
+        if [ $have_modes = 1 ]; then
+            # spatial at rate 1 keeps every metapage: every policy's faults equal the online
+            # truth, every row with >= 2 resident metapages
+            "$MTEMU" -q --trace-mode spatial --trace-spatial-rate 1 --trace "$d/sp1.mtr" "$@" >/dev/null 2>&1
+            "$MT" compare "$d/truth.json" "$d/sp1.mtr" $cmp_args --policies lru,fifo,clock --format csv >"$d/sp1.csv" 2>"$d/sp1.err"
+            bad=$(awk -F, 'NR > 1 && $3 != 1 && $5 != $6' "$d/sp1.csv" | wc -l)
+            n=$(awk -F, 'NR > 1 && $3 != 1' "$d/sp1.csv" | wc -l)
+            if [ "$n" -gt 30 ] && [ "$bad" = 0 ]; then pass "fidelity-$name-spatial-rate1-exact ($n LRU/FIFO/CLOCK configurations)"
+            else fail "fidelity-$name-spatial-rate1-exact ($bad of $n configurations differ)"; head -5 "$d/sp1.csv" "$d/sp1.err"; fi
+            # the default rate: the truth's recommended metapage size and the mean |error| bound
+            if [ -f "$d/c.spatial.json" ] && grep -q '"recommended_size_agrees": true' "$d/c.spatial.json" &&
+                awk -v m="$(jfield "$d/c.spatial.json" mean_abs_rel_error lru)" -v b="$SPATIAL_BOUND" 'BEGIN { exit !(m != "" && m <= b) }'; then
+                pass "fidelity-$name-spatial-default (LRU mean |error| $(pct "$(jfield "$d/c.spatial.json" mean_abs_rel_error lru)"), recommended size agrees)"
+            else
+                fail "fidelity-$name-spatial-default"; head -c 600 "$d/c.spatial.json"
+            fi
+            # a sampled run (this small workload stays at rate 1 by default: force rate 4 at 4K):
+            # rows say estimate with an error bar, the recommended size is the truth's and the
+            # LRU mean |error| is within the bound (measured 3.2% on 2026-12-05)
+            "$MTEMU" -q --trace-mode spatial --trace-spatial-rate 4 --trace "$d/sp4.mtr" "$@" >/dev/null 2>&1
+            "$MT" compare "$d/truth.json" "$d/sp4.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/sp4.json" 2>&1
+            m=$(jfield "$d/sp4.json" mean_abs_rel_error lru)
+            if "$MT" policy "$d/sp4.mtr" --sizes 4K --budgets $BLIST --budget $PRIMARY --format csv 2>/dev/null | grep -q ',estimate,0\.' &&
+                grep -q '"recommended_size_agrees": true' "$d/sp4.json" &&
+                awk -v m="$m" -v b="$SPATIAL_BOUND" 'BEGIN { exit !(m != "" && m <= b) }'; then
+                pass "fidelity-$name-spatial-rate4-bounded (LRU mean |error| $(pct "$m") <= $(pct "$SPATIAL_BOUND"))"
+            else
+                fail "fidelity-$name-spatial-rate4-bounded (LRU mean |error| $(pct "$m"))"; head -c 600 "$d/sp4.json"
+            fi
         fi
         if [ $have_modes = 1 ] && [ -f "$d/reduce.mtr" ]; then
             # LRU of the reduced trace == the online counts of the same run, every row (one

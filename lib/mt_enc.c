@@ -5,8 +5,10 @@
 
 void mt_enc_reset(mt_enc *e, unsigned fmt)
 {
+    const uint8_t plain = e->plain;
     memset(e, 0, sizeof *e);
     e->fmt = (uint8_t)(fmt & 3);
+    e->plain = plain;
 }
 
 void mt_enc_plan_sample(const mt_enc *e, uint64_t a, unsigned rw, uint64_t skip, mt_enc_plan *p)
@@ -72,6 +74,8 @@ void mt_enc_commit(mt_enc *e, const mt_enc_plan *p)
         return;
     }
     e->run_cnt = 0;
+    if (e->plain)
+        return; /* no history, no previous sample: the next one is FULL again */
     if (p->op == MT_OP_DELTA || p->op == MT_OP_FULL) {
         e->hist[2] = e->hist[1];
         e->hist[1] = e->hist[0];

@@ -19,6 +19,9 @@ typedef struct {
     uint8_t prev_idx, prev_rw, prev_valid;
     uint8_t run_cnt;
     uint8_t fmt;
+    uint8_t plain; /* no compression: no history is kept, so every sample is a FULL packet (with
+                    * its skip prefix) and none is absorbed into a run; the RTL's minimal build
+                    * (docs/trace-unit-rtl.md section 6).  Kept by mt_enc_reset. */
 } mt_enc;
 
 typedef struct {
@@ -30,8 +33,8 @@ typedef struct {
     uint64_t a;
 } mt_enc_plan;
 
-/* Resets the history (SYNC, SECTION) and sets the format for the following samples. The run
- * must have been flushed (run_cnt == 0) by the caller first. */
+/* Resets the history (SYNC, SECTION) and sets the format for the following samples (plain is
+ * kept). The run must have been flushed (run_cnt == 0) by the caller first. */
 void mt_enc_reset(mt_enc *e, unsigned fmt);
 void mt_enc_plan_sample(const mt_enc *e, uint64_t a, unsigned rw, uint64_t skip, mt_enc_plan *p);
 void mt_enc_commit(mt_enc *e, const mt_enc_plan *p);

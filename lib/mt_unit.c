@@ -39,6 +39,7 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
     u->fast = 1;
     u->sec_r = 1;
     u->rest_until = 0;
+    u->enc.plain = u->p.plain ? 1 : 0;
     return mt_fifo_init(&u->fifo, u->p.depth);
 }
 

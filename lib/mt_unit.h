@@ -56,6 +56,7 @@ typedef struct {
     uint32_t drain; /* bytes per cycle, 1..MT_UNIT_MAX_DRAIN (8) */
     mt_sink_fn sink;
     void *sink_ctx;
+    int plain; /* 1: no compression, every sample a FULL packet (the RTL's minimal build; mt_enc) */
 } mt_unit_params;
 
 typedef struct {
@@ -104,6 +105,8 @@ typedef struct {
     /* arbitration */
     mt_unit_sample hold;
     uint8_t sect_pending, sect_switch, sync_pending, marker_pending, end_pending;
+    uint8_t marker_urgent; /* the pending MARKER was passed by an act: it wins unless a barrier is
+                            * pending (docs/trace-unit.md 4.D row 0); implies marker_pending */
     uint32_t drop_pending, marker_val;
     uint64_t rep_idx, rep_cycle;
     mt_enc enc;

@@ -55,7 +55,7 @@ static void start_session(mt_unit *u, uint64_t t)
     u->sync_bytes = 0;
     u->sect_pending = u->sect_switch = 0;
     u->drop_pending = 0;
-    u->marker_pending = 0;
+    u->marker_pending = u->marker_urgent = 0;
     u->end_pending = 0;
     u->hold.valid = 0;
     u->dropped = 0;
@@ -148,7 +148,10 @@ void mt_unit_clock_one(mt_unit *u)
     /* D. arbitration */
     const int barrier = u->sect_pending || u->sync_pending;
     enum winner w = W_NONE;
-    if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
+    if (u->marker_urgent && !barrier)
+        w = W_MARKER; /* passed once already: it passes the hold's sample and an OVERFLOW now, so
+                       * that it is never late by more than a few acts (row 0) */
+    else if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
         w = W_HOLD; /* not ready yet, it holds back a SECTION or SYNC, which must not pass an older
                      * sample; OVERFLOW and MARKER may pass it, END waits for it */
     else if (u->sect_pending)
@@ -171,6 +174,7 @@ void mt_unit_clock_one(mt_unit *u)
             reported(u, s);
             s->valid = 0;
             u->rest_until = t + MT_UNIT_PACE; /* an absorption is an act of the arbitration */
+            u->marker_urgent = u->marker_pending; /* ... which a pending MARKER lets pass once */
         } else if (room) {
             bound = sample_bound(u->enc.run_cnt, s->idx - u->rep_idx, plan.op);
             memcpy(pkt, plan.bytes, plan.len);
@@ -241,7 +245,7 @@ void mt_unit_clock_one(mt_unit *u)
                 u->sect_pending = 1;
                 break;
             case W_OVERFLOW: u->drop_pending = 0; break;
-            case W_MARKER: u->marker_pending = 0; break;
+            case W_MARKER: u->marker_pending = u->marker_urgent = 0; break;
             case W_END: /* busy clears as the END enters the FIFO */
                 u->end_pending = 0;
                 kind = MT_INFLIGHT_END;
@@ -266,8 +270,11 @@ void mt_unit_clock_one(mt_unit *u)
 
     /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
      * enters the FIFO */
-    if (len)
+    if (len) {
         choose(u, pkt, len, kind, bound, t);
+        u->marker_urgent = u->marker_pending; /* a MARKER passed by this act (or whose RUN was
+                                               * flushed first) wins the next one */
+    }
     enter_due(u, t);
     sync_check(u, t);
     for (unsigned i = 0; i < u->nwrites; i++)

@@ -94,9 +94,9 @@ $(RTL_GATE)/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_GATE)/libmtrtl.a $(MT
 $(RTL_GATE)/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_GATE)/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 
-# The minimal build (FullFmt = 0: the seed's 48-bit and 32-bit formats only, as `make synth`'s
-# minimal build), co-simulated against the C model for the configurations it supports
-# (test_rtl_minimal.sh).
+# The minimal build (FullFmt = 0: the seed's unit, the 48-bit and 32-bit formats only and no
+# compressor, as `make synth`'s minimal build), co-simulated against the C model without
+# compression for the configurations it supports (test_rtl_minimal.sh).
 $(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0,))
 $(RTL_OUT)/minimal/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
@@ -119,7 +119,8 @@ $(RTL_OUT)/mt_rtl_tb_fst: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_FST_A) $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_FST_LIBS) $(LDLIBS)
 
 TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40/mt_cosim $(RTL_OUT)/ice40/mt_rtl_tb \
-                $(RTL_GATE)/mt_cosim $(RTL_GATE)/mt_rtl_tb $(RTL_OUT)/minimal/mt_cosim $(RTL_OUT)/minimal/mt_rtl_tb
+                $(RTL_GATE)/mt_cosim $(RTL_GATE)/mt_rtl_tb $(RTL_OUT)/minimal/mt_cosim $(RTL_OUT)/minimal/mt_rtl_tb \
+                $(BUILD)/tests/gen_golden   # (test_rtl_minimal.sh: the plain expected output)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
                 rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
                 rtl_model/tb/test_rtl_minimal.sh

@@ -12,6 +12,7 @@ module mt_tu_arb (
   input  logic sect_pending_i,
   input  logic sync_pending_i,
   input  logic marker_pending_i,
+  input  logic marker_urgent_i,     // the pending MARKER was passed by an act: it wins row 0
   input  logic end_pending_i,
   input  logic drops_nz_i,          // drops not yet reported: the last cycle's ...
   input  logic dp_old_nz_i,         // ... and those before
@@ -58,7 +59,8 @@ module mt_tu_arb (
   output logic w_ovf_o,
   output logic w_mark_o,
   output logic w_end_o,
-  output logic write_o              // a packet is written (P1 takes it)
+  output logic write_o,             // a packet is written (P1 takes it)
+  output logic act_o                // the arbitration acts: a packet written or a sample absorbed
 );
   // Section D: arbitration.
   // The rows of the table in docs/trace-unit.md 4.D, one-hot: the first applicable one wins.
@@ -66,7 +68,10 @@ module mt_tu_arb (
   // of the rows 2-5, 7 (a packet that is not a sample) wins.  (Not ready yet, the hold's sample
   // holds back SECTION and SYNC, which must not pass an older sample, but not OVERFLOW and
   // MARKER; END waits for an empty hold, and after everything else, including an OVERFLOW
-  // waiting for a FIFO at most half full.)
+  // waiting for a FIFO at most half full.)  Row 0: an urgent MARKER (one that an act passed)
+  // wins whenever no barrier is pending: the hold is hidden from the rows (b_hold_valid_arb,
+  // which keeps it, undecided) and OVERFLOW gives way (ovf_ready); urgent implies pending, so
+  // END is not chosen either.
   //
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come four rest cycles (rest_sr_q, below); the hold's sample is ready in the
@@ -92,7 +97,9 @@ module mt_tu_arb (
   assign hold_new_due = hold_new_i && sync_due_i;
   // level 1
   logic barrier, gate, hold_rr, hold_rw, hold_rc, ovf_ready, mark_only, mark_or_ovf, end_only;
-  logic spsw;
+  logic spsw, urg_nobar;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1000))) u_l_urg (
+    .i({marker_urgent_i, sync_pending_i, sw_i, sect_pending_i}), .o(urg_nobar));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr3)))     u_l_barrier (.i({1'b0, sync_pending_i, sw_i, sect_pending_i}), .o(barrier));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LHaa)))     u_l_haa     (.i({hold_after_i, sync_pending_i, sect_pending_i, hold_new_i}), .o(hold_after_arb));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_gate    (.i({2'b0, rest, room_i}), .o(gate));
@@ -100,7 +107,7 @@ module mt_tu_arb (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRw)))      u_l_rw      (.i({room_i, absorbed_i, rest, hold_ready_i}), .o(hold_rw));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LCnt)))     u_l_rc      (.i({room_i, absorbed_i, rest, hold_ready_i}), .o(hold_rc));
   // (drops not yet reported: dp_old_nz_q || drops_nz_q)
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LLoad)))    u_l_ovf     (.i({1'b0, drops_nz_i, dp_old_nz_i, fifo_half_i}), .o(ovf_ready));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LLoadN)))   u_l_ovf     (.i({marker_urgent_i, drops_nz_i, dp_old_nz_i, fifo_half_i}), .o(ovf_ready));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LMarkOnly))) u_l_mark   (.i({drops_nz_i, dp_old_nz_i, fifo_half_i, marker_pending_i}), .o(mark_only));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LMarkOvf))) u_l_mo      (.i({marker_pending_i, fifo_half_i, drops_nz_i, dp_old_nz_i}), .o(mark_or_ovf));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0001))) u_l_end (
@@ -108,7 +115,9 @@ module mt_tu_arb (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_spsw    (.i({2'b0, sw_i, sect_pending_i}), .o(spsw));
   // level 2
   logic hold_free_sw;
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LHva)))     u_l_hva     (.i({1'b0, hold_after_arb, sw_i, hold_valid_i}), .o(b_hold_valid_arb));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LHvaN)))    u_l_hva     (.i({urg_nobar, hold_after_arb, sw_i, hold_valid_i}), .o(b_hold_valid_arb));
+  logic mark_win;   // the MARKER row's condition: pending and no OVERFLOW before it, or urgent
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_mwin    (.i({2'b0, marker_urgent_i, mark_only}), .o(mark_win));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LFsw)))     u_l_fsw     (.i({hold_new_due, hold_after_arb, sw_i, hold_valid_i}), .o(hold_free_sw));
   // level 3
   logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, pkt_nobar, pkt_gate;
@@ -126,7 +135,7 @@ module mt_tu_arb (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSect)))    u_l_rsect   (.i({1'b0, hold_after_arb, b_hold_valid_arb, spsw}), .o(r_sect));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSync)))    u_l_rsync   (.i({hold_after_arb, b_hold_valid_arb, sync_pending_i, spsw}), .o(r_sync));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rovf    (.i({ovf_ready, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_ovf));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rmark   (.i({mark_only, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_mark));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rmark   (.i({mark_win, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_mark));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LEndRow)))  u_l_rend    (.i({1'b0, end_only, b_hold_valid_arb, barrier}), .o(r_end));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LPktGate))) u_l_pgate   (.i({1'b0, hold_after_arb, b_hold_valid_arb, gate}), .o(pkt_gate));
 
@@ -207,4 +216,5 @@ module mt_tu_arb (
   assign {s_sect_o, s_sync_o, s_ovf_o, s_mark_o, s_end_o} = {s_sect, s_sync, s_ovf, s_mark, s_end};
   assign {w_sect_o, w_sync_o, w_ovf_o, w_mark_o, w_end_o} = {w_sect, w_sync, w_ovf, w_mark, w_end};
   assign write_o       = write;
+  assign act_o         = rest_sr_d[2];
 endmodule

@@ -135,12 +135,17 @@ module mt_tu_ctrl #(
   logic [23:0] t_lo_q;      // t of the last cycle, low half
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
+  logic        marker_urgent_q;   // the pending MARKER was passed by an act (row 0 of 4.D)
   logic [39:0] rep_idx_q;
   logic [47:0] rep_cycle_q;
   // compressor
   logic [1:0]  enc_fmt_q;
   logic [167:0] hist_q;      // entry i at [i*56 +: 56], newest first
   localparam logic [55:0] HistMask = FullFmt ? {56{1'b1}} : {12'd0, {44{1'b1}}};
+  // The minimal build (FullFmt = 0) is the seed's unit: no ETE-style compressor either (no
+  // history, no DELTA, no run: every sample a FULL packet, as the C model with
+  // mt_unit_params.plain; docs/trace-unit-rtl.md section 6).
+  localparam bit Compress = FullFmt;
   logic [2:0]  hist_valid_q;
   logic [1:0]  prev_idx_q;
   logic        prev_rw_q, prev_valid_q;
@@ -183,6 +188,7 @@ module mt_tu_ctrl #(
   logic [55:0] hold_a_d;
   logic [39:0] hold_idx_d;
   logic        sect_pending_d, sect_switch_d, sync_pending_d, marker_pending_d, end_pending_d;
+  logic        marker_urgent_d;
   logic [39:0] rep_idx_d;
   logic [47:0] rep_cycle_d;
   logic [1:0]  enc_fmt_d;
@@ -340,7 +346,7 @@ module mt_tu_ctrl #(
   logic hold_act, hold_cnt, hold_load, hold_take_w, hold_take_x, hold_take_y, cap_dropped_c;
   logic s_sect, s_sync, s_ovf, s_mark, s_end;
   logic w_sect, w_sync, w_ovf, w_mark, w_end;
-  logic write;
+  logic write, arb_act;
   mt_tu_capture u_capture (
     .acc_valid_i,
     .acc_addr_i,
@@ -365,6 +371,7 @@ module mt_tu_ctrl #(
     .sect_pending_i   (sect_pending_q),
     .sync_pending_i   (sync_pending_q),
     .marker_pending_i (marker_pending_q),
+    .marker_urgent_i  (marker_urgent_q),
     .end_pending_i    (end_pending_q),
     .drops_nz_i       (drops_nz_q),
     .dp_old_nz_i      (dp_old_nz_q),
@@ -408,7 +415,8 @@ module mt_tu_ctrl #(
     .w_ovf_o          (w_ovf),
     .w_mark_o         (w_mark),
     .w_end_o          (w_end),
-    .write_o          (write)
+    .write_o          (write),
+    .act_o            (arb_act)
   );
   logic is_sample_win, run_flush, run_nz_q;   // run_nz_q: run_cnt_q != 0, as a flip-flop
   assign is_sample_win = hold_act;
@@ -429,7 +437,7 @@ module mt_tu_ctrl #(
   logic [3:0]  pc_pay_len;
   assign s_a  = hold_a_q;
   assign s_rw = hold_rw_q;
-  mt_tu_precomp u_pre (
+  mt_tu_precomp #(.Compress(Compress)) u_pre (
     .clk_i,
     .rst_ni,
     .hold_a_i     (hold_a_q),
@@ -754,6 +762,9 @@ module mt_tu_ctrl #(
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_lpend (
     .i({mark_dec_i, act_pend}), .o(lost_pend));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSetClr))) u_l_nmp  (.i({1'b0, mark_wr_act, w_mark, marker_pending_q}), .o(marker_pending_d));
+  // (a pending MARKER becomes urgent when the arbitration acts without choosing it; a MARKER
+  // written now is not pending yet, and none is pending at a start: END waits for it)
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LUrg)))    u_l_nmu  (.i({w_mark, arb_act, marker_pending_q, marker_urgent_q}), .o(marker_urgent_d));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LLost)))   u_l_nml  (.i({start_now, w_mark, lost_pend, marker_lost_q}), .o(marker_lost_d));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSetClr))) u_l_nsp  (.i({start_now, w_sync, w_sect, spsw}), .o(sect_pending_d));
   // (a SYNC chosen clears sync_pending, one due or a start sets it)
@@ -893,6 +904,7 @@ module mt_tu_ctrl #(
       dec_fmt_q <= '0;
       sect_pending_q <= 1'b0;     sect_switch_q <= 1'b0;    sync_pending_q <= 1'b0;
       marker_pending_q <= 1'b0;   end_pending_q <= 1'b0;
+      marker_urgent_q <= 1'b0;
       drops_q <= '0;
       dp_old_nz_q <= 1'b0;        drops_nz_q <= 1'b0;
       rep_idx_q <= '0;            rep_cycle_q <= '0;
@@ -932,7 +944,7 @@ module mt_tu_ctrl #(
         hn_c_q   <= hn_lo[24];
       end
       hold_age_q <= hold_age_d;
-      ready_q <= ready_d;         run_nz_q <= run_cnt_d != '0;
+      ready_q <= ready_d;         run_nz_q <= Compress && run_cnt_d != '0;
       // (a session's start clears the state these would update: no decision survives it)
       dec_run_q     <= run_flush && gate && !start_now;
       dec_abs_q     <= hold_act && e_absorbed && !start_now;
@@ -944,13 +956,19 @@ module mt_tu_ctrl #(
       sect_pending_q <= sect_pending_d; sect_switch_q <= sect_switch_d;
       sync_pending_q <= sync_pending_d;
       marker_pending_q <= marker_pending_d; end_pending_q <= end_pending_d;
+      marker_urgent_q <= marker_urgent_d;
       drops_q <= drops_d;         dp_old_nz_q <= dp_old_nz_d;
       drops_nz_q <= drops_nz_d;
       rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
-      hist_q <= hist_d;           hist_valid_q <= hist_valid_d;
-      prev_idx_q <= prev_idx_d;   prev_rw_q <= prev_rw_d;   prev_valid_q <= prev_valid_d;
-      run_cnt_q <= run_cnt_d;
+      // (without the compressor no history is kept and no run opens: constants, which synthesis
+      // removes with everything they feed)
+      hist_q <= Compress ? hist_d : '0;
+      hist_valid_q <= Compress ? hist_valid_d : '0;
+      prev_idx_q <= Compress ? prev_idx_d : '0;
+      prev_rw_q <= Compress && prev_rw_d;
+      prev_valid_q <= Compress && prev_valid_d;
+      run_cnt_q <= Compress ? run_cnt_d : '0;
       sync_seq_q <= sync_seq_d;
       overflowed_q <= overflowed_d; marker_lost_q <= marker_lost_d;
     end

@@ -130,7 +130,7 @@ package mt_tu_pkg;
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
-                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43,
+                          LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43, LLoadN = 52, LHvaN = 53, LUrg = 54,
                           LNoStop = 44, LStartOr = 45, LLen1 = 46, LLen0 = 47, LSpHit = 48, LWrFmt = 49, LSpLow = 50, LBr1 = 51;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
@@ -154,6 +154,10 @@ package mt_tu_pkg;
       LPkt:     lut_fn = x[0] ? !(x[1] && !x[2]) : x[3];
       LPktWr:   lut_fn = x[0] ? x[1] : (x[2] && x[3]);
       LLoad:    lut_fn = x[0] && (x[1] || x[2]);
+      LLoadN:   lut_fn = x[0] && (x[1] || x[2]) && !x[3];     // LLoad unless x3
+      LHvaN:    lut_fn = x[0] && !(x[1] && x[2]) && !x[3];    // LHva unless x3
+      // (MARKER urgent: x0 urgent, x1 pending, x2 the arbitration acts, x3 the MARKER is chosen)
+      LUrg:     lut_fn = !x[3] && (x[0] || (x[1] && x[2]));
       LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
       // (the capture's filter: x[0] kind[0], x[1] kind[1], x[2..3] the pair's mask bits)
       LKindLo:  lut_fn = !x[1] && (x[0] ? x[3] : x[2]);

@@ -8,8 +8,11 @@
 // test, the low halves of the skip (hold index - report index) and of the DELTA difference (hold
 // - newest entry), index + 1 and the sample point for the report; stage B: the matches, the run
 // test and the high halves with stage A's borrows; stage C: DELTA or FULL, the payload and its
-// LEB length.
-module mt_tu_precomp (
+// LEB length.  Without the compressor (Compress = 0, the minimal build) the history is never
+// valid: no compare is built, and synthesis removes the DELTA path and the run test behind it.
+module mt_tu_precomp #(
+  parameter bit Compress = 1'b1   // the compressor is built (mt_tu_ctrl)
+) (
   input  logic         clk_i,
   input  logic         rst_ni,
   // The hold (its address part already in the encoder's format)
@@ -51,7 +54,11 @@ module mt_tu_precomp (
   logic        pb_any_q, pb_absorbed_q;
   logic [1:0]  pb_midx_q;
   logic [11:0] pa_sup_eq_d;
-  for (genvar i = 0; i < 3; i++) begin : g_eq
+  if (!Compress) begin : g_no_eq
+    assign pa_sup_eq_d = '0;
+    logic unused_hist;   // (entry 0 still feeds the DELTA difference, which nothing then reads)
+    assign unused_hist = ^hist_i[167:56];
+  end else for (genvar i = 0; i < 3; i++) begin : g_eq
     // a two-level tree of kept 4-bit group results: left to itself the mapper chains the 56-bit
     // compare through LUTs
     (* keep *) logic [13:0] grp_eq;

@@ -9,9 +9,10 @@
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
  * which also checks the model's lazy fast path against the RTL clocked every cycle.
- * --minimal: the RTL is the minimal build (mt_tu FullFmt = 0: the 48-bit and 32-bit formats only),
- * whose FMT keeps bit 0 of each field only; the RTL gets every FMT write as generated and the model
- * the value the minimal build accepts, so the register's read-back and every stream are compared.
+ * --minimal: the RTL is the minimal build (mt_tu FullFmt = 0: the 48-bit and 32-bit formats only,
+ * and no compression), whose FMT keeps bit 0 of each field only; the RTL gets every FMT write as
+ * generated and the model the value the minimal build accepts, so the register's read-back and
+ * every stream are compared; the model runs plain (mt_unit_params.plain: every sample FULL).
  * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -109,7 +110,7 @@ typedef struct {
     uint64_t seed;
     int failed;
     int trace; /* MT_COSIM_TRACE set: per-cycle levels on stderr */
-    int minimal; /* --minimal: the RTL lacks the full and line formats */
+    int minimal; /* --minimal: the RTL lacks the full and line formats and the compressor */
 } cosim_t;
 
 static void pull_rtl(cosim_t *c)
@@ -265,7 +266,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         depth = (unsigned)(32 + below(&g, 200));
         drain = (unsigned)(1 + below(&g, 3));
     }
-    mt_unit_params p = {.depth = depth, .drain = drain, .sink = model_sink, .sink_ctx = &c->mb};
+    mt_unit_params p = {.depth = depth, .drain = drain, .sink = model_sink, .sink_ctx = &c->mb, .plain = c->minimal};
     if (mt_unit_init(&c->u, &p)) {
         fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);
         return -1;

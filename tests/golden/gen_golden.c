@@ -1,7 +1,10 @@
-/* gen_golden VECTOR EXP DEC [MTR]: runs a golden vector through the C model and writes the
- * expected output (EXP), the decoder's listing of it (DEC) and, optionally, the stream in a .mtr
- * container with small frames (fuzzing seeds). See tests/golden/README.md. */
+/* gen_golden [--plain] VECTOR EXP DEC [MTR]: runs a golden vector through the C model and writes
+ * the expected output (EXP), the decoder's listing of it (DEC) and, optionally, the stream in a
+ * .mtr container with small frames (fuzzing seeds). See tests/golden/README.md.  --plain: the
+ * model without compression (every sample a FULL packet), what the RTL's minimal build writes;
+ * test_rtl_minimal.sh checks that build against such files, which are not checked in. */
 #include <stdio.h>
+#include <string.h>
 
 #include "golden_run.h"
 #include "mt_mtr.h"
@@ -18,8 +21,14 @@ static int write_file(const char *path, const gr_text *t)
 
 int main(int argc, char **argv)
 {
+    int plain = 0;
+    if (argc > 1 && !strcmp(argv[1], "--plain")) {
+        plain = 1;
+        argc--;
+        argv++;
+    }
     if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: gen_golden VECTOR EXP DEC [MTR]\n");
+        fprintf(stderr, "usage: gen_golden [--plain] VECTOR EXP DEC [MTR]\n");
         return 2;
     }
     FILE *in = fopen(argv[1], "r");
@@ -31,7 +40,7 @@ int main(int argc, char **argv)
     uint8_t *bytes = NULL;
     size_t n = 0;
     char err[256];
-    int rc = gr_run(in, argv[1], &exp, &bytes, &n, err, sizeof err);
+    int rc = gr_run(in, argv[1], plain, &exp, &bytes, &n, err, sizeof err);
     fclose(in);
     if (rc) {
         fprintf(stderr, "gen_golden: %s\n", err);

@@ -70,11 +70,12 @@ static void gr_clock(mt_unit *u, gr_sink *s, gr_text *cyc)
     }
 }
 
-/* Returns 0, or -1 with a message in err for a malformed vector. */
-static int gr_run(FILE *in, const char *name, gr_text *exp, uint8_t **bytes, size_t *nbytes, char *err,
-                  size_t errlen)
+/* Returns 0, or -1 with a message in err for a malformed vector.  plain: the model without
+ * compression (mt_unit_params.plain: what the RTL's minimal build writes). */
+static int gr_run(FILE *in, const char *name, int plain, gr_text *exp, uint8_t **bytes, size_t *nbytes,
+                  char *err, size_t errlen)
 {
-    mt_unit_params p = {.depth = 4096, .drain = 8};
+    mt_unit_params p = {.depth = 4096, .drain = 8, .plain = plain};
     gr_sink s = {0};
     gr_text cyc = {0};
     mt_unit u;

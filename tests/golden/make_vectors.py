@@ -141,7 +141,7 @@ def dense_r1():
         x = r.next()
         addr = 0x80001000 if x % 3 else 0x80001000 + (x % 7) * 64
         v.a(c, addr, (x >> 3) % 5 == 0, FETCH)
-    v.w(1200, MARKER, 0x1234, "marker waits for a free slot")
+    v.w(1200, MARKER, 0x1234, "passed by one act, then urgent: written while the accesses come (v4.1)")
     v.stop(2500)
     return v
 

@@ -73,7 +73,7 @@ static void test_vectors(void **state)
         /* the name in the .exp header is the path gen_golden was given */
         char name[600];
         snprintf(name, sizeof name, "tests/golden/%s", e->d_name);
-        int rc = gr_run(in, name, &exp, &bytes, &n, err, sizeof err);
+        int rc = gr_run(in, name, 0, &exp, &bytes, &n, err, sizeof err);
         fclose(in);
         if (rc)
             fail_msg("%s", err);

@@ -176,7 +176,7 @@ static void test_swenc_batched_same_bytes(void **state)
 static void test_enc_max_packet(void **state)
 {
     (void)state;
-    mt_enc e;
+    mt_enc e = {0};
     mt_enc_reset(&e, MT_FMT_FULL);
     mt_enc_plan p;
     /* the longest: run prefix 127, skip 2^40-1, FULL of a 56-bit value */
@@ -189,6 +189,38 @@ static void test_enc_max_packet(void **state)
     assert_true(mt_pkt_sync(b, 255, 16383, (1ull << 48) - 1) <= MT_PKT_MAX);
     assert_true(mt_pkt_section(b, 1, 3, UINT32_MAX, (1ull << 48) - 1) <= MT_PKT_MAX);
     assert_true(mt_pkt_end(b, (1ull << 48) - 1, UINT32_MAX) <= MT_PKT_MAX);
+}
+
+/* The plain encoder (the RTL's minimal build): repeats, near and far addresses all give FULL
+ * packets with their skip prefix, none is absorbed, and reset keeps it plain. */
+static void test_enc_plain(void **state)
+{
+    (void)state;
+    mt_enc e = {.plain = 1};
+    mt_enc_reset(&e, MT_FMT_48);
+    assert_int_equal(e.plain, 1);
+    const uint64_t a[] = {0x80000, 0x80000, 0x80000, 0x80001, 0x80000, 0x12345678, 0x80001};
+    for (unsigned i = 0; i < sizeof a / sizeof a[0]; i++) {
+        const uint64_t skip = i % 3 == 2 ? i : 0;
+        mt_enc_plan p;
+        mt_enc_plan_sample(&e, a[i], i & 1, skip, &p);
+        assert_int_equal(p.absorbed, 0);
+        assert_int_equal(p.op, MT_OP_FULL);
+        uint8_t want[MT_PKT_MAX];
+        unsigned n = 1;
+        want[0] = (uint8_t)(MT_HDR_SAMPLE | (i & 1 ? MT_SAMPLE_RW : 0) | (skip ? MT_SAMPLE_SKIP : 0) |
+                            (MT_OP_FULL << 4));
+        if (skip)
+            n += (unsigned)mt_leb_put(want + n, skip);
+        n += (unsigned)mt_leb_put(want + n, a[i]);
+        assert_int_equal(p.len, n);
+        assert_memory_equal(p.bytes, want, n);
+        mt_enc_commit(&e, &p);
+        assert_int_equal(e.run_cnt, 0);
+        if (i == 3)
+            mt_enc_reset(&e, MT_FMT_48);
+    }
+    assert_int_equal(e.plain, 1);
 }
 
 static tu_buf make_stream(uint64_t seed, size_t samples)
@@ -341,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_no_fake_sync),
         cmocka_unit_test(test_swenc_batched_same_bytes),
         cmocka_unit_test(test_enc_max_packet),
+        cmocka_unit_test(test_enc_plain),
         cmocka_unit_test(test_decoder_resync),
         cmocka_unit_test(test_start_anywhere),
         cmocka_unit_test(test_garbage),

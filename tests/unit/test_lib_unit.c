@@ -732,6 +732,12 @@ static void test_sparse_losses(void **state)
  *    and an OVERFLOW first): every MARKER is chosen before the next one is written.
  * Measured (PACE 5; PACE 3 with OVERFLOW and MARKER waiting for an empty hold starved r = 1..5
  * the same way): see docs/trace-unit.md section 5. */
+/* The longest wait of a MARKER (cycles from its write to its choice) while the FIFO has room
+ * (contract v4.1, docs/trace-unit.md section 5): the arbitration's next act comes within PACE
+ * cycles of the write and passes it at worst; then at most the sample before a barrier, a RUN,
+ * a SYNC and its SECTION, and the MARKER itself, PACE cycles apart. */
+#define MARKER_WAIT_MAX (6u * MT_UNIT_PACE)
+
 static void test_marker_every_cycle(void **state)
 {
     (void)state;
@@ -780,14 +786,12 @@ static void test_marker_every_cycle(void **state)
                        pat ? "random full" : "page/64", rate, (unsigned long)written, (unsigned long)chosen,
                        (unsigned long)maxd, lost ? "some lost" : "none lost", pc.markers);
             assert_int_equal(ev.losses, 0);
-            if (rate <= P) {
-                assert_int_equal(chosen, 0);
-                assert_true(lost);
-                assert_int_equal(pc.markers, 1); /* the first, after the last access */
-            } else {
-                assert_true(chosen + 1 >= written && !lost);
-                assert_int_equal(pc.markers, written);
-            }
+            /* A MARKER passed by one act wins the next one unless a SYNC or SECTION is due (row 0):
+             * at every rate each one is chosen while the accesses come (the last may still be
+             * pending when they stop), none is lost, and none waits longer than MARKER_WAIT_MAX */
+            assert_true(chosen + 1 >= written && !lost);
+            assert_int_equal(pc.markers, written);
+            assert_true(maxd <= MARKER_WAIT_MAX);
             free(ev.ev);
             free(out.p);
             mt_unit_free(&u);

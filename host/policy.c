@@ -1,6 +1,7 @@
 /* Policy evaluation engine (see header). */
 #include "host/policy.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +86,63 @@ static int validate(const policy_config *cfg, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- Run streams ----
+ * A run of accesses to one metapage counts as one access, its writes OR-ed: every later access
+ * of a run is a hit that changes no LRU, FIFO, CLOCK or OPT state, and its write finds the
+ * metapage resident (docs/metapaging.md, "Why collapsing repeats loses nothing").  So each size
+ * sees only its runs, and the counts differ from the raw trace's only in the number of
+ * accesses, which is the trace's.  A run at size s is a run at every multiple of s, so each
+ * size's stream is derived from the stream of the largest finer size dividing it (or from the
+ * 4 KiB stream): coarse sizes see few entries and cost little. */
+typedef struct {
+    uint64_t unit_div;   /* page = parent page / unit_div */
+    int parent;          /* index into the streams, -1: the raw records (4 KiB pages) */
+    uint64_t page;       /* the open run, not yet emitted (it may go on in the next batch) */
+    int write, open;
+    uint64_t *buf;       /* this batch's emitted runs: page << 1 | write */
+    size_t n;
+    uint64_t runs;       /* emitted so far */
+} run_stream;
+
+static inline void run_feed(run_stream *r, uint64_t page, int write)
+{
+    if (r->open && page == r->page) {
+        r->write |= write;
+        return;
+    }
+    if (r->open)
+        r->buf[r->n++] = r->page << 1 | (uint64_t)r->write;
+    r->page = page;
+    r->write = write;
+    r->open = 1;
+}
+
+static inline void run_flush(run_stream *r)
+{
+    if (r->open)
+        r->buf[r->n++] = r->page << 1 | (uint64_t)r->write;
+    r->open = 0;
+}
+
+/* Derives stream r's batch from its parent's batch. */
+static void run_derive(run_stream *r, const run_stream *parent, int last)
+{
+    r->n = 0;
+    const uint64_t *in = parent->buf;
+    for (size_t i = 0; i < parent->n; i++)
+        run_feed(r, (in[i] >> 1) / r->unit_div, (int)(in[i] & 1));
+    if (last)
+        run_flush(r);
+    r->runs += r->n;
+}
+
 typedef struct {
     stack_sim *lru, *opt;
     policy_sim **fifo, **clock; /* per budget (NULL when the budget holds no metapage) */
-    u64map ids;                 /* FIFO/CLOCK: page -> dense id shared by their simulations */
+    u64map ids;                 /* page -> dense id shared by LRU, FIFO and CLOCK */
     uint32_t kmax;
+    run_stream *in;             /* this size's runs */
+    int nb, rc;
 } size_engine;
 
 static void engine_free(size_engine *e, int nb)
@@ -108,6 +161,76 @@ static void engine_free(size_engine *e, int nb)
         u64map_free(&e->ids);
 }
 
+/* One batch of one size's runs through its LRU, FIFO and CLOCK simulations. */
+static int engine_batch(size_engine *e)
+{
+    const uint64_t *in = e->in->buf;
+    for (size_t i = 0; i < e->in->n; i++) {
+        uint64_t page = in[i] >> 1;
+        int write = (int)(in[i] & 1);
+        uint64_t *slot = u64map_put(&e->ids, page, e->ids.count, NULL);
+        if (!slot)
+            return -1;
+        uint32_t id = (uint32_t)*slot;
+        if (e->lru && stack_sim_access_id(e->lru, id, write, 0) != 0)
+            return -1;
+        for (int b = 0; b < e->nb; b++) {
+            if (e->fifo[b] && policy_sim_access(e->fifo[b], id, write, 0) < 0)
+                return -1;
+            if (e->clock[b] && policy_sim_access(e->clock[b], id, write, 0) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The sizes of one batch shared by two threads: each takes the next size in `order` (most runs
+ * first) until none is left.  Every size's simulations are touched by one thread only and see
+ * their runs in trace order, so the results are those of one thread. */
+typedef struct {
+    size_engine *eng;
+    int order[POLICY_MAX_SIZES], norder;
+    pthread_mutex_t lock;
+    int next;
+} batch_jobs;
+
+static void *batch_worker(void *arg)
+{
+    batch_jobs *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int s = j->next < j->norder ? j->order[j->next++] : -1;
+        pthread_mutex_unlock(&j->lock);
+        if (s < 0)
+            return NULL;
+        size_engine *e = &j->eng[s];
+        if (!e->rc)
+            e->rc = engine_batch(e);
+    }
+}
+
+static void run_batch(batch_jobs *j, size_engine *eng, int ns)
+{
+    j->norder = j->next = 0;
+    for (int s = 0; s < ns; s++) {
+        if (!eng[s].kmax || !eng[s].in->n || (!eng[s].lru && !eng[s].fifo))
+            continue;
+        int at = j->norder++;
+        while (at > 0 && eng[j->order[at - 1]].in->n < eng[s].in->n) {
+            j->order[at] = j->order[at - 1];
+            at--;
+        }
+        j->order[at] = s;
+    }
+    pthread_t th;
+    int threaded = j->norder > 1 && pthread_create(&th, NULL, batch_worker, j) == 0;
+    batch_worker(j);
+    if (threaded)
+        pthread_join(th, NULL);
+}
+
+#define POLICY_BATCH (1u << 18) /* raw samples per batch */
+
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                size_t errlen)
 {
@@ -116,13 +239,36 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     if (validate(cfg, err, errlen))
         return -1;
     int ns = cfg->nsizes, nb = cfg->nbudgets, rc = -1;
+    int want_sims = cfg->enabled[PG_LRU] || cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK];
     size_engine *eng = calloc((size_t)ns, sizeof *eng);
-    if (!eng) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    /* streams: [0] the 4 KiB runs, [1 + s] size s's runs */
+    run_stream *st = calloc((size_t)ns + 1, sizeof *st);
+    spill_vec base = {.fd = -1};
+    batch_jobs jobs = {.eng = eng};
+    pthread_mutex_init(&jobs.lock, NULL);
+    if (!eng || !st)
+        goto oom;
+    st[0].parent = -1;
+    st[0].unit_div = 1;
+    for (int s = 0; s < ns; s++) {
+        /* the finest earlier size that divides this one, else the 4 KiB stream */
+        run_stream *r = &st[1 + s];
+        r->parent = 0;
+        uint64_t unit = 4096;
+        for (int t = 0; t < s; t++)
+            if (cfg->sizes[s] % cfg->sizes[t] == 0 && cfg->sizes[t] > unit) {
+                unit = cfg->sizes[t];
+                r->parent = 1 + t;
+            }
+        r->unit_div = cfg->sizes[s] / unit;
     }
+    for (int s = 0; s <= ns; s++)
+        if (!(st[s].buf = malloc((POLICY_BATCH + 2) * sizeof *st[s].buf))) /* + the flushed run */
+            goto oom;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
+        e->in = &st[1 + s];
+        e->nb = nb;
         for (int b = 0; b < nb; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (k > e->kmax)
@@ -130,13 +276,15 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         }
         if (!e->kmax)
             continue;
-        e->fifo = calloc((size_t)nb, sizeof *e->fifo);
-        e->clock = calloc((size_t)nb, sizeof *e->clock);
-        if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
-            goto oom;
+        if (want_sims) {
+            e->fifo = calloc((size_t)nb, sizeof *e->fifo);
+            e->clock = calloc((size_t)nb, sizeof *e->clock);
+            if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
+                goto oom;
+        }
         if (cfg->enabled[PG_LRU] && !(e->lru = stack_sim_new(PG_LRU, e->kmax)))
             goto oom;
-        for (int b = 0; b < nb; b++) {
+        for (int b = 0; b < nb && want_sims; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (!k)
                 continue;
@@ -148,54 +296,71 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         if (cfg->enabled[PG_OPT] && !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
             goto oom;
     }
-
-    /* Pass 1 */
-    ht_record r;
-    int got;
-    uint64_t idx = 0;
-    while ((got = ht_next_sample(src, &r)) == 1) {
-        if (r.format == HT_FMT_32) {
-            out->skipped32++;
-            continue;
-        }
-        for (int s = 0; s < ns; s++) {
-            size_engine *e = &eng[s];
-            if (!e->kmax)
-                continue;
-            uint64_t page = r.addr / cfg->sizes[s];
-            if (e->lru && stack_sim_access(e->lru, page, r.write, 0) != 0)
-                goto oom;
-            if (cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK]) {
-                uint64_t *id = u64map_put(&e->ids, page, e->ids.count, NULL);
-                if (!id)
-                    goto oom;
-                uint64_t dense = *id;
-                for (int b = 0; b < nb; b++) {
-                    if (e->fifo[b] && policy_sim_access(e->fifo[b], dense, r.write, 0) < 0)
-                        goto oom;
-                    if (e->clock[b] && policy_sim_access(e->clock[b], dense, r.write, 0) < 0)
-                        goto oom;
-                }
-            }
-        }
-        idx++;
-    }
-    if (got < 0) {
-        snprintf(err, errlen, "%s", src->err);
+    if (cfg->enabled[PG_OPT] && spill_init(&base, cfg->tmpdir) != 0) {
+        snprintf(err, errlen, "cannot create OPT's run file in %s",
+                 cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp");
         goto fail;
+    }
+
+    /* Pass 1: batches of raw samples -> run streams -> the simulations of every size */
+    ht_record r;
+    int got = 1;
+    uint64_t idx = 0;
+    while (got == 1) {
+        size_t raw = 0;
+        st[0].n = 0;
+        while (raw < POLICY_BATCH && (got = ht_next_sample(src, &r)) == 1) {
+            if (r.format == HT_FMT_32) {
+                out->skipped32++;
+                continue;
+            }
+            run_feed(&st[0], r.addr >> 12, r.write);
+            raw++;
+        }
+        if (got < 0) {
+            snprintf(err, errlen, "%s", src->err);
+            goto fail;
+        }
+        idx += raw;
+        int last = got != 1;
+        if (last)
+            run_flush(&st[0]);
+        st[0].runs += st[0].n;
+        for (int s = 1; s <= ns; s++)
+            run_derive(&st[s], &st[st[s].parent], last);
+        if (base.fd >= 0 && spill_append(&base, st[0].buf, st[0].n) != 0) {
+            snprintf(err, errlen, "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
+                     cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",
+                     (unsigned long long)st[0].runs);
+            goto fail;
+        }
+        if (want_sims) {
+            run_batch(&jobs, eng, ns);
+            for (int s = 0; s < ns; s++)
+                if (eng[s].rc)
+                    goto oom;
+        }
     }
     out->samples = idx;
 
-    /* Then OPT, one size at a time (host/policy_opt.h: bounded temporary space) */
+    /* Then OPT, two sizes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
     if (cfg->enabled[PG_OPT]) {
         stack_sim *opts[POLICY_MAX_SIZES] = {0};
-        for (int s = 0; s < ns; s++)
+        uint64_t runs[POLICY_MAX_SIZES];
+        for (int s = 0; s < ns; s++) {
             opts[s] = eng[s].opt;
-        if (policy_opt_run(src, cfg->sizes, opts, ns, idx, cfg->tmpdir, err, errlen) != 0)
+            runs[s] = st[1 + s].runs;
+        }
+        if (spill_shrink(&base) != 0) {
+            snprintf(err, errlen, "OPT's run file: cannot shrink it");
             goto fail;
+        }
+        if (policy_opt_run(&base, cfg->sizes, opts, runs, ns, cfg->tmpdir, err, errlen) != 0)
+            goto fail;
+        spill_free(&base);
     }
 
-    /* Rows */
+    /* Rows: the simulations saw runs; the accesses are the trace's */
     size_t cap = 0;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
@@ -210,21 +375,25 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             pg_counts c;
             if (e->lru) {
                 stack_sim_counts(e->lru, k, &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_LRU, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
-            if (e->fifo[b]) {
+            if (e->fifo && e->fifo[b]) {
                 policy_sim_counts(e->fifo[b], &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_FIFO, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
-            if (e->clock[b]) {
+            if (e->clock && e->clock[b]) {
                 policy_sim_counts(e->clock[b], &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_CLOCK, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
             if (e->opt) {
                 stack_sim_counts(e->opt, k, &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_OPT, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
@@ -238,9 +407,17 @@ oom:
 fail:
     policy_result_free(out);
 done:
-    for (int s = 0; s < ns; s++)
-        engine_free(&eng[s], nb);
+    if (base.fd >= 0)
+        spill_free(&base);
+    pthread_mutex_destroy(&jobs.lock);
+    if (eng)
+        for (int s = 0; s < ns; s++)
+            engine_free(&eng[s], nb);
+    if (st)
+        for (int s = 0; s <= ns; s++)
+            free(st[s].buf);
     free(eng);
+    free(st);
     return rc;
 }
 

@@ -275,13 +275,18 @@ static void record_use(stack_sim *s, uint32_t id, uint32_t d, int cold, int writ
 
 int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank)
 {
-    if (s->policy == PG_LRU && s->now == s->bitcap && compact_time(s) != 0)
-        return -1;
     int inserted;
     uint64_t *slot = u64map_put(&s->ids, page, s->nids, &inserted);
     if (!slot)
         return -1;
-    uint32_t id = (uint32_t)*slot;
+    return stack_sim_access_id(s, (uint32_t)*slot, write, rank);
+}
+
+int stack_sim_access_id(stack_sim *s, uint32_t id, int write, uint64_t rank)
+{
+    if (s->policy == PG_LRU && s->now == s->bitcap && compact_time(s) != 0)
+        return -1;
+    int inserted = id == s->nids;
     if (inserted) {
         if (s->nids == s->capids && grow_ids(s) != 0)
             return -1;

@@ -250,13 +250,21 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         goto oom;
     st[0].parent = -1;
     st[0].unit_div = 1;
+    int derive[POLICY_MAX_SIZES]; /* sizes in increasing order: parents before children */
     for (int s = 0; s < ns; s++) {
-        /* the finest earlier size that divides this one, else the 4 KiB stream */
+        int at = s;
+        while (at > 0 && cfg->sizes[derive[at - 1] - 1] > cfg->sizes[s]) {
+            derive[at] = derive[at - 1];
+            at--;
+        }
+        derive[at] = 1 + s;
+        /* the largest smaller size that divides this one, else the 4 KiB stream */
         run_stream *r = &st[1 + s];
         r->parent = 0;
         uint64_t unit = 4096;
-        for (int t = 0; t < s; t++)
-            if (cfg->sizes[s] % cfg->sizes[t] == 0 && cfg->sizes[t] > unit) {
+        for (int t = 0; t < ns; t++)
+            if (cfg->sizes[t] < cfg->sizes[s] && cfg->sizes[s] % cfg->sizes[t] == 0 &&
+                cfg->sizes[t] > unit) {
                 unit = cfg->sizes[t];
                 r->parent = 1 + t;
             }
@@ -326,8 +334,8 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         if (last)
             run_flush(&st[0]);
         st[0].runs += st[0].n;
-        for (int s = 1; s <= ns; s++)
-            run_derive(&st[s], &st[st[s].parent], last);
+        for (int i = 0; i < ns; i++)
+            run_derive(&st[derive[i]], &st[st[derive[i]].parent], last);
         if (base.fd >= 0 && spill_append(&base, st[0].buf, st[0].n) != 0) {
             snprintf(err, errlen, "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
                      cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",

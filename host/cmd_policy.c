@@ -24,8 +24,9 @@ static void help(void)
            "an NVMe SSD, 80 us / 3 GB/s read, 20 us / 2 GB/s write).  Ranked per budget; the\n"
            "recommendation is the cheapest LRU/FIFO/CLOCK configuration at --budget, with OPT's\n"
            "cost at that size as the bound.  LRU and OPT cover all budgets of a size in one pass\n"
-           "(stack algorithms); OPT reads the trace twice and spills an 8-byte next-use entry per\n"
-           "access and size to an unlinked file in --tmpdir ($TMPDIR, /tmp).  --baseline runs one\n"
+           "(stack algorithms), on runs (repeats of a metapage count once), sizes on two threads;\n"
+           "OPT keeps the 4 KiB runs (8 bytes each) and two sizes' next-use arrays (4 bytes per run)\n"
+           "in unlinked files in --tmpdir ($TMPDIR, /tmp): at most 16 bytes per access.  --baseline runs one\n"
            "simulation per configuration instead (same numbers, slower).  32-bit samples are skipped.\n"
            "Sizes: a list (4K,64K) or a power-of-two range (4K..2M).\n");
     fputs(roi_help, stdout);

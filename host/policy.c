@@ -244,6 +244,7 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     /* streams: [0] the 4 KiB runs, [1 + s] size s's runs */
     run_stream *st = calloc((size_t)ns + 1, sizeof *st);
     spill_vec base = {.fd = -1};
+    size_t base_released = 0;
     batch_jobs jobs = {.eng = eng};
     pthread_mutex_init(&jobs.lock, NULL);
     if (!eng || !st)
@@ -336,11 +337,18 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         st[0].runs += st[0].n;
         for (int i = 0; i < ns; i++)
             run_derive(&st[derive[i]], &st[st[derive[i]].parent], last);
-        if (base.fd >= 0 && spill_append(&base, st[0].buf, st[0].n) != 0) {
-            snprintf(err, errlen, "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
-                     cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",
-                     (unsigned long long)st[0].runs);
-            goto fail;
+        if (base.fd >= 0) {
+            if (spill_append(&base, st[0].buf, st[0].n) != 0) {
+                snprintf(err, errlen,
+                         "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
+                         cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",
+                         (unsigned long long)st[0].runs);
+                goto fail;
+            }
+            /* written: the file keeps it, not our memory (a page's partial start is released
+             * with the next batch) */
+            spill_release(&base, base_released, base.n);
+            base_released = base.n - base.n % 512;
         }
         if (want_sims) {
             run_batch(&jobs, eng, ns);

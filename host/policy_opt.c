@@ -9,6 +9,7 @@
 #include "host/u64map.h"
 
 #define NEXT_NONE32 UINT32_MAX
+#define RELEASE_EVERY (1u << 20) /* entries scanned between releases of the scanned pages */
 
 typedef struct {
     const spill_vec *base;
@@ -36,14 +37,22 @@ static void job_fail(opt_jobs *j, const char *msg)
 
 /* next[i] = run index of the next run of run i's metapage, or NEXT_NONE32.  A backward scan of
  * the 4 KiB stream, collapsed at this size on the way.  0 ok, -1 out of memory. */
-static int fill_next_uses(const spill_vec *base, uint64_t k, uint32_t *next, uint64_t nruns)
+static int fill_next_uses(const spill_vec *base, uint64_t k, const spill_vec *nextfile,
+                          uint64_t nruns)
 {
+    uint32_t *next = (uint32_t *)nextfile->v;
     u64map last;
     if (u64map_init(&last, 1024))
         return -1;
     uint64_t i = nruns, prev = 0;
     int have = 0;
+    size_t released = base->n;
     for (size_t b = base->n; b-- > 0;) {
+        if (released - b >= RELEASE_EVERY) {
+            spill_release(base, b + 1, released);
+            spill_release(nextfile, (size_t)(i + 1) / 2 + 1, nextfile->n);
+            released = b + 1;
+        }
         uint64_t page = (base->v[b] >> 1) / k;
         if (have && page == prev)
             continue;
@@ -64,11 +73,18 @@ static int fill_next_uses(const spill_vec *base, uint64_t k, uint32_t *next, uin
 }
 
 /* The forward scan: one access per run (its writes OR-ed) with OPT's rank. */
-static int feed_opt(const spill_vec *base, uint64_t k, const uint32_t *next, stack_sim *opt)
+static int feed_opt(const spill_vec *base, uint64_t k, const spill_vec *nextfile, stack_sim *opt)
 {
+    const uint32_t *next = (const uint32_t *)nextfile->v;
     uint64_t i = 0, cur = 0;
     int have = 0, write = 0;
+    size_t released = 0;
     for (size_t b = 0; b <= base->n; b++) {
+        if (b - released >= RELEASE_EVERY) {
+            spill_release(base, released, b);
+            spill_release(nextfile, 0, (size_t)i / 2);
+            released = b;
+        }
         uint64_t page = b < base->n ? (base->v[b] >> 1) / k : 0;
         if (b < base->n && have && page == cur) {
             write |= (int)(base->v[b] & 1);
@@ -110,10 +126,9 @@ static void *opt_worker(void *arg)
             job_fail(j, msg);
             return NULL;
         }
-        uint32_t *nx = (uint32_t *)next.v;
-        int rc = fill_next_uses(j->base, k, nx, nruns);
+        int rc = fill_next_uses(j->base, k, &next, nruns);
         if (rc == 0)
-            rc = feed_opt(j->base, k, nx, j->opt[t]);
+            rc = feed_opt(j->base, k, &next, j->opt[t]);
         spill_free(&next);
         if (rc != 0) {
             job_fail(j, "out of memory");

@@ -136,6 +136,16 @@ int spill_shrink(spill_vec *s)
     return set_cap(s, s->n ? s->n : 1);
 }
 
+void spill_release(const spill_vec *s, size_t from, size_t to)
+{
+    /* whole pages inside [from, to): the file keeps the data, the process drops the mapping */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)(s->v + from) + page - 1) / page * page;
+    uintptr_t hi = (uintptr_t)(s->v + to) / page * page;
+    if (to > from && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 void spill_free(spill_vec *s)
 {
     if (s->v) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "host/policy_opt.h"
 #include "host/simpolicy.h"
@@ -143,6 +144,7 @@ typedef struct {
     uint32_t kmax;
     run_stream *in;             /* this size's runs */
     int nb, rc;
+    double cpu_s;               /* CPU seconds in engine_batch (--stats) */
 } size_engine;
 
 static void engine_free(size_engine *e, int nb)
@@ -194,6 +196,14 @@ typedef struct {
     int next;
 } batch_jobs;
 
+double thread_cpu_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void *batch_worker(void *arg)
 {
     batch_jobs *j = arg;
@@ -204,8 +214,10 @@ static void *batch_worker(void *arg)
         if (s < 0)
             return NULL;
         size_engine *e = &j->eng[s];
+        double t0 = thread_cpu_s();
         if (!e->rc)
             e->rc = engine_batch(e);
+        e->cpu_s += thread_cpu_s() - t0;
     }
 }
 
@@ -371,7 +383,8 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             snprintf(err, errlen, "OPT's run file: cannot shrink it");
             goto fail;
         }
-        if (policy_opt_run(&base, cfg->sizes, opts, runs, ns, cfg->tmpdir, err, errlen) != 0)
+        if (policy_opt_run(&base, cfg->sizes, opts, runs, ns, cfg->tmpdir, out->opt_cpu_s, err,
+                           errlen) != 0)
             goto fail;
         spill_free(&base);
     }
@@ -414,6 +427,11 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
                     goto oom;
             }
         }
+    }
+    out->has_stats = 1;
+    for (int s = 0; s < ns; s++) {
+        out->runs[s] = st[1 + s].runs;
+        out->sim_cpu_s[s] = eng[s].cpu_s;
     }
     policy_rank(out, cfg);
     rc = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "host/paging.h"
+#include "host/policy.h"
 #include "host/u64map.h"
 
 #define NEXT_NONE32 UINT32_MAX
@@ -19,6 +20,7 @@ typedef struct {
     int order[64];  /* sizes to do, most runs first (the longest job starts first) */
     int norder;
     const char *tmpdir;
+    double *cpu_s;
     pthread_mutex_t lock;
     int next;       /* index into order of the next size to take */
     int failed;
@@ -115,6 +117,7 @@ static void *opt_worker(void *arg)
         if (t < 0)
             return NULL;
         uint64_t k = j->sizes[t] / 4096, nruns = j->runs[t];
+        double t0 = thread_cpu_s();
         spill_vec next = {.fd = -1};
         /* 4-byte entries: two per 8-byte word of the file */
         if (spill_init_size(&next, j->tmpdir, (size_t)(nruns + 1) / 2) != 0) {
@@ -130,6 +133,7 @@ static void *opt_worker(void *arg)
         if (rc == 0)
             rc = feed_opt(j->base, k, &next, j->opt[t]);
         spill_free(&next);
+        j->cpu_s[t] = thread_cpu_s() - t0;
         if (rc != 0) {
             job_fail(j, "out of memory");
             return NULL;
@@ -138,9 +142,11 @@ static void *opt_worker(void *arg)
 }
 
 int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
-                   const uint64_t *runs, int ns, const char *tmpdir, char *err, size_t errlen)
+                   const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
+                   size_t errlen)
 {
-    opt_jobs j = {.base = base, .sizes = sizes, .opt = opt, .runs = runs, .tmpdir = tmpdir};
+    opt_jobs j = {.base = base, .sizes = sizes, .opt = opt, .runs = runs, .tmpdir = tmpdir,
+                  .cpu_s = cpu_s};
     for (int s = 0; s < ns && j.norder < 64; s++) {
         if (!opt[s])
             continue;

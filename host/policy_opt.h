@@ -24,9 +24,10 @@
 
 /* base: the 4 KiB run stream (page4k << 1 | write).  opt[s]: an OPT stack_sim for metapage size
  * sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs base collapses
- * to at that size.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
+ * to at that size.  cpu_s[s]: set to the CPU seconds size s took.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
  * (message in err). */
 int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
-                   const uint64_t *runs, int ns, const char *tmpdir, char *err, size_t errlen);
+                   const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
+                   size_t errlen);
 
 #endif

@@ -177,9 +177,9 @@ int cmd_policy(int argc, char **argv)
                     cli_bytes_str(cfg.sizes[s], ss, sizeof ss), res.runs[s], res.samples,
                     100.0 * (double)res.runs[s] / a, res.sim_cpu_s[s],
                     res.sim_cpu_s[s] > 0 ? a / res.sim_cpu_s[s] / 1e6 : 0.0);
-            if (res.opt_cpu_s[s] > 0)
+            if (cfg.enabled[PG_OPT])
                 fprintf(stderr, "; OPT %.3f s CPU (%.1f M accesses/s)", res.opt_cpu_s[s],
-                        a / res.opt_cpu_s[s] / 1e6);
+                        res.opt_cpu_s[s] > 0 ? a / res.opt_cpu_s[s] / 1e6 : 0.0);
             fputc('\n', stderr);
         }
     /* a budget smaller than a metapage holds none: its rows are not in the table, say so */

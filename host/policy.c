@@ -100,7 +100,8 @@ typedef struct {
     int parent;          /* index into the streams, -1: the raw records (4 KiB pages) */
     uint64_t page;       /* the open run, not yet emitted (it may go on in the next batch) */
     int write, open;
-    uint64_t *buf;       /* this batch's emitted runs: page << 1 | write */
+    uint64_t *buf;       /* this batch's emitted runs: page << 1 | write (one of bufs) */
+    uint64_t *bufs[2];   /* batches alternate: one is simulated while the next is decoded */
     size_t n;
     uint64_t runs;       /* emitted so far */
 } run_stream;
@@ -143,6 +144,8 @@ typedef struct {
     u64map ids;                 /* page -> dense id shared by LRU, FIFO and CLOCK */
     uint32_t kmax;
     run_stream *in;             /* this size's runs */
+    const uint64_t *batch;      /* the batch being simulated: its runs and their number */
+    size_t nbatch;
     int nb, rc;
     double cpu_s;               /* CPU seconds in engine_batch (--stats) */
 } size_engine;
@@ -166,8 +169,8 @@ static void engine_free(size_engine *e, int nb)
 /* One batch of one size's runs through its LRU, FIFO and CLOCK simulations. */
 static int engine_batch(size_engine *e)
 {
-    const uint64_t *in = e->in->buf;
-    for (size_t i = 0; i < e->in->n; i++) {
+    const uint64_t *in = e->batch;
+    for (size_t i = 0; i < e->nbatch; i++) {
         uint64_t page = in[i] >> 1;
         int write = (int)(in[i] & 1);
         uint64_t *slot = u64map_put(&e->ids, page, e->ids.count, NULL);
@@ -191,6 +194,7 @@ static int engine_batch(size_engine *e)
  * their runs in trace order, so the results are those of one thread. */
 typedef struct {
     size_engine *eng;
+    int ns;
     int order[POLICY_MAX_SIZES], norder;
     pthread_mutex_t lock;
     int next;
@@ -225,10 +229,10 @@ static void run_batch(batch_jobs *j, size_engine *eng, int ns)
 {
     j->norder = j->next = 0;
     for (int s = 0; s < ns; s++) {
-        if (!eng[s].kmax || !eng[s].in->n || (!eng[s].lru && !eng[s].fifo))
+        if (!eng[s].kmax || !eng[s].nbatch || (!eng[s].lru && !eng[s].fifo))
             continue;
         int at = j->norder++;
-        while (at > 0 && eng[j->order[at - 1]].in->n < eng[s].in->n) {
+        while (at > 0 && eng[j->order[at - 1]].nbatch < eng[s].nbatch) {
             j->order[at] = j->order[at - 1];
             at--;
         }
@@ -239,6 +243,14 @@ static void run_batch(batch_jobs *j, size_engine *eng, int ns)
     batch_worker(j);
     if (threaded)
         pthread_join(th, NULL);
+}
+
+/* The batch's simulations, on a thread of their own while the caller decodes the next batch. */
+static void *batch_dispatch(void *arg)
+{
+    batch_jobs *j = arg;
+    run_batch(j, j->eng, j->ns);
+    return NULL;
 }
 
 #define POLICY_BATCH (1u << 18) /* raw samples per batch */
@@ -257,7 +269,9 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     run_stream *st = calloc((size_t)ns + 1, sizeof *st);
     spill_vec base = {.fd = -1};
     size_t base_released = 0;
-    batch_jobs jobs = {.eng = eng};
+    batch_jobs jobs = {.eng = eng, .ns = ns};
+    pthread_t dispatcher;
+    int dispatched = 0; /* a batch's simulations are running on `dispatcher` */
     pthread_mutex_init(&jobs.lock, NULL);
     if (!eng || !st)
         goto oom;
@@ -284,8 +298,9 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         r->unit_div = cfg->sizes[s] / unit;
     }
     for (int s = 0; s <= ns; s++)
-        if (!(st[s].buf = malloc((POLICY_BATCH + 2) * sizeof *st[s].buf))) /* + the flushed run */
-            goto oom;
+        for (int h = 0; h < 2; h++)
+            if (!(st[s].bufs[h] = malloc((POLICY_BATCH + 2) * sizeof *st[s].buf))) /* + a flush */
+                goto oom;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
         e->in = &st[1 + s];
@@ -327,8 +342,10 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     ht_record r;
     int got = 1;
     uint64_t idx = 0;
-    while (got == 1) {
+    for (uint64_t batch = 0; got == 1; batch++) {
         size_t raw = 0;
+        for (int s = 0; s <= ns; s++)
+            st[s].buf = st[s].bufs[batch & 1]; /* the other half may be being simulated */
         st[0].n = 0;
         while (raw < POLICY_BATCH && (got = ht_next_sample(src, &r)) == 1) {
             if (r.format == HT_FMT_32) {
@@ -362,13 +379,30 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             spill_release(&base, base_released, base.n);
             base_released = base.n - base.n % 512;
         }
+        if (dispatched) {
+            pthread_join(dispatcher, NULL);
+            dispatched = 0;
+        }
+        for (int s = 0; s < ns; s++)
+            if (eng[s].rc)
+                goto oom;
         if (want_sims) {
-            run_batch(&jobs, eng, ns);
-            for (int s = 0; s < ns; s++)
-                if (eng[s].rc)
-                    goto oom;
+            for (int s = 0; s < ns; s++) {
+                eng[s].batch = st[1 + s].buf;
+                eng[s].nbatch = st[1 + s].n;
+            }
+            dispatched = pthread_create(&dispatcher, NULL, batch_dispatch, &jobs) == 0;
+            if (!dispatched)
+                run_batch(&jobs, eng, ns);
         }
     }
+    if (dispatched) {
+        pthread_join(dispatcher, NULL);
+        dispatched = 0;
+    }
+    for (int s = 0; s < ns; s++)
+        if (eng[s].rc)
+            goto oom;
     out->samples = idx;
 
     /* Then OPT, two sizes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
@@ -441,6 +475,8 @@ oom:
 fail:
     policy_result_free(out);
 done:
+    if (dispatched)
+        pthread_join(dispatcher, NULL);
     if (base.fd >= 0)
         spill_free(&base);
     pthread_mutex_destroy(&jobs.lock);
@@ -448,8 +484,10 @@ done:
         for (int s = 0; s < ns; s++)
             engine_free(&eng[s], nb);
     if (st)
-        for (int s = 0; s <= ns; s++)
-            free(st[s].buf);
+        for (int s = 0; s <= ns; s++) {
+            free(st[s].bufs[0]);
+            free(st[s].bufs[1]);
+        }
     free(eng);
     free(st);
     return rc;

@@ -1,5 +1,6 @@
 /* metatrace policy: metapage sizes x budgets x policies on one trace. */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +18,19 @@ static void help(void)
     printf("usage: metatrace policy FILE [--budget 8M] [--budgets 4M,8M,16M] [--sizes 4K..2M]\n"
            "                        [--policies lru,fifo,clock,opt] [--format table|csv|json]\n"
            "                        [--lat-in 80us] [--lat-out 20us] [--bw-in 3GB/s] [--bw-out 2GB/s]\n"
-           "                        [--tmpdir DIR] [--baseline]\n\n"
+           "                        [--tmpdir DIR] [--baseline] [--stats]\n\n"
            "For every metapage size (a multiple of 4 KiB) and budget, resident = budget / size;\n"
            "faults, fault rate, bytes in, write-backs (dirty from the R/W bits), bytes out and the\n"
            "cost  faults*lat_in + bytes_in/bw_in + writebacks*lat_out + bytes_out/bw_out  (defaults:\n"
            "an NVMe SSD, 80 us / 3 GB/s read, 20 us / 2 GB/s write).  Ranked per budget; the\n"
            "recommendation is the cheapest LRU/FIFO/CLOCK configuration at --budget, with OPT's\n"
            "cost at that size as the bound.  LRU and OPT cover all budgets of a size in one pass\n"
-           "(stack algorithms); OPT reads the trace twice and spills an 8-byte next-use entry per\n"
-           "access and size to an unlinked file in --tmpdir ($TMPDIR, /tmp).  --baseline runs one\n"
+           "(stack algorithms), on runs (repeats of a metapage count once), sizes on two threads;\n"
+           "OPT keeps the 4 KiB runs (8 bytes each) and two sizes' next-use arrays (4 bytes per run)\n"
+           "in unlinked files in --tmpdir ($TMPDIR, /tmp): at most 16 bytes per access.  --baseline runs one\n"
            "simulation per configuration instead (same numbers, slower).  32-bit samples are skipped.\n"
+           "--stats: per size on stderr, the runs and the CPU time of its simulations and of OPT\n"
+           "(accesses of the trace per CPU second).\n"
            "Sizes: a list (4K,64K) or a power-of-two range (4K..2M).\n");
     fputs(roi_help, stdout);
 }
@@ -44,14 +48,15 @@ int cmd_policy(int argc, char **argv)
     policy_defaults(&cfg);
     report_format fmt = REPORT_TABLE;
     const char *budgets_arg = NULL;
-    int baseline = 0;
+    int baseline = 0, stats = 0;
     static const struct option opts[] = {
         {"budget", required_argument, 0, 'b'},   {"budgets", required_argument, 0, 'B'},
         {"sizes", required_argument, 0, 's'},    {"policies", required_argument, 0, 'p'},
         {"format", required_argument, 0, 'f'},   {"lat-in", required_argument, 0, 1},
         {"lat-out", required_argument, 0, 2},    {"bw-in", required_argument, 0, 3},
         {"bw-out", required_argument, 0, 4},     {"tmpdir", required_argument, 0, 't'},
-        {"baseline", no_argument, 0, 'x'},       {0, 0, 0, 0}};
+        {"baseline", no_argument, 0, 'x'},       {"stats", no_argument, 0, 'S'},
+        {0, 0, 0, 0}};
     optind = 0;
     int c, idx = 0;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
@@ -105,6 +110,7 @@ int cmd_policy(int argc, char **argv)
         }
         case 't': cfg.tmpdir = optarg; break;
         case 'x': baseline = 1; break;
+        case 'S': stats = 1; break;
         default: return 2;
         }
     }
@@ -162,6 +168,20 @@ int cmd_policy(int argc, char **argv)
         return 1;
     }
     policy_report(stdout, fmt, path, &cfg, &res);
+    if (stats && res.has_stats)
+        for (int s = 0; s < cfg.nsizes; s++) {
+            char ss[32];
+            double a = (double)res.samples;
+            fprintf(stderr, "metatrace policy: stats: %s: %" PRIu64 " runs of %" PRIu64
+                    " accesses (%.1f%%); LRU/FIFO/CLOCK %.3f s CPU (%.1f M accesses/s)",
+                    cli_bytes_str(cfg.sizes[s], ss, sizeof ss), res.runs[s], res.samples,
+                    100.0 * (double)res.runs[s] / a, res.sim_cpu_s[s],
+                    res.sim_cpu_s[s] > 0 ? a / res.sim_cpu_s[s] / 1e6 : 0.0);
+            if (cfg.enabled[PG_OPT])
+                fprintf(stderr, "; OPT %.3f s CPU (%.1f M accesses/s)", res.opt_cpu_s[s],
+                        res.opt_cpu_s[s] > 0 ? a / res.opt_cpu_s[s] / 1e6 : 0.0);
+            fputc('\n', stderr);
+        }
     /* a budget smaller than a metapage holds none: its rows are not in the table, say so */
     for (int s = 0; s < cfg.nsizes; s++)
         for (int b = 0; b < cfg.nbudgets; b++)

@@ -1,9 +1,11 @@
 /* Policy evaluation engine (see header). */
 #include "host/policy.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "host/policy_opt.h"
 #include "host/simpolicy.h"
@@ -85,11 +87,67 @@ static int validate(const policy_config *cfg, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- Run streams ----
+ * A run of accesses to one metapage counts as one access, its writes OR-ed: every later access
+ * of a run is a hit that changes no LRU, FIFO, CLOCK or OPT state, and its write finds the
+ * metapage resident (docs/metapaging.md, "Why collapsing repeats loses nothing").  So each size
+ * sees only its runs, and the counts differ from the raw trace's only in the number of
+ * accesses, which is the trace's.  A run at size s is a run at every multiple of s, so each
+ * size's stream is derived from the stream of the largest finer size dividing it (or from the
+ * 4 KiB stream): coarse sizes see few entries and cost little. */
+typedef struct {
+    uint64_t unit_div;   /* page = parent page / unit_div */
+    int parent;          /* index into the streams, -1: the raw records (4 KiB pages) */
+    uint64_t page;       /* the open run, not yet emitted (it may go on in the next batch) */
+    int write, open;
+    uint64_t *buf;       /* this batch's emitted runs: page << 1 | write (one of bufs) */
+    uint64_t *bufs[2];   /* batches alternate: one is simulated while the next is decoded */
+    size_t n;
+    uint64_t runs;       /* emitted so far */
+} run_stream;
+
+static inline void run_feed(run_stream *r, uint64_t page, int write)
+{
+    if (r->open && page == r->page) {
+        r->write |= write;
+        return;
+    }
+    if (r->open)
+        r->buf[r->n++] = r->page << 1 | (uint64_t)r->write;
+    r->page = page;
+    r->write = write;
+    r->open = 1;
+}
+
+static inline void run_flush(run_stream *r)
+{
+    if (r->open)
+        r->buf[r->n++] = r->page << 1 | (uint64_t)r->write;
+    r->open = 0;
+}
+
+/* Derives stream r's batch from its parent's batch. */
+static void run_derive(run_stream *r, const run_stream *parent, int last)
+{
+    r->n = 0;
+    const uint64_t *in = parent->buf;
+    for (size_t i = 0; i < parent->n; i++)
+        run_feed(r, (in[i] >> 1) / r->unit_div, (int)(in[i] & 1));
+    if (last)
+        run_flush(r);
+    r->runs += r->n;
+}
+
 typedef struct {
     stack_sim *lru, *opt;
     policy_sim **fifo, **clock; /* per budget (NULL when the budget holds no metapage) */
-    u64map ids;                 /* FIFO/CLOCK: page -> dense id shared by their simulations */
+    u64map ids;                 /* page -> dense id shared by LRU, FIFO and CLOCK */
     uint32_t kmax;
+    run_stream *in;             /* this size's runs */
+    const uint64_t *batch;      /* the batch being simulated: its runs and their number */
+    size_t nbatch;
+    int nb, rc;
+    double cpu_s;               /* CPU seconds in engine_batch (--stats) */
 } size_engine;
 
 static void engine_free(size_engine *e, int nb)
@@ -108,6 +166,95 @@ static void engine_free(size_engine *e, int nb)
         u64map_free(&e->ids);
 }
 
+/* One batch of one size's runs through its LRU, FIFO and CLOCK simulations. */
+static int engine_batch(size_engine *e)
+{
+    const uint64_t *in = e->batch;
+    for (size_t i = 0; i < e->nbatch; i++) {
+        uint64_t page = in[i] >> 1;
+        int write = (int)(in[i] & 1);
+        uint64_t *slot = u64map_put(&e->ids, page, e->ids.count, NULL);
+        if (!slot)
+            return -1;
+        uint32_t id = (uint32_t)*slot;
+        if (e->lru && stack_sim_access_id(e->lru, id, write, 0) != 0)
+            return -1;
+        for (int b = 0; b < e->nb; b++) {
+            if (e->fifo[b] && policy_sim_access(e->fifo[b], id, write, 0) < 0)
+                return -1;
+            if (e->clock[b] && policy_sim_access(e->clock[b], id, write, 0) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The sizes of one batch shared by two threads: each takes the next size in `order` (most runs
+ * first) until none is left.  Every size's simulations are touched by one thread only and see
+ * their runs in trace order, so the results are those of one thread. */
+typedef struct {
+    size_engine *eng;
+    int ns;
+    int order[POLICY_MAX_SIZES], norder;
+    pthread_mutex_t lock;
+    int next;
+} batch_jobs;
+
+double thread_cpu_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *batch_worker(void *arg)
+{
+    batch_jobs *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int s = j->next < j->norder ? j->order[j->next++] : -1;
+        pthread_mutex_unlock(&j->lock);
+        if (s < 0)
+            return NULL;
+        size_engine *e = &j->eng[s];
+        double t0 = thread_cpu_s();
+        if (!e->rc)
+            e->rc = engine_batch(e);
+        e->cpu_s += thread_cpu_s() - t0;
+    }
+}
+
+static void run_batch(batch_jobs *j, size_engine *eng, int ns)
+{
+    j->norder = j->next = 0;
+    for (int s = 0; s < ns; s++) {
+        if (!eng[s].kmax || !eng[s].nbatch || (!eng[s].lru && !eng[s].fifo))
+            continue;
+        int at = j->norder++;
+        while (at > 0 && eng[j->order[at - 1]].nbatch < eng[s].nbatch) {
+            j->order[at] = j->order[at - 1];
+            at--;
+        }
+        j->order[at] = s;
+    }
+    pthread_t th;
+    int threaded = j->norder > 1 && pthread_create(&th, NULL, batch_worker, j) == 0;
+    batch_worker(j);
+    if (threaded)
+        pthread_join(th, NULL);
+}
+
+/* The batch's simulations, on a thread of their own while the caller decodes the next batch. */
+static void *batch_dispatch(void *arg)
+{
+    batch_jobs *j = arg;
+    run_batch(j, j->eng, j->ns);
+    return NULL;
+}
+
+#define POLICY_BATCH (1u << 18) /* raw samples per batch */
+
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                size_t errlen)
 {
@@ -116,13 +263,48 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     if (validate(cfg, err, errlen))
         return -1;
     int ns = cfg->nsizes, nb = cfg->nbudgets, rc = -1;
+    int want_sims = cfg->enabled[PG_LRU] || cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK];
     size_engine *eng = calloc((size_t)ns, sizeof *eng);
-    if (!eng) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    /* streams: [0] the 4 KiB runs, [1 + s] size s's runs */
+    run_stream *st = calloc((size_t)ns + 1, sizeof *st);
+    spill_vec base = {.fd = -1};
+    size_t base_released = 0;
+    batch_jobs jobs = {.eng = eng, .ns = ns};
+    pthread_t dispatcher;
+    int dispatched = 0; /* a batch's simulations are running on `dispatcher` */
+    pthread_mutex_init(&jobs.lock, NULL);
+    if (!eng || !st)
+        goto oom;
+    st[0].parent = -1;
+    st[0].unit_div = 1;
+    int derive[POLICY_MAX_SIZES]; /* sizes in increasing order: parents before children */
+    for (int s = 0; s < ns; s++) {
+        int at = s;
+        while (at > 0 && cfg->sizes[derive[at - 1] - 1] > cfg->sizes[s]) {
+            derive[at] = derive[at - 1];
+            at--;
+        }
+        derive[at] = 1 + s;
+        /* the largest smaller size that divides this one, else the 4 KiB stream */
+        run_stream *r = &st[1 + s];
+        r->parent = 0;
+        uint64_t unit = 4096;
+        for (int t = 0; t < ns; t++)
+            if (cfg->sizes[t] < cfg->sizes[s] && cfg->sizes[s] % cfg->sizes[t] == 0 &&
+                cfg->sizes[t] > unit) {
+                unit = cfg->sizes[t];
+                r->parent = 1 + t;
+            }
+        r->unit_div = cfg->sizes[s] / unit;
     }
+    for (int s = 0; s <= ns; s++)
+        for (int h = 0; h < 2; h++)
+            if (!(st[s].bufs[h] = malloc((POLICY_BATCH + 2) * sizeof *st[s].buf))) /* + a flush */
+                goto oom;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
+        e->in = &st[1 + s];
+        e->nb = nb;
         for (int b = 0; b < nb; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (k > e->kmax)
@@ -130,13 +312,15 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         }
         if (!e->kmax)
             continue;
-        e->fifo = calloc((size_t)nb, sizeof *e->fifo);
-        e->clock = calloc((size_t)nb, sizeof *e->clock);
-        if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
-            goto oom;
+        if (want_sims) {
+            e->fifo = calloc((size_t)nb, sizeof *e->fifo);
+            e->clock = calloc((size_t)nb, sizeof *e->clock);
+            if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
+                goto oom;
+        }
         if (cfg->enabled[PG_LRU] && !(e->lru = stack_sim_new(PG_LRU, e->kmax)))
             goto oom;
-        for (int b = 0; b < nb; b++) {
+        for (int b = 0; b < nb && want_sims; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
             if (!k)
                 continue;
@@ -148,54 +332,98 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         if (cfg->enabled[PG_OPT] && !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
             goto oom;
     }
-
-    /* Pass 1 */
-    ht_record r;
-    int got;
-    uint64_t idx = 0;
-    while ((got = ht_next_sample(src, &r)) == 1) {
-        if (r.format == HT_FMT_32) {
-            out->skipped32++;
-            continue;
-        }
-        for (int s = 0; s < ns; s++) {
-            size_engine *e = &eng[s];
-            if (!e->kmax)
-                continue;
-            uint64_t page = r.addr / cfg->sizes[s];
-            if (e->lru && stack_sim_access(e->lru, page, r.write, 0) != 0)
-                goto oom;
-            if (cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK]) {
-                uint64_t *id = u64map_put(&e->ids, page, e->ids.count, NULL);
-                if (!id)
-                    goto oom;
-                uint64_t dense = *id;
-                for (int b = 0; b < nb; b++) {
-                    if (e->fifo[b] && policy_sim_access(e->fifo[b], dense, r.write, 0) < 0)
-                        goto oom;
-                    if (e->clock[b] && policy_sim_access(e->clock[b], dense, r.write, 0) < 0)
-                        goto oom;
-                }
-            }
-        }
-        idx++;
-    }
-    if (got < 0) {
-        snprintf(err, errlen, "%s", src->err);
+    if (cfg->enabled[PG_OPT] && spill_init(&base, cfg->tmpdir) != 0) {
+        snprintf(err, errlen, "cannot create OPT's run file in %s",
+                 cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp");
         goto fail;
     }
+
+    /* Pass 1: batches of raw samples -> run streams -> the simulations of every size */
+    ht_record r;
+    int got = 1;
+    uint64_t idx = 0;
+    for (uint64_t batch = 0; got == 1; batch++) {
+        size_t raw = 0;
+        for (int s = 0; s <= ns; s++)
+            st[s].buf = st[s].bufs[batch & 1]; /* the other half may be being simulated */
+        st[0].n = 0;
+        while (raw < POLICY_BATCH && (got = ht_next_sample(src, &r)) == 1) {
+            if (r.format == HT_FMT_32) {
+                out->skipped32++;
+                continue;
+            }
+            run_feed(&st[0], r.addr >> 12, r.write);
+            raw++;
+        }
+        if (got < 0) {
+            snprintf(err, errlen, "%s", src->err);
+            goto fail;
+        }
+        idx += raw;
+        int last = got != 1;
+        if (last)
+            run_flush(&st[0]);
+        st[0].runs += st[0].n;
+        for (int i = 0; i < ns; i++)
+            run_derive(&st[derive[i]], &st[st[derive[i]].parent], last);
+        if (base.fd >= 0) {
+            if (spill_append(&base, st[0].buf, st[0].n) != 0) {
+                snprintf(err, errlen,
+                         "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
+                         cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",
+                         (unsigned long long)st[0].runs);
+                goto fail;
+            }
+            /* written: the file keeps it, not our memory (a page's partial start is released
+             * with the next batch) */
+            spill_release(&base, base_released, base.n);
+            base_released = base.n - base.n % 512;
+        }
+        if (dispatched) {
+            pthread_join(dispatcher, NULL);
+            dispatched = 0;
+        }
+        for (int s = 0; s < ns; s++)
+            if (eng[s].rc)
+                goto oom;
+        if (want_sims) {
+            for (int s = 0; s < ns; s++) {
+                eng[s].batch = st[1 + s].buf;
+                eng[s].nbatch = st[1 + s].n;
+            }
+            dispatched = pthread_create(&dispatcher, NULL, batch_dispatch, &jobs) == 0;
+            if (!dispatched)
+                run_batch(&jobs, eng, ns);
+        }
+    }
+    if (dispatched) {
+        pthread_join(dispatcher, NULL);
+        dispatched = 0;
+    }
+    for (int s = 0; s < ns; s++)
+        if (eng[s].rc)
+            goto oom;
     out->samples = idx;
 
-    /* Then OPT, one size at a time (host/policy_opt.h: bounded temporary space) */
+    /* Then OPT, two sizes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
     if (cfg->enabled[PG_OPT]) {
         stack_sim *opts[POLICY_MAX_SIZES] = {0};
-        for (int s = 0; s < ns; s++)
+        uint64_t runs[POLICY_MAX_SIZES];
+        for (int s = 0; s < ns; s++) {
             opts[s] = eng[s].opt;
-        if (policy_opt_run(src, cfg->sizes, opts, ns, idx, cfg->tmpdir, err, errlen) != 0)
+            runs[s] = st[1 + s].runs;
+        }
+        if (spill_shrink(&base) != 0) {
+            snprintf(err, errlen, "OPT's run file: cannot shrink it");
             goto fail;
+        }
+        if (policy_opt_run(&base, cfg->sizes, opts, runs, ns, cfg->tmpdir, out->opt_cpu_s, err,
+                           errlen) != 0)
+            goto fail;
+        spill_free(&base);
     }
 
-    /* Rows */
+    /* Rows: the simulations saw runs; the accesses are the trace's */
     size_t cap = 0;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
@@ -210,25 +438,34 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             pg_counts c;
             if (e->lru) {
                 stack_sim_counts(e->lru, k, &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_LRU, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
-            if (e->fifo[b]) {
+            if (e->fifo && e->fifo[b]) {
                 policy_sim_counts(e->fifo[b], &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_FIFO, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
-            if (e->clock[b]) {
+            if (e->clock && e->clock[b]) {
                 policy_sim_counts(e->clock[b], &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_CLOCK, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
             if (e->opt) {
                 stack_sim_counts(e->opt, k, &c);
+                c.accesses = idx;
                 if (add_row(out, &cap, PG_OPT, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
         }
+    }
+    out->has_stats = 1;
+    for (int s = 0; s < ns; s++) {
+        out->runs[s] = st[1 + s].runs;
+        out->sim_cpu_s[s] = eng[s].cpu_s;
     }
     policy_rank(out, cfg);
     rc = 0;
@@ -238,9 +475,21 @@ oom:
 fail:
     policy_result_free(out);
 done:
-    for (int s = 0; s < ns; s++)
-        engine_free(&eng[s], nb);
+    if (dispatched)
+        pthread_join(dispatcher, NULL);
+    if (base.fd >= 0)
+        spill_free(&base);
+    pthread_mutex_destroy(&jobs.lock);
+    if (eng)
+        for (int s = 0; s < ns; s++)
+            engine_free(&eng[s], nb);
+    if (st)
+        for (int s = 0; s <= ns; s++) {
+            free(st[s].bufs[0]);
+            free(st[s].bufs[1]);
+        }
     free(eng);
+    free(st);
     return rc;
 }
 

@@ -61,6 +61,12 @@ typedef struct {
     int recommended;       /* index into rows of the recommendation (-1 none) */
     int opt_bound;         /* index of OPT at the recommended size and budget (-1 none) */
     const char *mode;      /* the trace's mode when rows carry a fidelity label, else NULL */
+    /* Work per size (cfg order), set by policy_run (has_stats): the runs its simulations saw,
+     * and the CPU seconds of its LRU/FIFO/CLOCK simulations and of its OPT (next-use scan and
+     * stack).  Timings vary from run to run: `policy --stats` prints them on stderr only. */
+    int has_stats;
+    uint64_t runs[POLICY_MAX_SIZES];
+    double sim_cpu_s[POLICY_MAX_SIZES], opt_cpu_s[POLICY_MAX_SIZES];
 } policy_result;
 
 void policy_defaults(policy_config *c);
@@ -74,6 +80,8 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
 int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                         size_t errlen);
 void policy_result_free(policy_result *r);
+/* CPU seconds of the calling thread (for the --stats timings). */
+double thread_cpu_s(void);
 
 /* Ranks rows within each budget and picks the recommendation: the cheapest configuration at the
  * primary budget among the policies an emulator can implement (LRU, FIFO, CLOCK; OPT needs the

@@ -1,4 +1,4 @@
-/* OPT per metapage size with at most two next-use arrays alive (see header). */
+/* OPT per metapage size from the 4 KiB run stream, two sizes at a time (see header). */
 #include "host/policy_opt.h"
 
 #include <pthread.h>
@@ -6,161 +6,174 @@
 #include <stdlib.h>
 
 #include "host/paging.h"
-#include "host/spill.h"
+#include "host/policy.h"
 #include "host/u64map.h"
 
-/* Builds a next-use array while the trace is read once: each access appends "never again" and
- * patches the entry of its page's previous use. */
-typedef struct {
-    spill_vec next;
-    u64map last; /* page -> index of its last use */
-} next_builder;
-
-static int builder_init(next_builder *b, const char *tmpdir)
-{
-    b->next.fd = -1;
-    b->next.v = NULL;
-    b->last.keys = NULL;
-    if (spill_init(&b->next, tmpdir) != 0)
-        return -1;
-    return u64map_init(&b->last, 1024);
-}
-
-static void builder_free(next_builder *b)
-{
-    if (b->next.v)
-        spill_free(&b->next);
-    if (b->last.keys)
-        u64map_free(&b->last);
-}
-
-/* 0 ok, -1 out of memory, -2 no temporary space. */
-static int builder_push(next_builder *b, uint64_t page, uint64_t idx)
-{
-    int inserted;
-    uint64_t *last = u64map_put(&b->last, page, idx, &inserted);
-    if (!last)
-        return -1;
-    if (!inserted) {
-        b->next.v[*last] = idx;
-        *last = idx;
-    }
-    return spill_push(&b->next, PG_NEXT_NONE) != 0 ? -2 : 0;
-}
-
-static int next_size(stack_sim *const *opt, int ns, int from)
-{
-    for (int s = from; s < ns; s++)
-        if (opt[s])
-            return s;
-    return -1;
-}
-
-/* The trace is decoded in batches; per batch, a second thread builds the next size's array
- * while this one runs OPT for the current size (both read the batch, each writes only its own
- * structures, and each consumes the batch in trace order, so the results are those of one
- * thread).  That is the two cores the OPT passes use. */
-#define OPT_BATCH 65536
+#define NEXT_NONE32 UINT32_MAX
+#define RELEASE_EVERY (1u << 20) /* entries scanned between releases of the scanned pages */
 
 typedef struct {
-    next_builder *b;
-    const uint64_t *addr;
-    uint64_t size, first;
-    size_t n;
-    int rc;
-} build_job;
+    const spill_vec *base;
+    const uint64_t *sizes;
+    stack_sim *const *opt;
+    const uint64_t *runs;
+    int order[64];  /* sizes to do, most runs first (the longest job starts first) */
+    int norder;
+    const char *tmpdir;
+    double *cpu_s;
+    pthread_mutex_t lock;
+    int next;       /* index into order of the next size to take */
+    int failed;
+    char err[256];
+} opt_jobs;
 
-static void *build_batch(void *arg)
+static void job_fail(opt_jobs *j, const char *msg)
 {
-    build_job *j = arg;
-    j->rc = 0;
-    for (size_t k = 0; k < j->n && !j->rc; k++)
-        j->rc = builder_push(j->b, j->addr[k] / j->size, j->first + k);
-    return NULL;
+    pthread_mutex_lock(&j->lock);
+    if (!j->failed) {
+        j->failed = 1;
+        snprintf(j->err, sizeof j->err, "%s", msg);
+    }
+    pthread_mutex_unlock(&j->lock);
 }
 
-int policy_opt_run(ht_source *src, const uint64_t *sizes, stack_sim *const *opt, int ns,
-                   uint64_t samples, const char *tmpdir, char *err, size_t errlen)
+/* next[i] = run index of the next run of run i's metapage, or NEXT_NONE32.  A backward scan of
+ * the 4 KiB stream, collapsed at this size on the way.  0 ok, -1 out of memory. */
+static int fill_next_uses(const spill_vec *base, uint64_t k, const spill_vec *nextfile,
+                          uint64_t nruns)
 {
-    const char *where = tmpdir ? tmpdir : "$TMPDIR or /tmp";
-    next_builder cur = {.next.fd = -1}, nxt = {.next.fd = -1};
-    uint64_t *addr = malloc(OPT_BATCH * sizeof *addr);
-    uint8_t *wr = malloc(OPT_BATCH);
-    int rc = -1;
-    if (!addr || !wr) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
+    uint32_t *next = (uint32_t *)nextfile->v;
+    u64map last;
+    if (u64map_init(&last, 1024))
+        return -1;
+    uint64_t i = nruns, prev = 0;
+    int have = 0;
+    size_t released = base->n;
+    for (size_t b = base->n; b-- > 0;) {
+        if (released - b >= RELEASE_EVERY) {
+            spill_release(base, b + 1, released);
+            spill_release(nextfile, (size_t)(i + 1) / 2 + 1, nextfile->n);
+            released = b + 1;
+        }
+        uint64_t page = (base->v[b] >> 1) / k;
+        if (have && page == prev)
+            continue;
+        have = 1;
+        prev = page;
+        i--;
+        int inserted;
+        uint64_t *slot = u64map_put(&last, page, i, &inserted);
+        if (!slot) {
+            u64map_free(&last);
+            return -1;
+        }
+        next[i] = inserted ? NEXT_NONE32 : (uint32_t)*slot;
+        *slot = i;
     }
-    /* Pass 0 (s = -1) builds the first array; pass of size s runs OPT s and builds the next. */
-    for (int s = -1, n = next_size(opt, ns, 0); s >= 0 || n >= 0;
-         s = n, n = n >= 0 ? next_size(opt, ns, n + 1) : -1) {
-        if (n >= 0 && builder_init(&nxt, tmpdir) != 0) {
-            snprintf(err, errlen, "cannot create OPT's next-use file in %s", where);
-            goto done;
+    u64map_free(&last);
+    return 0;
+}
+
+/* The forward scan: one access per run (its writes OR-ed) with OPT's rank. */
+static int feed_opt(const spill_vec *base, uint64_t k, const spill_vec *nextfile, stack_sim *opt)
+{
+    const uint32_t *next = (const uint32_t *)nextfile->v;
+    uint64_t i = 0, cur = 0;
+    int have = 0, write = 0;
+    size_t released = 0;
+    for (size_t b = 0; b <= base->n; b++) {
+        if (b - released >= RELEASE_EVERY) {
+            spill_release(base, released, b);
+            spill_release(nextfile, 0, (size_t)i / 2);
+            released = b;
         }
-        if (ht_rewind(src) != 0) {
-            snprintf(err, errlen, "%s", src->err);
-            goto done;
+        uint64_t page = b < base->n ? (base->v[b] >> 1) / k : 0;
+        if (b < base->n && have && page == cur) {
+            write |= (int)(base->v[b] & 1);
+            continue;
         }
-        ht_record r;
-        int got = 1;
-        uint64_t i = 0;
-        while (got == 1) {
-            size_t nb = 0;
-            while (nb < OPT_BATCH && (got = ht_next_sample(src, &r)) == 1) {
-                if (r.format == HT_FMT_32)
-                    continue;
-                addr[nb] = r.addr;
-                wr[nb++] = (uint8_t)r.write;
-            }
-            if (got < 0) {
-                snprintf(err, errlen, "%s", src->err);
-                goto done;
-            }
-            if (i + nb > samples) {
-                snprintf(err, errlen, "%s: the trace changed between passes", src->name);
-                goto done;
-            }
-            build_job job = {.b = &nxt, .addr = addr, .size = n >= 0 ? sizes[n] : 1,
-                             .first = i, .n = nb};
-            pthread_t th;
-            int threaded = 0;
-            if (n >= 0 && s >= 0)
-                threaded = pthread_create(&th, NULL, build_batch, &job) == 0;
-            int oom = 0;
-            for (size_t k = 0; s >= 0 && k < nb && !oom; k++)
-                oom = stack_sim_access(opt[s], addr[k] / sizes[s], wr[k],
-                                       pg_opt_rank(cur.next.v[i + k], i + k)) != 0;
-            if (threaded)
-                pthread_join(th, NULL);
-            else if (n >= 0)
-                build_batch(&job);
-            if (oom || job.rc == -1) {
-                snprintf(err, errlen, "out of memory");
-                goto done;
-            }
-            if (job.rc == -2) {
-                snprintf(err, errlen,
-                         "OPT's next-use file: no space left in %s (needs up to 2 x 8 bytes "
-                         "x %llu samples)",
-                         where, (unsigned long long)samples);
-                goto done;
-            }
-            i += nb;
+        if (have) {
+            uint64_t nx = next[i] == NEXT_NONE32 ? PG_NEXT_NONE : next[i];
+            if (stack_sim_access(opt, cur, write, pg_opt_rank(nx, i)) != 0)
+                return -1;
+            i++;
         }
-        if (i != samples) {
-            snprintf(err, errlen, "%s: the trace changed between passes", src->name);
-            goto done;
+        if (b < base->n) {
+            have = 1;
+            cur = page;
+            write = (int)(base->v[b] & 1);
         }
-        builder_free(&cur); /* size s is done: its array goes before the next one is built */
-        cur = nxt;
-        nxt = (next_builder){.next.fd = -1};
     }
-    rc = 0;
-done:
-    free(addr);
-    free(wr);
-    builder_free(&cur);
-    builder_free(&nxt);
-    return rc;
+    return 0;
+}
+
+static void *opt_worker(void *arg)
+{
+    opt_jobs *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int t = j->failed || j->next >= j->norder ? -1 : j->order[j->next++];
+        pthread_mutex_unlock(&j->lock);
+        if (t < 0)
+            return NULL;
+        uint64_t k = j->sizes[t] / 4096, nruns = j->runs[t];
+        double t0 = thread_cpu_s();
+        spill_vec next = {.fd = -1};
+        /* 4-byte entries: two per 8-byte word of the file */
+        if (spill_init_size(&next, j->tmpdir, (size_t)(nruns + 1) / 2) != 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "OPT's next-use file: cannot create or grow it in %s (needs 4 bytes x %llu "
+                     "runs)",
+                     j->tmpdir ? j->tmpdir : "$TMPDIR or /tmp", (unsigned long long)nruns);
+            job_fail(j, msg);
+            return NULL;
+        }
+        int rc = fill_next_uses(j->base, k, &next, nruns);
+        if (rc == 0)
+            rc = feed_opt(j->base, k, &next, j->opt[t]);
+        spill_free(&next);
+        j->cpu_s[t] = thread_cpu_s() - t0;
+        if (rc != 0) {
+            job_fail(j, "out of memory");
+            return NULL;
+        }
+    }
+}
+
+int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
+                   const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
+                   size_t errlen)
+{
+    opt_jobs j = {.base = base, .sizes = sizes, .opt = opt, .runs = runs, .tmpdir = tmpdir,
+                  .cpu_s = cpu_s};
+    for (int s = 0; s < ns && j.norder < 64; s++) {
+        if (!opt[s])
+            continue;
+        if (runs[s] >= NEXT_NONE32) {
+            snprintf(err, errlen,
+                     "OPT at %llu-byte metapages: %llu runs of accesses, more than the 2^32 - 2 "
+                     "this analysis indexes",
+                     (unsigned long long)sizes[s], (unsigned long long)runs[s]);
+            return -1;
+        }
+        int at = j.norder++;
+        while (at > 0 && runs[j.order[at - 1]] < runs[s]) {
+            j.order[at] = j.order[at - 1];
+            at--;
+        }
+        j.order[at] = s;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t th;
+    int threaded = j.norder > 1 && pthread_create(&th, NULL, opt_worker, &j) == 0;
+    opt_worker(&j);
+    if (threaded)
+        pthread_join(th, NULL);
+    pthread_mutex_destroy(&j.lock);
+    if (j.failed) {
+        snprintf(err, errlen, "%s", j.err);
+        return -1;
+    }
+    return 0;
 }

@@ -1,27 +1,33 @@
-/* OPT (Belady's MIN) for every metapage size, one size at a time, with bounded temporary space.
+/* OPT (Belady's MIN) for every metapage size, from the trace's 4 KiB run stream, with bounded
+ * temporary space and no further pass over the trace.
  *
- * OPT needs, per access, the index of the next use of its page at that size: an 8-byte entry per
- * access, in a file-backed array (host/spill.h).  Holding one such array per size at once made
- * the temporary file 8 B x accesses x sizes (160 GB for a 2 G-access trace with 10 sizes).  Here
- * the passes are pipelined: pass 0 builds the array of the first size; the pass that runs OPT
- * for size i also builds the array of size i + 1, and the array of size i is released as soon as
- * that pass ends.  At most two arrays exist at a time:
- *     temporary space <= 2 x 8 B x accesses        (32 GB for 2 G accesses)
- * for n sizes it costs n + 1 passes over the trace. */
+ * OPT needs, per access, the index of the next use of its metapage.  Runs of accesses to one
+ * metapage count once (docs/metapaging.md, "Why collapsing repeats loses nothing": a repeat is a
+ * hit that changes no OPT decision), so the analysis works on run streams:
+ *  - the policy engine's pass over the trace stores the 4 KiB run stream (page << 1 | write,
+ *    8 bytes per run of the smallest granule) in a temporary file;
+ *  - per size, a backward scan of that stream (collapsed once more at the size) fills a next-use
+ *    array of 4 bytes per run of that size, and a forward scan feeds the OPT stack simulation;
+ *  - two sizes run at a time, one per core, each with its own array.
+ * Temporary space at most:
+ *     8 B x runs(4 KiB) + 2 x 4 B x runs(smallest size)   <= 16 B x accesses
+ * (a run stream is never longer than the trace).  A size with 2^32 - 1 runs or more is an
+ * error (the 4-byte index). */
 #ifndef HOST_POLICY_OPT_H
 #define HOST_POLICY_OPT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host/sample.h"
+#include "host/spill.h"
 #include "host/stackdist.h"
 
-/* Feeds opt[s] (an OPT stack_sim, or NULL to skip size s) with every sample of src, the page
- * being addr / sizes[s].  samples: how many usable samples the caller's first pass saw (a
- * different count on rewind is an error).  tmpdir: where the arrays spill ($TMPDIR or /tmp when
- * NULL).  0 ok, -1 error (message in err). */
-int policy_opt_run(ht_source *src, const uint64_t *sizes, stack_sim *const *opt, int ns,
-                   uint64_t samples, const char *tmpdir, char *err, size_t errlen);
+/* base: the 4 KiB run stream (page4k << 1 | write).  opt[s]: an OPT stack_sim for metapage size
+ * sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs base collapses
+ * to at that size.  cpu_s[s]: set to the CPU seconds size s took.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
+ * (message in err). */
+int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
+                   const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
+                   size_t errlen);
 
 #endif

@@ -15,11 +15,21 @@ typedef struct {
 
 /* dir: where the temporary file lives ($TMPDIR or /tmp when NULL).  0 ok, -1 error. */
 int spill_init(spill_vec *s, const char *dir);
+/* The same with exactly n entries (contents unspecified) and a file of exactly n x 8 bytes. */
+int spill_init_size(spill_vec *s, const char *dir, size_t n);
 int spill_push(spill_vec *s, uint64_t x);  /* 0 ok, -1 (disk full, ...) */
+int spill_append(spill_vec *s, const uint64_t *x, size_t n); /* the same for n entries */
+int spill_shrink(spill_vec *s); /* the file to exactly its n entries (the growth's slack goes) */
+/* Entries [from, to) are done with for now: their pages leave the process's memory (a shared
+ * file mapping: the file keeps them, a later read pages them in again).  Long scans call this
+ * behind them, so resident memory stays small however long the array. */
+void spill_release(const spill_vec *s, size_t from, size_t to);
 void spill_free(spill_vec *s);
-/* How many spill_vecs were alive at once at most since the last reset (the bound callers such
- * as host/policy_opt.c promise; tests check it).  Not thread-safe. */
+/* How many spill_vecs were alive at once at most, and their file bytes at most, since the last
+ * reset (the bounds callers such as host/policy_opt.c promise; tests check them).  Callers may
+ * create and free arrays from several threads. */
 size_t spill_peak_live(void);
+size_t spill_peak_bytes(void);
 void spill_reset_peak(void);
 
 #endif

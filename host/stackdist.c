@@ -7,6 +7,11 @@
 #include "host/u64map.h"
 
 #define LRU_MIN_TIMELINE 64 /* time stamps: the line starts this long and grows with the pages */
+/* Most uses are at small depths (after the repeats are collapsed: a code page and a data page in
+ * turn, depth 2): the top LRU_FILTER pages of the LRU stack are an array searched and shifted
+ * directly, and only the pages below it have time stamps (the time they left the array, which
+ * orders them as their last uses do).  A use found in the array touches no tree. */
+#define LRU_FILTER 8
 
 struct stack_sim {
     pg_policy policy;
@@ -23,8 +28,13 @@ struct stack_sim {
     uint64_t accesses;
     uint64_t *hist;       /* hist[d], d = 1..K: uses found at depth d */
     int64_t *wbdiff;      /* difference array over C = 1..K+1 of write-backs */
-    /* LRU time line */
-    uint32_t *bit;        /* Fenwick tree over time stamps 1..bitcap: 1 = someone's last use */
+    /* LRU: the most recent pages in a move-to-front filter, the others on a time line */
+    uint32_t mtf[LRU_FILTER]; /* mtf[0] = most recent; these pages have no stamp (last = 0) */
+    uint32_t nmtf;
+    uint64_t *bits;       /* time stamps 1..bitcap, bit t of word t/64: 1 = someone's last use */
+    uint32_t *blk;        /* Fenwick tree over the words' popcounts (1-based: word w at w + 1),
+                             for the committed words 0 .. committed - 1 only */
+    size_t committed;     /* words wholly in the past (below now's word) */
     uint32_t *owner;      /* owner[t] = id whose last use was at t (valid iff last[id] == t) */
     size_t bitcap;
     uint64_t now;
@@ -70,9 +80,10 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
     int ok = s->hist && s->wbdiff && u64map_init(&s->ids, 1024) == 0 && grow_ids(s) == 0;
     if (ok && policy == PG_LRU) {
         s->bitcap = LRU_MIN_TIMELINE;
-        s->bit = calloc(s->bitcap + 1, sizeof *s->bit);
+        s->bits = calloc(s->bitcap / 64 + 1, sizeof *s->bits);
+        s->blk = calloc(s->bitcap / 64 + 2, sizeof *s->blk);
         s->owner = calloc(s->bitcap + 1, sizeof *s->owner);
-        ok = s->bit && s->owner;
+        ok = s->bits && s->blk && s->owner;
     } else if (ok) {
         s->stk = calloc((size_t)s->L + 3, sizeof *s->stk);
         s->rk = calloc((size_t)s->L + 3, sizeof *s->rk);
@@ -96,7 +107,8 @@ void stack_sim_free(stack_sim *s)
     free(s->has_write);
     free(s->hist);
     free(s->wbdiff);
-    free(s->bit);
+    free(s->bits);
+    free(s->blk);
     free(s->owner);
     free(s->stk);
     free(s->rk);
@@ -138,26 +150,69 @@ static int grow_levels(stack_sim *s, uint64_t need)
     return 0;
 }
 
-/* ---- Fenwick tree over time stamps ---- */
-static void bit_add(stack_sim *s, size_t i, int32_t v)
+/* ---- The time line: a bitmap of last-use stamps, a Fenwick tree over its words ----
+ * "How many pages were used after stamp t" is a count of ones above t: the popcount of t's own
+ * word plus a Fenwick prefix over whole words, log2(line / 64) steps instead of log2(line).
+ * The word that holds `now` takes new stamps without touching the tree; it is added (committed)
+ * once the line has moved past it, so an access costs one prefix walk and at most one update
+ * walk, and one more update per 64 accesses. */
+static size_t line_words(const stack_sim *s)
 {
-    for (; i <= s->bitcap; i += i & -i)
-        s->bit[i] = (uint32_t)((int32_t)s->bit[i] + v);
+    return s->bitcap / 64 + 1;
 }
 
-static uint64_t bit_prefix(const stack_sim *s, size_t i)
+static void blk_add(stack_sim *s, size_t word, int32_t v)
 {
-    uint64_t sum = 0;
-    for (; i > 0; i -= i & -i)
-        sum += s->bit[i];
+    size_t n = line_words(s);
+    for (size_t i = word + 1; i <= n; i += i & -i)
+        s->blk[i] = (uint32_t)((int32_t)s->blk[i] + v);
+}
+
+/* Ones at stamps 1 .. t (t at most now: its word is committed or now's). */
+/* Population count without relying on the POPCNT instruction (the build targets baseline
+ * x86-64, where __builtin_popcountll is a libgcc call). */
+static inline unsigned popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+static uint64_t line_prefix(const stack_sim *s, uint64_t t)
+{
+    size_t w = (size_t)(t >> 6);
+    unsigned b = (unsigned)(t & 63);
+    uint64_t mask = b == 63 ? UINT64_MAX : (UINT64_C(2) << b) - 1;
+    uint64_t sum = (uint64_t)popcount64(s->bits[w] & mask);
+    for (size_t i = w; i > 0; i -= i & -i)
+        sum += s->blk[i];
     return sum;
 }
 
+static void line_clear(stack_sim *s, uint64_t t)
+{
+    size_t w = (size_t)(t >> 6);
+    s->bits[w] &= ~(UINT64_C(1) << (t & 63));
+    if (w < s->committed)
+        blk_add(s, w, -1);
+}
+
+static void line_set_now(stack_sim *s, uint64_t t)
+{
+    size_t w = (size_t)(t >> 6);
+    for (; s->committed < w; s->committed++)
+        blk_add(s, s->committed, (int32_t)popcount64(s->bits[s->committed]));
+    s->bits[w] |= UINT64_C(1) << (t & 63);
+}
+
 /* The time line is full: renumber the live stamps 1..D in order (D = distinct pages), growing
- * the line to at least 4 D, and rebuild the tree.  A compaction costs O(line) and comes after at
- * least 3 D accesses, so O(1) amortised; the line stays within 8 D, the tree within
- * log2(8 D) levels (the cost of every access): 16-17 at 4 KiB pages over 64 MiB, 7-8 at 2 MiB,
- * against 16 for every size with the fixed 64 K line before. */
+ * the line to at least 4 D, and rebuild bitmap and tree.  A compaction costs O(line) and comes
+ * after at least 3 D accesses, so O(1) amortised; the line stays within 8 D. */
 static int compact_time(stack_sim *s)
 {
     size_t D = s->nids, cap = s->bitcap;
@@ -177,16 +232,29 @@ static int compact_time(stack_sim *s)
     free(s->owner);
     s->owner = owner;
     if (cap != s->bitcap) {
-        uint32_t *bit = realloc(s->bit, (cap + 1) * sizeof *bit);
-        if (!bit)
+        uint64_t *bits = realloc(s->bits, (cap / 64 + 1) * sizeof *bits);
+        if (bits)
+            s->bits = bits;
+        uint32_t *blk = realloc(s->blk, (cap / 64 + 2) * sizeof *blk);
+        if (blk)
+            s->blk = blk;
+        if (!bits || !blk)
             return -1;
-        s->bit = bit;
         s->bitcap = cap;
     }
-    /* Tree of "1 at 1..D": node i covers (i - lowbit(i), i]. */
-    for (size_t i = 1; i <= s->bitcap; i++) {
-        size_t lo = i - (i & -i), hi = i < t2 ? i : t2;
-        s->bit[i] = hi > lo ? (uint32_t)(hi - lo) : 0;
+    /* ones at 1..t2; words below t2's committed, the tree built in O(words) */
+    size_t n = line_words(s);
+    memset(s->bits, 0, n * sizeof *s->bits);
+    memset(s->blk, 0, (n + 1) * sizeof *s->blk);
+    for (size_t t = 1; t <= t2; t++)
+        s->bits[t >> 6] |= UINT64_C(1) << (t & 63);
+    s->committed = t2 >> 6;
+    for (size_t w = 0; w < s->committed; w++)
+        s->blk[w + 1] += popcount64(s->bits[w]);
+    for (size_t i = 1; i <= n; i++) {
+        size_t j = i + (i & -i);
+        if (j <= n)
+            s->blk[j] += s->blk[i];
     }
     s->now = t2;
     return 0;
@@ -275,13 +343,18 @@ static void record_use(stack_sim *s, uint32_t id, uint32_t d, int cold, int writ
 
 int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank)
 {
-    if (s->policy == PG_LRU && s->now == s->bitcap && compact_time(s) != 0)
-        return -1;
     int inserted;
     uint64_t *slot = u64map_put(&s->ids, page, s->nids, &inserted);
     if (!slot)
         return -1;
-    uint32_t id = (uint32_t)*slot;
+    return stack_sim_access_id(s, (uint32_t)*slot, write, rank);
+}
+
+int stack_sim_access_id(stack_sim *s, uint32_t id, int write, uint64_t rank)
+{
+    if (s->policy == PG_LRU && s->now == s->bitcap && compact_time(s) != 0)
+        return -1;
+    int inserted = id == s->nids;
     if (inserted) {
         if (s->nids == s->capids && grow_ids(s) != 0)
             return -1;
@@ -295,16 +368,38 @@ int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank)
     }
     uint32_t d = s->K + 1;
     if (s->policy == PG_LRU) {
-        if (!inserted) {
-            uint64_t later = (s->nids - 1) - (bit_prefix(s, s->last[id]) - 1);
-            if (later + 1 <= s->K)
-                d = (uint32_t)(later + 1);
-            bit_add(s, s->last[id], -1);
+        uint32_t j = 0;
+        if (!inserted && s->last[id] == 0) {
+            /* in the filter: depth j + 1 */
+            while (s->mtf[j] != id)
+                j++;
+            if (j + 1 <= s->K)
+                d = j + 1;
+        } else {
+            if (!inserted) {
+                /* below the filter: the filter's pages, then the stamps after its own */
+                uint64_t stamps = s->nids - s->nmtf;
+                uint64_t later = stamps - line_prefix(s, s->last[id]);
+                if (s->nmtf + later + 1 <= s->K)
+                    d = (uint32_t)(s->nmtf + later + 1);
+                line_clear(s, s->last[id]);
+                s->last[id] = 0;
+            }
+            if (s->nmtf < LRU_FILTER) {
+                j = s->nmtf++;
+            } else {
+                /* the filter's last page moves to the time line */
+                uint32_t out = s->mtf[LRU_FILTER - 1];
+                s->now++;
+                s->last[out] = s->now;
+                s->owner[s->now] = out;
+                line_set_now(s, s->now);
+                j = LRU_FILTER - 1;
+            }
         }
-        s->now++;
-        s->last[id] = s->now;
-        s->owner[s->now] = id;
-        bit_add(s, s->now, 1);
+        for (; j > 0; j--)
+            s->mtf[j] = s->mtf[j - 1];
+        s->mtf[0] = id;
     } else {
         if (!inserted && s->pos[id])
             d = s->pos[id];
@@ -319,9 +414,16 @@ int stack_sim_finish(stack_sim *s)
     for (uint32_t id = 0; id < s->nids; id++) {
         uint32_t d = s->K + 1;
         if (s->policy == PG_LRU) {
-            uint64_t later = s->nids - bit_prefix(s, s->last[id]);
-            if (later + 1 <= s->K)
-                d = (uint32_t)(later + 1);
+            uint64_t depth = 0;
+            if (s->last[id] == 0) {
+                while (s->mtf[depth] != id)
+                    depth++;
+                depth++;
+            } else {
+                depth = s->nmtf + (s->nids - s->nmtf - line_prefix(s, s->last[id])) + 1;
+            }
+            if (depth <= s->K)
+                d = (uint32_t)depth;
         } else if (s->pos[id]) {
             d = s->pos[id];
         }

@@ -33,6 +33,10 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident);
 void stack_sim_free(stack_sim *s);
 /* rank: pg_opt_rank(next use, now) for OPT, ignored for LRU.  0 ok, -1 out of memory. */
 int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank);
+/* The same for callers that number pages densely themselves: id 0, 1, 2, ... in order of first
+ * use (id == the number of pages seen so far is a new page), so one hash lookup per access can
+ * serve several simulations of a metapage size.  Do not mix with stack_sim_access. */
+int stack_sim_access_id(stack_sim *s, uint32_t id, int write, uint64_t rank);
 /* Ends the trace: accounts for pages evicted and never used again.  Call once. */
 int stack_sim_finish(stack_sim *s);
 /* Counts for a cache of `resident` entries, 1 <= resident <= max_resident. */

@@ -255,6 +255,11 @@ check roi_markers_policy "$MT" policy m.csv $M --sizes 4K --budget 4K --policies
 has roi_markers_policy_faults out '^lru,4096,1,4096,3,2,'
 check roi_whole_policy "$MT" policy m.csv --sizes 4K --budget 4K --policies lru --format csv
 has roi_whole_policy_faults out '^lru,4096,1,4096,7,6,'
+# --stats: the runs per size on stderr (m.csv's 7 accesses are 6 runs at 4K: 0x80003000 W, 0x80003008 R
+# is one); the table unchanged
+"$MT" policy m.csv --sizes 4K --budget 4K --policies lru,opt --format csv --stats >out 2>err
+if grep -q '^metatrace policy: stats: 4K: 6 runs of 7 accesses (85.7%); LRU/FIFO/CLOCK [0-9.]* s CPU.*; OPT [0-9.]* s CPU' err \
+    && grep -q '^lru,4096,1,4096,7,6,' out; then pass policy_stats; else fail policy_stats; fi
 check roi_export "$MT" export m.csv --to csv --from 6 --to-cycle 7
 if [ "$(tail -n +2 out | tr '\n' ' ')" = "6,0x80003000,W 7,0x80003008,R " ]; then pass roi_export_rows; else fail roi_export_rows; fi
 check roi_rowbuf "$MT" rowbuf m.csv $M

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench step of the host tool: speed as ratios against references measured in this run.
 #  1. policy: the one-pass engine (LRU/OPT stack algorithms for all budgets of a size, FIFO and
-#     CLOCK simulated) against one simulation per (size, budget, policy) on the same trace;
+#     CLOCK simulated) against one simulation per (size, budget, policy) on the same trace; exact
+#     LRU's accesses/s per size;
 #  2. decode: metatrace reading a .mtr (zstd + packet decoding, every record) against
 #     `zstd -d` of the same file (decompression alone).
 # Env: BIN (where metatrace is), BENCH_ACCESSES (default 1000000).
@@ -40,6 +41,17 @@ for p in lru opt fifo,clock; do
     e=$(cpu /dev/null "$MT" policy "$tmp/t.mtr" --sizes $SIZES --budgets $BUDGETS --policies $p --format csv)
     b=$(cpu /dev/null "$MT" policy "$tmp/t.mtr" --sizes $SIZES --budgets $BUDGETS --policies $p --format csv --baseline)
     awk -v p="$p" -v e="$e" -v b="$b" 'BEGIN{printf "  %-10s engine %7.3f s, one sim/config %7.3f s: %.1fx\n", p, e, b, b/e}'
+done
+
+# exact LRU per size, 8 budgets: accesses of the trace per CPU second of the size's simulation
+# (policy --stats: thread CPU time, the decoding excluded), once on this trace and once on a
+# sequential one (real every-access traces are closer to it: most of their accesses repeat a
+# page).  The figure issue 24 names (>= 65 M/s per size).
+"$MT" gen -o "$tmp/s.mtr" --every-access --pattern seq --accesses "$N" 2>/dev/null
+for t in t s; do
+    "$MT" policy "$tmp/$t.mtr" --sizes 4K,64K,2M --budget 1M --budgets 1M,2M,4M,8M,16M,32M,64M,128M \
+        --policies lru --format csv --stats 2>&1 >/dev/null | sed -n 's/^metatrace policy: stats: /  LRU x 8 budgets, /p' |
+        sed "s/^/  [$([ $t = t ] && echo mixed || echo seq)]/"
 done
 
 bytes=$(zstd -d -c "$tmp/t.mtr" 2>/dev/null | wc -c)

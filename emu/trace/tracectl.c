@@ -589,7 +589,9 @@ static bool red_access(struct trace_session *s, const mt_access *a)
     return !s->red_failed && !s->red.oom;
 }
 
-/* The recorder: --trace-all and/or the reduce filter. */
+/* The recorder: --trace-all and/or the reduce filter.  The reduce filter alone needs only the
+ * accesses that change the page (repeats change nothing in it), and once an alternation has
+ * settled only the last steps of it: the CPU's page filter keeps the rest in the interpreter. */
 static bool rec_access(void *ctx, const mt_access *a)
 {
     struct trace_session *s = ctx;
@@ -597,6 +599,9 @@ static bool rec_access(void *ctx, const mt_access *a)
         return false;
     if (s->all && ((s->o.all_kinds >> a->kind) & 1) && a->tap == s->o.all_tap)
         return all_access(ctx, a);
+    uint64_t last, other;
+    if (s->red_init && mt_reduce_settled(&s->red, &last, &other))
+        tracedev_page_pair(&s->dev, last, other);
     return true;
 }
 
@@ -794,7 +799,8 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         break;
     }
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (s->red_init ? o->cfg.kind_mask : 0),
-                             .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker};
+                             .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker,
+                             .page_changes = s->red_init && !s->all};
     tracedev_init(&s->dev, &be, s->all || s->red_init ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);

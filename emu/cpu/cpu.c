@@ -71,7 +71,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->stimecmp = UINT64_MAX;
     c->obs_last_unit = UINT64_MAX;
     c->obs_shift = RAM_PAGE_SHIFT;
-    c->pf.last = 1; /* no page's base */
+    c->pf.last = c->pf.other = 1; /* no page's base */
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -229,7 +229,7 @@ static uint64_t listener_call(mt_cpu *c, const mt_access *a)
 {
     mt_page_filter *f = &c->pf;
     if (f->kinds) {
-        f->pair = false; /* the listener arms it again if the alternation goes on */
+        f->other = 1; /* disarmed: the listener arms it again if the alternation goes on */
         for (unsigned i = 2u - f->npend; i < 2; i++) {
             const mt_access p = cpu_filter_unpack(f->pend_stamp[i], f->pend_word[i]);
             (void)c->listener(c->listener_ctx, &p);
@@ -254,15 +254,13 @@ void cpu_set_page_filter(mt_cpu *c, uint32_t kinds)
         return;
     cpu_page_filter_flush(c);
     c->pf.kinds = kinds;
-    c->pf.pair = false;
-    c->pf.last = 1; /* no page's base */
+    c->pf.last = c->pf.other = 1; /* no page's base */
     cpu_update_next_event(c);
 }
 
 void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
 {
     if (c->pf.kinds && (last << 12) == c->pf.last && other != last) {
-        c->pf.pair = true;
         c->pf.other = other << 12;
     }
 }
@@ -270,7 +268,7 @@ void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
 void cpu_page_filter_flush(mt_cpu *c)
 {
     mt_page_filter *f = &c->pf;
-    f->pair = false;
+    f->other = 1;
     if (!f->npend || !c->listener) {
         f->npend = 0;
         return;
@@ -498,7 +496,15 @@ static __attribute__((noinline)) bool filter_data_step_other(mt_cpu *c, const mt
     const uint64_t code = dp->pa & CPU_PF_PAGE;
     if (more && code != c->pf.last && code != (pa & CPU_PF_PAGE))
         return false; /* the next fetch is a third page's */
-    return cpu_filter_step(c, pa, size, write, kind, at + c->stamp_offset);
+    if (!cpu_filter_step(c, pa, size, write, kind, at + c->stamp_offset))
+        return false;
+    /* the fetch back to the code page (a step), unless the next instruction is the stop, whose
+     * event path reports its fetch */
+    const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
+    if (more && code == c->pf.other && n->op != OP_BREAK)
+        cpu_filter_step(c, dp->pa | (uint64_t)((const char *)n - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                        dinsn_len(n), 0, MT_KIND_FETCH, at + 1 + c->stamp_offset);
+    return true;
 }
 
 static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
@@ -506,13 +512,15 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
                                                                    int write, int kind)
 {
     mt_page_filter *f = &c->pf;
-    if (!f->pair || (pa & CPU_PF_PAGE) != f->other)
+    if ((pa & CPU_PF_PAGE) != f->other) /* also when no alternation is armed */
         return false;
     const uint64_t at = cycle - (uint64_t)(d->run_cost - c->op_cost[d->op]);
-    if (likely(dp->pa == f->last && d->run_insns > 1 && (f->kinds & 1) && at + 1 < c->next_event)) {
+    const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
+    /* the next instruction of the run is fetched at at + 1 unless it is the stop (OP_BREAK) the
+     * run was cut at for an event: no event falls inside a run before its stop (ENTER) */
+    if (likely(dp->pa == f->last && d->run_insns > 1 && (f->kinds & 1) && n->op != OP_BREAK)) {
         /* the usual case: the data step and the fetch step back to the code page, both held;
          * last and other end as they were */
-        const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
         f->pend_stamp[0] = at + c->stamp_offset;
         f->pend_word[0] = cpu_filter_pack(pa, size, write, kind);
         f->pend_stamp[1] = at + 1 + c->stamp_offset;

@@ -140,16 +140,15 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  *
  * An *alternation* (x y x y ..., fetches in one page and data in another) changes the page at
  * every access.  A listener for which such an alternation has settled (its steps change nothing
- * but the last; lib/mt_reduce's "Alternations") arms `pair` with cpu_page_filter_pair: the steps
+ * but the last; lib/mt_reduce's "Alternations") arms it with cpu_page_filter_pair: the steps
  * between `last` and `other` then stay in the fast path too, and the last two of them are held
  * (`pend`, with their exact stamps) and handed to the listener, in order, before the next access
  * it hears of (or at cpu_page_filter_flush).  Every listener call disarms the pair. */
 typedef struct {
     uint32_t kinds;      /* 1 << kind of the accesses filtered (0: no filter) */
-    bool pair;           /* an alternation of `last` and `other` is armed */
     uint8_t npend;       /* alternation steps held back, the newest in pend[1] */
     uint64_t last;       /* 4 KiB page (its base address) of the last filtered access (1: none) */
-    uint64_t other;      /* the alternation's other page (its base address) */
+    uint64_t other;      /* the armed alternation's other page (its base address; 1: none armed) */
     /* the held steps, packed (cpu_filter_pack): few stores, as a step is the fast path's */
     uint64_t pend_stamp[2], pend_word[2];
 } mt_page_filter;
@@ -359,7 +358,7 @@ static inline bool cpu_filter_step(mt_cpu *cpu, uint64_t pa, unsigned size, int 
 {
     mt_page_filter *f = &cpu->pf;
     uint64_t page = pa & CPU_PF_PAGE;
-    if (!f->pair || page != f->other)
+    if (page != f->other) /* also when no alternation is armed */
         return false;
     f->pend_stamp[0] = f->pend_stamp[1];
     f->pend_word[0] = f->pend_word[1];

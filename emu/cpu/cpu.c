@@ -72,6 +72,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->obs_last_unit = UINT64_MAX;
     c->obs_shift = RAM_PAGE_SHIFT;
     c->pf.last = c->pf.other = 1; /* no page's base */
+    c->pf.last_stamp = UINT64_MAX;
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -229,14 +230,20 @@ static uint64_t listener_call(mt_cpu *c, const mt_access *a)
 {
     mt_page_filter *f = &c->pf;
     if (f->kinds) {
-        f->other = 1; /* disarmed: the listener arms it again if the alternation goes on */
         for (unsigned i = 2u - f->npend; i < 2; i++) {
             const mt_access p = cpu_filter_unpack(f->pend_stamp[i], f->pend_word[i]);
             (void)c->listener(c->listener_ctx, &p);
+            f->last_stamp = p.cycle;
         }
         f->npend = 0;
-        if ((f->kinds >> a->kind) & 1)
-            f->last = a->addr & CPU_PF_PAGE;
+        /* disarmed (after the held steps, which may have armed it again): the listener arms it
+         * again if the alternation goes on after `a` */
+        f->other = 1;
+        if ((f->kinds >> a->kind) & 1) {
+            if (a->cycle != f->last_stamp) /* else the second access of a cycle: not taken */
+                f->last = a->addr & CPU_PF_PAGE;
+            f->last_stamp = a->cycle;
+        }
     }
     return c->listener(c->listener_ctx, a);
 }
@@ -255,6 +262,7 @@ void cpu_set_page_filter(mt_cpu *c, uint32_t kinds)
     cpu_page_filter_flush(c);
     c->pf.kinds = kinds;
     c->pf.last = c->pf.other = 1; /* no page's base */
+    c->pf.last_stamp = UINT64_MAX;
     cpu_update_next_event(c);
 }
 
@@ -263,6 +271,16 @@ void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
     if (c->pf.kinds && (last << 12) == c->pf.last && other != last) {
         c->pf.other = other << 12;
     }
+}
+
+void cpu_page_filter_cross_fetch(mt_cpu *c, uint64_t pa, unsigned size)
+{
+    if (!(c->pf.kinds & 1) || !c->listener || c->pf.last_stamp == cpu_time(c))
+        return;
+    const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .size = (uint8_t)size,
+                         .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
+    c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
+    cpu_update_next_event(c);
 }
 
 void cpu_page_filter_flush(mt_cpu *c)
@@ -276,6 +294,7 @@ void cpu_page_filter_flush(mt_cpu *c)
     for (unsigned i = 2u - f->npend; i < 2; i++) {
         const mt_access p = cpu_filter_unpack(f->pend_stamp[i], f->pend_word[i]);
         c->listener_due = cpu_local_cycle(c, c->listener(c->listener_ctx, &p));
+        f->last_stamp = p.cycle;
     }
     f->npend = 0;
     cpu_update_next_event(c);

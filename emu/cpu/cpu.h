@@ -149,6 +149,11 @@ typedef struct {
     uint8_t npend;       /* alternation steps held back, the newest in pend[1] */
     uint64_t last;       /* 4 KiB page (its base address) of the last filtered access (1: none) */
     uint64_t other;      /* the armed alternation's other page (its base address; 1: none armed) */
+    /* stamp of the last filtered access the listener heard of: a recorder takes one access per
+     * cycle (tracedev), so a later one in the same cycle changes nothing for it, and must not
+     * move `last` either (an instruction straddling two pages: its fetch, then in the same cycle
+     * the page-table walk for its second half) */
+    uint64_t last_stamp;
     /* the held steps, packed (cpu_filter_pack): few stores, as a step is the fast path's */
     uint64_t pend_stamp[2], pend_word[2];
 } mt_page_filter;
@@ -335,6 +340,10 @@ void cpu_set_page_filter(mt_cpu *cpu, uint32_t kinds);
 void cpu_page_filter_pair(mt_cpu *cpu, uint64_t last, uint64_t other);
 /* Hands the held alternation steps to the listener (before the listener's owner ends its run). */
 void cpu_page_filter_flush(mt_cpu *cpu);
+/* interpreter_filtered, an instruction straddling two pages: its fetch (at the current cycle,
+ * perhaps a repeat of the page the filter kept back) goes to the listener, so that the walk for
+ * its second half, in the same cycle, is the second access of that cycle there too. */
+void cpu_page_filter_cross_fetch(mt_cpu *cpu, uint64_t pa, unsigned size);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */

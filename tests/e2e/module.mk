@@ -26,7 +26,7 @@ TEST_SCRIPTS += tests/e2e/console.sh tests/e2e/waves.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 
 .PHONY: bench-trace
-bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict
+bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict $(FWBUILD)/bench/bench_cpu.elf
 	BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
 BENCH_STEPS += bench-trace
 

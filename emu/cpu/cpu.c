@@ -226,7 +226,7 @@ void cpu_set_listener_kinds(mt_cpu *c, uint32_t mask) { c->listener_kinds = mask
 
 /* Calls the listener with `a`, after the alternation steps the filter held back (their dues are
  * superseded by the last call's), and moves the filter on to a's page. */
-static uint64_t listener_call(mt_cpu *c, const mt_access *a)
+static __attribute__((noinline)) uint64_t listener_call(mt_cpu *c, const mt_access *a)
 {
     mt_page_filter *f = &c->pf;
     if (f->kinds) {
@@ -343,7 +343,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
                         filter_passes(c, pa, size, write, kind))) {
         mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
+        c->listener_due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->next_due = every_access_hooked(c) ? 0 : c->listener_due;
         if (c->next_due < c->next_event)
             c->next_event = c->next_due;
@@ -367,7 +367,8 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
                         (c->pf.kinds && filter_passes(c, pa, size, write, kind)))) {
         const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        uint64_t due = cpu_local_cycle(c, listener_call(c, &a));
+        /* without the page filter (the unit's samples) the listener directly: no extra call */
+        uint64_t due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
         if (due < c->next_event)
             c->next_event = due;

@@ -941,9 +941,10 @@ void trace_session_report(const struct trace_session *s, FILE *f)
         fprintf(f, "trace.thread  the model on its own thread: %" PRIu64 " captures queued, %" PRIu64
                 " waits for it, %.3f s CPU\n", s->dev.pipe_queued, s->dev.pipe_waits, s->dev.pipe_seconds);
     if (s->red_init) {
-        /* with the CPU's page filter (no --trace-all) only the page changes reach the filter */
+        /* with the CPU's page filter (no --trace-all, core tap) only the page changes reach it */
+        bool filtered = s->dev.rec.page_changes && s->dev.rec.tap == MT_TAP_CORE;
         fprintf(f, "trace.reduce  B %" PRIu64 " bytes: %" PRIu64 " %s, %" PRIu64 " records out (1 per %.1f)",
-                s->red.budget, s->red.accesses, s->dev.rec.page_changes ? "page changes in" : "accesses in", s->red.records,
+                s->red.budget, s->red.accesses, filtered ? "page changes in" : "accesses in", s->red.records,
                 s->red.records ? (double)s->red.accesses / (double)s->red.records : 0.0);
         for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->red.kept[i]);

@@ -11,7 +11,8 @@
  * device polling (interpreter_runs, emu/cpu/interp.inc, docs/emulator.md); frequent pairs of
  * instructions run as one handler.  While every access goes to the hook, interpreter_hooked (the
  * same body compiled per instruction) runs instead, and with the meta-pager's page observer
- * interpreter_observed (the runs, with its granule checks).  Data accesses hit the data TLB (one
+ * interpreter_observed (the runs, with its granule checks), and with the listener's page filter
+ * interpreter_filtered (the runs, with its page checks).  Data accesses hit the data TLB (one
  * tag compare, host pointer). */
 #include "emu/cpu/cpu.h"
 

@@ -89,6 +89,12 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
 void mt_reduce_free(mt_reduce *r);
 /* One access; cycles strictly increase from call to call (one access per cycle, cycle >= 0). */
 void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw);
+/* 1 when the accesses so far end in a settled alternation between the 4 KiB pages *last (the last
+ * access's) and *other: its further steps change nothing but the last one, which
+ * mt_reduce_access skips and replays when the alternation ends; a caller that filters accesses
+ * ahead of it (the CPU's page filter) may then hold those steps back and hand over only the last
+ * two (their order and stamps exact): the same records, byte for byte.  0 otherwise. */
+int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other);
 /* End of the trace: every reference still pending is kept; all records go to the sink. */
 void mt_reduce_finish(mt_reduce *r);
 

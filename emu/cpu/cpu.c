@@ -11,7 +11,8 @@
  * device polling (interpreter_runs, emu/cpu/interp.inc, docs/emulator.md); frequent pairs of
  * instructions run as one handler.  While every access goes to the hook, interpreter_hooked (the
  * same body compiled per instruction) runs instead, and with the meta-pager's page observer
- * interpreter_observed (the runs, with its granule checks).  Data accesses hit the data TLB (one
+ * interpreter_observed (the runs, with its granule checks), and with the listener's page filter
+ * interpreter_filtered (the runs, with its page checks).  Data accesses hit the data TLB (one
  * tag compare, host pointer). */
 #include "emu/cpu/cpu.h"
 
@@ -71,6 +72,8 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->stimecmp = UINT64_MAX;
     c->obs_last_unit = UINT64_MAX;
     c->obs_shift = RAM_PAGE_SHIFT;
+    c->pf.last = c->pf.other = 1; /* no page's base */
+    c->pf.last_stamp = UINT64_MAX;
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -169,11 +172,18 @@ static void unbreak(mt_cpu *c)
 
 /* ---- hooks and events -------------------------------------------------------------------- */
 
+/* Every access goes to cpu_access_due (interpreter_hooked): the cache model wants every access,
+ * and so does an observer whose calls may cost cycles, or one beside the listener's page filter
+ * (interpreter_observed checks the observer's granule only); any other observer is served by
+ * interpreter_observed, the page filter alone by interpreter_filtered. */
+static inline bool every_access_hooked(const mt_cpu *c)
+{
+    return c->cache || (c->observer && (c->obs_timed || c->pf.kinds));
+}
+
 void cpu_update_next_event(mt_cpu *c)
 {
-    /* the cache model wants every access, and so does an observer whose calls may cost cycles;
-     * any other observer is served by interpreter_observed */
-    c->next_due = (c->cache || (c->observer && c->obs_timed)) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
+    c->next_due = every_access_hooked(c) ? 0 : (c->listener ? c->listener_due : UINT64_MAX);
     uint64_t e = UINT64_MAX;
     if (c->timer_cycle < e)
         e = c->timer_cycle;
@@ -205,12 +215,91 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->listener = from->listener;
     c->listener_ctx = from->listener_ctx;
     c->listener_kinds = from->listener_kinds;
+    c->pf = from->pf; /* the filter follows the listener's stream, which is the machine's */
     uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
     c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
 }
 
 void cpu_set_listener_kinds(mt_cpu *c, uint32_t mask) { c->listener_kinds = mask; }
+
+/* ---- the listener's page filter ---------------------------------------------------------- */
+
+/* Calls the listener with `a`, after the alternation steps the filter held back (their dues are
+ * superseded by the last call's), and moves the filter on to a's page. */
+static __attribute__((noinline)) uint64_t listener_call(mt_cpu *c, const mt_access *a)
+{
+    mt_page_filter *f = &c->pf;
+    if (f->kinds) {
+        for (unsigned i = 2u - f->npend; i < 2; i++) {
+            const mt_access p = cpu_filter_unpack(f->pend_stamp[i], f->pend_word[i]);
+            (void)c->listener(c->listener_ctx, &p);
+            f->last_stamp = p.cycle;
+        }
+        f->npend = 0;
+        /* disarmed (after the held steps, which may have armed it again): the listener arms it
+         * again if the alternation goes on after `a` */
+        f->other = 1;
+        if ((f->kinds >> a->kind) & 1) {
+            if (a->cycle != f->last_stamp) /* else the second access of a cycle: not taken */
+                f->last = a->addr & CPU_PF_PAGE;
+            f->last_stamp = a->cycle;
+        }
+    }
+    return c->listener(c->listener_ctx, a);
+}
+
+/* The page filter's part of the listener's decision: true when it must hear of this access now
+ * (a filtered kind, another page, not a held step of the armed alternation). */
+static inline bool filter_passes(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
+{
+    return cpu_filter_wants(c, pa, kind) && !cpu_filter_step(c, pa, size, write, kind, cpu_time(c));
+}
+
+void cpu_set_page_filter(mt_cpu *c, uint32_t kinds)
+{
+    if (kinds == c->pf.kinds)
+        return;
+    cpu_page_filter_flush(c);
+    c->pf.kinds = kinds;
+    c->pf.last = c->pf.other = 1; /* no page's base */
+    c->pf.last_stamp = UINT64_MAX;
+    cpu_update_next_event(c);
+}
+
+void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
+{
+    if (c->pf.kinds && (last << 12) == c->pf.last && other != last) {
+        c->pf.other = other << 12;
+    }
+}
+
+void cpu_page_filter_cross_fetch(mt_cpu *c, uint64_t pa, unsigned size)
+{
+    if (!(c->pf.kinds & 1) || !c->listener || c->pf.last_stamp == cpu_time(c))
+        return;
+    const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .size = (uint8_t)size,
+                         .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
+    c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
+    cpu_update_next_event(c);
+}
+
+void cpu_page_filter_flush(mt_cpu *c)
+{
+    mt_page_filter *f = &c->pf;
+    f->other = 1;
+    if (!f->npend || !c->listener) {
+        f->npend = 0;
+        return;
+    }
+    for (unsigned i = 2u - f->npend; i < 2; i++) {
+        const mt_access p = cpu_filter_unpack(f->pend_stamp[i], f->pend_word[i]);
+        c->listener_due = cpu_local_cycle(c, c->listener(c->listener_ctx, &p));
+        f->last_stamp = p.cycle;
+    }
+    f->npend = 0;
+    cpu_update_next_event(c);
+}
 
 void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned granule_shift)
 {
@@ -251,11 +340,12 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
             c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write != 0);
         }
     }
-    if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
+    if (c->listener && ((c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) ||
+                        filter_passes(c, pa, size, write, kind))) {
         mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                        .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        c->listener_due = cpu_local_cycle(c, c->listener(c->listener_ctx, &a));
-        c->next_due = (c->cache || (c->observer && c->obs_timed)) ? 0 : c->listener_due;
+        c->listener_due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
+        c->next_due = every_access_hooked(c) ? 0 : c->listener_due;
         if (c->next_due < c->next_event)
             c->next_event = c->next_due;
     }
@@ -274,10 +364,12 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
     }
     /* Only the listener (tracing): next_due is listener_due, no latency to add. This path runs
      * once per recorded sample; the hooks above live apart so it saves no registers. */
-    if (c->listener && c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) {
+    if (c->listener && ((c->cycle >= c->listener_due && ((c->listener_kinds >> kind) & 1)) ||
+                        (c->pf.kinds && filter_passes(c, pa, size, write, kind)))) {
         const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
-        uint64_t due = cpu_local_cycle(c, c->listener(c->listener_ctx, &a));
+        /* without the page filter (the unit's samples) the listener directly: no extra call */
+        uint64_t due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
         if (due < c->next_event)
             c->next_event = due;
@@ -350,7 +442,7 @@ static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_
         c->log_len = dinsn_len(d);
         c->log_priv = (uint8_t)c->priv;
     }
-    if (c->cycle >= c->next_due)
+    if (c->cycle >= c->next_due || c->pf.kinds)
         cpu_access_due(c, dp->pa | (pc - vbase), dinsn_len(d), 0, MT_KIND_FETCH);
     cpu_update_next_event(c);
     return false;
@@ -411,18 +503,71 @@ static __attribute__((noinline)) void cpu_observe(mt_cpu *c, uint64_t pa, bool w
     c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
 }
 
+/* interpreter_filtered: a data access of the fast path (d's, in a run charged up to `cycle`) to
+ * another page than the filter's last.  True when it is a step of the armed alternation, held
+ * (stamped as SAVE() would leave the cycle for it); then the next fetch of the run, if the run
+ * goes on and fetches are filtered, comes back to the code page: also a step, held with its
+ * stamp (one cycle later) unless an event may come first, when the event path reports it.  False
+ * (the access leaves the run for the listener) when the code page is a third page. */
+static __attribute__((noinline)) bool filter_data_step_other(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
+                                                             uint64_t at, uint64_t pa, unsigned size, int write, int kind)
+{
+    const bool more = d->run_insns > 1 && (c->pf.kinds & 1);
+    const uint64_t code = dp->pa & CPU_PF_PAGE;
+    if (more && code != c->pf.last && code != (pa & CPU_PF_PAGE))
+        return false; /* the next fetch is a third page's */
+    if (!cpu_filter_step(c, pa, size, write, kind, at + c->stamp_offset))
+        return false;
+    /* the fetch back to the code page (a step), unless the next instruction is the stop, whose
+     * event path reports its fetch */
+    const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
+    if (more && code == c->pf.other && n->op != OP_BREAK)
+        cpu_filter_step(c, dp->pa | (uint64_t)((const char *)n - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                        dinsn_len(n), 0, MT_KIND_FETCH, at + 1 + c->stamp_offset);
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
+                                                                   uint64_t cycle, uint64_t pa, unsigned size,
+                                                                   int write, int kind)
+{
+    mt_page_filter *f = &c->pf;
+    if ((pa & CPU_PF_PAGE) != f->other) /* also when no alternation is armed */
+        return false;
+    const uint64_t at = cycle - (uint64_t)(d->run_cost - c->op_cost[d->op]);
+    const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
+    /* the next instruction of the run is fetched at at + 1 unless it is the stop (OP_BREAK) the
+     * run was cut at for an event: no event falls inside a run before its stop (ENTER) */
+    if (likely(dp->pa == f->last && d->run_insns > 1 && (f->kinds & 1) && n->op != OP_BREAK)) {
+        /* the usual case: the data step and the fetch step back to the code page, both held;
+         * last and other end as they were */
+        f->pend_stamp[0] = at + c->stamp_offset;
+        f->pend_word[0] = cpu_filter_pack(pa, size, write, kind);
+        f->pend_stamp[1] = at + 1 + c->stamp_offset;
+        f->pend_word[1] = (dp->pa | (uint64_t)((const char *)n - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2)) << 8 |
+                          (uint64_t)(n->step >> 4) << 4 | MT_KIND_FETCH << 1;
+        f->npend = 2;
+        return true;
+    }
+    return filter_data_step_other(c, dp, d, at, pa, size, write, kind);
+}
+
 /* Which interpreter the hooks call for: every access to the hook (hooked), runs with the page
- * observer's granule checks (observed), or runs alone. */
-enum { INTERP_RUNS, INTERP_OBSERVED, INTERP_HOOKED };
+ * observer's granule checks (observed), runs with the listener's page filter (filtered), or runs
+ * alone. */
+enum { INTERP_RUNS, INTERP_OBSERVED, INTERP_FILTERED, INTERP_HOOKED };
 static inline int interp_kind(const mt_cpu *c)
 {
     if (c->next_due == 0 || (c->observer && c->obs_timed))
         return INTERP_HOOKED;
-    return c->observer ? INTERP_OBSERVED : INTERP_RUNS;
+    if (c->observer)
+        return INTERP_OBSERVED;
+    return c->pf.kinds && c->listener ? INTERP_FILTERED : INTERP_RUNS;
 }
 
 #define MT_INTERP_HOOKED 0
 #define MT_INTERP_OBSERVED 0
+#define MT_INTERP_FILTERED 0
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_runs(mt_cpu *c)
 #include "emu/cpu/interp.inc"
 #undef MT_INTERP_OBSERVED
@@ -430,12 +575,19 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_observed(mt_cpu *c)
 #include "emu/cpu/interp.inc"
 #undef MT_INTERP_OBSERVED
+#define MT_INTERP_OBSERVED 0
+#undef MT_INTERP_FILTERED
+#define MT_INTERP_FILTERED 1
+__attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_filtered(mt_cpu *c)
+#include "emu/cpu/interp.inc"
+#undef MT_INTERP_FILTERED
+#define MT_INTERP_FILTERED 0
 #undef MT_INTERP_HOOKED
 #define MT_INTERP_HOOKED 1
-#define MT_INTERP_OBSERVED 0
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_hooked(mt_cpu *c)
 #include "emu/cpu/interp.inc"
 #undef MT_INTERP_OBSERVED
+#undef MT_INTERP_FILTERED
 #undef MT_INTERP_HOOKED
 
 /* Each interpreter returns true when another one's case has come (the hook now wants every
@@ -445,7 +597,11 @@ void cpu_run(mt_cpu *c)
     cpu_update_next_event(c);
     for (;;) {
         int k = interp_kind(c);
-        if (!(k == INTERP_HOOKED ? interpreter_hooked(c) : k == INTERP_OBSERVED ? interpreter_observed(c) : interpreter_runs(c)))
+        bool switched = k == INTERP_HOOKED     ? interpreter_hooked(c)
+                        : k == INTERP_OBSERVED ? interpreter_observed(c)
+                        : k == INTERP_FILTERED ? interpreter_filtered(c)
+                                               : interpreter_runs(c);
+        if (!switched)
             break;
     }
 }

@@ -140,6 +140,44 @@ typedef struct {
  * (0 = every access, UINT64_MAX = none). */
 typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
 
+/* The listener's page filter (cpu_set_page_filter): a listener that needs, of the accesses of
+ * some kinds, only those that change the 4 KiB page (the reduce and spatial modes' recorders)
+ * arms it, and then hears of such an access only when its page differs from the page of the last
+ * one (`last`), whether or not the listener is due.  The test sits in the interpreter's inline
+ * access path (interpreter_filtered), so a repeat of the page never leaves the fast path.
+ *
+ * An *alternation* (x y x y ..., fetches in one page and data in another) changes the page at
+ * every access.  A listener for which such an alternation has settled (its steps change nothing
+ * but the last; lib/mt_reduce's "Alternations") arms it with cpu_page_filter_pair: the steps
+ * between `last` and `other` then stay in the fast path too, and the last two of them are held
+ * (`pend`, with their exact stamps) and handed to the listener, in order, before the next access
+ * it hears of (or at cpu_page_filter_flush).  Every listener call disarms the pair. */
+typedef struct {
+    uint32_t kinds;      /* 1 << kind of the accesses filtered (0: no filter) */
+    uint8_t npend;       /* alternation steps held back, the newest in pend[1] */
+    uint64_t last;       /* 4 KiB page (its base address) of the last filtered access (1: none) */
+    uint64_t other;      /* the armed alternation's other page (its base address; 1: none armed) */
+    /* stamp of the last filtered access the listener heard of: a recorder takes one access per
+     * cycle (tracedev), so a later one in the same cycle changes nothing for it, and must not
+     * move `last` either (an instruction straddling two pages: its fetch, then in the same cycle
+     * the page-table walk for its second half) */
+    uint64_t last_stamp;
+    /* the held steps, packed (cpu_filter_pack): few stores, as a step is the fast path's */
+    uint64_t pend_stamp[2], pend_word[2];
+} mt_page_filter;
+
+/* A held step's address, size, kind and R/W in one word (mt_access has them in 4 fields). */
+static inline uint64_t cpu_filter_pack(uint64_t pa, unsigned size, int write, int kind)
+{
+    return (pa & MT_PADDR_MASK) << 8 | (uint64_t)__builtin_ctz(size) << 4 | (uint64_t)kind << 1 | (write != 0);
+}
+static inline mt_access cpu_filter_unpack(uint64_t stamp, uint64_t word)
+{
+    return (mt_access){.cycle = stamp, .addr = word >> 8, .write = (uint8_t)(word & 1),
+                       .size = (uint8_t)(1u << ((word >> 4) & 7)), .kind = (uint8_t)((word >> 1) & 7),
+                       .tap = MT_TAP_CORE};
+}
+
 /* F/D hook: executes one OP-FP/LOAD-FP/STORE-FP/FMADD.. instruction (32-bit form, compressed
  * ones expanded).  Returns EXC_NONE or an exception cause (tval set in cpu->fp_tval). */
 struct mt_cpu;
@@ -237,6 +275,7 @@ typedef struct mt_cpu {
      * (emu/platform/smp.c), so the stamps of all harts together never go back. */
     uint64_t stamp_offset;
     uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
+    mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
     ram_page_observer observer;
     void *observer_ctx;
     uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
@@ -299,6 +338,21 @@ void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
 /* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
  * a consumer that works in coarser units, such as metapages, needs no report within one). */
 void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);
+/* Arms the listener's page filter for the accesses whose kind is in `kinds` (1 << mt_kind; 0
+ * disarms it, handing any held steps over first): on top of what its due cycle brings, the
+ * listener then hears of each such access on the core tap whose 4 KiB page differs from the
+ * last one's.  Call it outside cpu_run (or before the interpreter is entered again). */
+void cpu_set_page_filter(mt_cpu *cpu, uint32_t kinds);
+/* From inside the listener: an alternation between the 4 KiB pages `last` (the page of the
+ * access being heard) and `other` has settled, so only the last two of its further steps matter
+ * (see mt_page_filter).  Ignored unless `last` is the filter's own last page. */
+void cpu_page_filter_pair(mt_cpu *cpu, uint64_t last, uint64_t other);
+/* Hands the held alternation steps to the listener (before the listener's owner ends its run). */
+void cpu_page_filter_flush(mt_cpu *cpu);
+/* interpreter_filtered, an instruction straddling two pages: its fetch (at the current cycle,
+ * perhaps a repeat of the page the filter kept back) goes to the listener, so that the walk for
+ * its second half, in the same cycle, is the second access of that cycle there too. */
+void cpu_page_filter_cross_fetch(mt_cpu *cpu, uint64_t pa, unsigned size);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */
@@ -308,10 +362,36 @@ void cpu_access_due(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind
  * or does not take this kind. */
 /* --timing=cache's usual access, in line: the line its L1 had last (cache_hit_again), with no
  * observer or due listener to tell. True when that is all the access needed. */
+/* The page filter would hand this access on (or hold it as an alternation step): its kind is
+ * filtered and its page is not the last one. */
+#define CPU_PF_PAGE (MT_PADDR_MASK & ~UINT64_C(0xfff))
+static inline bool cpu_filter_wants(const mt_cpu *cpu, uint64_t pa, int kind)
+{
+    return ((cpu->pf.kinds >> kind) & 1) && (pa & CPU_PF_PAGE) != cpu->pf.last;
+}
+
+/* An access to another page than the last: when it is a step of the armed alternation, holds it
+ * (stamped `stamp`, the machine's time) and returns true: the listener need not hear of it now. */
+static inline bool cpu_filter_step(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind, uint64_t stamp)
+{
+    mt_page_filter *f = &cpu->pf;
+    uint64_t page = pa & CPU_PF_PAGE;
+    if (page != f->other) /* also when no alternation is armed */
+        return false;
+    f->pend_stamp[0] = f->pend_stamp[1];
+    f->pend_word[0] = f->pend_word[1];
+    f->pend_stamp[1] = stamp;
+    f->pend_word[1] = cpu_filter_pack(pa, size, write, kind);
+    f->npend = f->npend ? 2 : 1;
+    f->other = f->last;
+    f->last = page;
+    return true;
+}
+
 static inline bool cpu_cache_hit_again(mt_cpu *cpu, uint64_t pa, int write, int kind)
 {
     return cpu->cache && !cpu->observer && !(cpu->listener && cpu->cycle >= cpu->listener_due) &&
-           cache_hit_again(cpu->cache, pa, write != 0, kind == MT_KIND_FETCH);
+           !cpu_filter_wants(cpu, pa, kind) && cache_hit_again(cpu->cache, pa, write != 0, kind == MT_KIND_FETCH);
 }
 
 static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int write, int kind)
@@ -320,13 +400,15 @@ static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int wr
         return true;
     if (cpu->observer && ((pa >> cpu->obs_shift) != cpu->obs_last_unit || (write && !cpu->obs_last_write)))
         return true;
+    if (cpu->listener && cpu_filter_wants(cpu, pa, kind))
+        return true;
     return cpu->listener && cpu->cycle >= cpu->listener_due && ((cpu->listener_kinds >> kind) & 1);
 }
 
 /* The one hook every bus access goes through: stamps it at the current cycle, then takes it. */
 static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind)
 {
-    if (__builtin_expect(cpu->cycle >= cpu->next_due || cpu->observer, 0))
+    if (__builtin_expect(cpu->cycle >= cpu->next_due || cpu->observer || cpu->pf.kinds, 0))
         cpu_access_due(cpu, pa, size, write, kind);
     cpu->access_count[kind]++;
     cpu->cycle++;

@@ -64,11 +64,18 @@ void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_re
         d->model = be->ctx;
 }
 
+/* The recorder is served by the CPU's page filter (its page changes reach the listener whatever
+ * the due cycle). Only on the core tap: the dram tap's transfers do not go through the filter. */
+static bool page_filtered(const mt_tracedev *d)
+{
+    return d->rec.access && d->rec.page_changes && d->rec.tap == MT_TAP_CORE && !d->failed;
+}
+
 static uint64_t due(const mt_tracedev *d)
 {
     if (d->failed)
         return UINT64_MAX;
-    if (d->rec.access)
+    if (d->rec.access && !page_filtered(d))
         return 0; /* the recorder wants every access */
     if (d->pipe)
         return tracepipe_due(d->pipe);
@@ -105,7 +112,14 @@ void tracedev_rearm(mt_tracedev *d)
     else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
                          d, due(d));
+    cpu_set_page_filter(d->cpu, page_filtered(d) ? d->rec.kind_mask : 0);
     recorder_kinds(d);
+}
+
+void tracedev_page_pair(mt_tracedev *d, uint64_t last, uint64_t other)
+{
+    if (d->cpu && page_filtered(d))
+        cpu_page_filter_pair(d->cpu, last, other);
 }
 
 /* The common case, the C model without a recorder, without indirect calls: the CPU only calls
@@ -255,6 +269,8 @@ void tracedev_release(mt_tracedev *d)
 
 bool tracedev_finish(mt_tracedev *d)
 {
+    if (d->cpu) /* the alternation steps the CPU's page filter still holds */
+        cpu_page_filter_flush(d->cpu);
     if (d->pipe) { /* the model has every access, and is the emulator's thread's again */
         tracedev_release(d);
         tracedev_rearm(d);

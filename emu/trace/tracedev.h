@@ -47,6 +47,10 @@ typedef struct {
     void *ctx;
     uint32_t kind_mask;
     unsigned tap;
+    /* The recorder needs of its kinds only the accesses that change the 4 KiB page (tap core):
+     * the CPU's page filter keeps the others from it (cpu_set_page_filter), and it may arm the
+     * filter's alternation with tracedev_page_pair. */
+    bool page_changes;
     bool (*access)(void *ctx, const mt_access *a);
     bool (*marker)(void *ctx, uint64_t cycle, uint32_t value);
 } tracedev_recorder;
@@ -81,6 +85,9 @@ void tracedev_attach(mt_tracedev *d, mt_cpu *cpu);
 void tracedev_set_hart(mt_tracedev *d, mt_cpu *cpu);
 /* Tells the CPU when the next access is needed (after register writes made outside the CPU). */
 void tracedev_rearm(mt_tracedev *d);
+/* From the recorder's access call (page_changes): the CPU's page filter may hold back the steps of
+ * a settled alternation between the 4 KiB pages last and other (cpu_page_filter_pair). */
+void tracedev_page_pair(mt_tracedev *d, uint64_t last, uint64_t other);
 /* The listener (mt_access_listener), exposed for tests. */
 uint64_t tracedev_listener(void *ctx, const mt_access *a);
 /* At the end of the run: stop the unit at the current cycle.  false when the backend failed. */

@@ -5,7 +5,9 @@
 # the model on its own thread, the default on 2+ CPUs, it counts both threads):
 #   default rates over a whole burst+span period (1:10, scaled to 1 ms / 10 ms),
 #   inside a burst (r = 24: the first emulated second of any run), --trace-all (every access),
-#   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle).
+#   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle),
+#   --trace-mode reduce (the exact reduction behind the CPU's page filter) on wss and on bench_cpu
+#   (CoreMark-class, the first 3e8 instructions), against the same runs untraced.
 # Inside a burst it also prints what a sample costs (the extra time over untraced, per sample) and
 # the floor under that cost on this host: a sample comes at a time the guest's control flow does
 # not foretell, so taking it costs at least one branch the host mispredicts (tests/bench/mispredict.c
@@ -38,14 +40,20 @@ all=$(mips --trace-all "$T/a.mtr" --trace-all-kinds load,store -m 256M --append 
 per_sample=$("$BIN/mtemu" -q --stats --trace "$T/s.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf" 2>&1 >/dev/null |
     awk '$1 == "instructions" { n = $2 } $1 == "trace.samples" { s = $2 } END { print (s > 0 ? n / s : 0) }')
 mispredict=$("$BUILD/tests/mispredict" | awk '$1 == "mispredict_ns" { print $2 }')
+reduce=$(mips --trace-mode reduce --trace "$T/r.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
+cpu_base=$(mips --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
+cpu_reduce=$(mips --trace-mode reduce --trace "$T/rc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
-echo "$base $period $burst $all $small $both $per_sample $mispredict" | awk '{
+echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce" | awk '{
     b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
     # user-time ratios computed first: inside printf arguments mawk reads "x > 0" as a redirection
     rp = 0; if (pc > 0) rp = bc / pc
     ru = 0; if (uc > 0) ru = bc / uc
     ra = 0; if (ac > 0) ra = bc / ac
+    r = $15; rc = $16; cb = $17; cbc = $18; cr = $19; crc = $20
+    rr = 0; if (rc > 0) rr = bc / rc
+    rcr = 0; if (crc > 0) rcr = cbc / crc
     printf "trace-bench: wss 512K..16M without tracing %.1f MIPS (%.2f s user)\n", b, bc
     printf "  --trace, default rates over a burst+span period  %6.1f MIPS  %.2fx of untraced  (user time %.2fx)\n", p, p / b, rp
     printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, ru
@@ -53,4 +61,7 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict" | awk '{
     printf "    a sample per %.1f instructions (%.1f ns untraced) costs %.1f ns; a sample at a time the host\n", n, gap, cost
     printf "    cannot foresee costs a mispredicted branch, %.1f ns here: about %.2fx at best\n", m, gap / (gap + m)
     printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, ra
+    printf "  --trace-mode reduce (exact reduction, B = 4M)    %6.1f MIPS  %.2fx  (user time %.2fx)\n", r, r / b, rr
+    printf "  bench_cpu (3e8 instructions) without tracing     %6.1f MIPS  (%.2f s user)\n", cb, cbc
+    printf "  bench_cpu --trace-mode reduce                    %6.1f MIPS  %.2fx  (user time %.2fx)\n", cr, cr / cb, rcr
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

@@ -84,7 +84,16 @@ else
     echo "FAIL trace-spatial-policy-counts-accesses"
     cat "$T/spp.csv" "$T/err"
 fi
-"$MTEMU" -q --trace-mode reduce --trace "$T/rd.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+# (beside --trace-all, where the reduce filter hears every access; alone it hears only the
+# changes of page and its trailer says trace.page_changes instead)
+"$MTEMU" -q --trace-mode reduce --trace "$T/rd.mtr" --trace-all "$T/rda.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+"$MTEMU" -q --trace-mode reduce --trace "$T/rdf.mtr" "$FWBUILD/seq.elf" >/dev/null 2>&1
+if "$MT" info "$T/rdf.mtr" 2>/dev/null | grep -q 'trailer: trace.page_changes=[0-9]' &&
+   ! "$MT" info "$T/rdf.mtr" 2>/dev/null | grep -q 'trace.accesses='; then
+    echo "PASS trace-reduce-filtered-trailer"
+else
+    echo "FAIL trace-reduce-filtered-trailer"; "$MT" info "$T/rdf.mtr"
+fi
 racc=$("$MT" info "$T/rd.mtr" 2>/dev/null | sed -n 's/.*trailer: trace.accesses=\([0-9]*\)$/\1/p')
 if [ -n "$racc" ] && "$MT" policy "$T/rd.mtr" --sizes 4K --budgets 1M --format csv 2>/dev/null |
    awk -F, -v a="$racc" 'NR > 1 && $5 != a { bad = 1 } NR > 1 { n++ } END { exit !(n > 0 && !bad) }'; then

@@ -230,6 +230,8 @@ typedef struct mt_cpu {
     uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
     ram_page_observer observer;
     void *observer_ctx;
+    struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the
+                                       * observer is then an appender too, for the slow paths) */
     uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
     unsigned obs_shift;
     bool obs_last_write;
@@ -290,6 +292,8 @@ void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
 /* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
  * a consumer that works in coarser units, such as metapages, needs no report within one). */
 void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);
+/* The same reports, appended to `batch` (ram.h) instead of one call each. */
+void cpu_set_page_batch(mt_cpu *cpu, struct ram_page_batch *batch, unsigned granule_shift);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */

@@ -401,10 +401,8 @@ static void access_one(struct sim_one *o, uint64_t m, bool is_write)
     o->r.faults++;
 }
 
-void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
+static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
 {
-    if (page >= sim->ram_pages)
-        return;
     sim->reports++;
     for (size_t a = 0; a < sim->n_active; a++) {
         size_t gi = sim->active[a];
@@ -429,6 +427,25 @@ void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
         for (size_t k = 0; k < g->n_members; k++)
             access_one(&sim->sims[g->members[k]], m, is_write);
     }
+}
+
+void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
+{
+    if (page < sim->ram_pages)
+        access_page(sim, page, is_write);
+}
+
+size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, uint64_t first_pfn)
+{
+    size_t inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t page = (entries[i] >> 1) - first_pfn;
+        if (page < sim->ram_pages) {
+            access_page(sim, page, entries[i] & 1);
+            inside++;
+        }
+    }
+    return inside;
 }
 
 void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len)

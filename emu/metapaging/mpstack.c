@@ -252,6 +252,10 @@ static void push_out(struct mpstack *st)
     }
 }
 
+/* A unit not in the filter: a use at every size (out of line: a filter hit then needs no
+ * registers saved). */
+static __attribute__((noinline)) void filter_miss(struct mpstack *st, uint32_t u, bool is_write);
+
 void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
 {
     uint32_t u = (uint32_t)u64;
@@ -259,12 +263,16 @@ void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
     uint32_t j = 0;
     while (j < st->fill && st->filter[j] != u)
         j++;
-    if (j < st->fill) {
-        st->filter_hits++;
-        uint8_t w = st->pending[j] | (uint8_t)is_write;
-        to_front(st->filter, st->pending, j, u, w);
+    if (j >= st->fill) {
+        filter_miss(st, u, is_write);
         return;
     }
+    st->filter_hits++;
+    to_front(st->filter, st->pending, j, u, st->pending[j] | (uint8_t)is_write);
+}
+
+static void filter_miss(struct mpstack *st, uint32_t u, bool is_write)
+{
     for (int i = 0; i < st->n; i++) {
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;

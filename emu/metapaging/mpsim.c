@@ -15,6 +15,7 @@
 #include <string.h>
 
 #define MPSIM_MAX_CONFIGS 1024
+#define MPSIM_RECENT 64 /* direct-mapped on the metapage number */
 
 struct sim_one {
     struct mp_core core;
@@ -40,6 +41,18 @@ struct size_group {
     int stack_level;        /* its level in the shared stack pass (mpstack.h), else -1 */
     size_t *members;        /* indices into sims of the per-configuration simulations */
     size_t n_members;
+    /* The members' shortcut (none of them LRU): a metapage used since the members' last fault
+     * is resident in every one of them (only a fault evicts), its CLOCK bit is still set (only
+     * a fault's sweep clears it), and after a write there it is dirty in all.  Such a use
+     * changes nothing in FIFO, CLOCK or RANDOM, so it skips them.  recent[] remembers, per
+     * metapage slot, the members' fault count after its last use. */
+    bool shortcut;
+    uint64_t member_faults; /* faults of all members so far */
+    struct recent_use {
+        uint64_t m;         /* UINT64_MAX: none */
+        uint64_t epoch;     /* member_faults just after that use */
+        bool dirty;         /* dirty in every member then */
+    } recent[MPSIM_RECENT];
 };
 
 struct mpsim {
@@ -215,6 +228,9 @@ static struct size_group *group_for(struct mpsim *sim, unsigned pages_shift)
             return &sim->groups[g];
     struct size_group *g = &sim->groups[sim->n_groups++];
     g->pages_shift = pages_shift;
+    g->shortcut = true; /* until an LRU core joins */
+    for (size_t i = 0; i < MPSIM_RECENT; i++)
+        g->recent[i].m = UINT64_MAX;
     return g;
 }
 
@@ -315,6 +331,8 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
             }
             g->members = grown;
             g->members[g->n_members++] = i;
+            if (c->policy == MP_LRU) /* a hit moves it to the front: not a no-op */
+                g->shortcut = false;
         }
         continue;
     bad:
@@ -372,13 +390,14 @@ void mpsim_destroy(struct mpsim *sim)
     free(sim);
 }
 
-static void access_one(struct sim_one *o, uint64_t m, bool is_write)
+/* One configuration's access; true on a fault. */
+static bool access_one(struct sim_one *o, uint64_t m, bool is_write)
 {
     struct mp_core *c = &o->core;
     uint32_t slot = mp_core_lookup(c, m);
     if (slot != MP_NO_SLOT) {
         mp_core_hit(c, slot, is_write);
-        return;
+        return false;
     }
     uint64_t size = o->r.cfg.metapage_bytes;
     slot = mp_core_choose(c);
@@ -399,6 +418,21 @@ static void access_one(struct sim_one *o, uint64_t m, bool is_write)
     }
     mp_core_install(c, slot, m, is_write);
     o->r.faults++;
+    return true;
+}
+
+/* The group's per-configuration simulations, skipped where the shortcut allows. */
+static void access_members(struct mpsim *sim, struct size_group *g, uint64_t m, bool is_write)
+{
+    struct recent_use *e = &g->recent[m & (MPSIM_RECENT - 1)];
+    bool all_hit = g->shortcut && e->m == m && e->epoch == g->member_faults;
+    if (all_hit && (e->dirty || !is_write))
+        return;
+    for (size_t k = 0; k < g->n_members; k++)
+        g->member_faults += access_one(&sim->sims[g->members[k]], m, is_write);
+    /* after a fault in any member, dirty only when this use wrote */
+    *e = (struct recent_use){.m = m, .epoch = g->member_faults,
+                             .dirty = is_write || (all_hit && e->dirty)};
 }
 
 static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
@@ -424,8 +458,8 @@ static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
             sim->stack_fed++;
             mpstack_access(sim->stack, m, is_write);
         }
-        for (size_t k = 0; k < g->n_members; k++)
-            access_one(&sim->sims[g->members[k]], m, is_write);
+        if (g->n_members)
+            access_members(sim, g, m, is_write);
     }
 }
 

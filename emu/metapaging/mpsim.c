@@ -31,9 +31,9 @@ struct sim_one {
  * per-configuration method was asked for. */
 struct size_group {
     unsigned pages_shift;
-    bool any;               /* a report has been forwarded */
     bool last_w;            /* a write was forwarded since last_m became the current metapage */
-    uint64_t last_m;
+    uint64_t last_m;        /* UINT64_MAX before the first report */
+    bool feeds_stack;       /* its metapages are the shared stack pass's units */
     uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats); counted only
                                for the groups that have their own stack or simulations */
     struct mplru *lru;      /* its own stack pass (LRU configurations with fewer than
@@ -67,8 +67,7 @@ struct mpsim {
     struct mpsim_result *results; /* filled by mpsim_result from the current state */
     struct mpstack *stack;  /* the sizes whose LRU configurations all hold >= MPSTACK_FILTER */
     size_t stack_base;      /* the group whose metapages are the shared filter's units */
-    uint64_t stack_fed;     /* reports passed to it */
-    size_t *active;         /* the groups a report must visit: those with a simulation of
+    struct size_group **active; /* the groups a report must visit: those with a simulation of
                                their own or their own stack, and the shared stack's base */
     size_t n_active;
 };
@@ -229,6 +228,7 @@ static struct size_group *group_for(struct mpsim *sim, unsigned pages_shift)
     struct size_group *g = &sim->groups[sim->n_groups++];
     g->pages_shift = pages_shift;
     g->shortcut = true; /* until an LRU core joins */
+    g->last_m = UINT64_MAX;
     for (size_t i = 0; i < MPSIM_RECENT; i++)
         g->recent[i].m = UINT64_MAX;
     return g;
@@ -266,6 +266,7 @@ static int create_stacks(struct mpsim *sim, uint64_t ram_bytes, char *err, size_
                 return -1;
             }
             sim->stack_base = gi;
+            g->feeds_stack = true;
             have_base = true;
         }
         g->stack_level = mpstack_add_size(
@@ -364,7 +365,7 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
     }
     for (size_t g = 0; g < sim->n_groups; g++)
         if (sim->groups[g].n_members || sim->groups[g].lru || (sim->stack && g == sim->stack_base))
-            sim->active[sim->n_active++] = g;
+            sim->active[sim->n_active++] = &sim->groups[g];
     return sim;
 }
 
@@ -439,25 +440,21 @@ static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
 {
     sim->reports++;
     for (size_t a = 0; a < sim->n_active; a++) {
-        size_t gi = sim->active[a];
-        struct size_group *g = &sim->groups[gi];
+        struct size_group *g = sim->active[a];
         uint64_t m = page >> g->pages_shift;
-        if (g->any && m == g->last_m) {
+        if (m == g->last_m) {
             if (!is_write || g->last_w)
                 return; /* a repeat here, so at every larger size too */
             g->last_w = true;
         } else {
-            g->any = true;
             g->last_m = m;
             g->last_w = is_write;
         }
         g->forwarded++;
         if (g->lru)
             mplru_access(g->lru, m, is_write);
-        if (sim->stack && gi == sim->stack_base) {
-            sim->stack_fed++;
+        else if (g->feeds_stack)
             mpstack_access(sim->stack, m, is_write);
-        }
         if (g->n_members)
             access_members(sim, g, m, is_write);
     }
@@ -531,7 +528,7 @@ const struct mpsim_result *mpsim_result(const struct mpsim *sim, size_t index)
             mplru_counts(g->lru, r->resident_metapages, sim->reports - g->forwarded, &c);
         else
             mpstack_counts(sim->stack, g->stack_level, r->resident_metapages,
-                           sim->reports - sim->stack_fed, &c);
+                           sim->reports - sim->groups[sim->stack_base].forwarded, &c);
         r->faults = c.faults;
         r->evictions = c.evictions;
         r->writebacks = c.writebacks;

@@ -422,8 +422,10 @@ static bool access_one(struct sim_one *o, uint64_t m, bool is_write)
     return true;
 }
 
-/* The group's per-configuration simulations, skipped where the shortcut allows. */
-static void access_members(struct mpsim *sim, struct size_group *g, uint64_t m, bool is_write)
+/* The group's per-configuration simulations, skipped where the shortcut allows (out of line:
+ * the loop over the sizes stays small enough to be inlined in the batch loop). */
+static __attribute__((noinline)) void access_members(struct mpsim *sim, struct size_group *g,
+                                                     uint64_t m, bool is_write)
 {
     struct recent_use *e = &g->recent[m & (MPSIM_RECENT - 1)];
     bool all_hit = g->shortcut && e->m == m && e->epoch == g->member_faults;

@@ -301,8 +301,30 @@ void cpu_page_filter_flush(mt_cpu *c)
     cpu_update_next_event(c);
 }
 
+/* ---- the page observer's batches --------------------------------------------------------- */
+
+static inline void batch_append(struct ram_page_batch *b, uint64_t pfn, bool write)
+{
+    b->entries[b->n] = pfn << 1 | (uint64_t)write;
+    if (++b->n == b->cap)
+        b->drain(b);
+}
+
+/* The observer of a batched hart, for the paths that call the observer itself. */
+static void batch_observer(void *ctx, uint64_t pfn, bool is_write)
+{
+    batch_append(ctx, pfn, is_write);
+}
+
+void cpu_set_page_batch(mt_cpu *c, struct ram_page_batch *batch, unsigned granule_shift)
+{
+    cpu_set_page_observer(c, batch_observer, batch, granule_shift);
+    c->obs_batch = batch;
+}
+
 void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned granule_shift)
 {
+    c->obs_batch = NULL;
     c->observer = fn;
     c->observer_ctx = ctx;
     c->obs_last_unit = UINT64_MAX;
@@ -500,7 +522,10 @@ static __attribute__((noinline)) void cpu_observe(mt_cpu *c, uint64_t pa, bool w
 {
     c->obs_last_unit = pa >> c->obs_shift;
     c->obs_last_write = write;
-    c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
+    if (c->obs_batch)
+        batch_append(c->obs_batch, pa >> RAM_PAGE_SHIFT, write);
+    else
+        c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
 }
 
 /* interpreter_filtered: a data access of the fast path (d's, in a run charged up to `cycle`) to

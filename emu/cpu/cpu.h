@@ -278,6 +278,8 @@ typedef struct mt_cpu {
     mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
     ram_page_observer observer;
     void *observer_ctx;
+    struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the
+                                       * observer is then an appender too, for the slow paths) */
     uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
     unsigned obs_shift;
     bool obs_last_write;
@@ -353,6 +355,8 @@ void cpu_page_filter_flush(mt_cpu *cpu);
  * perhaps a repeat of the page the filter kept back) goes to the listener, so that the walk for
  * its second half, in the same cycle, is the second access of that cycle there too. */
 void cpu_page_filter_cross_fetch(mt_cpu *cpu, uint64_t pa, unsigned size);
+/* The same reports, appended to `batch` (ram.h) instead of one call each. */
+void cpu_set_page_batch(mt_cpu *cpu, struct ram_page_batch *batch, unsigned granule_shift);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
 void cpu_update_next_event(mt_cpu *cpu);
 /* Slow path of the access hook: observer, listener. */

@@ -192,7 +192,19 @@ struct mp_session {
     uint64_t run_instructions, run_accesses;
     double run_seconds;
     mt_ram *ram;
+    /* Without a pager nothing must happen before an access goes on: the CPUs append their
+     * reports here and the simulations take them MP_BATCH at a time (drained before anything
+     * reads the simulations or the emulator writes RAM, so the order is the access order). */
+    struct ram_page_batch batch;
+    uint64_t batch_entries[MP_BATCH];
 };
+
+static void drain_batch(struct ram_page_batch *b)
+{
+    struct mp_session *s = (struct mp_session *)((char *)b - offsetof(struct mp_session, batch));
+    s->observed += mpsim_access_batch(s->sim, b->entries, b->n, s->ram_base >> MP_PAGE_SHIFT);
+    b->n = 0;
+}
 
 static void charge_fault(void *ctx)
 {
@@ -211,6 +223,8 @@ struct mp_session *mp_session_create(const struct mp_options *o, uint64_t ram_ba
     }
     s->opt = *o;
     s->ram_base = ram_base;
+    s->batch = (struct ram_page_batch){.entries = s->batch_entries, .cap = MP_BATCH,
+                                       .drain = drain_batch};
     s->ram_bytes = ram_bytes;
     if (o->budget_bytes) {
         struct mp_config c = {.ram_bytes = ram_bytes, .metapage_bytes = o->metapage_bytes,
@@ -252,8 +266,15 @@ struct metapager *mp_session_pager(struct mp_session *s)
     return s->pager;
 }
 
-const struct mpsim *mp_session_sim(const struct mp_session *s)
+struct ram_page_batch *mp_session_page_batch(struct mp_session *s)
 {
+    return s->sim && !s->pager ? &s->batch : NULL;
+}
+
+const struct mpsim *mp_session_sim(struct mp_session *s)
+{
+    if (s->batch.n)
+        drain_batch(&s->batch);
     return s->sim;
 }
 
@@ -333,6 +354,8 @@ void mp_session_charge_faults_to(struct mp_session *s, uint64_t *counter)
 
 void mp_session_host_write(struct mp_session *s, uint64_t paddr, uint64_t len)
 {
+    if (s->batch.n) /* the accesses before it first */
+        drain_batch(&s->batch);
     if (s->sim && paddr >= s->ram_base)
         mpsim_host_write(s->sim, paddr - s->ram_base, len);
 }
@@ -444,6 +467,8 @@ static void print_json(const struct mp_session *s, FILE *f)
 
 int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen)
 {
+    if (s->batch.n)
+        drain_batch(&s->batch);
     if (s->opt.stats && text && (s->pager || s->sim))
         print_text(s, text);
     if (s->opt.ram_hash && text && s->ram)

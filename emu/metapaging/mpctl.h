@@ -60,7 +60,7 @@ void mp_session_destroy(struct mp_session *s);
 /* The meta-pager, or NULL with an unlimited budget (the RAM stays flat and as fast as ever). */
 struct metapager *mp_session_pager(struct mp_session *s);
 /* The online simulations, or NULL without --metapage-sim. */
-const struct mpsim *mp_session_sim(const struct mp_session *s);
+const struct mpsim *mp_session_sim(struct mp_session *s);
 
 /* Puts the pager (if any) behind `ram` and has the simulations told of the emulator's own RAM
  * writes.  Call before anything is loaded into RAM. */
@@ -75,6 +75,10 @@ bool mp_session_needs_observer(const struct mp_session *s);
 
 /* The page observer (ram_page_observer): pfn = physical address >> 12. */
 void mp_session_observe(void *session, uint64_t pfn, bool is_write);
+/* The same reports in batches (cpu_set_page_batch), or NULL when they must come one call each
+ * (a pager: its faults happen at the access).  Reports per drain of the batch. */
+#define MP_BATCH 4096
+struct ram_page_batch *mp_session_page_batch(struct mp_session *s);
 /* The granule the observer needs reports for (cpu_set_page_observer): log2 of the smallest
  * metapage among the pager and every simulation.  Accesses within one metapage of the smallest
  * size are hits for every configuration after the first (docs/metapaging.md). */

@@ -90,6 +90,22 @@ void mplru_destroy(struct mplru *l)
     free(l);
 }
 
+/* Puts (u, w) at the front and moves entries 0..j-1 down one place (entry j, the old place of u
+ * or the first free one, is overwritten).  A carried rotation rather than a backwards copy: the
+ * compiler turns that copy into two memmove calls, which cost far more than the one to three
+ * entries a move-to-front usually shifts. */
+static inline void to_front(uint32_t *filter, uint8_t *pending, uint32_t j, uint32_t u, uint8_t w)
+{
+    for (uint32_t i = 0; i <= j; i++) {
+        uint32_t tu = filter[i];
+        uint8_t tw = pending[i];
+        filter[i] = u;
+        pending[i] = w;
+        u = tu;
+        w = tw;
+    }
+}
+
 static void bit_add(struct mplru *l, uint32_t i, int32_t v)
 {
     for (; i <= l->cap; i += i & -i)
@@ -187,6 +203,23 @@ static void count_use(struct mplru *l, struct mp_state *s, uint32_t d, bool is_w
     }
 }
 
+/* A use found in the filter at position j >= c_min: deeper than some cache, so counted in full
+ * (its noted write first).  Out of line, as is a miss: the shallow hit, by far the most common
+ * use, then needs no registers saved. */
+static __attribute__((noinline)) void filter_deep(struct mplru *l, uint32_t j, uint32_t m,
+                                                  bool is_write)
+{
+    struct mp_state *s = &l->st[m];
+    if (l->pending[j]) {
+        s->flags |= WRITTEN;
+        s->maxd = 0;
+    }
+    count_use(l, s, j + 1, is_write);
+    to_front(l->filter, l->pending, j, m, 0);
+}
+
+static __attribute__((noinline)) void filter_miss(struct mplru *l, uint32_t m, bool is_write);
+
 void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
 {
     uint32_t m = (uint32_t)m64;
@@ -194,28 +227,18 @@ void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
     uint32_t j = 0;
     while (j < l->fill && l->filter[j] != m)
         j++;
-    if (j < l->fill) {
-        uint8_t w;
-        if (j < l->c_min) { /* depth j + 1 <= c_min: a hit for every cache asked for */
-            l->hist[j + 1]++;
-            w = l->pending[j] | (uint8_t)is_write;
-        } else { /* deeper than some cache: counted in full, its noted write first */
-            struct mp_state *s = &l->st[m];
-            if (l->pending[j]) {
-                s->flags |= WRITTEN;
-                s->maxd = 0;
-            }
-            count_use(l, s, j + 1, is_write);
-            w = 0;
-        }
-        for (; j > 0; j--) {
-            l->filter[j] = l->filter[j - 1];
-            l->pending[j] = l->pending[j - 1];
-        }
-        l->filter[0] = m;
-        l->pending[0] = w;
-        return;
+    if (j >= l->fill) {
+        filter_miss(l, m, is_write);
+    } else if (j < l->c_min) { /* depth j + 1 <= c_min: a hit for every cache asked for */
+        l->hist[j + 1]++;
+        to_front(l->filter, l->pending, j, m, l->pending[j] | (uint8_t)is_write);
+    } else {
+        filter_deep(l, j, m, is_write);
     }
+}
+
+static void filter_miss(struct mplru *l, uint32_t m, bool is_write)
+{
     struct mp_state *s = &l->st[m];
     if (!(s->flags & SEEN)) { /* first use: a fault for every C */
         s->flags |= SEEN;
@@ -238,12 +261,7 @@ void mplru_access(struct mplru *l, uint64_t m64, bool is_write)
     }
     if (l->fill == l->kf)
         push_out(l);
-    for (j = l->fill; j > 0; j--) {
-        l->filter[j] = l->filter[j - 1];
-        l->pending[j] = l->pending[j - 1];
-    }
-    l->filter[0] = m;
-    l->pending[0] = 0;
+    to_front(l->filter, l->pending, l->fill, m, 0);
     l->fill++;
 }
 

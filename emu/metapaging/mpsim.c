@@ -15,6 +15,7 @@
 #include <string.h>
 
 #define MPSIM_MAX_CONFIGS 1024
+#define MPSIM_RECENT 64 /* direct-mapped on the metapage number */
 
 struct sim_one {
     struct mp_core core;
@@ -30,9 +31,9 @@ struct sim_one {
  * per-configuration method was asked for. */
 struct size_group {
     unsigned pages_shift;
-    bool any;               /* a report has been forwarded */
     bool last_w;            /* a write was forwarded since last_m became the current metapage */
-    uint64_t last_m;
+    uint64_t last_m;        /* UINT64_MAX before the first report */
+    bool feeds_stack;       /* its metapages are the shared stack pass's units */
     uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats); counted only
                                for the groups that have their own stack or simulations */
     struct mplru *lru;      /* its own stack pass (LRU configurations with fewer than
@@ -40,6 +41,18 @@ struct size_group {
     int stack_level;        /* its level in the shared stack pass (mpstack.h), else -1 */
     size_t *members;        /* indices into sims of the per-configuration simulations */
     size_t n_members;
+    /* The members' shortcut (none of them LRU): a metapage used since the members' last fault
+     * is resident in every one of them (only a fault evicts), its CLOCK bit is still set (only
+     * a fault's sweep clears it), and after a write there it is dirty in all.  Such a use
+     * changes nothing in FIFO, CLOCK or RANDOM, so it skips them.  recent[] remembers, per
+     * metapage slot, the members' fault count after its last use. */
+    bool shortcut;
+    uint64_t member_faults; /* faults of all members so far */
+    struct recent_use {
+        uint64_t m;         /* UINT64_MAX: none */
+        uint64_t epoch;     /* member_faults just after that use */
+        bool dirty;         /* dirty in every member then */
+    } recent[MPSIM_RECENT];
 };
 
 struct mpsim {
@@ -54,8 +67,7 @@ struct mpsim {
     struct mpsim_result *results; /* filled by mpsim_result from the current state */
     struct mpstack *stack;  /* the sizes whose LRU configurations all hold >= MPSTACK_FILTER */
     size_t stack_base;      /* the group whose metapages are the shared filter's units */
-    uint64_t stack_fed;     /* reports passed to it */
-    size_t *active;         /* the groups a report must visit: those with a simulation of
+    struct size_group **active; /* the groups a report must visit: those with a simulation of
                                their own or their own stack, and the shared stack's base */
     size_t n_active;
 };
@@ -215,6 +227,10 @@ static struct size_group *group_for(struct mpsim *sim, unsigned pages_shift)
             return &sim->groups[g];
     struct size_group *g = &sim->groups[sim->n_groups++];
     g->pages_shift = pages_shift;
+    g->shortcut = true; /* until an LRU core joins */
+    g->last_m = UINT64_MAX;
+    for (size_t i = 0; i < MPSIM_RECENT; i++)
+        g->recent[i].m = UINT64_MAX;
     return g;
 }
 
@@ -250,6 +266,7 @@ static int create_stacks(struct mpsim *sim, uint64_t ram_bytes, char *err, size_
                 return -1;
             }
             sim->stack_base = gi;
+            g->feeds_stack = true;
             have_base = true;
         }
         g->stack_level = mpstack_add_size(
@@ -315,6 +332,8 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
             }
             g->members = grown;
             g->members[g->n_members++] = i;
+            if (c->policy == MP_LRU) /* a hit moves it to the front: not a no-op */
+                g->shortcut = false;
         }
         continue;
     bad:
@@ -346,7 +365,7 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
     }
     for (size_t g = 0; g < sim->n_groups; g++)
         if (sim->groups[g].n_members || sim->groups[g].lru || (sim->stack && g == sim->stack_base))
-            sim->active[sim->n_active++] = g;
+            sim->active[sim->n_active++] = &sim->groups[g];
     return sim;
 }
 
@@ -372,13 +391,14 @@ void mpsim_destroy(struct mpsim *sim)
     free(sim);
 }
 
-static void access_one(struct sim_one *o, uint64_t m, bool is_write)
+/* One configuration's access; true on a fault. */
+static bool access_one(struct sim_one *o, uint64_t m, bool is_write)
 {
     struct mp_core *c = &o->core;
     uint32_t slot = mp_core_lookup(c, m);
     if (slot != MP_NO_SLOT) {
         mp_core_hit(c, slot, is_write);
-        return;
+        return false;
     }
     uint64_t size = o->r.cfg.metapage_bytes;
     slot = mp_core_choose(c);
@@ -399,36 +419,66 @@ static void access_one(struct sim_one *o, uint64_t m, bool is_write)
     }
     mp_core_install(c, slot, m, is_write);
     o->r.faults++;
+    return true;
 }
 
-void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
+/* The group's per-configuration simulations, skipped where the shortcut allows (out of line:
+ * the loop over the sizes stays small enough to be inlined in the batch loop). */
+static __attribute__((noinline)) void access_members(struct mpsim *sim, struct size_group *g,
+                                                     uint64_t m, bool is_write)
 {
-    if (page >= sim->ram_pages)
+    struct recent_use *e = &g->recent[m & (MPSIM_RECENT - 1)];
+    bool all_hit = g->shortcut && e->m == m && e->epoch == g->member_faults;
+    if (all_hit && (e->dirty || !is_write))
         return;
+    for (size_t k = 0; k < g->n_members; k++)
+        g->member_faults += access_one(&sim->sims[g->members[k]], m, is_write);
+    /* after a fault in any member, dirty only when this use wrote */
+    *e = (struct recent_use){.m = m, .epoch = g->member_faults,
+                             .dirty = is_write || (all_hit && e->dirty)};
+}
+
+static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
+{
     sim->reports++;
     for (size_t a = 0; a < sim->n_active; a++) {
-        size_t gi = sim->active[a];
-        struct size_group *g = &sim->groups[gi];
+        struct size_group *g = sim->active[a];
         uint64_t m = page >> g->pages_shift;
-        if (g->any && m == g->last_m) {
+        if (m == g->last_m) {
             if (!is_write || g->last_w)
                 return; /* a repeat here, so at every larger size too */
             g->last_w = true;
         } else {
-            g->any = true;
             g->last_m = m;
             g->last_w = is_write;
         }
         g->forwarded++;
         if (g->lru)
             mplru_access(g->lru, m, is_write);
-        if (sim->stack && gi == sim->stack_base) {
-            sim->stack_fed++;
+        else if (g->feeds_stack)
             mpstack_access(sim->stack, m, is_write);
-        }
-        for (size_t k = 0; k < g->n_members; k++)
-            access_one(&sim->sims[g->members[k]], m, is_write);
+        if (g->n_members)
+            access_members(sim, g, m, is_write);
     }
+}
+
+void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
+{
+    if (page < sim->ram_pages)
+        access_page(sim, page, is_write);
+}
+
+size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, uint64_t first_pfn)
+{
+    size_t inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t page = (entries[i] >> 1) - first_pfn;
+        if (page < sim->ram_pages) {
+            access_page(sim, page, entries[i] & 1);
+            inside++;
+        }
+    }
+    return inside;
 }
 
 void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len)
@@ -480,7 +530,7 @@ const struct mpsim_result *mpsim_result(const struct mpsim *sim, size_t index)
             mplru_counts(g->lru, r->resident_metapages, sim->reports - g->forwarded, &c);
         else
             mpstack_counts(sim->stack, g->stack_level, r->resident_metapages,
-                           sim->reports - sim->stack_fed, &c);
+                           sim->reports - sim->groups[sim->stack_base].forwarded, &c);
         r->faults = c.faults;
         r->evictions = c.evictions;
         r->writebacks = c.writebacks;

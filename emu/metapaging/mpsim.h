@@ -59,6 +59,9 @@ void mpsim_destroy(struct mpsim *sim);
 
 /* One guest access to 4 KiB page `page` (RAM offset >> 12); pages outside RAM are ignored. */
 void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write);
+/* Reports in order, each pfn << 1 | is_write with pfn a physical 4 KiB page number; first_pfn =
+ * RAM's first.  The same as mpsim_access for each one inside RAM; returns how many were. */
+size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, uint64_t first_pfn);
 
 /* The emulator's own write of RAM bytes [offset, offset+len): those metapages now have data in a
  * backing store, so a later fault reads them instead of zero-filling (as the real pager does). */

@@ -113,6 +113,22 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     return st->n++;
 }
 
+/* Puts (u, w) at the front and moves entries 0..j-1 down one place (entry j, the old place of u
+ * or the first free one, is overwritten).  A carried rotation rather than a backwards copy: the
+ * compiler turns that copy into two memmove calls, which cost far more than the one to three
+ * entries a move-to-front usually shifts. */
+static inline void to_front(uint32_t *filter, uint8_t *pending, uint32_t j, uint32_t u, uint8_t w)
+{
+    for (uint32_t i = 0; i <= j; i++) {
+        uint32_t tu = filter[i];
+        uint8_t tw = pending[i];
+        filter[i] = u;
+        pending[i] = w;
+        u = tu;
+        w = tw;
+    }
+}
+
 static void bit_add(struct level *L, uint32_t i, int32_t v)
 {
     for (; i <= L->cap; i += i & -i)
@@ -236,6 +252,10 @@ static void push_out(struct mpstack *st)
     }
 }
 
+/* A unit not in the filter: a use at every size (out of line: a filter hit then needs no
+ * registers saved). */
+static __attribute__((noinline)) void filter_miss(struct mpstack *st, uint32_t u, bool is_write);
+
 void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
 {
     uint32_t u = (uint32_t)u64;
@@ -243,17 +263,16 @@ void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
     uint32_t j = 0;
     while (j < st->fill && st->filter[j] != u)
         j++;
-    if (j < st->fill) {
-        st->filter_hits++;
-        uint8_t w = st->pending[j] | (uint8_t)is_write;
-        for (; j > 0; j--) {
-            st->filter[j] = st->filter[j - 1];
-            st->pending[j] = st->pending[j - 1];
-        }
-        st->filter[0] = u;
-        st->pending[0] = w;
+    if (j >= st->fill) {
+        filter_miss(st, u, is_write);
         return;
     }
+    st->filter_hits++;
+    to_front(st->filter, st->pending, j, u, st->pending[j] | (uint8_t)is_write);
+}
+
+static void filter_miss(struct mpstack *st, uint32_t u, bool is_write)
+{
     for (int i = 0; i < st->n; i++) {
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;
@@ -267,12 +286,7 @@ void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
     }
     if (st->fill == MPSTACK_FILTER)
         push_out(st);
-    for (j = st->fill; j > 0; j--) {
-        st->filter[j] = st->filter[j - 1];
-        st->pending[j] = st->pending[j - 1];
-    }
-    st->filter[0] = u;
-    st->pending[0] = is_write;
+    to_front(st->filter, st->pending, st->fill, u, (uint8_t)is_write);
     st->fill++;
 }
 

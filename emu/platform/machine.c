@@ -87,7 +87,11 @@ static void observe_pages(mt_cpu *h, struct mp_session *s)
 {
     if (!s || !mp_session_needs_observer(s))
         return;
-    cpu_set_page_observer(h, mp_session_observe, s, mp_session_observe_shift(s));
+    struct ram_page_batch *batch = mp_session_page_batch(s);
+    if (batch)
+        cpu_set_page_batch(h, batch, mp_session_observe_shift(s));
+    else
+        cpu_set_page_observer(h, mp_session_observe, s, mp_session_observe_shift(s));
     h->obs_timed = mp_session_faults_cost_cycles(s);
 }
 

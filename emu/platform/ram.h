@@ -34,6 +34,16 @@ typedef void (*ram_invalidate_fn)(void *ctx, uint64_t base, uint64_t len);
 /* Told the 4 KiB page number (physical address >> 12) of an access whose page differs from the
  * last one reported; is_write = 1 for stores, AMOs and PTE A/D updates. */
 typedef void (*ram_page_observer)(void *ctx, uint64_t pfn, bool is_write);
+/* The same reports gathered in a buffer its owner drains: for an observer that need not act
+ * before the access itself (the online simulations, not a meta-pager), one call per `cap`
+ * reports instead of one per report.  entries[i] = pfn << 1 | is_write, in report order; the CPU
+ * calls drain(b) when n reaches cap, and drain must leave n == 0.  The owner drains it itself
+ * before it reads its state. */
+struct ram_page_batch {
+    uint64_t *entries;
+    uint32_t n, cap;
+    void (*drain)(struct ram_page_batch *b);
+};
 
 /* Guest RAM of `size` bytes (a multiple of 4 KiB) at physical `base`. NULL (errno set) on failure. */
 mt_ram *ram_create(uint64_t base, uint64_t size);

@@ -218,12 +218,82 @@ static void test_paged_ram_and_hash(void **state)
     ram_destroy(paged);
 }
 
+/* As the CPU appends to a batch (ram.h): the entry, and a drain when full. */
+static void batch_report(struct ram_page_batch *b, uint64_t pfn, bool is_write)
+{
+    b->entries[b->n] = pfn << 1 | (uint64_t)is_write;
+    if (++b->n == b->cap)
+        b->drain(b);
+}
+
+/* Reports in batches count exactly as one call each: a stream over several batches with the
+ * emulator's own writes in between (drained first, so they land between the same accesses) and
+ * reports outside RAM; the results read mid-batch.  A pager needs its reports one by one. */
+static void test_batched_reports(void **state)
+{
+    (void)state;
+    const uint64_t base = 0x80000000u, size = 8 << 20;
+    struct mp_options o;
+    mp_options_default(&o);
+    o.sim_spec = "4K/16K/64K:64K/256K/2M:*";
+    char err[256];
+    struct mp_session *one = mp_session_create(&o, base, size, err, sizeof err);
+    struct mp_session *batched = mp_session_create(&o, base, size, err, sizeof err);
+    assert_non_null(one);
+    assert_non_null(batched);
+    struct ram_page_batch *b = mp_session_page_batch(batched);
+    assert_non_null(b);
+    uint64_t x = 12345, pfn0 = base >> 12;
+    for (int i = 0; i < 3 * MP_BATCH + 17; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        uint64_t r = x >> 33;
+        /* mostly a few hot pages, sometimes anywhere, sometimes a device */
+        uint64_t pfn = r % 8 < 6 ? pfn0 + r % 5 : r % 8 == 6 ? pfn0 + r % (size >> 12) : 0x10000;
+        bool w = (r >> 8) % 3 == 0;
+        mp_session_observe(one, pfn, w);
+        batch_report(b, pfn, w);
+        if (i % 1000 == 999) {
+            /* a fault on a page never used before, then the emulator writes it: the fault
+             * zero-fills (it came first), a later one reads */
+            uint64_t fresh = (size >> 12) - 1 - (uint64_t)i / 1000;
+            mp_session_observe(one, pfn0 + fresh, false);
+            batch_report(b, pfn0 + fresh, false);
+            mp_session_host_write(one, base + (fresh << 12), 100);
+            mp_session_host_write(batched, base + (fresh << 12), 100);
+        }
+    }
+    assert_int_not_equal(b->n, 0); /* the last reports are still in the batch */
+    const struct mpsim *s1 = mp_session_sim(one), *s2 = mp_session_sim(batched);
+    assert_int_equal(b->n, 0);
+    assert_int_equal(mpsim_count(s1), mpsim_count(s2));
+    for (size_t i = 0; i < mpsim_count(s1); i++) {
+        const struct mpsim_result *r1 = mpsim_result(s1, i), *r2 = mpsim_result(s2, i);
+        assert_int_equal(r1->accesses, r2->accesses);
+        assert_int_equal(r1->faults, r2->faults);
+        assert_int_equal(r1->zero_fills, r2->zero_fills);
+        assert_int_equal(r1->backing_reads, r2->backing_reads);
+        assert_int_equal(r1->evictions, r2->evictions);
+        assert_int_equal(r1->writebacks, r2->writebacks);
+        assert_int_equal(r1->bytes_in, r2->bytes_in);
+        assert_int_equal(r1->bytes_out, r2->bytes_out);
+    }
+    assert_true(mpsim_result(s1, 0)->faults > 100);
+    mp_session_destroy(one);
+    mp_session_destroy(batched);
+    o.budget_bytes = 1 << 20;
+    struct mp_session *paged = mp_session_create(&o, base, size, err, sizeof err);
+    assert_non_null(paged);
+    assert_null(mp_session_page_batch(paged));
+    mp_session_destroy(paged);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_session),
         cmocka_unit_test(test_paged_ram_and_hash),
+        cmocka_unit_test(test_batched_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,15 +30,18 @@ pids+=($!)
 # once spun for ever when no timer was set)
 timeout 30 "$EMU" -q --trace "$tmp/ref.mtr" --trace-all "$tmp/refall.mtr" "$idle" <&3 >/dev/null 2>"$tmp/ref.err" &
 pids+=($!)
-# kill once every .partial has grown past its header and stayed the same size for 1.5 s (the
+# kill once all five .partial files have grown past its header and stayed the same size for 1.5 s (the
 # guest idles: its last tail is written), or after 20 s (a slow machine, an ASan build)
 prev='' stable=0
 for _ in $(seq 1 40); do
   sleep 0.5
-  sizes=$(stat -c %s "$tmp/thr.mtr.partial" "$tmp/inl.mtr.partial" "$tmp/all.mtr.partial" 2>/dev/null | tr '\n' ' ')
+  # (the reference's files too: on a loaded machine it may start last)
+  sizes=$(stat -c %s "$tmp/thr.mtr.partial" "$tmp/inl.mtr.partial" "$tmp/all.mtr.partial" \
+          "$tmp/ref.mtr.partial" "$tmp/refall.mtr.partial" 2>/dev/null | tr '\n' ' ')
   if [ "$sizes" = "$prev" ]; then stable=$((stable + 1)); else stable=0; fi
   prev=$sizes
   grown=1
+  [ "$(echo $sizes | wc -w)" -eq 5 ] || grown=0
   for z in $sizes; do [ "$z" -gt 1000 ] || grown=0; done
   [ $grown -eq 1 ] && [ $stable -ge 3 ] && break
 done

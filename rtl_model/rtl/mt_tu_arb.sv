@@ -38,7 +38,8 @@ module mt_tu_arb (
   output logic r_sect_o,
   output logic r_sync_o,
   output logic r_ovf_o,
-  output logic r_mark_o,
+  output logic r_mark_o,            // (the MARKER row is r_mark_o || r_murg_o)
+  output logic r_murg_o,            // the urgent MARKER's row (urgent, no barrier; no other is set)
   output logic r_end_o,
   output logic r_pkt_o,             // one of the packet rows (not a sample)
   output logic hold_act_o,          // the hold's sample is decided: absorbed, written or dropped
@@ -71,7 +72,10 @@ module mt_tu_arb (
   // waiting for a FIFO at most half full.)  Row 0: an urgent MARKER (one that an act passed)
   // wins whenever no barrier is pending: the hold is hidden from the rows (b_hold_valid_arb,
   // which keeps it, undecided) and OVERFLOW gives way (ovf_ready); urgent implies pending, so
-  // END is not chosen either.
+  // END is not chosen either.  Row 0 is a row of its own (r_murg, urg_nobar: a first-level table),
+  // OR-ed in where the MARKER row is used (s_mark, w_mark, the descriptor), so that the MARKER
+  // row proper (r_mark) takes mark_only directly: an OR of the two in front of r_mark put a
+  // table more on the path from the FIFO's half-full flag into the descriptor (v4.1).
   //
   // Contract v4: after a cycle in which the arbitration acted (chose a packet or absorbed a
   // sample) come four rest cycles (rest_sr_q, below); the hold's sample is ready in the
@@ -82,7 +86,7 @@ module mt_tu_arb (
   // The decision is four levels of 4-input tables over flip-flops (mt_tu_lut4, one instance per
   // signal; lut_fn spells each table), so that the hold's load enable and the packet's write
   // leave the arbitration at the fourth and fifth level:
-  //   1: barrier, hold_after_arb, and the gates and pending-row flags below;
+  //   1: barrier, hold_after_arb, and the gates and pending-row flags below, row 0 (urg_nobar);
   //   2: b_hold_valid_arb, hold_free_sw (empty, or dropped by this cycle's switch);
   //   3: the rows, hold_act (its sample is decided now: absorbed, chosen, or dropped for want of
   //      room; a hold that acts is always emptied), hold_wr (and written), hold_cnt (absorbed or
@@ -116,8 +120,6 @@ module mt_tu_arb (
   // level 2
   logic hold_free_sw;
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LHvaN)))    u_l_hva     (.i({urg_nobar, hold_after_arb, sw_i, hold_valid_i}), .o(b_hold_valid_arb));
-  logic mark_win;   // the MARKER row's condition: pending and no OVERFLOW before it, or urgent
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_mwin    (.i({2'b0, marker_urgent_i, mark_only}), .o(mark_win));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LFsw)))     u_l_fsw     (.i({hold_new_due, hold_after_arb, sw_i, hold_valid_i}), .o(hold_free_sw));
   // level 3
   logic r_hold, r_sect, r_sync, r_ovf, r_mark, r_end, pkt_nobar, pkt_gate;
@@ -135,7 +137,7 @@ module mt_tu_arb (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSect)))    u_l_rsect   (.i({1'b0, hold_after_arb, b_hold_valid_arb, spsw}), .o(r_sect));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LSync)))    u_l_rsync   (.i({hold_after_arb, b_hold_valid_arb, sync_pending_i, spsw}), .o(r_sync));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rovf    (.i({ovf_ready, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_ovf));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rmark   (.i({mark_win, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_mark));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LRow)))     u_l_rmark   (.i({mark_only, hold_ready_i, b_hold_valid_arb, barrier}), .o(r_mark));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LEndRow)))  u_l_rend    (.i({1'b0, end_only, b_hold_valid_arb, barrier}), .o(r_end));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LPktGate))) u_l_pgate   (.i({1'b0, hold_after_arb, b_hold_valid_arb, gate}), .o(pkt_gate));
 
@@ -164,12 +166,12 @@ module mt_tu_arb (
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_ssect (.i({2'b0, run_nz_i, r_sect}), .o(s_sect));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_ssync (.i({2'b0, run_nz_i, r_sync}), .o(s_sync));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_sovf  (.i({2'b0, run_nz_i, r_ovf}), .o(s_ovf));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_smark (.i({2'b0, run_nz_i, r_mark}), .o(s_mark));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOrAndN)))  u_l_smark (.i({1'b0, run_nz_i, urg_nobar, r_mark}), .o(s_mark));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAndN)))    u_l_send  (.i({2'b0, run_nz_i, r_end}), .o(s_end));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGate3)))   u_l_wsect (.i({1'b0, run_nz_i, gate, r_sect}), .o(w_sect));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGate3)))   u_l_wsync (.i({1'b0, run_nz_i, gate, r_sync}), .o(w_sync));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGate3)))   u_l_wovf  (.i({1'b0, run_nz_i, gate, r_ovf}), .o(w_ovf));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGate3)))   u_l_wmark (.i({1'b0, run_nz_i, gate, r_mark}), .o(w_mark));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGateOr)))  u_l_wmark (.i({run_nz_i, gate, urg_nobar, r_mark}), .o(w_mark));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LGate3)))   u_l_wend  (.i({1'b0, run_nz_i, gate, r_end}), .o(w_end));
 
   // (r_hold and r_pkt exclude each other; a packet row writes whenever the gate is open)
@@ -203,6 +205,7 @@ module mt_tu_arb (
   assign r_sync_o      = r_sync;
   assign r_ovf_o       = r_ovf;
   assign r_mark_o      = r_mark;
+  assign r_murg_o      = urg_nobar;
   assign r_end_o       = r_end;
   assign r_pkt_o       = r_pkt;
   assign hold_act_o    = hold_act;

@@ -342,7 +342,7 @@ module mt_tu_ctrl #(
   logic       hold_ready, ready_q;   // (hold_ready as a flip-flop)
   assign hold_ready = ready_q;
   logic gate, spsw;
-  logic r_hold, r_hold_w, r_sect, r_sync, r_ovf, r_mark, r_end, r_pkt;
+  logic r_hold, r_hold_w, r_sect, r_sync, r_ovf, r_mark, r_murg, r_end, r_pkt;
   logic hold_act, hold_cnt, hold_load, hold_take_w, hold_take_x, hold_take_y, cap_dropped_c;
   logic s_sect, s_sync, s_ovf, s_mark, s_end;
   logic w_sect, w_sync, w_ovf, w_mark, w_end;
@@ -395,6 +395,7 @@ module mt_tu_ctrl #(
     .r_sync_o         (r_sync),
     .r_ovf_o          (r_ovf),
     .r_mark_o         (r_mark),
+    .r_murg_o         (r_murg),
     .r_end_o          (r_end),
     .r_pkt_o          (r_pkt),
     .hold_act_o       (hold_act),
@@ -491,6 +492,7 @@ module mt_tu_ctrl #(
     .r_sync_i     (r_sync),
     .r_ovf_i      (r_ovf),
     .r_mark_i     (r_mark),
+    .r_murg_i     (r_murg),
     .r_end_i      (r_end),
     .s_sect_i     (s_sect),
     .s_sync_i     (s_sync),

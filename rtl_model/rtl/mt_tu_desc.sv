@@ -11,7 +11,8 @@ module mt_tu_desc (
   input  logic        r_sect_i,
   input  logic        r_sync_i,
   input  logic        r_ovf_i,
-  input  logic        r_mark_i,
+  input  logic        r_mark_i,         // the MARKER row: r_mark_i || r_murg_i
+  input  logic        r_murg_i,         // (row 0, the urgent MARKER: a first-level table)
   input  logic        r_end_i,
   input  logic        s_sect_i,         // SECTION, unless a RUN flushes first
   input  logic        s_sync_i,         // SYNC, the same
@@ -57,12 +58,12 @@ module mt_tu_desc (
   assign k_hs = mt_tu_pkg::HdrSample | {1'b0, (any_match_i ? {1'b0, midx_i} : 3'd0), rw_i, run_nz_i,
                                         !skip_zero_i, 1'b0};
   assign k_hr = ({8{r_sect_i}} & mt_tu_pkg::HdrSection) | ({8{r_sync_i}} & mt_tu_pkg::HdrSync) |
-                ({8{r_ovf_i}} & mt_tu_pkg::HdrOverflow) | ({8{r_mark_i}} & mt_tu_pkg::HdrMarker) |
+                ({8{r_ovf_i}} & mt_tu_pkg::HdrOverflow) | ({8{r_mark_i || r_murg_i}} & mt_tu_pkg::HdrMarker) |
                 ({8{r_end_i}} & mt_tu_pkg::HdrEnd);
   assign k_bs = 5'd1 + (run_nz_i ? 5'd1 : 5'd0) + (skip_zero_i ? 5'd0 : 5'd6) +
                 (any_match_i ? 5'd0 : 5'd8);
   assign k_br = ({5{r_sect_i}} & BndSection) | ({5{r_sync_i}} & BndSync) | ({5{r_end_i}} & BndEnd) |
-                ({5{r_ovf_i || r_mark_i}} & BndValue);
+                ({5{r_ovf_i || r_mark_i || r_murg_i}} & BndValue);
   // (per bit: r_hold_i ? the sample's : a run ? RUN's : the row's, as LSelRun where RUN's bit is
   // set, else LSelNr)
   for (genvar b = 0; b < 8; b++) begin : g_khdr

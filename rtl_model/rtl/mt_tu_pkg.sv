@@ -131,6 +131,7 @@ package mt_tu_pkg;
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
                           LSwFmt = 40, LKind = 41, LTapAct = 42, LOr4 = 43, LLoadN = 52, LHvaN = 53, LUrg = 54,
+                          LOrAndN = 55, LGateOr = 56,
                           LNoStop = 44, LStartOr = 45, LLen1 = 46, LLen0 = 47, LSpHit = 48, LWrFmt = 49, LSpLow = 50, LBr1 = 51;
   function automatic logic lut_fn(input int unsigned f, input logic [3:0] x);
     case (f)
@@ -176,6 +177,9 @@ package mt_tu_pkg;
       LLen0:    lut_fn = !(x[0] || x[1] || x[2]) || (x[1] && !x[0]) || x[3];
       LLoad2:   lut_fn = x[0] && x[1] && (x[2] || x[3]);
       LGate3:   lut_fn = x[0] && x[1] && !x[2];
+      // (the MARKER row and row 0, x0 || x1: unless x2 (LOrAndN); gated by x2, unless x3 (LGateOr))
+      LOrAndN:  lut_fn = (x[0] || x[1]) && !x[2];
+      LGateOr:  lut_fn = (x[0] || x[1]) && x[2] && !x[3];
       LHaa:     lut_fn = x[0] ? (x[1] || x[2]) : x[3];
       // (the late next-state bits: x[0] the bit's value otherwise)
       LSetClr:  lut_fn = !x[3] && (x[2] || (x[0] && !x[1]));      // x1 clears, x2 sets, x3 resets

@@ -15,7 +15,7 @@ TEST_DEPS    += $(FWBUILD)/hyp.elf
 TEST_SCRIPTS += tests/e2e/hyp.sh
 endif
 
-$(FWBUILD)/obj/hyp/%.o: firmware/hyp/% firmware/hyp/hyp_defs.h
+$(FWBUILD)/obj/hyp/%.o: firmware/hyp/% firmware/hyp/hyp_defs.h firmware/rt/hs_guest_trap.S.inc
 	@mkdir -p $(@D)
 	$(HYP_CC) $(HYP_CFLAGS) -c $< -o $@
 

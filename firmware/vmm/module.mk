@@ -22,7 +22,7 @@ TEST_DEPS    += $(VMM_ELF) linux
 TEST_SCRIPTS += tests/e2e/guest-linux.sh
 endif
 
-$(FWBUILD)/obj/vmm/%.o: firmware/% $(wildcard firmware/vmm/*.h) firmware/rt/dt.h
+$(FWBUILD)/obj/vmm/%.o: firmware/% $(wildcard firmware/vmm/*.h) firmware/rt/dt.h firmware/rt/hs_guest_trap.S.inc
 	@mkdir -p $(@D)
 	$(VMM_CC) $(VMM_CFLAGS) -c $< -o $@
 

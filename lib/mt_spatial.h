@@ -50,8 +50,8 @@
 #define MT_SPATIAL_RATE_MAX 65536u      /* N: 16 hash bits */
 #define MT_SPATIAL_DEFAULT_RATE 1u      /* why: docs/metapaging.md "Spatial sampling" */
 #define MT_SPATIAL_RATE_LOG2_MAX 16u
-#define MT_SPATIAL_MAP_LOG2 12u         /* K: the bitmap of a size has 2^K bits (4 Kbit: one iCE40 BRAM) */
-#define MT_SPATIAL_SAMPLE_MAX 1024u     /* T: set bits of a size's bitmap before its rate doubles */
+#define MT_SPATIAL_MAP_LOG2 14u         /* K: the bitmap of a size has 2^K bits (16 Kbit; ten sizes: 160 Kbit, one SPRAM) */
+#define MT_SPATIAL_SAMPLE_MAX 8192u     /* T: set bits of a size's bitmap before its rate doubles */
 #define MT_SPATIAL_MAP_LOG2_MIN 4u      /* what a reader takes from a header (trace.spatial_rule) */
 #define MT_SPATIAL_MAP_LOG2_MAX 16u
 #define MT_SPATIAL_HASH_BITS (MT_SPATIAL_RATE_LOG2_MAX + MT_SPATIAL_MAP_LOG2_MAX) /* 32 */

@@ -2,6 +2,7 @@
 #include "mt_spatial.h"
 
 #include <string.h>
+#include <threads.h>
 
 /* Low 48 bits of SplitMix64's outputs 1..32 from seed 0 (docs/trace-format.md 4.1): bits 0..15
  * decide what a size keeps, the others only index the doubling rule's bitmap. */
@@ -81,12 +82,44 @@ int mt_spatial_init_rule(mt_spatial *s, uint32_t rate, unsigned log2m, uint32_t 
 
 /* ---- per size: the distinct count and the doubling rule (mt_spatial.h) ------------------- */
 
+/* All 32 hash bits, by table: H3 is linear over GF(2), so h(p) is the XOR of the hashes of p's six
+ * bytes (p < 2^48) in their places, 6 x 256 entries made once from MT_SPATIAL_H3 (the filter
+ * hashes every record at every size: a parity per bit cost 30% of the recording time). */
+static uint32_t hash_bytes[6][256];
+static once_flag hash_once = ONCE_FLAG_INIT;
+
+static void hash_table_init(void)
+{
+    for (unsigned k = 0; k < 6; k++)
+        for (unsigned v = 0; v < 256; v++) {
+            uint32_t h = 0;
+            for (unsigned b = 0; b < MT_SPATIAL_HASH_BITS; b++)
+                h |= (uint32_t)__builtin_parityll(((uint64_t)v << (8 * k)) & MT_SPATIAL_H3[b]) << b;
+            hash_bytes[k][v] = h;
+        }
+}
+
+uint32_t mt_spatial_hash32(uint64_t p)
+{
+    call_once(&hash_once, hash_table_init);
+    uint32_t h = 0;
+    for (unsigned k = 0; k < 6; k++)
+        h ^= hash_bytes[k][(p >> (8 * k)) & 0xff];
+    return h;
+}
+
+/* Index bit m is hash bit b in r..r+K-1 with b = m mod K: hash bits r..r+K-1 (bit t of w is
+ * hash bit r+t, which goes to index bit (r+t) mod K), rotated left by r mod K within K bits. */
+static inline uint32_t index_of_hash(uint32_t h, unsigned r, unsigned log2m)
+{
+    uint32_t mask = (UINT32_C(1) << log2m) - 1, w = (uint32_t)(((uint64_t)h >> r) & mask);
+    unsigned s = r % log2m;
+    return s ? ((w << s) | (w >> (log2m - s))) & mask : w;
+}
+
 uint32_t mt_spatial_map_index(uint64_t p, unsigned r, unsigned log2m)
 {
-    uint32_t j = 0;
-    for (unsigned b = r; b < r + log2m; b++)
-        j |= (uint32_t)mt_spatial_hash_bit(p, b) << (b % log2m);
-    return j;
+    return index_of_hash(mt_spatial_hash32(p & ((UINT64_C(1) << 48) - 1)), r, log2m);
 }
 
 int mt_spatial_counter_init(mt_spatial_counter *c, uint32_t rate, unsigned log2m, uint32_t max)

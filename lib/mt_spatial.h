@@ -103,6 +103,8 @@ uint32_t mt_spatial_rate_of(uint32_t n, unsigned i);
 uint32_t mt_spatial_hash(uint64_t p);
 /* Hash bit b (0..31) of metapage number p. */
 unsigned mt_spatial_hash_bit(uint64_t p, unsigned b);
+/* All 32 hash bits of metapage number p (p < 2^48). */
+uint32_t mt_spatial_hash32(uint64_t p);
 /* The bitmap index of metapage p at rate 2^r with 2^log2m bits (see above). */
 uint32_t mt_spatial_map_index(uint64_t p, unsigned r, unsigned log2m);
 /* A counter at starting rate `rate` (a power of two <= MT_SPATIAL_RATE_MAX), 2^log2m bits

@@ -103,6 +103,7 @@ static void test_hash_bit_exact(void **state)
             for (unsigned j = 0; j < 48; j++)
                 par ^= (unsigned)((p >> j) & (MT_SPATIAL_H3[b] >> j) & 1);
             assert_int_equal(mt_spatial_hash_bit(p, b), par);
+            assert_int_equal((mt_spatial_hash32(p) >> b) & 1, par); /* the table-driven hash */
         }
     }
     /* SplitMix64 output 17 (worked out in python: docs/trace-format.md 4.1 lists all 32) */

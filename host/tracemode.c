@@ -105,21 +105,21 @@ static int spatial_get(ht_source *src, const char *info, trace_mode_info *out, c
         }
         out->spatial_rates[i] = (uint32_t)l[i];
     }
-    /* the doubling rule: a bitmap of 2^K bits per size (lib/mt_spatial.h); a trace from before it
-     * (an exact set of up to 2S metapages per size) names no rule, and replaying another rule
-     * than its writer's would take metapages dropped on the way for a fixed-rate sample */
-    uint64_t k, smax;
-    if (info_value(info, "trace.spatial_rule", v, sizeof v) || strncmp(v, "bitmap-", 7) || parse_u64(v + 7, &k) ||
-        k < MT_SPATIAL_MAP_LOG2_MIN || k > MT_SPATIAL_MAP_LOG2_MAX) {
-        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_rule=bitmap-K (K from %u to %u) in its "
-                 "header: recorded with the exact-set rule of before 2026-12-05, which this metatrace does not "
-                 "replay; record it again", src->name, MT_SPATIAL_MAP_LOG2_MIN, MT_SPATIAL_MAP_LOG2_MAX);
+    /* the doubling rule: a bitmap of 2^K bits per size (lib/mt_spatial.h), or, when the header
+     * names none, the exact set of up to 2S metapages of the traces written before it (the
+     * reader replays the writer's rule: another rule would take metapages dropped on the way
+     * for a fixed-rate sample) */
+    uint64_t k = 0, smax;
+    if (!info_value(info, "trace.spatial_rule", v, sizeof v) &&
+        (strncmp(v, "bitmap-", 7) || parse_u64(v + 7, &k) || k < MT_SPATIAL_MAP_LOG2_MIN || k > MT_SPATIAL_MAP_LOG2_MAX)) {
+        snprintf(err, errlen, "%s: trace.spatial_rule '%s' is not bitmap-K (K from %u to %u): refusing to replay "
+                 "a rule this metatrace does not know", src->name, v, MT_SPATIAL_MAP_LOG2_MIN, MT_SPATIAL_MAP_LOG2_MAX);
         return -1;
     }
-    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 ||
-        smax >= (UINT64_C(1) << k)) {
-        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to 2^%" PRIu64 " - 1 set bits of "
-                 "a size's bitmap) in its header", src->name, k);
+    uint64_t smax_top = k ? (UINT64_C(1) << k) - 1 : UINT64_C(1) << 20;
+    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 || smax > smax_top) {
+        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to %" PRIu64 "%s) in its header",
+                 src->name, smax_top, k ? " set bits of a size's bitmap" : " metapages");
         return -1;
     }
     out->spatial_max = (uint32_t)smax;
@@ -331,9 +331,68 @@ fail:
 
 /* ---- spatial: SHARDS per size --------------------------------------------------------- */
 
+/* The rule of the traces without trace.spatial_rule: an exact set of the sampled metapages, a new
+ * one counted unless the set holds 2S, the rate doubling while it holds more than S. */
+static int exact_set_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                uint64_t *sampled, char *err, size_t errlen)
+{
+    uint32_t r = tm->spatial_rates[i], smax = tm->spatial_max;
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        return -1;
+    }
+    ht_source *view = trace_mode_size_view(src, i);
+    u64map set;
+    if (!view || u64map_init(&set, 2 * (size_t)smax)) {
+        if (view)
+            view->close(view);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    ht_record rec;
+    int got, rc = 0;
+    uint64_t *gone = malloc(2 * (size_t)smax * sizeof *gone);
+    while (gone && (got = ht_next_sample(view, &rec)) == 1) {
+        uint64_t p = rec.addr >> (12 + i);
+        if (mt_spatial_hash(p) & (r - 1))
+            continue; /* recorded before the rate last doubled */
+        /* mt_spatial.h's rule: a new metapage counts unless the set holds 2 S */
+        if (u64map_get(&set, p) || set.count >= 2 * (size_t)smax)
+            continue;
+        if (!u64map_put(&set, p, 0, NULL)) {
+            rc = -1;
+            break;
+        }
+        while (set.count > smax && r < MT_SPATIAL_RATE_MAX) {
+            r *= 2;
+            size_t n = 0, pos = 0;
+            uint64_t k, val;
+            while (u64map_iter(&set, &pos, &k, &val))
+                if (mt_spatial_hash(k) & (r - 1))
+                    gone[n++] = k;
+            for (size_t j = 0; j < n; j++)
+                u64map_remove(&set, gone[j]);
+        }
+    }
+    if (!gone || rc)
+        snprintf(err, errlen, "out of memory");
+    else if (got < 0)
+        snprintf(err, errlen, "%s", view->err);
+    rc = !gone || rc || got < 0 ? -1 : 0;
+    free(gone);
+    if (sampled) /* the set holds the metapages kept at the final rate (all, below 2 S) */
+        *sampled = set.count;
+    u64map_free(&set);
+    view->close(view);
+    *rate = r;
+    return rc;
+}
+
 int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
                                   uint64_t *sampled, char *err, size_t errlen)
 {
+    if (!tm->spatial_map_log2)
+        return exact_set_final_rate(src, tm, i, rate, sampled, err, errlen);
     mt_spatial_counter *c = malloc(sizeof *c);
     if (!c || mt_spatial_counter_init(c, tm->spatial_rates[i], tm->spatial_map_log2, tm->spatial_max)) {
         snprintf(err, errlen, c ? "%s: spatial parameters the filter does not take" : "out of memory", src->name);

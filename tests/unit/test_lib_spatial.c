@@ -435,6 +435,18 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
     policy_result want, got;
     char err[256];
     trace_mode_info tm = spatial_info(start_rate, n);
+    /* a header without trace.spatial_rule (the exact set of before 2026-12-05): with S = 2^20
+     * no size doubles in the replay, and 2^20 - 1 sampled metapages would be needed */
+    trace_mode_info old = tm;
+    old.spatial_map_log2 = 0;
+    old.spatial_max = 1u << 20;
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        uint32_t r = 0;
+        uint64_t kept = 0;
+        assert_int_equal(trace_mode_spatial_final_rate(ss, &old, i, &r, &kept, err, sizeof err), 0);
+        assert_int_equal(r, tm.spatial_rates[i]);
+        assert_true(kept > 0);
+    }
     /* the host's replay of the doubling rule finds the filter's final rate at every size */
     for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
         uint32_t r = 0;
@@ -610,9 +622,16 @@ static void test_mode_from_header(void **state)
                 "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-12\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial_hash"));
-    /* a trace of the exact-set rule (no trace.spatial_rule), or a rule out of range */
+    /* a trace of the exact-set rule (no trace.spatial_rule: written before the bitmap, or by a
+     * writer whose rates never double, S = 2^20) is read with that rule; a rule out of range
+     * or unknown is refused */
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_max=1024\ntrace.spatial_hash=h3-splitmix0\n";
+                "trace.spatial_max=1048576\ntrace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
+    assert_int_equal(tm.spatial_map_log2, 0);
+    assert_int_equal(tm.spatial_max, 1048576);
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=1024\ntrace.spatial_rule=exact\ntrace.spatial_hash=h3-splitmix0\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "trace.spatial_rule"));
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"

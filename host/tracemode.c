@@ -105,13 +105,25 @@ static int spatial_get(ht_source *src, const char *info, trace_mode_info *out, c
         }
         out->spatial_rates[i] = (uint32_t)l[i];
     }
-    uint64_t smax;
-    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 || smax > (1u << 20)) {
-        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to 2^20 metapages) in its header",
-                 src->name);
+    /* the doubling rule: a bitmap of 2^K bits per size (lib/mt_spatial.h), or, when the header
+     * names none, the exact set of up to 2S metapages of the traces written before it (the
+     * reader replays the writer's rule: another rule would take metapages dropped on the way
+     * for a fixed-rate sample) */
+    uint64_t k = 0, smax;
+    if (!info_value(info, "trace.spatial_rule", v, sizeof v) &&
+        (strncmp(v, "bitmap-", 7) || parse_u64(v + 7, &k) || k < MT_SPATIAL_MAP_LOG2_MIN || k > MT_SPATIAL_MAP_LOG2_MAX)) {
+        snprintf(err, errlen, "%s: trace.spatial_rule '%s' is not bitmap-K (K from %u to %u): refusing to replay "
+                 "a rule this metatrace does not know", src->name, v, MT_SPATIAL_MAP_LOG2_MIN, MT_SPATIAL_MAP_LOG2_MAX);
+        return -1;
+    }
+    uint64_t smax_top = k ? (UINT64_C(1) << k) - 1 : UINT64_C(1) << 20;
+    if (info_value(info, "trace.spatial_max", v, sizeof v) || parse_u64(v, &smax) || smax < 1 || smax > smax_top) {
+        snprintf(err, errlen, "%s: spatial trace without a trace.spatial_max (1 to %" PRIu64 "%s) in its header",
+                 src->name, smax_top, k ? " set bits of a size's bitmap" : " metapages");
         return -1;
     }
     out->spatial_max = (uint32_t)smax;
+    out->spatial_map_log2 = (unsigned)k;
     if (info_value(info, "trace.spatial_hash", v, sizeof v) || strcmp(v, "h3-splitmix0")) {
         snprintf(err, errlen, "%s: spatial trace whose trace.spatial_hash is not h3-splitmix0", src->name);
         return -1;
@@ -319,8 +331,10 @@ fail:
 
 /* ---- spatial: SHARDS per size --------------------------------------------------------- */
 
-int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
-                                  uint64_t *sampled, char *err, size_t errlen)
+/* The rule of the traces without trace.spatial_rule: an exact set of the sampled metapages, a new
+ * one counted unless the set holds 2S, the rate doubling while it holds more than S. */
+static int exact_set_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                uint64_t *sampled, char *err, size_t errlen)
 {
     uint32_t r = tm->spatial_rates[i], smax = tm->spatial_max;
     if (ht_rewind(src)) {
@@ -374,7 +388,71 @@ int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, uns
     return rc;
 }
 
-static const policy_row *part_row(const policy_result *r, pg_policy p, uint64_t budget)
+int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                  uint64_t *sampled, char *err, size_t errlen)
+{
+    if (!tm->spatial_map_log2)
+        return exact_set_final_rate(src, tm, i, rate, sampled, err, errlen);
+    mt_spatial_counter *c = malloc(sizeof *c);
+    if (!c || mt_spatial_counter_init(c, tm->spatial_rates[i], tm->spatial_map_log2, tm->spatial_max)) {
+        snprintf(err, errlen, c ? "%s: spatial parameters the filter does not take" : "out of memory", src->name);
+        free(c);
+        return -1;
+    }
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        free(c);
+        return -1;
+    }
+    ht_source *view = trace_mode_size_view(src, i);
+    u64map seen; /* every metapage counted, to count those kept at the final rate */
+    if (!view || u64map_init(&seen, 4096)) {
+        if (view)
+            view->close(view);
+        snprintf(err, errlen, "out of memory");
+        free(c);
+        return -1;
+    }
+    ht_record rec;
+    int got, rc = 0;
+    while ((got = ht_next_sample(view, &rec)) == 1) {
+        uint64_t p = rec.addr >> (12 + i);
+        if (mt_spatial_hash(p) & (c->rate - 1))
+            continue; /* recorded before the rate last doubled */
+        mt_spatial_counter_record(c, p); /* the filter's rule, the filter's code */
+        if (sampled && !u64map_get(&seen, p) && !u64map_put(&seen, p, 0, NULL)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc)
+        snprintf(err, errlen, "out of memory");
+    else if (got < 0)
+        snprintf(err, errlen, "%s", view->err);
+    rc = rc || got < 0 ? -1 : 0;
+    if (sampled) {
+        uint64_t n = 0, k, val;
+        size_t pos = 0;
+        while (u64map_iter(&seen, &pos, &k, &val))
+            n += (mt_spatial_hash(k) & (c->rate - 1)) == 0;
+        *sampled = n;
+    }
+    *rate = c->rate;
+    u64map_free(&seen);
+    view->close(view);
+    free(c);
+    return rc;
+}
+
+/* The sample's simulations of one size: every policy at a list of sample capacities, run in as
+ * many passes of POLICY_MAX_BUDGETS capacities as needed. */
+typedef struct {
+    policy_row *rows;
+    size_t n;
+    uint64_t samples;
+} sample_runs;
+
+static const policy_row *sample_row(const sample_runs *r, pg_policy p, uint64_t budget)
 {
     for (size_t j = 0; j < r->n; j++)
         if (r->rows[j].policy == p && r->rows[j].budget == budget)
@@ -382,22 +460,88 @@ static const policy_row *part_row(const policy_result *r, pg_policy p, uint64_t 
     return NULL;
 }
 
-static int add_budget(policy_config *c, uint64_t b)
+static int add_capacity(uint64_t *list, int *n, uint64_t b)
 {
-    for (int k = 0; k < c->nbudgets; k++)
-        if (c->budgets[k] == b)
+    for (int k = 0; k < *n; k++)
+        if (list[k] == b)
             return 0;
-    if (c->nbudgets == POLICY_MAX_BUDGETS)
-        return -1;
-    c->budgets[c->nbudgets++] = b;
+    list[(*n)++] = b;
+    return 1;
+}
+
+static int run_sample(ht_source *src, const policy_config *cfg, uint64_t size, unsigned i, uint32_t rate,
+                      const uint64_t *caps, int ncaps, sample_runs *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    for (int first = 0; first < ncaps; first += POLICY_MAX_BUDGETS) {
+        policy_config one = *cfg;
+        one.sizes[0] = size;
+        one.nsizes = 1;
+        one.nbudgets = ncaps - first < POLICY_MAX_BUDGETS ? ncaps - first : POLICY_MAX_BUDGETS;
+        memcpy(one.budgets, caps + first, (size_t)one.nbudgets * sizeof *caps);
+        one.primary_budget = one.budgets[0];
+        if (ht_rewind(src)) {
+            snprintf(err, errlen, "%s", src->err);
+            return -1;
+        }
+        ht_source *view = trace_mode_sample_view(src, i, rate);
+        if (!view) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        policy_result part;
+        int rc = policy_run(view, &one, &part, err, errlen);
+        view->close(view);
+        if (rc)
+            return -1;
+        policy_row *rows = realloc(out->rows, (out->n + part.n + 1) * sizeof *rows);
+        if (!rows) {
+            policy_result_free(&part);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        out->rows = rows;
+        memcpy(out->rows + out->n, part.rows, part.n * sizeof *part.rows);
+        out->n += part.n;
+        if (part.samples > out->samples)
+            out->samples = part.samples;
+        policy_result_free(&part);
+    }
     return 0;
 }
 
-/* One size of a spatial trace: the budgets' sample capacities x = M / R (M = budget / size
- * metapages) simulated at floor(x) and ceil(x) metapages (at least one), faults and write-backs
- * interpolated linearly between them and multiplied by R (SHARDS's fixed-rate scaling: the
+/* The sample's scaled counts at capacity x (sample metapages, > 0): simulated at floor(x) and
+ * ceil(x) (at least one), interpolated linearly; 0, or -1 a capacity was not simulated. */
+static int sample_at(const sample_runs *sr, pg_policy p, uint64_t size, double x, double *faults, double *wbs,
+                     uint64_t *accesses)
+{
+    uint64_t lo = (uint64_t)x, hi = lo + ((double)lo < x);
+    double w = lo ? x - (double)lo : 0; /* weight of hi */
+    const policy_row *a = sample_row(sr, p, (lo ? lo : 1) * size), *c = sample_row(sr, p, (hi ? hi : 1) * size);
+    if (!a || !c)
+        return -1;
+    *faults = (1 - w) * (double)a->c.faults + w * (double)c->c.faults;
+    *wbs = (1 - w) * (double)a->c.writebacks + w * (double)c->c.writebacks;
+    *accesses = a->c.accesses;
+    return 0;
+}
+
+static void add_capacities(uint64_t *caps, int *n, uint64_t size, double x)
+{
+    uint64_t lo = (uint64_t)x, hi = lo + ((double)lo < x);
+    add_capacity(caps, n, (lo ? lo : 1) * size);
+    add_capacity(caps, n, (hi ? hi : 1) * size);
+}
+
+/* One size of a spatial trace: a budget of M = budget / size metapages is x = M / R in the sample
+ * (R the size's final rate); the sample's faults and write-backs at x (interpolated between
+ * floor(x) and ceil(x) metapages) are multiplied by R (SHARDS's fixed-rate scaling: the
  * SHARDS-adj correction by the sampled fraction of the accesses, which the trailer would allow,
- * is worse here: docs/metapaging.md "Spatial sampling"). */
+ * is worse here: docs/metapaging.md "Spatial sampling").  The error bar adds to the sampling
+ * error of the count (e = 2 sqrt((R-1) / (R n)), n the sampled metapages) how much the estimate
+ * moves when the capacity is off by the same relative amount, x (1 -+ e): the sample's footprint
+ * and distances are R times smaller than the full trace's only to within e, which matters at a
+ * knee of the fault curve, where a few metapages more or less decide fit or thrash. */
 static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_config *cfg, uint64_t size,
                         unsigned i, policy_result *out, size_t *cap, char *err, size_t errlen)
 {
@@ -405,58 +549,43 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
     uint64_t nmeta = 0;
     if (trace_mode_spatial_final_rate(src, tm, i, &rate, &nmeta, err, errlen))
         return -1;
-    policy_config one = *cfg;
-    one.sizes[0] = size;
-    one.nsizes = 1;
-    one.nbudgets = 0;
+    double e = rate > 1 && nmeta ? 2 * sqrt((double)(rate - 1) / ((double)rate * (double)nmeta)) : 0;
+    uint64_t caps[6 * POLICY_MAX_BUDGETS];
+    int ncaps = 0;
     for (int b = 0; b < cfg->nbudgets; b++) {
         uint64_t m = cfg->budgets[b] / size;
         if (!m)
             continue;
-        uint64_t lo = m / rate, hi = (m + rate - 1) / rate;
-        if (add_budget(&one, (lo ? lo : 1) * size) || add_budget(&one, (hi ? hi : 1) * size)) {
-            snprintf(err, errlen, "%s: more than %d sample budgets for %" PRIu64 " bytes: ask for fewer budgets",
-                     src->name, POLICY_MAX_BUDGETS, size);
-            return -1;
+        double x = (double)m / rate;
+        add_capacities(caps, &ncaps, size, x);
+        if (rate > 1 && x >= 1) {
+            add_capacities(caps, &ncaps, size, x * (1 - e) > 1 ? x * (1 - e) : 1);
+            add_capacities(caps, &ncaps, size, x * (1 + e));
         }
     }
-    if (!one.nbudgets)
+    if (!ncaps)
         return 0;
-    one.primary_budget = one.budgets[0];
-    if (ht_rewind(src)) {
-        snprintf(err, errlen, "%s", src->err);
+    sample_runs sr;
+    if (run_sample(src, cfg, size, i, rate, caps, ncaps, &sr, err, errlen)) {
+        free(sr.rows);
         return -1;
     }
-    ht_source *view = trace_mode_sample_view(src, i, rate);
-    if (!view) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    policy_result part;
-    int rc = policy_run(view, &one, &part, err, errlen);
-    view->close(view);
-    if (rc)
-        return -1;
     double scale = rate;
     for (int b = 0; b < cfg->nbudgets; b++) {
         uint64_t m = cfg->budgets[b] / size;
         if (!m)
             continue;
         double x = (double)m / rate;
-        uint64_t lo = m / rate, hi = (m + rate - 1) / rate;
-        double w = lo ? x - (double)lo : 0; /* weight of hi */
         for (int p = 0; p < PG_COUNT; p++) {
-            if (!cfg->enabled[p])
-                continue;
-            const policy_row *a = part_row(&part, (pg_policy)p, (lo ? lo : 1) * size);
-            const policy_row *c = part_row(&part, (pg_policy)p, (hi ? hi : 1) * size);
-            if (!a || !c)
+            double f, wb;
+            uint64_t acc;
+            if (!cfg->enabled[p] || sample_at(&sr, (pg_policy)p, size, x, &f, &wb, &acc))
                 continue;
             if (out->n == *cap) {
                 size_t nc = *cap ? *cap * 2 : 64;
                 policy_row *rows = realloc(out->rows, nc * sizeof *rows);
                 if (!rows) {
-                    policy_result_free(&part);
+                    free(sr.rows);
                     snprintf(err, errlen, "out of memory");
                     return -1;
                 }
@@ -469,27 +598,32 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
             r->size = size;
             r->budget = cfg->budgets[b];
             r->resident = m > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)m;
-            double f = (1 - w) * (double)a->c.faults + w * (double)c->c.faults;
-            double wb = (1 - w) * (double)a->c.writebacks + w * (double)c->c.writebacks;
             r->c.faults = (uint64_t)llround(f * scale);
             r->c.writebacks = (uint64_t)llround(wb * scale);
-            r->c.accesses = tm->accesses ? tm->accesses : (uint64_t)llround((double)a->c.accesses * scale);
+            r->c.accesses = tm->accesses ? tm->accesses : (uint64_t)llround((double)acc * scale);
             r->cost = cost_of(&cfg->cost, &r->c, size);
             /* Rate 1 keeps every metapage: exact (2+ resident; repeats collapsed, write-backs
-             * aside).  Else the sampling error if the faults were spread evenly over the
-             * sampled metapages: 2 sqrt((R-1) / (R n)) (docs/metapaging.md "Spatial sampling"). */
+             * aside).  Else the count's sampling error plus the capacity's (above); none below
+             * one sampled metapage. */
             if (rate == 1) {
                 r->fidelity = m >= 2 ? ROW_EXACT : ROW_APPROX;
                 r->err_rel = m >= 2 ? 0 : -1;
-            } else {
-                r->fidelity = ROW_ESTIMATE;
-                r->err_rel = x >= 1 && nmeta ? 2 * sqrt((double)(rate - 1) / ((double)rate * (double)nmeta)) : -1;
+                continue;
+            }
+            r->fidelity = ROW_ESTIMATE;
+            r->err_rel = -1;
+            double f_lo, f_hi, w2;
+            if (x >= 1 && nmeta && f > 0 &&
+                !sample_at(&sr, (pg_policy)p, size, x * (1 - e) > 1 ? x * (1 - e) : 1, &f_lo, &w2, &acc) &&
+                !sample_at(&sr, (pg_policy)p, size, x * (1 + e), &f_hi, &w2, &acc)) {
+                double knee = fabs(f_lo - f) > fabs(f_hi - f) ? fabs(f_lo - f) : fabs(f_hi - f);
+                r->err_rel = e + knee / f;
             }
         }
     }
-    if (part.samples > out->samples)
-        out->samples = part.samples;
-    policy_result_free(&part);
+    if (sr.samples > out->samples)
+        out->samples = sr.samples;
+    free(sr.rows);
     return 0;
 }
 

@@ -35,7 +35,10 @@ typedef struct {
     /* from the trailer (0 when the trace has none: an unfinished file, an older reduce trace,
      * or a filtered view such as a region of interest) */
     uint64_t accesses;               /* accesses the filter saw */
-    uint32_t spatial_max;            /* spatial: S, the sampled metapages before a rate doubles */
+    uint32_t spatial_max;            /* spatial: T, the set bits of a size's bitmap before its rate doubles
+                                        (or S, the metapages of the exact set) */
+    unsigned spatial_map_log2;       /* spatial: K, the bitmap has 2^K bits (trace.spatial_rule=bitmap-K);
+                                        0: no rule named, the exact set of before 2026-12-05 (S metapages) */
 } trace_mode_info;
 
 /* Reads the mode from src's header (a source without a header is burst). 0, or -1 with a message

@@ -2,13 +2,19 @@
 #include "mt_spatial.h"
 
 #include <string.h>
+#include <threads.h>
 
-/* Low 48 bits of SplitMix64's outputs 1..16 from seed 0 (docs/trace-format.md 4.1). */
-const uint64_t MT_SPATIAL_H3[16] = {
+/* Low 48 bits of SplitMix64's outputs 1..32 from seed 0 (docs/trace-format.md 4.1): bits 0..15
+ * decide what a size keeps, the others only index the doubling rule's bitmap. */
+const uint64_t MT_SPATIAL_H3[MT_SPATIAL_HASH_BITS] = {
     UINT64_C(0xa8397b1dcdaf), UINT64_C(0x9e6aa1b965f4), UINT64_C(0x5d188009454f), UINT64_C(0xb8a8724c81ec),
     UINT64_C(0x896a51a8749b), UINT64_C(0x9f0c747ea2ea), UINT64_C(0x9abe1f4532e1), UINT64_C(0x133ac916ab3c),
     UINT64_C(0x789041c98ac3), UINT64_C(0x488c368cb0a6), UINT64_C(0xecdd3cb13d09), UINT64_C(0x26e0055bdef6),
     UINT64_C(0xa03fe0bbdb7b), UINT64_C(0x7555983aa92f), UINT64_C(0x0f1600cc4d19), UINT64_C(0x3f97971d80ab),
+    UINT64_C(0x825c75521255), UINT64_C(0x17102b7f7f86), UINT64_C(0xe9a083914f64), UINT64_C(0x8d2b5a4485ac),
+    UINT64_C(0x602b100b9ed7), UINT64_C(0x8a921825f10d), UINT64_C(0xf1d90dca2f6a), UINT64_C(0x6ad67bd2634c),
+    UINT64_C(0x01d4f5407269), UINT64_C(0x82f1db4c4f7b), UINT64_C(0x2ebc92233300), UINT64_C(0x9eb57de1d510),
+    UINT64_C(0x9dabb45c6316), UINT64_C(0x1d7a0f4d3872), UINT64_C(0x52ee72f3454f), UINT64_C(0x35dea8e40225),
 };
 
 int mt_spatial_rate_ok(uint64_t n)
@@ -28,6 +34,11 @@ uint32_t mt_spatial_hash(uint64_t p)
     for (unsigned b = 0; b < 16; b++)
         h |= (uint32_t)__builtin_parityll(p & MT_SPATIAL_H3[b]) << b;
     return h;
+}
+
+unsigned mt_spatial_hash_bit(uint64_t p, unsigned b)
+{
+    return (unsigned)__builtin_parityll(p & MT_SPATIAL_H3[b]);
 }
 
 /* Whether size i keeps metapage p: the low log2(R) hash bits are all 0 (only those are computed). */
@@ -50,65 +61,131 @@ static unsigned sampled_sizes(const mt_spatial *s, uint64_t page)
 
 int mt_spatial_init(mt_spatial *s, uint32_t rate, mt_spatial_sink sink, void *ctx)
 {
+    return mt_spatial_init_rule(s, rate, MT_SPATIAL_MAP_LOG2, MT_SPATIAL_SAMPLE_MAX, sink, ctx);
+}
+
+int mt_spatial_init_rule(mt_spatial *s, uint32_t rate, unsigned log2m, uint32_t max, mt_spatial_sink sink,
+                         void *ctx)
+{
     memset(s, 0, sizeof *s);
     if (!mt_spatial_rate_ok(rate))
         return -1;
-    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
         s->rate[i] = mt_spatial_rate_of(rate, i);
+        if (mt_spatial_counter_init(&s->ctr[i], s->rate[i], log2m, max))
+            return -1;
+    }
     s->sink = sink;
     s->ctx = ctx;
     return 0;
 }
 
-/* ---- per size: the set of sampled metapages and the doubling rule ----------------------- */
+/* ---- per size: the distinct count and the doubling rule (mt_spatial.h) ------------------- */
 
-static inline uint32_t slot_of(uint64_t p)
+/* All 32 hash bits, by table: H3 is linear over GF(2), so h(p) is the XOR of the hashes of p's six
+ * bytes (p < 2^48) in their places, 6 x 256 entries made once from MT_SPATIAL_H3 (the filter
+ * hashes every record at every size: a parity per bit cost 30% of the recording time). */
+static uint32_t hash_bytes[6][256];
+static once_flag hash_once = ONCE_FLAG_INIT;
+
+static void hash_table_init(void)
 {
-    return (uint32_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (MT_SPATIAL_SET_SLOTS - 1);
+    for (unsigned k = 0; k < 6; k++)
+        for (unsigned v = 0; v < 256; v++) {
+            uint32_t h = 0;
+            for (unsigned b = 0; b < MT_SPATIAL_HASH_BITS; b++)
+                h |= (uint32_t)__builtin_parityll(((uint64_t)v << (8 * k)) & MT_SPATIAL_H3[b]) << b;
+            hash_bytes[k][v] = h;
+        }
 }
 
-/* 1 when p was added (new), 0 already there or the set is full (2 S: saturated, not counted). */
-static int set_add(mt_spatial *s, unsigned i, uint64_t p)
+uint32_t mt_spatial_hash32(uint64_t p)
 {
-    uint64_t *t = s->set[i];
-    uint32_t h = slot_of(p);
-    for (; t[h]; h = (h + 1) & (MT_SPATIAL_SET_SLOTS - 1))
-        if (t[h] == p + 1)
-            return 0;
-    if (s->nset[i] >= 2 * MT_SPATIAL_SAMPLE_MAX)
+    call_once(&hash_once, hash_table_init);
+    uint32_t h = 0;
+    for (unsigned k = 0; k < 6; k++)
+        h ^= hash_bytes[k][(p >> (8 * k)) & 0xff];
+    return h;
+}
+
+/* Index bit m is hash bit b in r..r+K-1 with b = m mod K: hash bits r..r+K-1 (bit t of w is
+ * hash bit r+t, which goes to index bit (r+t) mod K), rotated left by r mod K within K bits. */
+static inline uint32_t index_of_hash(uint32_t h, unsigned r, unsigned log2m)
+{
+    uint32_t mask = (UINT32_C(1) << log2m) - 1, w = (uint32_t)(((uint64_t)h >> r) & mask);
+    unsigned s = r % log2m;
+    return s ? ((w << s) | (w >> (log2m - s))) & mask : w;
+}
+
+uint32_t mt_spatial_map_index(uint64_t p, unsigned r, unsigned log2m)
+{
+    return index_of_hash(mt_spatial_hash32(p & ((UINT64_C(1) << 48) - 1)), r, log2m);
+}
+
+int mt_spatial_counter_init(mt_spatial_counter *c, uint32_t rate, unsigned log2m, uint32_t max)
+{
+    memset(c, 0, sizeof *c);
+    if (!mt_spatial_rate_ok(rate) || log2m < MT_SPATIAL_MAP_LOG2_MIN || log2m > MT_SPATIAL_MAP_LOG2_MAX ||
+        max < 1 || max >= (UINT32_C(1) << log2m))
+        return -1;
+    c->rate = rate;
+    c->r = (unsigned)__builtin_ctz(rate);
+    c->log2m = log2m;
+    c->max = max;
+    return 0;
+}
+
+/* The rate doubles: the bits whose index bit (r mod K) is set (hash bit r = 1: no longer kept)
+ * are cleared, and the count is what is left. */
+static void counter_double(mt_spatial_counter *c)
+{
+    unsigned m = c->r % c->log2m;
+    uint32_t words = (UINT32_C(1) << c->log2m) / 64, count = 0;
+    if (c->log2m < 6)
+        words = 1;
+    uint64_t keep = ~UINT64_C(0);
+    if (m < 6) /* index bit m inside a 64-bit word: keep the bits whose position has bit m clear */
+        for (unsigned pos = 0; pos < 64; pos++)
+            if ((pos >> m) & 1)
+                keep &= ~(UINT64_C(1) << pos);
+    for (uint32_t w = 0; w < words; w++) {
+        if (m >= 6 && ((w >> (m - 6)) & 1))
+            c->map[w] = 0;
+        else
+            c->map[w] &= keep;
+        count += (uint32_t)__builtin_popcountll(c->map[w]);
+    }
+    c->count = count;
+    c->rate *= 2;
+    c->r++;
+    c->doublings++;
+}
+
+int mt_spatial_counter_record(mt_spatial_counter *c, uint64_t p)
+{
+    uint32_t j = mt_spatial_map_index(p, c->r, c->log2m);
+    uint64_t bit = UINT64_C(1) << (j & 63);
+    if (c->map[j >> 6] & bit)
         return 0;
-    t[h] = p + 1;
-    s->nset[i]++;
-    return 1;
-}
-
-/* Rate i doubled: the metapages it no longer keeps leave (the set is rebuilt). */
-static void set_prune(mt_spatial *s, unsigned i)
-{
-    uint64_t keep[2 * MT_SPATIAL_SAMPLE_MAX];
-    uint32_t n = 0;
-    for (uint32_t h = 0; h < MT_SPATIAL_SET_SLOTS; h++)
-        if (s->set[i][h] && keeps(s->set[i][h] - 1, s->rate[i]))
-            keep[n++] = s->set[i][h] - 1;
-    memset(s->set[i], 0, sizeof s->set[i]);
-    s->nset[i] = 0;
-    for (uint32_t k = 0; k < n; k++)
-        set_add(s, i, keep[k]);
-}
-
-/* Size i recorded metapage p: the set and, past S, the rate (mt_spatial.h). 1 if the rate changed. */
-static int note_record(mt_spatial *s, unsigned i, uint64_t p)
-{
-    if (!set_add(s, i, p))
-        return 0;
+    c->map[j >> 6] |= bit;
+    c->count++;
     int changed = 0;
-    while (s->nset[i] > MT_SPATIAL_SAMPLE_MAX && s->rate[i] < MT_SPATIAL_RATE_MAX) {
-        s->rate[i] *= 2;
-        s->doublings++;
-        set_prune(s, i);
+    while (c->count > c->max && c->rate < MT_SPATIAL_RATE_MAX) {
+        counter_double(c);
         changed = 1;
     }
     return changed;
+}
+
+/* Size i recorded metapage p: the count and, past T, the rate. 1 if the rate changed. */
+static int note_record(mt_spatial *s, unsigned i, uint64_t p)
+{
+    uint32_t before = s->ctr[i].doublings;
+    if (!mt_spatial_counter_record(&s->ctr[i], p))
+        return 0;
+    s->doublings += s->ctr[i].doublings - before;
+    s->rate[i] = s->ctr[i].rate;
+    return 1;
 }
 
 /* An access that changes the 4 KiB page (or replays a skipped one): a record for every size that
@@ -122,12 +199,18 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
         uint64_t mp = page >> i;
         if (!((s->kept_valid >> i) & 1) || s->kept_mp[i] != mp) {
             mask |= 1u << i;
-            /* the metapage before the last one is in the set already (or the set is full and
-             * stays so): no lookup, the same answer (alternations cost a compare) */
-            if (!((s->before_valid >> i) & 1) || s->before_mp[i] != mp)
-                changed |= note_record(s, i, mp);
+            /* the metapage before the last one has its bit set already: no lookup, the same
+             * answer (alternations cost a compare) -- unless it was recorded before the rate
+             * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
+             * stands for another hash bit then), which kept_stale / the doubling itself say */
+            unsigned bit = 1u << i;
+            int dbl = 0;
+            if (!(s->before_valid & bit) || s->before_mp[i] != mp)
+                dbl = note_record(s, i, mp);
+            changed |= dbl;
             s->before_mp[i] = s->kept_mp[i];
-            s->before_valid |= s->kept_valid & (1u << i);
+            s->before_valid = (s->before_valid & ~bit) | (dbl ? 0 : s->kept_valid & ~s->kept_stale & bit);
+            s->kept_stale = (s->kept_stale & ~bit) | (dbl ? bit : 0);
             s->kept_mp[i] = mp;
             s->kept[i]++;
         }

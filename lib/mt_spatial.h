@@ -8,21 +8,31 @@
  * those metapages as the full trace's simulation with M would (for LRU exactly in distribution:
  * SHARDS); the host multiplies the sample's faults by R_i.
  *
- * Rates (SHARDS's fixed-size variant, per size): size i starts at R_i = max(1, N >> i) (N:
- * --trace-spatial-rate, a power of two; default 1) and keeps a set of the sampled metapages it
- * has seen; when the set exceeds S = MT_SPATIAL_SAMPLE_MAX, R_i doubles and the metapages the
- * doubled rate no longer keeps leave the set.  A small guest is therefore sampled at rate 1
- * (exact) at every size whose footprint is at most S metapages, a large one at the rate that
- * leaves S/2..S sampled metapages.  Since a metapage kept at rate 2R is kept at R, the
- * metapages kept at the final rate were kept all along: the host takes size i's records of
- * metapages kept at the final R_i (which it recomputes from the records: the set changes only at
- * size i's records) as a fixed-rate sample at that rate.
+ * Rates (SHARDS's fixed-size variant, per size, with a distinct count the hardware can hold):
+ * size i starts at R_i = 2^r_i = max(1, N >> i) (N: --trace-spatial-rate, a power of two;
+ * default 1) and keeps a bitmap of 2^K bits (K = MT_SPATIAL_MAP_LOG2) and the count of its set
+ * bits.  A record of metapage p sets bit idx(p, r_i); when that bit was clear the count grows,
+ * and while the count exceeds T = MT_SPATIAL_SAMPLE_MAX (and R_i < MT_SPATIAL_RATE_MAX) R_i
+ * doubles and the bits of the metapages the doubled rate no longer keeps are cleared.
+ * idx takes the K hash bits just above the rate's keep bits, rotated so that a doubling moves
+ * nothing: bit m of idx(p, r) is hash bit r + ((m - r) mod K), the one of r .. r+K-1 that is
+ * congruent to m mod K.  At a doubling r -> r+1, hash bit r (now a keep bit) sits at index bit
+ * r mod K: the bits with index bit r mod K set are exactly those of the metapages no longer
+ * kept, and are cleared; the position then stands for hash bit r+K, which the survivors' bits
+ * do not know (they read it as 0: a survivor with hash bit r+K = 1 is counted again when next
+ * recorded; deterministic, and the host replays it).  The count is of distinct hash values,
+ * not metapages: collisions make the rate double a little later, the same way in the host.
+ * Since a metapage kept at rate 2R is kept at R, the metapages kept at the final rate were kept
+ * all along: the host takes size i's records of metapages kept at the final R_i (which it
+ * recomputes from the records with the same mt_spatial_counter: it changes only at size i's
+ * records) as a fixed-rate sample at that rate.
  *
- * Hash (cheap in hardware: sixteen AND-XOR trees, no multiply): H3 (Carter and Wegman) on the
+ * Hash (cheap in hardware: AND-XOR trees, no multiply): H3 (Carter and Wegman) on the
  * metapage number p = addr[55:12] >> i (44 bits at most):
- *     h(p) bit b = parity(p & MT_SPATIAL_H3[b]),  b = 0..15
- * and size i keeps p iff h(p) & (R_i - 1) == 0.  The masks are the low 48 bits of SplitMix64's
- * first sixteen outputs from seed 0 (docs/trace-format.md 4.1 lists them).
+ *     h(p) bit b = parity(p & MT_SPATIAL_H3[b]),  b = 0..31
+ * size i keeps p iff h(p) & (R_i - 1) == 0 (bits 0..15), the bitmap takes bits r_i .. r_i+K-1.
+ * The masks are the low 48 bits of SplitMix64's first 32 outputs from seed 0
+ * (docs/trace-format.md 4.1 lists them).
  *
  * Output: size-masked records (as the reduce mode's): one per access that some size keeps and
  * that is not a repeat there, with the mask of those sizes.  A repeat at size i (the same
@@ -39,10 +49,26 @@
 #define MT_SPATIAL_SIZES 10             /* 4 KiB .. 2 MiB */
 #define MT_SPATIAL_RATE_MAX 65536u      /* N: 16 hash bits */
 #define MT_SPATIAL_DEFAULT_RATE 1u      /* why: docs/metapaging.md "Spatial sampling" */
-#define MT_SPATIAL_SAMPLE_MAX 1024u     /* S: sampled metapages per size before its rate doubles */
-#define MT_SPATIAL_SET_SLOTS (4 * MT_SPATIAL_SAMPLE_MAX) /* the set holds at most 2 S (saturates) */
+#define MT_SPATIAL_RATE_LOG2_MAX 16u
+#define MT_SPATIAL_MAP_LOG2 14u         /* K: the bitmap of a size has 2^K bits (16 Kbit; ten sizes: 160 Kbit, one SPRAM) */
+#define MT_SPATIAL_SAMPLE_MAX 8192u     /* T: set bits of a size's bitmap before its rate doubles */
+#define MT_SPATIAL_MAP_LOG2_MIN 4u      /* what a reader takes from a header (trace.spatial_rule) */
+#define MT_SPATIAL_MAP_LOG2_MAX 16u
+#define MT_SPATIAL_HASH_BITS (MT_SPATIAL_RATE_LOG2_MAX + MT_SPATIAL_MAP_LOG2_MAX) /* 32 */
 
-extern const uint64_t MT_SPATIAL_H3[16];
+extern const uint64_t MT_SPATIAL_H3[MT_SPATIAL_HASH_BITS];
+
+/* One size's rate and distinct count: the doubling rule, shared by the filter and the host's
+ * replay (so the two agree by construction). */
+typedef struct {
+    uint32_t rate;     /* R = 2^r */
+    unsigned r;
+    unsigned log2m;    /* K */
+    uint32_t max;      /* T */
+    uint32_t count;    /* set bits of map */
+    uint32_t doublings;
+    uint64_t map[(UINT32_C(1) << MT_SPATIAL_MAP_LOG2_MAX) / 64];
+} mt_spatial_counter;
 
 /* A record: the access at `cycle` to the 4 KiB page `page`, kept for every size whose bit is set
  * in `mask` (bit i: 4 KiB << i). */
@@ -50,9 +76,7 @@ typedef void (*mt_spatial_sink)(void *ctx, uint64_t cycle, uint64_t page, unsign
 
 typedef struct {
     uint32_t rate[MT_SPATIAL_SIZES];  /* R_i now (starts at max(1, N >> i), doubles) */
-    /* per size the set of sampled metapages seen (number + 1, 0: empty; linear probing) */
-    uint64_t set[MT_SPATIAL_SIZES][MT_SPATIAL_SET_SLOTS];
-    uint32_t nset[MT_SPATIAL_SIZES];
+    mt_spatial_counter ctr[MT_SPATIAL_SIZES]; /* per size: the doubling rule's state */
     uint32_t doublings;
     uint64_t last_page, prev_page;    /* 4 KiB pages of the last two distinct accesses + 1 (0: none) */
     unsigned last_smask, prev_smask;  /* their sampled sizes */
@@ -60,6 +84,7 @@ typedef struct {
     unsigned kept_valid;              /* sizes with a record */
     uint64_t before_mp[MT_SPATIAL_SIZES]; /* metapage of size i's record before that (when other) */
     unsigned before_valid;
+    unsigned kept_stale;              /* sizes whose last record made the rate double */
     uint32_t alt_steps;
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;
@@ -74,14 +99,26 @@ typedef struct {
 int mt_spatial_rate_ok(uint64_t n);
 /* R_i for base rate n (>= 1). */
 uint32_t mt_spatial_rate_of(uint32_t n, unsigned i);
-/* The 16-bit H3 hash of metapage number p. */
+/* The 16-bit H3 hash of metapage number p (the keep decision's bits). */
 uint32_t mt_spatial_hash(uint64_t p);
-/* 0, or -1 (rate not mt_spatial_rate_ok). */
+/* Hash bit b (0..31) of metapage number p. */
+unsigned mt_spatial_hash_bit(uint64_t p, unsigned b);
+/* All 32 hash bits of metapage number p (p < 2^48). */
+uint32_t mt_spatial_hash32(uint64_t p);
+/* The bitmap index of metapage p at rate 2^r with 2^log2m bits (see above). */
+uint32_t mt_spatial_map_index(uint64_t p, unsigned r, unsigned log2m);
+/* A counter at starting rate `rate` (a power of two <= MT_SPATIAL_RATE_MAX), 2^log2m bits
+ * (MT_SPATIAL_MAP_LOG2_MIN..MAX) and threshold max (1 .. 2^log2m - 1); 0, or -1 bad parameters. */
+int mt_spatial_counter_init(mt_spatial_counter *c, uint32_t rate, unsigned log2m, uint32_t max);
+/* Size's record of metapage p, kept at c->rate: its bit is set (counted if it was clear), then
+ * while the count exceeds the threshold and the rate is below MT_SPATIAL_RATE_MAX the rate
+ * doubles and the bits with index bit (old r mod K) set are cleared.  1 if the rate changed. */
+int mt_spatial_counter_record(mt_spatial_counter *c, uint64_t p);
+/* 0, or -1 (rate not mt_spatial_rate_ok).  The rule's parameters are MT_SPATIAL_MAP_LOG2 and
+ * MT_SPATIAL_SAMPLE_MAX (what the header names); mt_spatial_init_rule takes others (tests). */
 int mt_spatial_init(mt_spatial *s, uint32_t rate, mt_spatial_sink sink, void *ctx);
-/* The doubling rule on one size's set, shared by the filter and the host's replay: metapage p,
- * kept at *rate, was recorded; 1 if it was new to the set (the caller inserts it, unless the
- * set holds 2 S: then it is not counted), after which, while the set holds more than S and the
- * rate is below MT_SPATIAL_RATE_MAX, the rate doubles and the set is pruned to the kept ones. */
+int mt_spatial_init_rule(mt_spatial *s, uint32_t rate, unsigned log2m, uint32_t max, mt_spatial_sink sink,
+                         void *ctx);
 /* One access; cycles strictly increase from call to call. */
 void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw);
 /* End of the trace: a skipped alternation's last access goes out; counts and rates are final. */

@@ -763,8 +763,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
                                   mt_spatial_rate_of(o->spatial_rate, i));
         if (n < sizeof info)
-            snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
-                 "trace.spatial_hash=h3-splitmix0\nrange=ram\n", MT_SPATIAL_SAMPLE_MAX);
+            snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_rule=bitmap-%u\n"
+                     "trace.spatial_sizes=4K..2M\ntrace.spatial_hash=h3-splitmix0\nrange=ram\n",
+                     MT_SPATIAL_SAMPLE_MAX, MT_SPATIAL_MAP_LOG2);
         mt_writer_config wc = {.producer = "mtemu 1.0 --trace-mode=spatial", .info = info, .ref_hz = REF_HZ,
                                .sync_period = o->cfg.sync_period};
         s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);

@@ -69,7 +69,7 @@ bad --trace-mode --trace "$T/x.mtr" --trace-mode spatial --trace-unit=rtl
 acc=$(sed -n 's/.*trailer: trace.accesses=\([0-9]*\)$/\1/p' "$T/spi")
 recs=$(sed -n 's/^samples: \([0-9]*\).*/\1/p' "$T/spi")
 if grep -q "trace.mode=spatial" "$T/spi" && grep -q "trace.spatial_rate=4$" "$T/spi" &&
-   grep -q "trace.spatial_rates=4,2,1,1,1,1,1,1,1,1$" "$T/spi" && grep -q "trace.spatial_max=1024$" "$T/spi" &&
+   grep -q "trace.spatial_rates=4,2,1,1,1,1,1,1,1,1$" "$T/spi" && grep -q "trace.spatial_max=8192$" "$T/spi" && grep -q "trace.spatial_rule=bitmap-14$" "$T/spi" &&
    grep -q "trailer: trace.spatial_final_rates=" "$T/spi" && [ -n "$acc" ] && [ "$acc" -gt "$recs" ]; then
     echo "PASS trace-spatial-header-and-trailer ($acc accesses, $recs records)"
 else

@@ -56,7 +56,7 @@ static uint64_t rng(uint64_t *s)
 static trace_mode_info spatial_info(uint32_t n, uint64_t accesses)
 {
     trace_mode_info tm = {.mode = TM_SPATIAL, .spatial_rate = n, .accesses = accesses,
-                          .spatial_max = MT_SPATIAL_SAMPLE_MAX};
+                          .spatial_max = MT_SPATIAL_SAMPLE_MAX, .spatial_map_log2 = MT_SPATIAL_MAP_LOG2};
     for (unsigned i = 0; i < TM_SIZES; i++)
         tm.spatial_rates[i] = mt_spatial_rate_of(n, i);
     return tm;
@@ -98,7 +98,16 @@ static void test_hash_bit_exact(void **state)
             h |= (uint64_t)par << b;
         }
         assert_int_equal(mt_spatial_hash(p), h);
+        for (unsigned b = 0; b < MT_SPATIAL_HASH_BITS; b++) { /* the bitmap's bits too */
+            unsigned par = 0;
+            for (unsigned j = 0; j < 48; j++)
+                par ^= (unsigned)((p >> j) & (MT_SPATIAL_H3[b] >> j) & 1);
+            assert_int_equal(mt_spatial_hash_bit(p, b), par);
+            assert_int_equal((mt_spatial_hash32(p) >> b) & 1, par); /* the table-driven hash */
+        }
     }
+    /* SplitMix64 output 17 (worked out in python: docs/trace-format.md 4.1 lists all 32) */
+    assert_true(MT_SPATIAL_H3[16] == UINT64_C(0x825c75521255) && MT_SPATIAL_H3[31] == UINT64_C(0x35dea8e40225));
     assert_int_equal(mt_spatial_hash(0), 0);
     assert_int_equal(mt_spatial_hash(0x80000) & 1, 1); /* the golden vector's x */
     assert_int_equal(mt_spatial_hash(0x80001) & 1, 0); /* and y */
@@ -111,6 +120,139 @@ static void test_hash_bit_exact(void **state)
             kept += (mt_spatial_hash(p) & (r - 1)) == 0;
         assert_int_equal(kept, 65536 / r);
     }
+}
+
+/* The bitmap index: bit m of idx(p, r) is hash bit r + ((m - r) mod K); a doubling r -> r+1
+ * changes a survivor's index (hash bit r = 0) only at bit r mod K, to hash bit r + K. */
+static void test_map_index(void **state)
+{
+    (void)state;
+    uint64_t seed = 5;
+    for (int t = 0; t < 500; t++) {
+        uint64_t p = rng(&seed) & ((UINT64_C(1) << 44) - 1);
+        for (unsigned k = MT_SPATIAL_MAP_LOG2_MIN; k <= MT_SPATIAL_MAP_LOG2_MAX; k++)
+            for (unsigned r = 0; r <= MT_SPATIAL_RATE_LOG2_MAX; r++) {
+                uint32_t j = mt_spatial_map_index(p, r, k);
+                assert_true(j < (UINT32_C(1) << k));
+                for (unsigned m = 0; m < k; m++)
+                    assert_int_equal((j >> m) & 1, mt_spatial_hash_bit(p, r + (m + k - r % k) % k));
+                if (r < MT_SPATIAL_RATE_LOG2_MAX && !mt_spatial_hash_bit(p, r))
+                    assert_int_equal(mt_spatial_map_index(p, r + 1, k) ^ j,
+                                     (uint32_t)mt_spatial_hash_bit(p, r + k) << (r % k));
+            }
+    }
+    /* by hand: K = 4, r = 1: bits 0..3 are hash bits 4, 1, 2, 3 */
+    uint64_t p = 0x12345;
+    uint32_t want = mt_spatial_hash_bit(p, 4) | mt_spatial_hash_bit(p, 1) << 1 | mt_spatial_hash_bit(p, 2) << 2 |
+                    mt_spatial_hash_bit(p, 3) << 3;
+    assert_int_equal(mt_spatial_map_index(p, 1, 4), want);
+}
+
+/* The counter against the rule written one bit at a time (a byte per bit, every doubling a loop
+ * over all 2^K entries): the same rate, count and bitmap after every record, for every K and
+ * thresholds from tiny to large. */
+static void test_counter_rule(void **state)
+{
+    (void)state;
+    uint64_t seed = 11;
+    uint8_t *ref = malloc(UINT32_C(1) << MT_SPATIAL_MAP_LOG2_MAX);
+    mt_spatial_counter *c = malloc(sizeof *c);
+    unsigned total_doublings = 0;
+    for (unsigned k = MT_SPATIAL_MAP_LOG2_MIN; k <= MT_SPATIAL_MAP_LOG2_MAX; k++)
+        for (int v = 0; v < 3; v++) {
+            uint32_t size = UINT32_C(1) << k, max = v == 0 ? 1 : v == 1 ? size / 4 : size - 1;
+            uint32_t rate = 1u << (rng(&seed) % 4);
+            assert_int_equal(mt_spatial_counter_init(c, rate, k, max), 0);
+            memset(ref, 0, size);
+            uint32_t count = 0;
+            unsigned r = (unsigned)__builtin_ctz(rate);
+            for (int t = 0; t < 20000; t++) {
+                uint64_t p = rng(&seed) % (20000 + 2000 * (uint64_t)k);
+                if (mt_spatial_hash(p) & ((UINT32_C(1) << r) - 1))
+                    continue; /* the filter records only kept metapages */
+                uint32_t j = 0;
+                for (unsigned m = 0; m < k; m++) /* index bit m: the hash bit r..r+k-1 congruent to m */
+                    for (unsigned b = r; b < r + k; b++)
+                        if (b % k == m)
+                            j |= (uint32_t)mt_spatial_hash_bit(p, b) << m;
+                int want_change = 0;
+                if (!ref[j]) {
+                    ref[j] = 1;
+                    count++;
+                    while (count > max && r < MT_SPATIAL_RATE_LOG2_MAX) {
+                        count = 0;
+                        for (uint32_t e = 0; e < size; e++) {
+                            if ((e >> (r % k)) & 1)
+                                ref[e] = 0;
+                            count += ref[e];
+                        }
+                        r++;
+                        want_change = 1;
+                        total_doublings++;
+                    }
+                }
+                assert_int_equal(mt_spatial_counter_record(c, p), want_change);
+                assert_int_equal(c->rate, UINT32_C(1) << r);
+                assert_int_equal(c->count, count);
+            }
+            for (uint32_t e = 0; e < size; e++)
+                assert_int_equal((c->map[e >> 6] >> (e & 63)) & 1, ref[e]);
+        }
+    assert_true(total_doublings > 100);
+    /* parameters out of range */
+    assert_int_equal(mt_spatial_counter_init(c, 3, 12, 1024), -1);
+    assert_int_equal(mt_spatial_counter_init(c, 1, MT_SPATIAL_MAP_LOG2_MIN - 1, 4), -1);
+    assert_int_equal(mt_spatial_counter_init(c, 1, MT_SPATIAL_MAP_LOG2_MAX + 1, 4), -1);
+    assert_int_equal(mt_spatial_counter_init(c, 1, 12, 4096), -1);
+    assert_int_equal(mt_spatial_counter_init(c, 1, 12, 0), -1);
+    free(c);
+    free(ref);
+}
+
+/* The filter's rule state equals a counter fed with each size's records (those kept at the
+ * counter's rate): the filter's shortcut (no lookup for the metapage before the last) must not
+ * change the answer, across doublings too.  A small rule (64 bits, T = 16: a doubling every few
+ * dozen new metapages) and a trace of alternations y x y x after each new x, so that a doubling
+ * at x's record meets y (recorded before it) next and x again after that. */
+static void test_filter_follows_records(void **state)
+{
+    (void)state;
+    uint64_t seed = 77;
+    size_t n = 200000;
+    const unsigned k = 6;
+    const uint32_t max = 16;
+    uint64_t *addr = malloc(n * sizeof *addr);
+    uint8_t *rw = calloc(n, 1);
+    for (size_t i = 0; i < n; i++)
+        addr[i] = i % 5 == 0 || i < 2 ? 0x80000000u + (rng(&seed) % 40000) * 4096 : addr[i - 2];
+    recs v = {0};
+    mt_spatial *sp = malloc(sizeof *sp);
+    assert_int_equal(mt_spatial_init_rule(sp, 1, k, max, sink, &v), 0);
+    for (size_t i = 0; i < n; i++)
+        mt_spatial_access(sp, i, addr[i], rw[i]);
+    mt_spatial_finish(sp);
+    mt_spatial_counter *c = malloc(sizeof *c);
+    unsigned doublings = 0;
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        assert_int_equal(mt_spatial_counter_init(c, 1, k, max), 0);
+        for (size_t j = 0; j < v.n; j++) {
+            uint64_t p = v.r[j].addr >> (12 + i);
+            if (((v.r[j].addr >> i) & 1) && !(mt_spatial_hash(p) & (c->rate - 1)))
+                mt_spatial_counter_record(c, p);
+        }
+        assert_int_equal(c->rate, sp->rate[i]);
+        assert_int_equal(c->count, sp->ctr[i].count);
+        assert_memory_equal(c->map, sp->ctr[i].map, sizeof c->map);
+        doublings += c->doublings;
+    }
+    assert_int_equal(doublings, sp->doublings);
+    assert_true(doublings > 50);
+    assert_int_equal(mt_spatial_init_rule(sp, 1, k, 64, sink, &v), -1); /* T < 2^K */
+    free(sp);
+    free(c);
+    free(v.r);
+    free(addr);
+    free(rw);
 }
 
 static void test_rate_range(void **state)
@@ -253,7 +395,7 @@ static void test_sample_is_the_hashed_subset(void **state)
     free(rw);
 }
 
-/* A fixed large workload (a skewed random mix over 64 MiB): from a starting rate the LRU, FIFO, CLOCK and
+/* A fixed large workload (a skewed random mix over 128 MiB): from a starting rate the LRU, FIFO, CLOCK and
  * OPT estimates of every 4K configuration (budgets 1M..32M: 16..512 sampled metapages resident)
  * are within 15% of the truth, the rows say "estimate" with an error bar, and the mean error is
  * below 5%. */
@@ -270,7 +412,7 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
         else if (k < 90)
             pg = 1024 + rng(&seed) % 4096; /* warm 16 MiB */
         else
-            pg = 5120 + rng(&seed) % 11264; /* cold 44 MiB */
+            pg = 5120 + rng(&seed) % 27648; /* cold 108 MiB */
         addr[i] = 0x80000000u + pg * 4096;
     }
     mt_spatial sp;
@@ -293,12 +435,24 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
     policy_result want, got;
     char err[256];
     trace_mode_info tm = spatial_info(start_rate, n);
+    /* a header without trace.spatial_rule (the exact set of before 2026-12-05): with S = 2^20
+     * no size doubles in the replay, and 2^20 - 1 sampled metapages would be needed */
+    trace_mode_info old = tm;
+    old.spatial_map_log2 = 0;
+    old.spatial_max = 1u << 20;
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        uint32_t r = 0;
+        uint64_t kept = 0;
+        assert_int_equal(trace_mode_spatial_final_rate(ss, &old, i, &r, &kept, err, sizeof err), 0);
+        assert_int_equal(r, tm.spatial_rates[i]);
+        assert_true(kept > 0);
+    }
     /* the host's replay of the doubling rule finds the filter's final rate at every size */
     for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
         uint32_t r = 0;
         uint64_t kept = 0;
         assert_int_equal(trace_mode_spatial_final_rate(ss, &tm, i, &r, &kept, err, sizeof err), 0);
-        assert_true(kept > 0 && kept <= MT_SPATIAL_SAMPLE_MAX);
+        assert_true(kept > 0 && kept <= 2 * MT_SPATIAL_SAMPLE_MAX);
         assert_int_equal(r, sp.rate[i]);
     }
     assert_int_equal(policy_run(fs, &cfg, &want, err, sizeof err), 0);
@@ -313,6 +467,7 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
         print_message("budget %lu: truth %lu estimate %lu (%+.1f%%, bar +-%.1f%%)\n", (unsigned long)w->budget,
                       (unsigned long)w->c.faults, (unsigned long)g->c.faults, 100 * rel, 100 * g->err_rel);
         assert_true(rel < 0.15 && rel > -0.15);
+        assert_true(rel <= g->err_rel && -rel <= g->err_rel); /* the bar covers the error */
         sum += rel < 0 ? -rel : rel;
     }
     assert_true(sum / (double)want.n < 0.05);
@@ -326,14 +481,13 @@ static void estimate_bounded(uint32_t start_rate, uint32_t want_rate0)
     free(rw);
 }
 
-/* From rate 16 (16384 pages: about S = 1024 sampled, no doubling) and from rate 1 (the default:
- * doubles four times to 16): the same final sample, the same estimates (metapages kept at 16 are
- * kept at every lower rate, so they were recorded all along). */
+/* From rate 16 (about 25,000 pages touched: about 1,500 sampled, far below T: no doubling) and
+ * from rate 1 (the default: past T = 8192 set bits of 16,384 at rates 1 and 2: doubles to 4). */
 static void test_estimate_bounded(void **state)
 {
     (void)state;
     estimate_bounded(16, 16);
-    estimate_bounded(1, 16);
+    estimate_bounded(1, 4);
 }
 
 typedef struct {
@@ -446,13 +600,14 @@ static void test_mode_from_header(void **state)
     trace_mode_info tm;
     char err[256];
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_max=1024\ntrace.spatial_hash=h3-splitmix0\n";
+                "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-12\ntrace.spatial_hash=h3-splitmix0\n";
     trailer_text = "trace.accesses=1000\ntrace.spatial_final_rates=64,32,16,8,4,2,1,1,1,1\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
     assert_int_equal(tm.mode, TM_SPATIAL);
     assert_int_equal(tm.spatial_rate, 64);
     assert_int_equal(tm.spatial_rates[4], 4);
     assert_int_equal(tm.spatial_max, 1024);
+    assert_int_equal(tm.spatial_map_log2, 12);
     assert_int_equal(tm.accesses, 1000);
     trailer_text = "";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
@@ -464,20 +619,41 @@ static void test_mode_from_header(void **state)
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "trace.spatial_rates"));
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_max=1024\n";
+                "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-12\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial_hash"));
+    /* a trace of the exact-set rule (no trace.spatial_rule: written before the bitmap, or by a
+     * writer whose rates never double, S = 2^20) is read with that rule; a rule out of range
+     * or unknown is refused */
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_hash=h3-splitmix0\n";
+                "trace.spatial_max=1048576\ntrace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), 0);
+    assert_int_equal(tm.spatial_map_log2, 0);
+    assert_int_equal(tm.spatial_max, 1048576);
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=1024\ntrace.spatial_rule=exact\ntrace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trace.spatial_rule"));
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-17\ntrace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trace.spatial_rule"));
+    /* T must leave the bitmap room to exceed it */
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=4096\ntrace.spatial_rule=bitmap-12\ntrace.spatial_hash=h3-splitmix0\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "trace.spatial_max"));
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_max=1024\ntrace.spatial_hash=crc32\n";
+                "trace.spatial_rule=bitmap-12\ntrace.spatial_hash=h3-splitmix0\n";
+    assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
+    assert_non_null(strstr(err, "trace.spatial_max"));
+    info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
+                "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-12\ntrace.spatial_hash=crc32\n";
     assert_int_equal(trace_mode_get(src, &tm, err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial_hash"));
     /* commands that read samples as accesses refuse it by name */
     info_text = "trace.mode=spatial\ntrace.spatial_rate=64\ntrace.spatial_rates=64,32,16,8,4,2,1,1,1,1\n"
-                "trace.spatial_max=1024\ntrace.spatial_hash=h3-splitmix0\n";
+                "trace.spatial_max=1024\ntrace.spatial_rule=bitmap-12\ntrace.spatial_hash=h3-splitmix0\n";
     assert_int_equal(trace_mode_refuse_masked(src, "export", err, sizeof err), -1);
     assert_non_null(strstr(err, "spatial-mode"));
     ht_close(src);
@@ -541,6 +717,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash_bit_exact),
+        cmocka_unit_test(test_map_index),
+        cmocka_unit_test(test_counter_rule),
+        cmocka_unit_test(test_filter_follows_records),
         cmocka_unit_test(test_rate_range),
         cmocka_unit_test(test_rate1_exact),
         cmocka_unit_test(test_sample_is_the_hashed_subset),

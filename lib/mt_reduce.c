@@ -23,17 +23,17 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         mt_reduce_filter *f = &r->f[i];
         f->k = mt_reduce_k(budget, i);
         f->e = calloc(f->k, sizeof *f->e);
-        f->link = calloc(f->k, sizeof *f->link);
+        f->link = calloc(f->k + 1, sizeof *f->link);
         uint32_t cap = 4;
         while (cap < 2 * f->k)
             cap *= 2;
         f->hmask = cap - 1;
         f->slot = calloc(cap, sizeof *f->slot);
-        f->head = f->tail = UINT32_MAX;
         if (!f->e || !f->link || !f->slot) {
             mt_reduce_free(r);
             return -1;
         }
+        f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
     }
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
@@ -256,25 +256,16 @@ static void hash_delete(mt_reduce_filter *f, uint64_t p)
 static inline void list_unlink(mt_reduce_filter *f, uint32_t e)
 {
     uint32_t p = f->link[e].prev, n = f->link[e].next;
-    if (p != UINT32_MAX)
-        f->link[p].next = n;
-    else
-        f->head = n;
-    if (n != UINT32_MAX)
-        f->link[n].prev = p;
-    else
-        f->tail = p;
+    f->link[p].next = n;
+    f->link[n].prev = p;
 }
 
 static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
 {
-    f->link[e].prev = UINT32_MAX;
-    f->link[e].next = f->head;
-    if (f->head != UINT32_MAX)
-        f->link[f->head].prev = e;
-    else
-        f->tail = e;
-    f->head = e;
+    uint32_t h = f->link[f->k].next;
+    f->link[e] = (mt_reduce_link){.prev = f->k, .next = h};
+    f->link[h].prev = e;
+    f->link[f->k].next = e;
 }
 
 /* A miss of filter i at time t: the reference is kept at once, and when the filter is full the
@@ -285,7 +276,7 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     keep_now(r, t, page4k, rw, i);
     uint32_t e;
     if (f->n == f->k) {
-        e = f->tail;
+        e = f->link[f->k].prev; /* the LRU entry */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend)
             keep_late(r, x->last, x->ref, x->rw, i);
@@ -312,7 +303,7 @@ static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, 
     uint32_t e = lookup(f, p);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
-        if (x->pend && f->evicted_last > x->t1) {
+        if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
             /* k distinct others came since t1 (one of them left the filter): t2 is kept */
             keep_late(r, x->last, x->ref, x->rw, i);
             x->t1 = x->last;

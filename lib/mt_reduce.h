@@ -49,9 +49,10 @@ typedef struct {
 } mt_reduce_entry;
 
 /* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
- * links only, which stay few cache lines). */
+ * links only, which stay few cache lines).  The list is circular through a sentinel, link[k]:
+ * its next is the MRU entry, its prev the LRU one, so a splice has no branch. */
 typedef struct {
-    uint32_t prev, next;    /* entry indices (head = MRU, tail = LRU) */
+    uint32_t prev, next;    /* entry indices */
 } mt_reduce_link;
 
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
@@ -59,8 +60,7 @@ typedef struct {
 typedef struct {
     uint32_t k, n;          /* entries, entries in use */
     mt_reduce_entry *e;
-    mt_reduce_link *link;
-    uint32_t head, tail;
+    mt_reduce_link *link;   /* k + 1: the entries' and the sentinel's */
     uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
                              * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;

@@ -22,25 +22,24 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         f->k = mt_reduce_k(budget, i);
-        f->page = calloc(f->k, sizeof *f->page);
-        f->ref = calloc(f->k, sizeof *f->ref);
-        f->last = calloc(f->k, sizeof *f->last);
-        f->t1 = calloc(f->k, sizeof *f->t1);
-        f->pend = calloc(f->k, 1);
-        f->rw = calloc(f->k, 1);
-        f->prev = calloc(f->k, sizeof *f->prev);
-        f->next = calloc(f->k, sizeof *f->next);
+        f->e = calloc(f->k, sizeof *f->e);
+        f->link = calloc(f->k + 1, sizeof *f->link);
         uint32_t cap = 4;
         while (cap < 2 * f->k)
             cap *= 2;
         f->hmask = cap - 1;
         f->slot = calloc(cap, sizeof *f->slot);
-        f->head = f->tail = UINT32_MAX;
-        if (!f->page || !f->ref || !f->last || !f->t1 || !f->pend || !f->rw || !f->prev || !f->next ||
-            !f->slot) {
+        if (!f->e || !f->link || !f->slot) {
             mt_reduce_free(r);
             return -1;
         }
+        f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
+    }
+    r->nowcap = 1024;
+    r->now = malloc(r->nowcap * sizeof *r->now);
+    if (!r->now) {
+        mt_reduce_free(r);
+        return -1;
     }
     return 0;
 }
@@ -48,62 +47,94 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
 void mt_reduce_free(mt_reduce *r)
 {
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        mt_reduce_filter *f = &r->f[i];
-        free(f->page);
-        free(f->ref);
-        free(f->last);
-        free(f->t1);
-        free(f->pend);
-        free(f->rw);
-        free(f->prev);
-        free(f->next);
-        free(f->slot);
+        free(r->f[i].e);
+        free(r->f[i].link);
+        free(r->f[i].slot);
     }
-    free(r->heap);
+    free(r->now);
+    free(r->late);
     memset(r, 0, sizeof *r);
 }
 
 /* ---- the reorder stage ------------------------------------------------------------------ */
 
-static void heap_push(mt_reduce *r, uint64_t cycle, uint64_t page, unsigned rw, unsigned i)
+static inline uint64_t rec_word(uint64_t page, unsigned mask, unsigned rw)
 {
-    if (r->nheap == r->capheap) {
-        size_t cap = r->capheap ? r->capheap * 2 : 1024;
-        mt_reduce_rec *h = realloc(r->heap, cap * sizeof *h);
+    return page << 11 | (uint64_t)mask << 1 | rw;
+}
+
+/* Size i keeps the reference at t (the current one, so later than any record waiting). */
+static inline void keep_now(mt_reduce *r, uint64_t t, uint64_t page, unsigned rw, unsigned i)
+{
+    if (r->nownum) {
+        mt_reduce_rec *b = &r->now[(r->nowhead + r->nownum - 1) & (r->nowcap - 1)];
+        if (b->cycle == t) { /* another size keeps the same reference */
+            b->word |= (uint64_t)1 << (i + 1);
+            r->kept[i]++;
+            r->nheap++;
+            return;
+        }
+    }
+    if (r->nownum == r->nowcap) { /* the ring is full: twice the size, in order from 0 */
+        mt_reduce_rec *q = malloc(2 * r->nowcap * sizeof *q);
+        if (!q) {
+            r->oom = 1;
+            return;
+        }
+        for (size_t j = 0; j < r->nownum; j++)
+            q[j] = r->now[(r->nowhead + j) & (r->nowcap - 1)];
+        free(r->now);
+        r->now = q;
+        r->nowhead = 0;
+        r->nowcap *= 2;
+    }
+    r->now[(r->nowhead + r->nownum++) & (r->nowcap - 1)] =
+        (mt_reduce_rec){.cycle = t, .word = rec_word(page, 1u << i, rw)};
+    r->kept[i]++;
+    r->nheap++;
+}
+
+/* Size i keeps the reference at `cycle`, decided after it (it may be older than others waiting). */
+static void keep_late(mt_reduce *r, uint64_t cycle, uint64_t page, unsigned rw, unsigned i)
+{
+    if (r->nlate == r->caplate) {
+        size_t cap = r->caplate ? r->caplate * 2 : 1024;
+        mt_reduce_rec *h = realloc(r->late, cap * sizeof *h);
         if (!h) {
             r->oom = 1;
             return;
         }
-        r->heap = h;
-        r->capheap = cap;
+        r->late = h;
+        r->caplate = cap;
     }
-    size_t j = r->nheap++;
-    mt_reduce_rec x = {.cycle = cycle, .page = page, .mask = (uint16_t)(1u << i), .rw = (uint8_t)rw};
-    while (j && r->heap[(j - 1) / 2].cycle > x.cycle) {
-        r->heap[j] = r->heap[(j - 1) / 2];
+    size_t j = r->nlate++;
+    mt_reduce_rec x = {.cycle = cycle, .word = rec_word(page, 1u << i, rw)};
+    while (j && r->late[(j - 1) / 2].cycle > x.cycle) {
+        r->late[j] = r->late[(j - 1) / 2];
         j = (j - 1) / 2;
     }
-    r->heap[j] = x;
+    r->late[j] = x;
     r->kept[i]++;
+    r->nheap++;
 }
 
-static mt_reduce_rec heap_pop(mt_reduce *r)
+static mt_reduce_rec late_pop(mt_reduce *r)
 {
-    mt_reduce_rec top = r->heap[0], x = r->heap[--r->nheap];
-    size_t j = 0, n = r->nheap;
+    mt_reduce_rec top = r->late[0], x = r->late[--r->nlate];
+    size_t j = 0, n = r->nlate;
     for (;;) {
         size_t c = 2 * j + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && r->heap[c + 1].cycle < r->heap[c].cycle)
+        if (c + 1 < n && r->late[c + 1].cycle < r->late[c].cycle)
             c++;
-        if (r->heap[c].cycle >= x.cycle)
+        if (r->late[c].cycle >= x.cycle)
             break;
-        r->heap[j] = r->heap[c];
+        r->late[j] = r->late[c];
         j = c;
     }
     if (n)
-        r->heap[j] = x;
+        r->late[j] = x;
     return top;
 }
 
@@ -111,13 +142,26 @@ static mt_reduce_rec heap_pop(mt_reduce *r)
  * the same reference merged into one mask. */
 static void release_below(mt_reduce *r, uint64_t limit)
 {
-    while (r->nheap && r->heap[0].cycle < limit) {
-        mt_reduce_rec a = heap_pop(r);
-        while (r->nheap && r->heap[0].cycle == a.cycle)
-            a.mask |= heap_pop(r).mask;
+    for (;;) {
+        uint64_t cn = r->nownum ? r->now[r->nowhead].cycle : UINT64_MAX;
+        uint64_t cl = r->nlate ? r->late[0].cycle : UINT64_MAX;
+        uint64_t c = cn < cl ? cn : cl;
+        if (c >= limit)
+            break;
+        mt_reduce_rec a = {.cycle = c};
+        if (cn == c) {
+            a = r->now[r->nowhead];
+            r->nowhead = (r->nowhead + 1) & (r->nowcap - 1);
+            r->nownum--;
+        }
+        while (r->nlate && r->late[0].cycle == c) /* the same reference: the same page and R/W */
+            a.word |= late_pop(r).word;
+        unsigned mask = (unsigned)(a.word >> 1) & ((1u << MT_REDUCE_SIZES) - 1);
+        for (unsigned m = mask; m; m &= m - 1) /* one waiting reference per size */
+            r->nheap--;
         r->records++;
         if (r->sink)
-            r->sink(r->ctx, a.cycle - 1, a.page, a.rw, a.mask);
+            r->sink(r->ctx, a.cycle - 1, a.word >> 11, (unsigned)(a.word & 1), mask);
     }
 }
 
@@ -128,8 +172,8 @@ static uint64_t watermark(const mt_reduce *r)
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         const mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->pend[j] && f->last[j] < w)
-                w = f->last[j];
+            if (f->e[j].pend && f->e[j].last < w)
+                w = f->e[j].last;
     }
     return w;
 }
@@ -146,18 +190,18 @@ static int force_oldest(mt_reduce *r)
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         const mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->pend[j] && f->last[j] < best) {
-                best = f->last[j];
+            if (f->e[j].pend && f->e[j].last < best) {
+                best = f->e[j].last;
                 bi = i;
                 bj = j;
             }
     }
     if (bj == UINT32_MAX)
         return 0;
-    mt_reduce_filter *f = &r->f[bi];
-    heap_push(r, f->last[bj], f->ref[bj], f->rw[bj], bi);
-    f->t1[bj] = f->last[bj];
-    f->pend[bj] = 0;
+    mt_reduce_entry *x = &r->f[bi].e[bj];
+    keep_late(r, x->last, x->ref, x->rw, bi);
+    x->t1 = x->last;
+    x->pend = 0;
     r->forced++;
     return 1;
 }
@@ -169,15 +213,17 @@ static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
     return (uint32_t)((p * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & f->hmask;
 }
 
-/* Entry of metapage p, or f->n (not in the filter). */
-static uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
+#define SLOT_ENTRY_MASK ((UINT64_C(1) << MT_REDUCE_SLOT_BITS) - 1)
+
+/* Entry of metapage p, or UINT32_MAX (not in the filter). */
+static inline uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
 {
     for (uint32_t h = hash_of(f, p);; h = (h + 1) & f->hmask) {
-        uint32_t e = f->slot[h];
-        if (!e)
+        uint64_t v = f->slot[h];
+        if (!v)
             return UINT32_MAX;
-        if (f->page[e - 1] == p)
-            return e - 1;
+        if (v >> MT_REDUCE_SLOT_BITS == p)
+            return (uint32_t)(v & SLOT_ENTRY_MASK) - 1;
     }
 }
 
@@ -186,18 +232,18 @@ static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
     uint32_t h = hash_of(f, p);
     while (f->slot[h])
         h = (h + 1) & f->hmask;
-    f->slot[h] = e + 1;
+    f->slot[h] = p << MT_REDUCE_SLOT_BITS | (e + 1);
 }
 
 /* Linear probing's deletion: later entries of the same cluster move back into the gap. */
 static void hash_delete(mt_reduce_filter *f, uint64_t p)
 {
     uint32_t h = hash_of(f, p);
-    while (f->page[f->slot[h] - 1] != p)
+    while (f->slot[h] >> MT_REDUCE_SLOT_BITS != p)
         h = (h + 1) & f->hmask;
     uint32_t gap = h;
     for (uint32_t j = (gap + 1) & f->hmask; f->slot[j]; j = (j + 1) & f->hmask) {
-        uint32_t home = hash_of(f, f->page[f->slot[j] - 1]);
+        uint32_t home = hash_of(f, f->slot[j] >> MT_REDUCE_SLOT_BITS);
         /* the entry at j may fill the gap iff its home is not in (gap, j] (cyclically) */
         if (((j - home) & f->hmask) >= ((j - gap) & f->hmask)) {
             f->slot[gap] = f->slot[j];
@@ -207,75 +253,83 @@ static void hash_delete(mt_reduce_filter *f, uint64_t p)
     f->slot[gap] = 0;
 }
 
-static void list_unlink(mt_reduce_filter *f, uint32_t e)
+static inline void list_unlink(mt_reduce_filter *f, uint32_t e)
 {
-    uint32_t p = f->prev[e], n = f->next[e];
-    if (p != UINT32_MAX)
-        f->next[p] = n;
-    else
-        f->head = n;
-    if (n != UINT32_MAX)
-        f->prev[n] = p;
-    else
-        f->tail = p;
+    uint32_t p = f->link[e].prev, n = f->link[e].next;
+    f->link[p].next = n;
+    f->link[n].prev = p;
 }
 
-static void list_push_front(mt_reduce_filter *f, uint32_t e)
+static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
 {
-    f->prev[e] = UINT32_MAX;
-    f->next[e] = f->head;
-    if (f->head != UINT32_MAX)
-        f->prev[f->head] = e;
-    else
-        f->tail = e;
-    f->head = e;
+    uint32_t h = f->link[f->k].next;
+    f->link[e] = (mt_reduce_link){.prev = f->k, .next = h};
+    f->link[h].prev = e;
+    f->link[f->k].next = e;
 }
 
-/* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page). */
-static void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
+/* A miss of filter i at time t: the reference is kept at once, and when the filter is full the
+ * LRU entry leaves (its pending reference kept).  Returns the entry p now has. */
+static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
 {
     mt_reduce_filter *f = &r->f[i];
-    if (f->n && f->mru == p)
-        return; /* a repeat of the last metapage: changes no decision (docs) */
-    uint32_t e = lookup(f, p);
-    if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
-        if (f->pend[e] && f->evicted_last > f->t1[e]) {
-            /* k distinct others came since t1 (one of them left the filter): t2 is kept */
-            heap_push(r, f->last[e], f->ref[e], f->rw[e], i);
-            f->t1[e] = f->last[e];
-        } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
-        f->pend[e] = 1;
+    keep_now(r, t, page4k, rw, i);
+    uint32_t e;
+    if (f->n == f->k) {
+        e = f->link[f->k].prev; /* the LRU entry */
+        mt_reduce_entry *x = &f->e[e];
+        if (x->pend)
+            keep_late(r, x->last, x->ref, x->rw, i);
+        if (x->last > f->evicted_last)
+            f->evicted_last = x->last;
+        hash_delete(f, x->page);
         list_unlink(f, e);
-    } else { /* not in the filter: kept at once, and the LRU entry leaves (its pending kept) */
-        heap_push(r, t, page4k, rw, i);
-        if (f->n == f->k) {
-            e = f->tail;
-            if (f->pend[e])
-                heap_push(r, f->last[e], f->ref[e], f->rw[e], i);
-            if (f->last[e] > f->evicted_last)
-                f->evicted_last = f->last[e];
-            hash_delete(f, f->page[e]);
-            list_unlink(f, e);
-        } else {
-            e = f->n++;
-        }
-        f->page[e] = p;
-        hash_insert(f, p, e);
-        f->t1[e] = t;
-        f->pend[e] = 0;
+    } else {
+        e = f->n++;
     }
-    list_push_front(f, e);
-    f->last[e] = t;
-    f->rw[e] = (uint8_t)rw;
-    f->ref[e] = page4k;
-    f->mru = p;
+    mt_reduce_entry *x = &f->e[e];
+    x->page = p;
+    hash_insert(f, p, e);
+    x->t1 = t;
+    x->pend = 0;
+    return e;
 }
 
-/* One access that changes the 4 KiB page, through every size's filter. */
+/* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page), which
+ * is not the filter's MRU metapage. */
+static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
+{
+    mt_reduce_filter *f = &r->f[i];
+    uint32_t e = lookup(f, p);
+    if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
+        mt_reduce_entry *x = &f->e[e];
+        if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
+            /* k distinct others came since t1 (one of them left the filter): t2 is kept */
+            keep_late(r, x->last, x->ref, x->rw, i);
+            x->t1 = x->last;
+        } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
+        x->pend = 1;
+        list_unlink(f, e);
+    } else {
+        e = filter_miss(r, i, t, p, page4k, rw);
+    }
+    list_push_front(f, e);
+    mt_reduce_entry *x = &f->e[e];
+    x->last = t;
+    x->rw = (uint8_t)rw;
+    x->ref = page4k;
+}
+
+/* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
+ * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
 static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
 {
     uint64_t t = cycle + 1;
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+    uint64_t diff = r->last_ref ? page4k ^ (r->last_ref - 1) : UINT64_MAX;
+    r->last_ref = page4k + 1;
+    unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
+    unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
+    for (unsigned i = 0; i < n; i++)
         filter_ref(r, i, t, page4k >> i, page4k, rw);
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
@@ -349,9 +403,9 @@ void mt_reduce_finish(mt_reduce *r)
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->pend[j]) {
-                heap_push(r, f->last[j], f->ref[j], f->rw[j], i);
-                f->pend[j] = 0;
+            if (f->e[j].pend) {
+                keep_late(r, f->e[j].last, f->e[j].ref, f->e[j].rw, i);
+                f->e[j].pend = 0;
             }
     }
     release_below(r, UINT64_MAX);

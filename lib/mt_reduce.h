@@ -17,11 +17,13 @@
  * last-reference time of any entry that left) is at most t1.
  *
  * Hardware shape: per size a k_i-entry RAM {page, ref, last, t1, pending, rw, prev, next}, a
- * hash table of page -> entry (2 k_i slots at least, linear probing), registers for the MRU
- * page, the list's head and tail, and E.  Work per access: one compare per size against the
- * MRU register (a repeat changes nothing); on a change, a hash probe, one compare (E > t1), a
- * list splice, and on a miss the tail's eviction (one hash deletion).  Records leave in
- * reference order through a reorder stage (a pending reference waits at most until its
+ * hash table of page -> entry (2 k_i slots at least, linear probing), the list's head and tail,
+ * and E; one register for the MRU page of all sizes (size i's MRU metapage is its >> i).  Work
+ * per access: one XOR against the MRU register, whose highest set bit says which sizes see a
+ * change (the others a repeat, which changes nothing); at each of those, a hash probe, one
+ * compare (E > t1), a list splice, and on a miss the tail's eviction (one hash deletion).
+ * Records leave in reference order through a reorder stage: a FIFO for the references kept as
+ * they happen, a small heap for those kept late (a pending reference waits at most until its
  * metapage leaves the filter). */
 #ifndef MT_REDUCE_H
 #define MT_REDUCE_H
@@ -39,27 +41,44 @@
  * whose bit is set in `mask` (bit i: 4 KiB << i). */
 typedef void (*mt_reduce_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
 
+/* One entry of a filter: what a reference reads and writes of it, in one place. */
+typedef struct {
+    uint64_t page, ref;     /* metapage, 4 KiB page of its last reference */
+    uint64_t last, t1;      /* times of its last reference and of its last kept one */
+    uint8_t pend, rw;       /* last reference not yet decided; its R/W */
+} mt_reduce_entry;
+
+/* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
+ * links only, which stay few cache lines).  The list is circular through a sentinel, link[k]:
+ * its next is the MRU entry, its prev the LRU one, so a splice has no branch. */
+typedef struct {
+    uint32_t prev, next;    /* entry indices */
+} mt_reduce_link;
+
+#define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
+
 typedef struct {
     uint32_t k, n;          /* entries, entries in use */
-    uint64_t *page, *ref, *last, *t1; /* metapage, 4 KiB page of its last reference, times */
-    uint8_t *pend, *rw;     /* last reference not yet decided; its R/W */
-    uint32_t *prev, *next;  /* recency list (head = MRU, tail = LRU), entry indices */
-    uint32_t head, tail;
-    uint32_t *slot;         /* page -> entry + 1 (0: empty), open addressing, hmask + 1 slots */
+    mt_reduce_entry *e;
+    mt_reduce_link *link;   /* k + 1: the entries' and the sentinel's */
+    uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
+                             * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;
-    uint64_t mru;           /* page of the last reference (valid when n > 0) */
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
 } mt_reduce_filter;
 
+/* A record waiting in the reorder stage: 16 bytes (page << 11 | mask << 1 | rw in one word). */
 typedef struct {
-    uint64_t cycle, page;
-    uint16_t mask;
-    uint8_t rw;
+    uint64_t cycle, word;
 } mt_reduce_rec;
 
 typedef struct {
     uint64_t budget;
     mt_reduce_filter f[MT_REDUCE_SIZES];
+    /* the 4 KiB page of the last reference through the filters + 1 (0: none): size i's MRU
+     * metapage is its >> i, so a change of page reaches only the sizes up to its highest
+     * changed bit (the others see a repeat, which changes nothing) */
+    uint64_t last_ref;
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
     /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no
@@ -69,10 +88,16 @@ typedef struct {
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;
     unsigned skipped_rw;
-    /* reorder stage: a binary min-heap of records by cycle */
-    mt_reduce_rec *heap;
-    size_t nheap, capheap, since_flush;
-    size_t heap_limit;      /* beyond this many waiting records the oldest undecided reference is
+    /* The reorder stage.  A reference kept as it happens (a miss) comes in reference order:
+     * those wait in a FIFO (`now`, a ring of nowcap entries, the sizes that keep the same
+     * reference merged into one); a reference kept late (decided at its metapage's next
+     * reference, or as it leaves) waits in a binary min-heap by cycle (`late`).  Records leave
+     * from the two merged. */
+    mt_reduce_rec *now, *late;
+    size_t nowhead, nownum, nowcap, nlate, caplate;
+    size_t nheap;           /* references waiting (one per size that keeps one) */
+    size_t since_flush;
+    size_t heap_limit;      /* beyond this many waiting references the oldest undecided one is
                                kept early (always exact); MT_REDUCE_HEAP_LIMIT, tests lower it */
     mt_reduce_sink sink;
     void *ctx;

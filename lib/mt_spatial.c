@@ -286,6 +286,11 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
     emit(s, cycle, page, rw & 1, smask);
 }
 
+void mt_spatial_repeats(mt_spatial *s, uint64_t n)
+{
+    s->accesses += n; /* mt_spatial_access's first return, n times */
+}
+
 void mt_spatial_finish(mt_spatial *s)
 {
     replay_skipped(s);

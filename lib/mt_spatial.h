@@ -121,6 +121,9 @@ int mt_spatial_init_rule(mt_spatial *s, uint32_t rate, unsigned log2m, uint32_t 
                          void *ctx);
 /* One access; cycles strictly increase from call to call. */
 void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw);
+/* n accesses to the 4 KiB page of the last one (a caller that filters repeats of the page ahead
+ * of the filter, the CPU's page filter, tells their number): counted; a repeat changes nothing. */
+void mt_spatial_repeats(mt_spatial *s, uint64_t n);
 /* End of the trace: a skipped alternation's last access goes out; counts and rates are final. */
 void mt_spatial_finish(mt_spatial *s);
 

@@ -216,6 +216,8 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->listener_ctx = from->listener_ctx;
     c->listener_kinds = from->listener_kinds;
     c->pf = from->pf; /* the filter follows the listener's stream, which is the machine's */
+    c->pf.ord_off = 0;
+    c->pf.ord_off = cpu_filter_ordinal(from) - cpu_filter_ordinal(c); /* its ordinal goes on */
     uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
     c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
@@ -282,6 +284,15 @@ void cpu_page_filter_cross_fetch(mt_cpu *c, uint64_t pa, unsigned size)
                          .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
     c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
     cpu_update_next_event(c);
+}
+
+uint64_t cpu_filter_ordinal(const mt_cpu *c)
+{
+    uint64_t n = c->pf.ord_off;
+    for (unsigned k = 0; k < MT_KIND_COUNT; k++)
+        if ((c->pf.kinds >> k) & 1) /* a fetch per instruction retired or trapped after its fetch */
+            n += k == MT_KIND_FETCH ? c->instret + c->fetch_traps : c->access_count[k];
+    return n;
 }
 
 void cpu_page_filter_flush(mt_cpu *c)

@@ -164,6 +164,9 @@ typedef struct {
     uint64_t last_stamp;
     /* the held steps, packed (cpu_filter_pack): few stores, as a step is the fast path's */
     uint64_t pend_stamp[2], pend_word[2];
+    /* cpu_filter_ordinal's offset: with -smp N the filter follows the listener from hart to
+     * hart (cpu_take_listener), and the ordinal goes on from where the last hart left it */
+    uint64_t ord_off;
 } mt_page_filter;
 
 /* A held step's address, size, kind and R/W in one word (mt_access has them in 4 fields). */
@@ -193,6 +196,7 @@ typedef struct mt_cpu {
     int priv;
     uint64_t cycle;   /* reference-clock cycles (1 GHz) */
     uint64_t instret; /* retired instructions */
+    uint64_t fetch_traps; /* instructions fetched that trapped instead of retiring */
     uint64_t trap_count; /* traps taken (exceptions and interrupts) */
     uint64_t next_due;   /* first cycle at which an access goes to cpu_access_due */
     uint64_t next_event; /* min(next_due, other_event): checked per instruction */
@@ -351,6 +355,12 @@ void cpu_set_page_filter(mt_cpu *cpu, uint32_t kinds);
 void cpu_page_filter_pair(mt_cpu *cpu, uint64_t last, uint64_t other);
 /* Hands the held alternation steps to the listener (before the listener's owner ends its run). */
 void cpu_page_filter_flush(mt_cpu *cpu);
+/* The number of accesses of the filtered kinds (core tap) so far, all harts of the listener's
+ * stream together: from inside the listener, the ordinal of the access it hears (how many came
+ * before it), unless the access is a held alternation step; outside cpu_run, the ordinal of the
+ * next one.  A listener that counts accesses (the spatial recorder's `trace.accesses`) adds the
+ * difference between two it hears, less one: the repeats of the page the filter kept from it. */
+uint64_t cpu_filter_ordinal(const mt_cpu *cpu);
 /* interpreter_filtered, an instruction straddling two pages: its fetch (at the current cycle,
  * perhaps a repeat of the page the filter kept back) goes to the listener, so that the walk for
  * its second half, in the same cycle, is the second access of that cycle there too. */

@@ -423,6 +423,7 @@ struct trace_session {
     bool red_init, red_started, red_failed;
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
+    bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
@@ -609,12 +610,23 @@ static bool red_access(struct trace_session *s, const mt_access *a)
 
 static bool sp_access(struct trace_session *s, const mt_access *a)
 {
+    s->sp_last_in = false;
     if (!((s->o.cfg.kind_mask >> a->kind) & 1) || a->tap != s->o.cfg.tap)
         return true;
     if (a->addr < s->ram_base || a->addr >= s->ram_end)
         return true;
+    s->sp_last_in = true;
     mt_spatial_access(&s->sp, a->cycle, a->addr, a->write);
     return !s->red_failed;
+}
+
+/* The CPU's page filter kept n repeats of the last access's page from the spatial recorder: they
+ * count as accesses of the filter when that one did (guest RAM), and change nothing else. */
+static void sp_skipped(void *ctx, uint64_t n)
+{
+    struct trace_session *s = ctx;
+    if (s->sp_last_in)
+        mt_spatial_repeats(&s->sp, n);
 }
 
 /* The recorder: --trace-all and/or the reduce or spatial filter.  The reduce filter alone needs
@@ -857,7 +869,8 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     bool filtered = s->red_init || s->sp_init;
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker,
-                             .page_changes = s->red_init && !s->all};
+                             .page_changes = (s->red_init || s->sp_init) && !s->all,
+                             .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);

@@ -112,7 +112,11 @@ void tracedev_rearm(mt_tracedev *d)
     else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
                          d, due(d));
-    cpu_set_page_filter(d->cpu, page_filtered(d) ? d->rec.kind_mask : 0);
+    uint32_t kinds = page_filtered(d) ? d->rec.kind_mask : 0;
+    if (kinds != d->cpu->pf.kinds) {
+        cpu_set_page_filter(d->cpu, kinds);
+        d->rec_ord = cpu_filter_ordinal(d->cpu) - 1; /* the next access is heard: nothing skipped */
+    }
     recorder_kinds(d);
 }
 
@@ -120,6 +124,16 @@ void tracedev_page_pair(mt_tracedev *d, uint64_t last, uint64_t other)
 {
     if (d->cpu && page_filtered(d))
         cpu_page_filter_pair(d->cpu, last, other);
+}
+
+/* The recorder hears an access of ordinal `ord` (cpu_filter_ordinal): the accesses between it and
+ * the last one it heard were repeats of the page, kept back by the CPU's page filter. */
+static void rec_skipped(mt_tracedev *d, uint64_t ord)
+{
+    uint64_t n = ord - d->rec_ord - 1;
+    d->rec_ord = ord;
+    if (n)
+        d->rec.skipped(d->rec.ctx, n);
 }
 
 /* The common case, the C model without a recorder, without indirect calls: the CPU only calls
@@ -158,6 +172,8 @@ uint64_t tracedev_listener(void *ctx, const mt_access *a)
     if (d->failed)
         return UINT64_MAX;
     if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
+        if (d->rec.skipped && page_filtered(d)) /* what the page filter kept back since the last */
+            rec_skipped(d, cpu_filter_ordinal(d->cpu));
         if (a->cycle < d->rec_last) {
             d->collisions++;
         } else {
@@ -271,6 +287,8 @@ bool tracedev_finish(mt_tracedev *d)
 {
     if (d->cpu) /* the alternation steps the CPU's page filter still holds */
         cpu_page_filter_flush(d->cpu);
+    if (d->cpu && d->rec.skipped && page_filtered(d)) /* the repeats since the last one heard */
+        rec_skipped(d, cpu_filter_ordinal(d->cpu));
     if (d->pipe) { /* the model has every access, and is the emulator's thread's again */
         tracedev_release(d);
         tracedev_rearm(d);

@@ -52,6 +52,11 @@ typedef struct {
      * filter's alternation with tracedev_page_pair. */
     bool page_changes;
     bool (*access)(void *ctx, const mt_access *a);
+    /* With page_changes (optional): `n` accesses of its kinds that repeated the page of the last
+     * access it heard (or the last one's, when that one came in a cycle already used) were kept
+     * from it; called before the next access it hears, and at tracedev_finish.  Not called while
+     * an alternation is armed (tracedev_page_pair): its held steps have no ordinal. */
+    void (*skipped)(void *ctx, uint64_t n);
     bool (*marker)(void *ctx, uint64_t cycle, uint32_t value);
 } tracedev_recorder;
 
@@ -62,6 +67,7 @@ typedef struct mt_tracedev {
     mt_cpu *cpu;           /* set by tracedev_attach */
     uint64_t last_cycle;   /* last access given to the unit (+1), to keep one access per cycle */
     uint64_t rec_last;     /* the same for the recorder */
+    uint64_t rec_ord;      /* cpu_filter_ordinal of the last access the page filter let through */
     uint64_t unit_accesses, rec_accesses;
     uint64_t collisions;   /* accesses in an already used cycle (dram tap transfers): not given */
     uint64_t mmio_reads, mmio_writes, bad_mmio;

@@ -6,8 +6,9 @@
 #   default rates over a whole burst+span period (1:10, scaled to 1 ms / 10 ms),
 #   inside a burst (r = 24: the first emulated second of any run), --trace-all (every access),
 #   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle),
-#   --trace-mode reduce (the exact reduction behind the CPU's page filter) on wss and on bench_cpu
-#   (CoreMark-class, the first 3e8 instructions), against the same runs untraced.
+#   --trace-mode reduce (the exact reduction behind the CPU's page filter) and --trace-mode spatial
+#   (every access through the sampling filter) on wss and on bench_cpu (CoreMark-class, the first
+#   3e8 instructions), against the same runs untraced.
 # Inside a burst it also prints what a sample costs (the extra time over untraced, per sample) and
 # the floor under that cost on this host: a sample comes at a time the guest's control flow does
 # not foretell, so taking it costs at least one branch the host mispredicts (tests/bench/mispredict.c
@@ -43,9 +44,11 @@ mispredict=$("$BUILD/tests/mispredict" | awk '$1 == "mispredict_ns" { print $2 }
 reduce=$(mips --trace-mode reduce --trace "$T/r.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
 cpu_base=$(mips --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 cpu_reduce=$(mips --trace-mode reduce --trace "$T/rc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
+spatial=$(mips --trace-mode spatial --trace "$T/sp.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
+cpu_spatial=$(mips --trace-mode spatial --trace "$T/sc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
-echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce" | awk '{
+echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce $spatial $cpu_spatial" | awk '{
     b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
     # user-time ratios computed first: inside printf arguments mawk reads "x > 0" as a redirection
     rp = 0; if (pc > 0) rp = bc / pc
@@ -54,6 +57,9 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cp
     r = $15; rc = $16; cb = $17; cbc = $18; cr = $19; crc = $20
     rr = 0; if (rc > 0) rr = bc / rc
     rcr = 0; if (crc > 0) rcr = cbc / crc
+    sp = $21; spc = $22; csp = $23; cspc = $24
+    rs = 0; if (spc > 0) rs = bc / spc
+    rcs = 0; if (cspc > 0) rcs = cbc / cspc
     printf "trace-bench: wss 512K..16M without tracing %.1f MIPS (%.2f s user)\n", b, bc
     printf "  --trace, default rates over a burst+span period  %6.1f MIPS  %.2fx of untraced  (user time %.2fx)\n", p, p / b, rp
     printf "  --trace, inside a burst (r = 24)                 %6.1f MIPS  %.2fx  (user time %.2fx)\n", u, u / b, ru
@@ -63,5 +69,7 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cp
     printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, ra
     printf "  --trace-mode reduce (exact reduction, B = 4M)    %6.1f MIPS  %.2fx  (user time %.2fx)\n", r, r / b, rr
     printf "  bench_cpu (3e8 instructions) without tracing     %6.1f MIPS  (%.2f s user)\n", cb, cbc
+    printf "  --trace-mode spatial (N = 1)                     %6.1f MIPS  %.2fx  (user time %.2fx)\n", sp, sp / b, rs
     printf "  bench_cpu --trace-mode reduce                    %6.1f MIPS  %.2fx  (user time %.2fx)\n", cr, cr / cb, rcr
+    printf "  bench_cpu --trace-mode spatial                   %6.1f MIPS  %.2fx  (user time %.2fx)\n", csp, csp / cb, rcs
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

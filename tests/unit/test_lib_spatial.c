@@ -713,6 +713,60 @@ static void test_trailer_round_trip(void **state)
     unlink(path);
 }
 
+/* What the CPU's page filter hands the spatial filter (emu/trace/tracectl.c sp_skipped): only the
+ * accesses that change the 4 KiB page, and the number of repeats between them
+ * (mt_spatial_repeats).  The same records and the same count as every access, at rates 1 and 8. */
+static void test_repeats_entry_point(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    uint64_t *addr = malloc(N * sizeof *addr);
+    assert_non_null(addr);
+    uint64_t seed = 12345, last = 0;
+    for (size_t i = 0; i < N; i++) { /* mostly repeats and alternations, some jumps over 64 MiB */
+        uint64_t x = rng(&seed);
+        uint64_t page = x % 4 == 0 ? (x >> 8) % 16384 : x % 4 == 1 ? 7 : last;
+        addr[i] = page << 12 | ((x >> 32) & 0xffe) | ((x >> 50) & 1); /* bit 0: R/W */
+        last = page;
+    }
+    for (uint32_t rate = 1; rate <= 8; rate *= 8) {
+        recs all = {0}, fil = {0};
+        mt_spatial a, f;
+        assert_int_equal(mt_spatial_init(&a, rate, sink, &all), 0);
+        for (size_t i = 0; i < N; i++)
+            mt_spatial_access(&a, i, addr[i], addr[i] & 1);
+        mt_spatial_finish(&a);
+        assert_int_equal(mt_spatial_init(&f, rate, sink, &fil), 0);
+        uint64_t pending = 0;
+        for (size_t i = 0; i < N; i++) {
+            if (i && addr[i] >> 12 == addr[i - 1] >> 12) {
+                pending++;
+                continue;
+            }
+            if (pending)
+                mt_spatial_repeats(&f, pending);
+            pending = 0;
+            mt_spatial_access(&f, i, addr[i], addr[i] & 1);
+        }
+        if (pending)
+            mt_spatial_repeats(&f, pending);
+        mt_spatial_finish(&f);
+        assert_int_equal(a.accesses, N);
+        assert_int_equal(f.accesses, N);
+        assert_int_equal(a.records, f.records);
+        assert_int_equal(all.n, fil.n);
+        for (size_t j = 0; j < all.n; j++) {
+            assert_int_equal(all.r[j].cycle, fil.r[j].cycle);
+            assert_int_equal(all.r[j].addr, fil.r[j].addr);
+            assert_int_equal(all.r[j].write, fil.r[j].write);
+        }
+        assert_true(f.records < N / 2); /* there were repeats to skip */
+        free(all.r);
+        free(fil.r);
+    }
+    free(addr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_mode_from_header),
         cmocka_unit_test(test_trailer_round_trip),
+        cmocka_unit_test(test_repeats_entry_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,7 +116,7 @@ module mt_tu_spatial (
   always_comb begin
     alt_ok_c = 1'b1;
     for (int k = 0; k < 44; k++)
-      if (k >= int'(lg_l_q) && page[k] != last_q[k]) alt_ok_c = 1'b0;
+      if (6'(k) >= {1'b0, lg_l_q} && page[k] != last_q[k]) alt_ok_c = 1'b0;
     if (lg_l_q >= 5'(Sizes)) alt_ok_c = 1'b1;
   end
   // the word of the next clock's size (size 0 when no pass runs, or after size 9)

@@ -28,7 +28,11 @@ module mt_tu #(
   // 32-bit only.  FMT's bit 1 of each field is then not implemented: it reads 0, so a write
   // asking for full (2) or line (3) is accepted as 48-bit (0) or 32-bit (1), and the address
   // parts, the history and the DELTA path are 44 bits wide instead of 56.
-  parameter bit          FullFmt = 1'b1
+  parameter bit          FullFmt = 1'b1,
+  // The spatial front end (mt_tu_spatial; the full build only).  The UP5K cannot hold it beside
+  // the full build (docs/trace-unit-rtl.md "The spatial front end": 118 % of its logic cells), so
+  // the synthesis harness (synth/mt_tu_sg48.sv) leaves it out; without it SPATIAL reads 0.
+  parameter bit          Spatial = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -96,7 +100,7 @@ module mt_tu #(
   logic        c_valid, c_write, c_tap;
   logic [55:0] c_addr;
   logic [2:0]  c_kind;
-  if (FullFmt) begin : g_spatial
+  if (FullFmt && Spatial) begin : g_spatial
     mt_tu_spatial u_spatial (
       .clk_i,
       .rst_ni,

@@ -18,12 +18,14 @@
  * Hardware shape: one H3 hash unit and one metapage compare, used for one size a clock, so a
  * page's *pass* takes 10 clocks (sizes 0..9), and its record enters the capture in the clock after
  * the pass.  Size i's last recorded metapage is kept in block RAM, its low 31 bits and a valid
- * bit (KEPT_BITS: metapages that differ only above bit 30 of page >> i, 8 TiB apart at 4 KiB,
- * count as the same).  An access is taken when no pass runs; the pass starts in the next clock.
+ * bit (MT_USP_KEPT_BITS: metapages that differ only above bit 30 of page >> i, 8 TiB apart at
+ * 4 KiB, count as the same).  An access is taken when no pass runs; the pass starts in the next clock.
  * Without a pass: a repeat of the last 4 KiB page does nothing, the third and later steps of a
  * settled alternation only remember their access.  A step of an alternation (its masks are
  * cached) and a new page (hashed during its pass) take one pass; a new page that ends a skipped
- * alternation takes two (the replayed step, then the new page).  An access that is not a repeat
+ * alternation takes two (the replayed step, a clock in which its record leaves, then the new
+ * page: records 11 and 22 clocks after the access).  While a pass runs (or between the two) the
+ * stage is busy.  An access that is not a repeat
  * of the last page and comes while a pass runs is lost: the stage ignores it and counts it
  * (`lost`).  A session's stop drops a pass in progress and a skipped step not yet replayed. */
 #ifndef MT_UNIT_SPATIAL_H

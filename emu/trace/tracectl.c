@@ -1092,6 +1092,10 @@ void trace_session_report(const struct trace_session *s, FILE *f)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->sp.kept[i]);
         fputc('\n', f);
     }
+    const mt_unit *mu = s->ls ? mt_lockstep_model(s->ls) : s->unit_init ? &s->unit : NULL;
+    if (s->o.spatial_unit && mu) /* the unit's front end (its last session; the RTL's is the same) */
+        fprintf(f, "trace.spatial_unit N %" PRIu32 ": %" PRIu64 " accesses taken, %" PRIu64 " lost during a "
+                "pass, %" PRIu64 " records\n", s->o.spatial_rate, mu->sp.taken, mu->sp.lost, mu->sp.records);
     if (s->o.all_path)
         fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
                 s->all_markers);

@@ -20,6 +20,7 @@ static void regs_reset(mt_unit_cfg *c)
     c->rate_l = MT_RESET_RATE_L;
     c->len_h = ((uint64_t)MT_RESET_LEN_H_HI << 32) | MT_RESET_LEN_H_LO;
     c->len_l = ((uint64_t)MT_RESET_LEN_L_HI << 32) | MT_RESET_LEN_L_LO;
+    c->spatial = 0;
 }
 
 int mt_unit_init(mt_unit *u, const mt_unit_params *params)
@@ -56,7 +57,8 @@ void mt_unit_free(mt_unit *u)
 static int quiet(const mt_unit *u)
 {
     return !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending &&
-           !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending;
+           !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
+           !(u->sp_on && mt_usp_busy(&u->sp));
 }
 
 /* Cycles [now, j) with nothing but drain and interval openings (quiet, j <= sec_end). */
@@ -99,7 +101,7 @@ static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
-           u->now != u->sec_end;
+           u->now != u->sec_end && !u->sp_on;
 }
 
 /* mt_enc_plan_sample's first outcome, decided inline (most samples in a burst): the sample
@@ -163,7 +165,7 @@ static inline int hold_calm(const mt_unit *u)
 {
     return u->hold.valid && !u->hold.after && u->active && !u->acc_valid && !u->nwrites &&
            !u->sect_pending && !u->sync_pending && !u->drop_pending && !u->marker_pending &&
-           !u->end_pending;
+           !u->end_pending && !(u->sp_on && mt_usp_busy(&u->sp));
 }
 
 /* The cycle in which a calm unit's hold is decided: its first cycle that is not a rest cycle. */
@@ -296,7 +298,7 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
     const uint64_t c = a->cycle;
     if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end && !u->acc_valid &&
         !u->nwrites && !u->sect_pending && !u->sync_pending && !u->drop_pending &&
-        !u->marker_pending && !u->end_pending) {
+        !u->marker_pending && !u->end_pending && !u->sp_on) {
         if (u->hold.valid) { /* hold_fast_due(u, c), with the facts above */
             const uint64_t d = hold_cycle(u);
             if (u->hold.after || d >= c)
@@ -412,6 +414,7 @@ uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off)
     case MT_REG_BYTES_HI: return u->latch_bytes_hi;
     case MT_REG_CYCLE_LO: u->latch_cycle_hi = (uint32_t)(u->now >> 32); return (uint32_t)u->now;
     case MT_REG_CYCLE_HI: return u->latch_cycle_hi;
+    case MT_REG_SPATIAL: return r->spatial;
     default: return 0;
     }
 }

@@ -18,6 +18,7 @@
 #include "mt_event.h"
 #include "mt_fifo.h"
 #include "mt_regs.h"
+#include "mt_unit_spatial.h"
 
 #define MT_UNIT_DEFAULT_DEPTH 4096u
 #define MT_UNIT_DEFAULT_DRAIN 8u
@@ -62,6 +63,7 @@ typedef struct {
 typedef struct {
     uint32_t kind_mask, tap, fmt, sync_period, rate_h, rate_l;
     uint64_t len_h, len_l;
+    uint32_t spatial; /* SPATIAL: EN, log2 N (normalised at the write) */
 } mt_unit_cfg;
 
 typedef struct {
@@ -119,6 +121,9 @@ typedef struct {
     uint8_t pipe_head, pipe_n, pipe_sync;
     uint32_t pipe_bytes;
     uint64_t rest_until; /* cycles before it are rest cycles (v4): nothing is chosen or absorbed */
+    /* the spatial front end (mt_unit_spatial.h): on while a session with SPATIAL.EN runs */
+    uint8_t sp_on;
+    mt_unit_spatial sp;
     /* counters and sticky bits */
     uint32_t dropped;
     uint64_t samples, bytes;
@@ -179,7 +184,7 @@ static inline uint64_t mt_unit_next_due(const mt_unit *u)
         return u->now; /* a register write of this cycle (maybe ENABLE) is not applied yet */
     if (!u->active)
         return UINT64_MAX;
-    if (u->int_open)
+    if (u->int_open || u->sp_on) /* (the spatial front end hears every access) */
         return u->now;
     return u->next_sp < u->sec_end ? u->next_sp : u->sec_end;
 }

@@ -65,6 +65,8 @@ static void start_session(mt_unit *u, uint64_t t)
     u->overflowed = u->marker_lost = u->err_order = 0;
     enter_section(u, u->cfg.len_h == 0, t);
     mt_enc_reset(&u->enc, u->sec_fmt);
+    u->sp_on = (u->cfg.spatial & MT_SPATIAL_EN) ? 1 : 0;
+    mt_usp_start(&u->sp, u->cfg.spatial >> MT_SPATIAL_LG2N_SHIFT);
     u->rep_idx = 0;
     u->rep_cycle = t;
 }
@@ -81,6 +83,7 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
             u->active = 0;
             u->end_pending = 1;
             u->int_open = 0;
+            u->sp_on = 0;
         }
         break;
     case MT_REG_KIND_MASK: r->kind_mask = v & 0x1F; break;
@@ -97,6 +100,12 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
     case MT_REG_LEN_H_HI: r->len_h = (r->len_h & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
     case MT_REG_LEN_L_LO: r->len_l = (r->len_l & ~UINT64_C(0xFFFFFFFF)) | v; break;
     case MT_REG_LEN_L_HI: r->len_l = (r->len_l & 0xFFFFFFFFu) | ((uint64_t)(v & 0xFF) << 32); break;
+    case MT_REG_SPATIAL: {
+        uint32_t lg = (v >> MT_SPATIAL_LG2N_SHIFT) & 0x1F;
+        r->spatial = (v & MT_SPATIAL_EN) |
+                     ((lg > MT_SPATIAL_LG2N_MAX ? MT_SPATIAL_LG2N_MAX : lg) << MT_SPATIAL_LG2N_SHIFT);
+        break;
+    }
     case MT_REG_MARKER:
         if (u->active) {
             if (u->marker_pending) {
@@ -132,6 +141,15 @@ void mt_unit_clock_one(mt_unit *u)
         if (t == u->sec_end)
             section_switch(u, t);
         open_due_interval(u, t);
+    }
+
+    /* C'. the spatial front end: the access goes to it, the capture sees its record */
+    if (u->sp_on) {
+        mt_access rec = u->acc;
+        const int in = u->acc_valid && passes(u, &u->acc);
+        u->acc_valid = (uint8_t)mt_usp_clock(&u->sp, in ? &u->acc : NULL, &rec);
+        rec.cycle = t;
+        u->acc = rec;
     }
 
     /* C. capture */

@@ -123,7 +123,7 @@ TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40
                 $(BUILD)/tests/gen_golden   # (test_rtl_minimal.sh: the plain expected output)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
                 rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
-                rtl_model/tb/test_rtl_minimal.sh
+                rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh
 
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)

@@ -75,6 +75,8 @@ const char *trace_options_help(void)
            "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
            "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
            "                            that rate whenever it has sampled more than 1024 metapages\n"
+           "  --trace-spatial-unit      spatial mode through the unit's own front end (SPATIAL register;\n"
+           "                            fixed rates, one burst at r = 1; implied by --trace-unit=rtl|both)\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
            "                            the first byte where they differ); default model\n"
            "  --waves FILE.fst          the RTL unit's waveform (FST, for GTKWave; needs --trace-unit\n"
@@ -356,6 +358,10 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_num(v, MT_UNIT_MAX_DRAIN, &x) || x < 1)
             BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 8");
         o->fifo_drain = (uint32_t)x;
+    } else if ((m = cliopt_match("--trace-spatial-unit", argc, argv, i, &v, false, err, errlen)) != 0) {
+        if (m < 0)
+            return -1;
+        o->spatial_unit = true;
     } else if ((m = cliopt_match("--trace-all-ram", argc, argv, i, &v, false, err, errlen)) != 0) {
         o->all_ram_only = true;
     } else {
@@ -383,6 +389,19 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     }
     *argc = kept;
     argv[kept] = NULL;
+    /* the spatial mode of the RTL is the unit's front end (lib/mt_unit_spatial.h): one burst at
+     * r = 1 in the full format, whatever the unit's other options say (its records are SAMPLEs) */
+    if (o->spatial_unit && o->mode != TRACE_MODE_SPATIAL) {
+        snprintf(err, errlen, "option --trace-spatial-unit: needs --trace-mode spatial");
+        return -1;
+    }
+    if (o->mode == TRACE_MODE_SPATIAL && o->unit != TRACE_UNIT_MODEL)
+        o->spatial_unit = true;
+    if (o->spatial_unit) {
+        o->cfg.rate_h = 1;
+        o->cfg.fmt = MT_FMT_FULL << MT_FMT_H_SHIFT | MT_FMT_FULL << MT_FMT_L_SHIFT;
+        o->cfg.len_h = o->cfg.len_l = 0;
+    }
     /* the waveform is the RTL's, and the unit runs only while tracing */
     if (o->waves_window && !o->waves_path) {
         snprintf(err, errlen, "option --waves-from/--waves-to: give --waves FILE.fst too");
@@ -405,6 +424,11 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
 }
 
 /* ---- the session ------------------------------------------------------------------------- */
+
+/* trace.spatial_max of the unit's spatial stream: its rates never double (lib/mt_unit_spatial.h),
+ * which a reader's rule reproduces with a set no guest fills (the format's largest S, 2^20
+ * metapages: 4 GiB at 4K). */
+#define TRACE_UNIT_SPATIAL_MAX (1u << 20)
 
 typedef struct {
     mt_rtl *r;
@@ -755,7 +779,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     char info[1024], producer[64];
     if (o->trace_path && o->mode != TRACE_MODE_BURST) {
         const char *mn = o->mode == TRACE_MODE_REDUCE ? "reduce" : "spatial";
-        if (o->unit != TRACE_UNIT_MODEL) {
+        if (o->unit != TRACE_UNIT_MODEL && o->mode == TRACE_MODE_REDUCE) {
             snprintf(err, errlen, "--trace-mode %s: the RTL has no %s mode yet: use --trace-unit=model", mn, mn);
             goto fail;
         }
@@ -765,7 +789,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             goto fail;
         }
     }
-    if (o->trace_path && o->mode == TRACE_MODE_SPATIAL) {
+    if (o->trace_path && o->mode == TRACE_MODE_SPATIAL && !o->spatial_unit) {
         size_t n;
         run_info(o, ri, false, info, sizeof info);
         n = strlen(info);
@@ -807,6 +831,17 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     } else if (o->trace_path) {
         snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
         run_info(o, ri, false, info, sizeof info);
+        if (o->spatial_unit) { /* the unit's spatial mode: fixed rates, i.e. a set that never fills */
+            size_t n = strlen(info);
+            n += (size_t)snprintf(info + n, sizeof info - n, "trace.mode=spatial\ntrace.spatial_rate=%" PRIu32
+                                  "\ntrace.spatial_rates=", o->spatial_rate);
+            for (unsigned i = 0; i < MT_SPATIAL_SIZES && n < sizeof info; i++)
+                n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
+                                      mt_spatial_rate_of(o->spatial_rate, i));
+            if (n < sizeof info)
+                snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
+                         "trace.spatial_hash=h3-splitmix0\ntrace.spatial_unit=1\n", TRACE_UNIT_SPATIAL_MAX);
+        }
         mt_writer_config wc = {.producer = producer, .info = info, .ref_hz = REF_HZ,
                                .sync_period = o->cfg.sync_period, .unit_cfg = &o->cfg,
                                .fifo_depth = o->fifo_depth, .fifo_drain = o->fifo_drain};
@@ -901,6 +936,8 @@ void trace_session_attach(struct trace_session *s, mt_cpu *cpu)
         {MT_REG_LEN_H_HI, (uint32_t)(c->len_h >> 32), MT_RESET_LEN_H_HI},
         {MT_REG_LEN_L_LO, (uint32_t)c->len_l, MT_RESET_LEN_L_LO},
         {MT_REG_LEN_L_HI, (uint32_t)(c->len_l >> 32), MT_RESET_LEN_L_HI},
+        {MT_REG_SPATIAL, s->o.spatial_unit ? MT_SPATIAL_EN | (uint32_t)__builtin_ctz(s->o.spatial_rate)
+                                                                << MT_SPATIAL_LG2N_SHIFT : 0, 0},
     };
     uint64_t cycle = 0;
     tracedev_backend *be = &s->dev.be;
@@ -1069,6 +1106,10 @@ void trace_session_report(const struct trace_session *s, FILE *f)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->sp.kept[i]);
         fputc('\n', f);
     }
+    const mt_unit *mu = s->ls ? mt_lockstep_model(s->ls) : s->unit_init ? &s->unit : NULL;
+    if (s->o.spatial_unit && mu) /* the unit's front end (its last session; the RTL's is the same) */
+        fprintf(f, "trace.spatial_unit N %" PRIu32 ": %" PRIu64 " accesses taken, %" PRIu64 " lost during a "
+                "pass, %" PRIu64 " records\n", s->o.spatial_rate, mu->sp.taken, mu->sp.lost, mu->sp.records);
     if (s->o.all_path)
         fprintf(f, "trace.all     %" PRIu64 " accesses recorded, %" PRIu64 " markers\n", s->all_samples,
                 s->all_markers);

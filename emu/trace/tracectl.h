@@ -41,6 +41,8 @@ struct trace_options {
     trace_mode mode;            /* --trace-mode burst|reduce|spatial (default burst) */
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET) */
     uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
+    bool spatial_unit;          /* spatial mode through the unit's front end (SPATIAL register):
+                                 * --trace-spatial-unit, implied by --trace-unit=rtl|both */
     const char *waves_path;     /* --waves FILE.fst: the RTL unit's waveform (rtl|both) */
     uint64_t waves_from, waves_to; /* --waves-from / --waves-to CYCLE: [from, to) of the unit's clock */
     bool waves_window;          /* either was given */

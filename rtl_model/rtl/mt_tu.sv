@@ -18,6 +18,8 @@
 //     mt_tu_markval                  MARKER's value
 //     mt_tu_cfgram                   the latched rates, lengths and SYNC period (block RAM)
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock
+//   mt_tu_spatial the spatial front end: in spatial mode the capture takes its records instead of
+//               the accesses (the per-size memory mt_tu_spkept in block RAM)
 //   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
@@ -26,7 +28,11 @@ module mt_tu #(
   // 32-bit only.  FMT's bit 1 of each field is then not implemented: it reads 0, so a write
   // asking for full (2) or line (3) is accepted as 48-bit (0) or 32-bit (1), and the address
   // parts, the history and the DELTA path are 44 bits wide instead of 56.
-  parameter bit          FullFmt = 1'b1
+  parameter bit          FullFmt = 1'b1,
+  // The spatial front end (mt_tu_spatial; the full build only).  The UP5K cannot hold it beside
+  // the full build (docs/trace-unit-rtl.md "The spatial front end": 118 % of its logic cells), so
+  // the synthesis harness (synth/mt_tu_sg48.sv) leaves it out; without it SPATIAL reads 0.
+  parameter bit          Spatial = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -84,6 +90,54 @@ module mt_tu #(
   logic [4:0]      fifo_commit_len;
   logic [63:0]     fifo_data;
 
+  // The spatial front end (the full build): in a session with SPATIAL.EN the capture takes its
+  // records, otherwise the access port.  Its register is read beside mt_tu_regs' (which answers
+  // 0 at that address), so the two read data are ORed.
+  logic        sp_on, rec_valid, rec_write, rec_tap;
+  logic [55:0] rec_addr;
+  logic [2:0]  rec_kind;
+  logic [31:0] sp_rdata, sp_rdata_now, regs_rdata, regs_rdata_now;
+  logic        c_valid, c_write, c_tap;
+  logic [55:0] c_addr;
+  logic [2:0]  c_kind;
+  if (FullFmt && Spatial) begin : g_spatial
+    mt_tu_spatial u_spatial (
+      .clk_i,
+      .rst_ni,
+      .acc_valid_i,
+      .acc_addr_i,
+      .acc_write_i,
+      .acc_kind_i,
+      .acc_tap_i,
+      .active_i        (status[0]),
+      .kind_mask_i     (kind_mask),
+      .tap_i           (tap),
+      .reg_wr_i,
+      .reg_addr_i,
+      .reg_wdata_i,
+      .reg_rdata_o     (sp_rdata),
+      .reg_rdata_now_o (sp_rdata_now),
+      .on_o            (sp_on),
+      .rec_valid_o     (rec_valid),
+      .rec_addr_o      (rec_addr),
+      .rec_write_o     (rec_write),
+      .rec_kind_o      (rec_kind),
+      .rec_tap_o       (rec_tap)
+    );
+  end else begin : g_no_spatial
+    assign sp_on = 1'b0;
+    assign {rec_valid, rec_addr, rec_write, rec_kind, rec_tap} = '0;
+    assign sp_rdata = '0;
+    assign sp_rdata_now = '0;
+  end
+  assign c_valid = sp_on ? rec_valid : acc_valid_i;
+  assign c_addr  = sp_on ? rec_addr  : acc_addr_i;
+  assign c_write = sp_on ? rec_write : acc_write_i;
+  assign c_kind  = sp_on ? rec_kind  : acc_kind_i;
+  assign c_tap   = sp_on ? rec_tap   : acc_tap_i;
+  assign reg_rdata_o     = regs_rdata | sp_rdata;
+  assign reg_rdata_now_o = regs_rdata_now | sp_rdata_now;
+
   mt_tu_regs #(.FullFmt(FullFmt)) u_regs (
     .clk_i,
     .rst_ni,
@@ -93,8 +147,8 @@ module mt_tu #(
     .reg_wr_i,
     .reg_addr_i,
     .reg_wdata_i,
-    .reg_rdata_o,
-    .reg_rdata_now_o,
+    .reg_rdata_o   (regs_rdata),
+    .reg_rdata_now_o (regs_rdata_now),
     .kind_mask_o   (kind_mask),
     .tap_o         (tap),
     .fmt_h_o       (fmt_h),
@@ -128,11 +182,11 @@ module mt_tu #(
   mt_tu_ctrl #(.Depth(Depth), .FullFmt(FullFmt)) u_ctrl (
     .clk_i,
     .rst_ni,
-    .acc_valid_i,
-    .acc_addr_i,
-    .acc_write_i,
-    .acc_kind_i,
-    .acc_tap_i,
+    .acc_valid_i   (c_valid),
+    .acc_addr_i    (c_addr),
+    .acc_write_i   (c_write),
+    .acc_kind_i    (c_kind),
+    .acc_tap_i     (c_tap),
     .kind_mask_i   (kind_mask),
     .tap_i         (tap),
     .fmt_h_i       (fmt_h),

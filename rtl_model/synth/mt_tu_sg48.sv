@@ -13,7 +13,10 @@
 // In a real system the core sits next to the memory port and the output feeds a DMA engine
 // (see docs/trace-unit-rtl.md section 6, "Synthesis").
 module mt_tu_sg48 #(
-  parameter bit FullFmt = 1'b1   // the build: full (1) or minimal (0), mt_tu
+  parameter bit FullFmt = 1'b1,  // the build: full (1) or minimal (0), mt_tu
+  // the spatial front end (mt_tu Spatial): left out, since the UP5K cannot hold it beside the
+  // full build (1 places it: chparam -set Spatial 1 mt_tu_sg48, for its figures)
+  parameter bit Spatial = 1'b0
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,
@@ -57,7 +60,7 @@ module mt_tu_sg48 #(
   logic [Drain*8-1:0] out_data;
   logic [16:0]        fifo_level;
 
-  mt_tu #(.Depth(4096), .Drain(Drain), .FullFmt(FullFmt)) u_tu (
+  mt_tu #(.Depth(4096), .Drain(Drain), .FullFmt(FullFmt), .Spatial(Spatial)) u_tu (
     .clk_i,
     .rst_ni,
     .depth_i      (17'd4096),

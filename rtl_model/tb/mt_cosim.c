@@ -4,7 +4,8 @@
  * cycle and the same register values.  The first divergence stops the stream with the cycle, the
  * packets around the first differing byte on both sides and the recent inputs.
  *
- *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--minimal] [--bench N] [-v]
+ *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--minimal] [--spatial]
+ *            [--bench N] [-v]
  *
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
@@ -13,6 +14,10 @@
  * and no compression), whose FMT keeps bit 0 of each field only; the RTL gets every FMT write as
  * generated and the model the value the minimal build accepts, so the register's read-back and
  * every stream are compared; the model runs plain (mt_unit_params.plain: every sample FULL).
+ * --spatial: every stream in the spatial mode (SPATIAL.EN, a random log2 N, mostly one burst
+ * section at r = 1 in the full format), with accesses that walk, repeat and alternate over a few
+ * pages, so that the front end's passes, repeats, skipped alternations, replays and lost accesses
+ * all happen; SPATIAL writes (mode and N) also come in the middle of a session.
  * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,6 +105,7 @@ static void print_recent(const recent_t *h)
 
 typedef struct {
     uint64_t streams, cycles, accesses, bytes, samples, dropped, overflow_streams, reads;
+    uint64_t sp_taken, sp_records, sp_lost; /* the spatial front end's, last session of each stream */
 } stats_t;
 
 typedef struct {
@@ -111,6 +117,7 @@ typedef struct {
     int failed;
     int trace; /* MT_COSIM_TRACE set: per-cycle levels on stderr */
     int minimal; /* --minimal: the RTL lacks the full and line formats and the compressor */
+    int spatial; /* --spatial: spatial-mode streams */
 } cosim_t;
 
 static void pull_rtl(cosim_t *c)
@@ -176,6 +183,8 @@ static void do_write(cosim_t *c, uint64_t t, uint32_t off, uint32_t v)
     /* (the minimal build does not implement bit 1 of FMT's fields: full and line are accepted as
      * 48-bit and 32-bit, which is what the model is told) */
     uint32_t model_v = c->minimal && off == MT_REG_FMT ? v & ~UINT32_C(0x22) : v;
+    if (c->minimal && off == MT_REG_SPATIAL)
+        model_v = 0; /* (the minimal build has no spatial front end: the register reads 0) */
     mt_unit_mmio_write(&c->u, t, off, model_v);
     mt_rtl_mmio_write(c->r, t, off, v);
 }
@@ -251,6 +260,57 @@ static uint64_t next_addr(rng_t *g, agen_t *a)
     return x;
 }
 
+/* Spatial streams: pages that repeat, alternate (x y x y), walk to neighbours (metapages shared
+ * at some sizes) and jump, from a pool of 8; now and then a far page or an address above 2^43,
+ * where only the low 31 bits of a metapage are kept per size. */
+typedef struct {
+    uint64_t pool[8], last, prev;
+    unsigned phase, left; /* phase 1: mostly alternating (settled alternations, replays), for `left` accesses */
+} sgen_t;
+
+static uint64_t next_spatial_addr(rng_t *g, sgen_t *s)
+{
+    if (!s->left) {
+        s->phase = (unsigned)below(g, 2);
+        s->left = (unsigned)(10 + below(g, 60));
+    }
+    s->left--;
+    unsigned how = (unsigned)below(g, 100);
+    if (s->phase == 1)
+        how = how < 85 ? 35 + how % 30 : how < 95 ? 0 : how;
+    unsigned i = (unsigned)below(g, 8);
+    uint64_t r = rnd(g);
+    uint64_t page;
+    if (how < 35)
+        page = s->last;                                        /* repeat */
+    else if (how < 65)
+        page = s->prev;                                        /* alternate */
+    else if (how < 80)
+        page = s->pool[i];                                     /* a known page */
+    else if (how < 92)
+        page = s->last + 1 + (r % 600) - 300;                  /* a neighbour */
+    else if (how < 97)
+        page = (r >> 8) & ((UINT64_C(1) << 24) - 1);           /* far */
+    else
+        page = s->pool[i] ^ (UINT64_C(1) << (31 + r % 13));    /* equal low 31 bits */
+    page &= (UINT64_C(1) << 44) - 1;
+    if (page != s->last) {
+        s->prev = s->last;
+        s->last = page;
+    }
+    if (chance(g, 50))
+        s->pool[i] = page;
+    return page << 12 | (rnd(g) & 0xFFF);
+}
+
+static uint32_t random_spatial(rng_t *g)
+{
+    static const uint32_t lgs[] = {0, 0, 1, 2, 3, 4, 6, 9, 10, 12, 16, 17, 31};
+    uint32_t lg = lgs[below(g, 13)];
+    uint32_t en = chance(g, 950) ? 1u : 0u;
+    return en | lg << MT_SPATIAL_LG2N_SHIFT | (chance(g, 100) ? (uint32_t)rnd(g) & ~UINT32_C(0x1F01) : 0);
+}
+
 /* One random stream. Returns 0 when model and RTL agree throughout. */
 static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, stats_t *st)
 {
@@ -289,6 +349,22 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         uint32_t fl = (uint32_t)(2 + below(&g, 2));
         cfg[0][1] = fh | fl << 4;
     }
+    sgen_t sg = {0};
+    if (c->spatial) { /* mostly what a spatial session is programmed with: r = 1, full, one burst */
+        if (chance(&g, 850)) {
+            cfg[0][1] = 0x22;
+            cfg[1][1] = 1;
+            cfg[3][1] = cfg[4][1] = cfg[5][1] = cfg[6][1] = 0;
+        }
+        cfg[ncfg][0] = MT_REG_SPATIAL;
+        cfg[ncfg++][1] = random_spatial(&g);
+        for (int i = 0; i < 8; i++) {
+            uint64_t base = rnd(&g);
+            sg.pool[i] = (chance(&g, 800) ? (base & 0xFFFF) | 0x80000 : base) & ((UINT64_C(1) << 44) - 1);
+        }
+        sg.last = sg.pool[0];
+        sg.prev = sg.pool[1];
+    }
     uint64_t t = below(&g, 5);
     for (unsigned i = 0; i < ncfg; i++)
         do_write(c, t++, cfg[i][0], cfg[i][1]);
@@ -296,6 +372,8 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
 
     agen_t ag = {.acc_permille = flood ? 1000 : (unsigned[]){1000, 1000, 700, 300, 50, 5}[below(&g, 6)],
                  .write_permille = (unsigned)below(&g, 1000)};
+    if (c->spatial) /* (a pass is 10 clocks: sparser accesses are taken more often) */
+        ag.acc_permille = (unsigned[]){1000, 300, 100, 60, 30}[below(&g, 5)];
     for (int i = 0; i < 4; i++) {
         uint64_t h = rnd(&g) & MT_PADDR_MASK;
         ag.hot[i] = h & (chance(&g, 500) ? UINT64_C(0xFFFFFFFFF) : ~UINT64_C(0));
@@ -319,6 +397,8 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
                 do_write(c, t, MT_REG_CTRL, 0);
             } else if (k < 93) {
                 do_write(c, t, MT_REG_CTRL, MT_CTRL_ENABLE);
+            } else if (c->spatial && k < 96) {
+                do_write(c, t, MT_REG_SPATIAL, random_spatial(&g));
             } else {
                 uint32_t cf[16][2];
                 unsigned ncf;
@@ -328,7 +408,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
             }
         }
         if (!rc && chance(&g, ag.acc_permille)) {
-            uint64_t addr = next_addr(&g, &ag);
+            uint64_t addr = c->spatial ? next_spatial_addr(&g, &sg) : next_addr(&g, &ag);
             uint8_t wr = (uint8_t)chance(&g, ag.write_permille);
             uint8_t kind = (uint8_t)(chance(&g, 950) ? below(&g, 5) : chance(&g, 500) ? below(&g, 8) : below(&g, 256));
             uint8_t tap = (uint8_t)(chance(&g, 900) ? 0 : 1);
@@ -373,6 +453,9 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     st->dropped += c->u.dropped;
     if (c->u.dropped)
         st->overflow_streams++;
+    st->sp_taken += c->u.sp.taken;
+    st->sp_records += c->u.sp.records;
+    st->sp_lost += c->u.sp.lost;
     mt_unit_free(&c->u);
     return rc;
 }
@@ -459,7 +542,7 @@ static int bench(uint64_t n)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0, one = 0;
-    int verbose = 0, minimal = 0;
+    int verbose = 0, minimal = 0, spatial = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -468,10 +551,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--bench") && i + 1 < argc) bench_n = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--one") && i + 1 < argc) one = strtoull(argv[++i], NULL, 0), streams = 1;
         else if (!strcmp(a, "--minimal")) minimal = 1;
+        else if (!strcmp(a, "--spatial")) spatial = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else {
             fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
-                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--bench N] [-v]\n", a);
+                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--bench N] [-v]\n", a);
             return 2;
         }
     }
@@ -485,6 +569,7 @@ int main(int argc, char **argv)
     }
     c.trace = getenv("MT_COSIM_TRACE") != NULL;
     c.minimal = minimal;
+    c.spatial = spatial;
     stats_t st = {0};
     int fails = 0;
     for (uint64_t i = 0; i < streams; i++) {
@@ -504,6 +589,9 @@ int main(int argc, char **argv)
            " dropped (%" PRIu64 " streams overflowed): %s\n",
            st.streams, st.cycles, st.accesses, st.reads, st.samples,
            st.bytes, st.dropped, st.overflow_streams, fails ? "DIVERGED" : "identical");
+    if (spatial)
+        printf("mt_cosim: spatial front end: %" PRIu64 " accesses taken, %" PRIu64 " records, %" PRIu64 " lost\n",
+               st.sp_taken, st.sp_records, st.sp_lost);
     mt_rtl_destroy(c.r);
     free(c.mb.p);
     free(c.rb.p);

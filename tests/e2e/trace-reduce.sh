@@ -60,7 +60,7 @@ bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 0
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 131072
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate x
-bad --trace-mode --trace "$T/x.mtr" --trace-mode spatial --trace-unit=rtl
+bad --trace-spatial-unit --trace "$T/x.mtr" --trace-spatial-unit
 
 # spatial: the header names the mode and its parameters, the trailer the accesses seen; policy
 # counts those accesses (fault_rate per access, not per record), for reduce too

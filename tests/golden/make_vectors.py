@@ -6,6 +6,7 @@ import sys
 
 CTRL, KIND_MASK, TAP, FMT, SYNC_PERIOD = 0x08, 0x18, 0x1C, 0x20, 0x24
 RATE_H, RATE_L, LEN_H_LO, LEN_H_HI, LEN_L_LO, LEN_L_HI, MARKER = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40
+SPATIAL = 0x60
 FETCH, LOAD, STORE, AMO, PTW = range(5)
 
 
@@ -186,9 +187,49 @@ def no_spans():
     return v
 
 
+def spatial_unit():
+    """The unit's spatial mode (lib/mt_unit_spatial.h): one burst at r = 1 in the full format, the
+    front end's records as SAMPLEs at the clock after their pass (an access at t: its record at
+    t + 11)."""
+    v = Vec("spatial_unit", "spatial mode: passes, repeats per size, a settled alternation and its replay, lost accesses, N = 4 then N = 1", depth=512, drain=4)
+    c = v.config(0, rate_h=1, len_h=0, rate_l=1, len_l=0, fmt=0x22, sync=256)
+    v.w(c, SPATIAL, 0x201, "EN, log2 N = 2: size i keeps one metapage in max(1, 4 >> i)")
+    v.w(c + 1, CTRL, 1)
+    x, y, z = 0x80000000, 0x80001000, 0x80040000
+    t = 20
+    for k in range(8):  # x y x y x y x y: steps 3.. of the alternation are skipped (x, y share 16K)
+        v.a(t, x if k % 2 == 0 else y, k == 5, LOAD)
+        v.a(t + 3, x if k % 2 == 0 else y, 0, LOAD)   # a repeat of the last page: nothing
+        t += 12
+    v.a(t, z, 0, STORE)        # a new page ends the alternation: the last step replayed, then z
+    v.a(t + 4, z + 8, 0, LOAD)  # during the pass: a repeat, not lost
+    v.a(t + 6, y, 0, LOAD)      # during the pass, another page: lost
+    t += 24
+    for k in range(24):  # a walk over neighbouring pages and back: repeats at the larger sizes
+        v.a(t, 0x80000000 + ((k * 5) % 11) * 4096, k % 4 == 0, LOAD)
+        t += 12
+    v.a(t, 0x80000000 | 1 << 43, 0, LOAD)  # page bit 31 set: size 0 keeps only bits 30:0 of its metapage
+    t += 12
+    v.w(t, SPATIAL, 0x1, "log2 N = 0 from the next session on")
+    for k in range(40):  # an access every clock: most are lost
+        v.a(t + k, 0x80000000 + (k % 3) * 0x3000, 0, FETCH)
+    t += 60
+    v.stop(t)
+    c = t + 100
+    v.w(c, CTRL, 1, "second session: N = 1, every size at rate 1")
+    t = c + 10
+    for k in range(8):  # x y x y ...: size 4K tells x and y apart, no step is skipped
+        v.a(t, x if k % 2 == 0 else y, 0, LOAD)
+        t += 12
+    v.a(t, z, 1, STORE)
+    v.stop(t + 30)
+    return v
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    for v in [worked_example(), every_packet(), formats(), overflow(), overflow_at_end(), dense_r1(), filters(), no_spans()]:
+    for v in [worked_example(), every_packet(), formats(), overflow(), overflow_at_end(), dense_r1(), filters(), no_spans(),
+              spatial_unit()]:
         v.save(d)
 
 

@@ -13,7 +13,7 @@ FUZZ_FLAGS := -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined 
 # each target that needs it: lib/ into every one, the rest as listed per target below.
 FUZZ_OBJ := $(FUZZ_BIN)/obj
 fuzz_objs = $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(1))
-FUZZ_LIB_OBJS := $(call fuzz_objs,$(MT_SRCS))
+FUZZ_LIB_OBJS := $(call fuzz_objs,$(MT_SRCS) tests/fuzz/asan_options.c)
 # the sources each target needs beyond lib/
 FUZZ_EXTRA_elf := emu/platform/loader.c emu/platform/ram.c emu/metapaging/metapager.c
 FUZZ_EXTRA_dt := emu/platform/dtb.c
@@ -24,7 +24,12 @@ FUZZ_LIBS_dt := -lfdt
 # metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
 FUZZ_EXTRA_metatrace := host/main.c $(FUZZ_HOST_SRCS)
 $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
-FUZZ_LIBS_metatrace := -pthread
+FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
+# the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
+FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
+FUZZ_EXTRA_mtr := tests/fuzz/zstd_pool.c
+FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL)
+FUZZ_EXTRA_metatrace += tests/fuzz/zstd_pool.c
 
 .SECONDEXPANSION:
 $(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_LIB_OBJS) $$(call fuzz_objs,$$(FUZZ_EXTRA_$$*))
@@ -32,7 +37,7 @@ $(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_LIB_OBJS) 
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_OBJS) $(call fuzz_objs,$(FUZZ_EXTRA_$*)) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 
 # the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target
-FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c
+FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c tests/fuzz/asan_options.c
 $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(call fuzz_objs,$(FUZZ_GDB_SRCS))
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(call fuzz_objs,$(FUZZ_GDB_SRCS)) -o $@
@@ -46,7 +51,7 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(call fuzz_objs,$(FUZZ_GDB_SRCS))
 # memory safety is checked by the random guest programs under `make SAN=1 test`
 # (tests/fuzz/guest_configs.sh); this target is about options and machine set-up.
 FUZZ_MTEMU_CLANG := -Wno-unknown-attributes -Wno-bitwise-instead-of-logical
-FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS)
+FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS) tests/fuzz/asan_options.c
 FUZZ_MTEMU_OBJS := $(call fuzz_objs,$(FUZZ_MTEMU_SRCS))
 $(FUZZ_BIN)/obj/emu/cpu/cpu.o: emu/cpu/cpu.c $(GEN)/mt_version.h
 	@mkdir -p $(@D)

@@ -18,7 +18,8 @@ FUZZ_LIB_OBJS := $(call fuzz_objs,$(MT_SRCS) tests/fuzz/asan_options.c)
 FUZZ_EXTRA_elf := emu/platform/loader.c emu/platform/ram.c emu/metapaging/metapager.c
 FUZZ_EXTRA_dt := emu/platform/dtb.c
 FUZZ_HOST_SRCS := $(filter-out host/main.c,$(wildcard host/*.c))
-FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS)
+FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS) tests/fuzz/memfile.c
+FUZZ_LIBS_import := -Wl,--wrap=fopen
 FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
 FUZZ_LIBS_dt := -lfdt
 # metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
@@ -32,7 +33,7 @@ FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL)
 FUZZ_EXTRA_metatrace += tests/fuzz/zstd_pool.c
 
 .SECONDEXPANSION:
-$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h $(FUZZ_LIB_OBJS) $$(call fuzz_objs,$$(FUZZ_EXTRA_$$*))
+$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h tests/fuzz/memfile.h $(FUZZ_LIB_OBJS) $$(call fuzz_objs,$$(FUZZ_EXTRA_$$*))
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_OBJS) $(call fuzz_objs,$(FUZZ_EXTRA_$*)) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 

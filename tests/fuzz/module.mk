@@ -25,9 +25,9 @@ FUZZ_LIBS_dt := -lfdt
 # metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
 FUZZ_EXTRA_metatrace := host/main.c $(FUZZ_HOST_SRCS)
 $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
-FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
+FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
 FUZZ_EXTRA_mtr := tests/fuzz/zstd_pool.c
 FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL)
 FUZZ_EXTRA_metatrace += tests/fuzz/zstd_pool.c

@@ -20,6 +20,12 @@ const char *fuzz_memfile_set(const uint8_t *data, size_t size)
     return FUZZ_MEMFILE_NAME;
 }
 
+const uint8_t *fuzz_memfile_get(size_t *size)
+{
+    *size = mem_size;
+    return mem_size ? mem_data : (const uint8_t *)"";
+}
+
 FILE *__wrap_fopen(const char *path, const char *mode)
 {
     if (strcmp(path, FUZZ_MEMFILE_NAME) != 0)

@@ -28,8 +28,9 @@ $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
 FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
-FUZZ_EXTRA_mtr := tests/fuzz/zstd_pool.c
-FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL)
+# fuzz_mtr reads its input in memory (tests/fuzz/memfile.c, memfile_pread.c): fopen and pread wrapped
+FUZZ_EXTRA_mtr := tests/fuzz/zstd_pool.c tests/fuzz/memfile.c tests/fuzz/memfile_pread.c
+FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL) -Wl,--wrap=fopen,--wrap=pread
 FUZZ_EXTRA_metatrace += tests/fuzz/zstd_pool.c
 
 .SECONDEXPANSION:

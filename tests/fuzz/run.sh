@@ -103,6 +103,7 @@ for t in dec mtr unit elf dt import cli gdb mtemu metatrace; do
   # the CPU time it took (user + system, its threads included): execs per CPU second say what the
   # target costs whatever else the machine runs; execs/s say what a run got
   TIMEFORMAT='%U %S'
+  # -timeout is wall time: 30 s, as a run of 0.2 CPU seconds took 10 at a load of 20 (fuzz_metatrace)
   # Longest input per target (libFuzzer's default: 4096 or the largest seed): what a run costs grows
   # with it, what the input can reach does not beyond a point. dec: a stream's packets are a few
   # bytes each; unit: 255 items, several FIFOs' worth of packets (each item runs the model four
@@ -112,7 +113,7 @@ for t in dec mtr unit elf dt import cli gdb mtemu metatrace; do
     elf) opts=-max_len=24576 ;;
     *) opts= ;;
   esac
-  if { time (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=10 $opts \
+  if { time (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=30 $opts \
         -artifact_prefix="$fz/" -print_final_stats=1 "$work" >"$fz/fuzz_$t.log" 2>&1); } 2>"$fz/fuzz_$t.cpu"; then
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}')
     cpu=$(awk '{print $1 + $2}' "$fz/fuzz_$t.cpu")

@@ -227,6 +227,21 @@ long dtb_build(const mt_dtb_params *p, void *fdt, size_t bufsize)
     return (long)fdt_totalsize(fdt);
 }
 
+/* Every tag of the structure block in order, each after the one before; 0 or a libfdt error.
+ * libfdt 1.6.1 adds a property's length to an int offset without a check: a length near 4 GiB
+ * makes fdt_next_tag step back (or not at all), and fdt_next_node go round in a circle for ever
+ * (found by fuzz_dt; tests/emu/test_cli.sh dtb-loop). */
+static int walk_tags(const void *blob)
+{
+    for (int offset = 0, next;; offset = next) {
+        uint32_t tag = fdt_next_tag(blob, offset, &next);
+        if (tag == FDT_END)
+            return next < 0 ? next : 0;
+        if (next <= offset)
+            return -FDT_ERR_BADSTRUCTURE;
+    }
+}
+
 long dtb_check(const void *blob, size_t size, char *why, size_t whylen)
 {
     if (size < FDT_V1_SIZE) {
@@ -236,7 +251,9 @@ long dtb_check(const void *blob, size_t size, char *why, size_t whylen)
     int rc = fdt_check_header(blob);
     if (rc == 0 && fdt_totalsize(blob) > size)
         rc = -FDT_ERR_TRUNCATED;
-    if (rc == 0) /* the structure block, walked end to end */
+    if (rc == 0)
+        rc = walk_tags(blob);
+    if (rc == 0) /* the nodes, walked end to end */
         for (int node = 0; node >= 0;)
             if ((node = fdt_next_node(blob, node, NULL)) < 0 && node != -FDT_ERR_NOTFOUND)
                 rc = node;

@@ -129,6 +129,16 @@ bool loader_load_elf(mt_ram *ram, const char *path, mt_load_info *info, char *er
     info->low = UINT64_MAX;
     if (!read_file(path, &data, &len, err, errlen))
         return false;
+    bool ok = loader_load_elf_image(ram, path, data, len, info, err, errlen);
+    free(data);
+    return ok;
+}
+
+bool loader_load_elf_image(mt_ram *ram, const char *path, const uint8_t *data, size_t len, mt_load_info *info,
+                           char *err, size_t errlen)
+{
+    memset(info, 0, sizeof *info);
+    info->low = UINT64_MAX;
     bool ok = false;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
     if (len < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0) {
@@ -186,7 +196,6 @@ bool loader_load_elf(mt_ram *ram, const char *path, mt_load_info *info, char *er
     find_symbols(data, len, eh, info);
     ok = true;
 out:
-    free(data);
     return ok;
 }
 
@@ -197,9 +206,17 @@ bool loader_load_raw(mt_ram *ram, const char *path, uint64_t addr, mt_load_info 
     memset(info, 0, sizeof *info);
     if (!read_file(path, &data, &len, err, errlen))
         return false;
+    bool ok = loader_load_raw_image(ram, path, data, len, addr, info, err, errlen);
+    free(data);
+    return ok;
+}
+
+bool loader_load_raw_image(mt_ram *ram, const char *path, const uint8_t *data, size_t len, uint64_t addr,
+                           mt_load_info *info, char *err, size_t errlen)
+{
+    memset(info, 0, sizeof *info);
     if (!len) { /* an image of nothing: a mistake (zeros would run as a trap storm) */
         snprintf(err, errlen, "%s: empty file", path);
-        free(data);
         return false;
     }
     bool ok = ram_contains(ram, addr, len);
@@ -212,6 +229,5 @@ bool loader_load_raw(mt_ram *ram, const char *path, uint64_t addr, mt_load_info 
     info->entry = addr;
     info->low = addr;
     info->high = addr + len;
-    free(data);
     return ok;
 }

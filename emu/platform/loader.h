@@ -21,5 +21,11 @@ typedef struct {
 bool loader_is_elf(const char *path);
 bool loader_load_elf(mt_ram *ram, const char *path, mt_load_info *info, char *err, size_t errlen);
 bool loader_load_raw(mt_ram *ram, const char *path, uint64_t addr, mt_load_info *info, char *err, size_t errlen);
+/* The same from the file's bytes in memory (path only names it in messages): what the two above
+ * do once they have read the file, and what tests/fuzz/fuzz_elf.c drives without a file. */
+bool loader_load_elf_image(mt_ram *ram, const char *path, const uint8_t *data, size_t len, mt_load_info *info,
+                           char *err, size_t errlen);
+bool loader_load_raw_image(mt_ram *ram, const char *path, const uint8_t *data, size_t len, uint64_t addr,
+                           mt_load_info *info, char *err, size_t errlen);
 
 #endif

@@ -114,6 +114,15 @@ expect_error dtb-cut "cut.dtb: not a whole device tree (its header says [0-9]* b
 "$EMU" -q "$hello" >"$tmp/plain.out" 2>&1; rc_plain=$?
 if [ $rc_padded -eq $rc_plain ] && cmp -s "$tmp/padded.out" "$tmp/plain.out"; then pass dtb-padded
 else fail dtb-padded "exit $rc_padded/$rc_plain: $(head -2 "$tmp/padded.out")"; fi
+# a property 4 GiB - 12 bytes long: libfdt 1.6.1's tag walk stood still on it and the check never
+# ended, deaf to SIGTERM (fuzz_dt); refused now (KILL after 20 s: a regression fails, not hangs)
+printf '\xd0\x0d\xfe\xed\0\0\0\x58\0\0\0\x38\0\0\0\x54\0\0\0\x28\0\0\0\x11\0\0\0\x10\0\0\0\0\0\0\0\x02\0\0\0\x1c' >"$tmp/loop.dtb"
+printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >>"$tmp/loop.dtb"                     # memory reservations: none
+printf '\0\0\0\x01\0\0\0\0\0\0\0\x03\xff\xff\xff\xf4\0\0\0\0' >>"$tmp/loop.dtb" # root node, the property
+printf '\0\0\0\x02\0\0\0\x09a\0\0\0' >>"$tmp/loop.dtb"                               # end node, end, strings
+out=$(timeout -s KILL 20 "$EMU" -q --dtb "$tmp/loop.dtb" "$hello" 2>&1 >/dev/null </dev/null); rc=$?
+if [ $rc -eq 2 ] && [ "$out" = "mtemu: $tmp/loop.dtb: not a device tree blob (FDT_ERR_BADSTRUCTURE)" ]; then pass dtb-loop
+else fail dtb-loop "exit $rc, stderr: $out"; fi
 expect_error kernel-missing "nosuch-kernel" --kernel "$tmp/nosuch-kernel"
 
 # finisher exit code and UART output

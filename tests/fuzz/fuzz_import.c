@@ -9,15 +9,13 @@
 
 #include "host/hmtt.h"
 #include "host/traceio.h"
-#include "fuzz_file.h"
+#include "memfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    char path[128];
-    if (fuzz_file(path, sizeof path, data + 1, size - 1))
-        return 0;
+    const char *path = fuzz_memfile_set(data + 1, size - 1); /* tests/fuzz/memfile.c */
     char err[600];
     ht_source *s = data[0] & 1 ? trace_open_csv(path, err, sizeof err)
                                : hmtt_open(path, 1 + ((data[0] >> 1) & 7), err, sizeof err);

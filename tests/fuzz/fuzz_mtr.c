@@ -8,7 +8,7 @@
 
 #include "mt_dec.h"
 #include "mt_mtr.h"
-#include "fuzz_file.h"
+#include "memfile.h"
 
 static void cb(void *ctx, const mt_dec_event *e)
 {
@@ -18,9 +18,7 @@ static void cb(void *ctx, const mt_dec_event *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[128];
-    if (fuzz_file(path, sizeof path, data, size))
-        return 0;
+    const char *path = fuzz_memfile_set(data, size); /* tests/fuzz/memfile.c */
     char err[256];
     mt_file *mf = mt_file_open(path, err, sizeof err);
     if (mf) {

@@ -148,15 +148,18 @@ static uint64_t span(const uint8_t *d, size_t n)
 
 /* Per-cycle clocking costs every cycle (and, instrumented, a coverage callback per compare in
  * each): it is the reference for inputs up to this span; longer ones (up to 12,000 cycles an
- * item) get every other check: 270 -> 530 execs per CPU second on the golden seeds (10 s runs,
- * CPU time from bash's time). */
-#define PER_CYCLE_SPAN_MAX 50000
+ * item) get every other check. At 50,000 it was most of the target's time: 400-520 execs per
+ * CPU second (2,000 runs, -seed=1, golden seeds); at 4,000 (dense inputs: up to a thousand items
+ * with gaps of 0-3 cycles), 2,500-4,000 with run.sh's -max_len=1024. */
+#define PER_CYCLE_SPAN_MAX 4000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    buf a = {0}, b = {0};
+    /* the output buffers live as long as the process: no allocation per run once grown */
+    static buf a, b, h, q;
+    a.n = b.n = h.n = q.n = 0;
     uint64_t sa, sb;
     run(data, size, 1, &a, &sa);
     if (span(data, size) <= PER_CYCLE_SPAN_MAX) {
@@ -171,14 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mt_dec_finish(&d);
     if (s.losses)
         abort(); /* the model wrote something its own decoder rejects */
-    free(a.p);
-    free(b.p);
-    buf h = {0}, q = {0};
+
     run_hooked(data, size, 0, &h);
     run_hooked(data, size, 1, &q);
     if (h.n != q.n || (h.n && memcmp(h.p, q.p, h.n)))
         abort(); /* the schedule's copy picked other accesses than the unit captures */
-    free(h.p);
-    free(q.p);
     return 0;
 }

@@ -9,28 +9,40 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BIN)/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror
+# Every source is compiled once into $(FUZZ_BIN)/obj (instrumented: FUZZ_FLAGS) and linked into
+# each target that needs it: lib/ into every one, the rest as listed per target below.
+FUZZ_OBJ := $(FUZZ_BIN)/obj
+fuzz_objs = $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(1))
+FUZZ_LIB_OBJS := $(call fuzz_objs,$(MT_SRCS) tests/fuzz/asan_options.c)
 # the sources each target needs beyond lib/
 FUZZ_EXTRA_elf := emu/platform/loader.c emu/platform/ram.c emu/metapaging/metapager.c
 FUZZ_EXTRA_dt := emu/platform/dtb.c
 FUZZ_HOST_SRCS := $(filter-out host/main.c,$(wildcard host/*.c))
-FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS)
+FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS) tests/fuzz/memfile.c
+FUZZ_LIBS_import := -Wl,--wrap=fopen
 FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
 FUZZ_LIBS_dt := -lfdt
 # metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
 FUZZ_EXTRA_metatrace := host/main.c $(FUZZ_HOST_SRCS)
-FUZZ_CFLAGS_metatrace := -Dmain=metatrace_main
-FUZZ_LIBS_metatrace := -pthread
+$(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
+# the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
+FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
+FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
+# fuzz_mtr reads its input in memory (tests/fuzz/memfile.c, memfile_pread.c): fopen and pread wrapped
+FUZZ_EXTRA_mtr := tests/fuzz/zstd_pool.c tests/fuzz/memfile.c tests/fuzz/memfile_pread.c
+FUZZ_LIBS_mtr := $(FUZZ_ZSTD_POOL) -Wl,--wrap=fopen,--wrap=pread
+FUZZ_EXTRA_metatrace += tests/fuzz/zstd_pool.c
 
 .SECONDEXPANSION:
-$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(MT_SRCS) $(wildcard lib/*.h) $(GEN)/mt_version.h $$(FUZZ_EXTRA_$$*)
+$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h tests/fuzz/memfile.h $(FUZZ_LIB_OBJS) $$(call fuzz_objs,$$(FUZZ_EXTRA_$$*))
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $(FUZZ_CFLAGS_$*) $< $(MT_SRCS) $(FUZZ_EXTRA_$*) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
+	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_OBJS) $(call fuzz_objs,$(FUZZ_EXTRA_$*)) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 
 # the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target
-FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c
-$(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(FUZZ_GDB_SRCS) $(wildcard emu/gdb/*.h)
+FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c tests/fuzz/asan_options.c
+$(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(call fuzz_objs,$(FUZZ_GDB_SRCS))
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $< $(FUZZ_GDB_SRCS) -o $@
+	clang $(FUZZ_FLAGS) $< $(call fuzz_objs,$(FUZZ_GDB_SRCS)) -o $@
 
 # mtemu as a whole (tests/fuzz/fuzz_mtemu.c): emu/main.c with main renamed, every emu/ source,
 # the lockstep comparator compiled here (instrumented), the Verilated unit from the FST build
@@ -41,15 +53,15 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(FUZZ_GDB_SRCS) $(wildcard emu/gdb/
 # memory safety is checked by the random guest programs under `make SAN=1 test`
 # (tests/fuzz/guest_configs.sh); this target is about options and machine set-up.
 FUZZ_MTEMU_CLANG := -Wno-unknown-attributes -Wno-bitwise-instead-of-logical
-FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS)
-FUZZ_MTEMU_OBJS := $(patsubst %.c,$(FUZZ_BIN)/obj/%.o,$(FUZZ_MTEMU_SRCS))
+FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS) tests/fuzz/asan_options.c
+FUZZ_MTEMU_OBJS := $(call fuzz_objs,$(FUZZ_MTEMU_SRCS))
 $(FUZZ_BIN)/obj/emu/cpu/cpu.o: emu/cpu/cpu.c $(GEN)/mt_version.h
 	@mkdir -p $(@D)
 	$(CC) -std=c17 -O2 -g -D_GNU_SOURCE -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror -MMD -MP -c $< -o $@
-$(FUZZ_BIN)/obj/emu/main.o: FUZZ_MTEMU_OPT := -Dmain=mtemu_main
-$(FUZZ_BIN)/obj/%.o: %.c $(GEN)/mt_version.h
+$(FUZZ_OBJ)/emu/main.o: FUZZ_OBJ_OPT := -Dmain=mtemu_main
+$(FUZZ_OBJ)/%.o: %.c $(GEN)/mt_version.h
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_MTEMU_OPT) -MMD -MP -c $< -o $@
+	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_OBJ_OPT) -MMD -MP -c $< -o $@
 $(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_OBJS) $(RTL_FST_A)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_MTEMU_OBJS) -o $@ \
 	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)

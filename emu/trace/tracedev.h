@@ -70,6 +70,7 @@ typedef struct mt_tracedev {
     struct tracepipe *pipe; /* that thread's queue, from tracedev_attach to tracedev_finish */
     bool pipe_used;         /* it ran: its counts, for --stats */
     uint64_t pipe_queued, pipe_waits;
+    uint64_t pipe_fast;     /* captures the CPU's runs interpreter took itself (cpu_sampler) */
     double pipe_seconds;    /* its CPU time */
 } mt_tracedev;
 

@@ -666,6 +666,7 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     smp->n--;
     smp->accesses--;
     smp->fast--;
+    smp->taken_back++;
     smp->last_cycle = c->spec_old_last;
     s->now = c->spec_old_now;
     s->next_sp -= s->r;

@@ -71,6 +71,7 @@ typedef struct mt_tracedev {
     bool pipe_used;         /* it ran: its counts, for --stats */
     uint64_t pipe_queued, pipe_waits;
     uint64_t pipe_fast;     /* captures the CPU's runs interpreter took itself (cpu_sampler) */
+    uint64_t pipe_taken_back; /* ... and took back (a slow path or trap before the fetch) */
     double pipe_seconds;    /* its CPU time */
 } mt_tracedev;
 

@@ -60,6 +60,7 @@ typedef struct {
     uint64_t waits;          /* times the emulator waited for it (a full queue, a sync) */
     double consumer_seconds; /* its CPU time, once stopped */
     uint64_t fast;           /* captures the CPU's runs interpreter took itself (cpu_sampler) */
+    uint64_t taken_back;     /* ... and took back */
 } tracepipe_stats;
 tracepipe_stats tracepipe_counts(const tracepipe *p);
 

@@ -13,7 +13,8 @@
  * same body compiled per instruction) runs instead, and with the meta-pager's page observer
  * interpreter_observed (the runs, with its granule checks), and with the listener's page filter
  * interpreter_filtered (the runs, with its page checks).  Data accesses hit the data TLB (one
- * tag compare, host pointer). */
+ * tag compare, host pointer).  The trace unit's sampler (cpu_sampler) lets interpreter_runs take
+ * a capture that is a fetch of the run it enters without stopping the run (cpu_sample_run). */
 #include "emu/cpu/cpu.h"
 
 #include <stdio.h>

@@ -13,7 +13,8 @@
  * same body compiled per instruction) runs instead, and with the meta-pager's page observer
  * interpreter_observed (the runs, with its granule checks), and with the listener's page filter
  * interpreter_filtered (the runs, with its page checks).  Data accesses hit the data TLB (one
- * tag compare, host pointer). */
+ * tag compare, host pointer).  The trace unit's sampler (cpu_sampler) lets interpreter_runs take
+ * a capture that is a fetch of the run it enters without stopping the run (cpu_sample_run). */
 #include "emu/cpu/cpu.h"
 
 #include <stdio.h>
@@ -74,6 +75,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->obs_shift = RAM_PAGE_SHIFT;
     c->pf.last = c->pf.other = 1; /* no page's base */
     c->pf.last_stamp = UINT64_MAX;
+    c->spec_stamp = UINT64_MAX;
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -207,7 +209,15 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
     c->listener_ctx = ctx;
     c->listener_kinds = (1u << MT_KIND_COUNT) - 1;
     c->listener_due = fn ? cpu_local_cycle(c, first_due) : UINT64_MAX;
+    c->sampler = NULL;
+    c->spec_stamp = UINT64_MAX;
     cpu_update_next_event(c);
+}
+
+void cpu_set_sampler(mt_cpu *c, cpu_sampler *smp)
+{
+    c->sampler = smp;
+    c->spec_stamp = UINT64_MAX;
 }
 
 void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
@@ -218,6 +228,8 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->pf = from->pf; /* the filter follows the listener's stream, which is the machine's */
     c->pf.ord_off = 0;
     c->pf.ord_off = cpu_filter_ordinal(from) - cpu_filter_ordinal(c); /* its ordinal goes on */
+    c->sampler = from->sampler;
+    c->spec_stamp = UINT64_MAX; /* the other hart's run ended: its capture's fetch came */
     uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
     c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
@@ -401,6 +413,7 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
                         (c->pf.kinds && filter_passes(c, pa, size, write, kind)))) {
         const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
+        c->spec_stamp = UINT64_MAX; /* a capture taken ahead was of an earlier cycle: it came */
         /* without the page filter (the unit's samples) the listener directly: no extra call */
         uint64_t due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
@@ -586,6 +599,91 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
         return true;
     }
     return filter_data_step_other(c, dp, d, at, pa, size, write, kind);
+}
+
+/* ---- the sampler in the runs interpreter (cpu_sampler) ---------------------------------- */
+
+
+/* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
+ * starts at `cycle`, exact) and the sampler armed: when the access the schedule captures is the
+ * fetch of a slot of this run (every earlier access of the run is stamped before the due), takes
+ * it: appends it, moves the schedule and the due on.  1: the capture was d's own fetch (exact);
+ * 2: a later slot's, taken ahead (spec_stamp; the run fits before the next due and may be
+ * charged at once); 0: nothing done (a data access's, another kind's, an unusual schedule, or a
+ * run that does not fit: the stop of single_step does it). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    cpu_sampler *smp = c->sampler;
+    mt_sched *s = smp->sched;
+    const uint64_t due = c->listener_due;
+    if (!smp->usable || s->int_open || c->next_due != due || cycle >= c->other_event || due == smp->data_due)
+        return 0;
+    /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
+     * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
+     * run_cost(k); a slot has a data access when its part of the run costs more than its op. */
+    const mt_dinsn *j = d;
+    if (due > cycle) {
+        const uint64_t gap = due - cycle;
+        const mt_dinsn *p;
+        do {
+            p = j;
+            if (p->run_insns <= 1)
+                return 0; /* past the run's last fetch */
+            j = (const mt_dinsn *)((const char *)p + p->step);
+            if (j->op <= OP_BREAK)
+                return 0;
+        } while ((uint64_t)(d->run_cost - j->run_cost) < gap);
+        const unsigned cost = c->op_cost[p->op];
+        if ((unsigned)(p->run_cost - j->run_cost) > cost && (uint64_t)(d->run_cost - p->run_cost) + cost >= gap)
+        {
+            smp->data_due = due; /* p's data access comes first: single_step stops for it */
+            return 0;
+        }
+    }
+    const uint64_t t = cycle + (unsigned)(d->run_cost - j->run_cost), at = t + c->stamp_offset;
+    if (at < s->now || at < smp->last_cycle || at < s->next_sp || at - s->next_sp >= s->r || at >= s->sec_end)
+        return 0;
+    const uint64_t next_sp = s->next_sp + s->r;
+    const uint64_t new_due = cpu_local_cycle(c, next_sp < s->sec_end ? next_sp : s->sec_end);
+    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
+    if (j != d) {
+        if (cycle + d->run_bound >= new_event)
+            return 0;
+        c->spec_stamp = t;
+        c->spec_old_due = due;
+        c->spec_old_now = s->now;
+        c->spec_old_last = smp->last_cycle;
+    }
+    const mt_access a = {.cycle = at, .addr = (dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2)) & MT_PADDR_MASK,
+                         .size = (uint8_t)dinsn_len(j), .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
+    cpu_sampler_append(smp, &a);
+    smp->accesses++;
+    smp->fast++;
+    smp->last_cycle = at + 1;
+    s->now = at + 1;
+    s->next_sp = next_sp;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_event;
+    return j == d ? 1 : 2;
+}
+
+void cpu_sample_resolve(mt_cpu *c, uint64_t start)
+{
+    const uint64_t stamp = c->spec_stamp;
+    c->spec_stamp = UINT64_MAX;
+    if (start >= stamp || !c->sampler)
+        return; /* the fetch came */
+    cpu_sampler *smp = c->sampler;
+    mt_sched *s = smp->sched;
+    smp->n--;
+    smp->accesses--;
+    smp->fast--;
+    smp->taken_back++;
+    smp->last_cycle = c->spec_old_last;
+    s->now = c->spec_old_now;
+    s->next_sp -= s->r;
+    c->listener_due = c->spec_old_due;
+    cpu_update_next_event(c);
 }
 
 /* Which interpreter the hooks call for: every access to the hook (hooked), runs with the page

@@ -11,6 +11,7 @@
 #include "emu/cpu/hyp.h"
 #include "emu/platform/ram.h"
 #include "mt_event.h"
+#include "mt_sched.h"
 
 struct mt_bus;
 
@@ -139,6 +140,38 @@ typedef struct {
 /* Bus-access listener: gets every due access and returns the next cycle at which it wants one
  * (0 = every access, UINT64_MAX = none). */
 typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
+
+/* The trace unit's sampler as the interpreter can feed it itself (cpu_set_sampler).  With the
+ * unit's schedule (lib/mt_sched.h, machine time) beside the listener, the runs interpreter finds
+ * the access a sample point captures when it is a fetch inside the run being entered (its stamp
+ * and address are known from the decoded slots), appends it to `batch` and moves the schedule
+ * on, without stopping the run; the listener (which keeps the same schedule and batch) still
+ * takes every other capture, so the captures reach `flush` in the order of their cycles.  Such a
+ * capture counts on the run reaching that fetch: until it is known (cpu.h spec_stamp), a slow
+ * path or a trap before it takes it back (cpu_sample_resolve).  docs/emulator.md, "Tracing". */
+typedef struct cpu_sampler {
+    mt_sched *sched;    /* the schedule (the listener's) */
+    /* the schedule stands for the unit (no register write pending in it), a session runs, and
+     * it captures fetches on the core tap: the interpreter may take captures (the pipe keeps it) */
+    bool usable;
+    uint32_t n, cap;    /* batch[0..n): captures not yet handed on */
+    mt_access *batch;
+    void (*flush)(struct cpu_sampler *smp); /* hands batch[0..n) on and sets n = 0 */
+    uint64_t last_cycle; /* the first cycle a capture may have (one access per cycle) */
+    uint64_t accesses;   /* accesses given to the schedule (trace.accesses) */
+    uint64_t fast;       /* captures the interpreter took itself (and kept) */
+    uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
+    uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
+                          * single_step's stop, not looked at again */
+} cpu_sampler;
+
+/* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
+static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
+{
+    if (smp->n == smp->cap)
+        smp->flush(smp);
+    smp->batch[smp->n++] = *a;
+}
 
 /* The listener's page filter (cpu_set_page_filter): a listener that needs, of the accesses of
  * some kinds, only those that change the 4 KiB page (the reduce and spatial modes' recorders)
@@ -280,6 +313,10 @@ typedef struct mt_cpu {
     uint64_t stamp_offset;
     uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
     mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
+    cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
+    /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
+     * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
+    uint64_t spec_stamp, spec_old_due, spec_old_now, spec_old_last;
     ram_page_observer observer;
     void *observer_ctx;
     struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the
@@ -341,6 +378,13 @@ void cpu_take_listener(mt_cpu *cpu, const mt_cpu *from);
 /* Only accesses whose kind is in `mask` (1 << mt_kind) go to the listener (cpu_set_listener
  * resets it to all): an every-access recorder of loads and stores then costs a fetch nothing. */
 void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
+/* The listener's schedule for the runs interpreter (cpu_sampler; NULL: none).  Set after
+ * cpu_set_listener, which clears it; it follows the listener (cpu_take_listener). */
+void cpu_set_sampler(mt_cpu *cpu, cpu_sampler *smp);
+/* A slow path or trap at an instruction that started at `start` (this hart's cycles) while a
+ * capture taken ahead is pending: keeps it when its fetch came (start at or after it), else
+ * takes it back.  Either way none is pending after. */
+void cpu_sample_resolve(mt_cpu *cpu, uint64_t start);
 /* The observer is told of every change of the granule touched (pa >> granule_shift, 12 or more:
  * a consumer that works in coarser units, such as metapages, needs no report within one). */
 void cpu_set_page_observer(mt_cpu *cpu, ram_page_observer fn, void *ctx, unsigned granule_shift);

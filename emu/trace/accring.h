@@ -24,6 +24,8 @@ typedef void (*accring_take_fn)(void *ctx, const mt_access *a);
 accring *accring_create(accring_take_fn take, void *ctx, const char *name);
 /* Queues one access (waits while the ring is full). */
 void accring_push(accring *r, const mt_access *a);
+/* Queues a[0..n) in order (accring_push of each). */
+void accring_push_many(accring *r, const mt_access *a, unsigned n);
 /* Waits until the consumer has taken everything pushed. */
 void accring_sync(accring *r);
 /* accring_sync, then ends the thread (idempotent); the counts stay readable. */

@@ -107,9 +107,10 @@ void tracedev_rearm(mt_tracedev *d)
 {
     if (!d->cpu)
         return;
-    if (d->pipe)
+    if (d->pipe) {
         cpu_set_listener(d->cpu, tracepipe_listener, d->pipe, due(d));
-    else
+        cpu_set_sampler(d->cpu, tracepipe_sampler(d->pipe));
+    } else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
                          d, due(d));
     uint32_t kinds = page_filtered(d) ? d->rec.kind_mask : 0;
@@ -167,6 +168,8 @@ static uint64_t model_only_listener(void *ctx, const mt_access *a)
 uint64_t tracedev_listener(void *ctx, const mt_access *a)
 {
     mt_tracedev *d = ctx;
+    if (d->pipe) /* what tracedev_rearm installs then (a caller may call this one) */
+        return tracepipe_listener(d->pipe, a);
     if (d->model && !d->rec.access && a->cycle >= mt_unit_next_due(d->model))
         return model_listener(d, a);
     if (d->failed)
@@ -253,9 +256,14 @@ void tracedev_use_thread(mt_tracedev *d, bool on) { d->want_thread = on; }
 void tracedev_attach(mt_tracedev *d, mt_cpu *cpu)
 {
     d->cpu = cpu;
-    /* no thread: the same stream, in line (the pipe is only a way to run the model elsewhere) */
-    if (d->want_thread && d->model && !d->rec.access && !d->failed && !d->pipe)
-        d->pipe = tracepipe_create(d->model, d->last_cycle);
+    /* The C model alone is fed through the pipe, on a thread of its own or in line (without a
+     * thread, or when none can be had: the same stream), so that the CPU samples with the
+     * unit's schedule itself (cpu_sampler). */
+    if (d->model && !d->rec.access && !d->failed && !d->pipe) {
+        d->pipe = d->want_thread ? tracepipe_create(d->model, d->last_cycle, true) : NULL;
+        if (!d->pipe)
+            d->pipe = tracepipe_create(d->model, d->last_cycle, false);
+    }
     tracedev_rearm(d);
 }
 
@@ -269,6 +277,8 @@ void tracedev_release(mt_tracedev *d)
 {
     if (!d->pipe)
         return;
+    if (d->cpu)
+        cpu_set_sampler(d->cpu, NULL); /* the pipe's schedule goes with it */
     tracepipe_stop(d->pipe);
     tracepipe_stats st = tracepipe_counts(d->pipe);
     d->unit_accesses += st.accesses;
@@ -278,7 +288,9 @@ void tracedev_release(mt_tracedev *d)
     d->pipe_queued = st.queued;
     d->pipe_waits = st.waits;
     d->pipe_seconds = st.consumer_seconds;
-    d->pipe_used = true;
+    d->pipe_fast += st.fast;
+    d->pipe_taken_back += st.taken_back;
+    d->pipe_used = d->pipe_used || tracepipe_threaded(d->pipe);
     tracepipe_destroy(d->pipe);
     d->pipe = NULL;
 }

@@ -76,6 +76,8 @@ typedef struct mt_tracedev {
     struct tracepipe *pipe; /* that thread's queue, from tracedev_attach to tracedev_finish */
     bool pipe_used;         /* it ran: its counts, for --stats */
     uint64_t pipe_queued, pipe_waits;
+    uint64_t pipe_fast;     /* captures the CPU's runs interpreter took itself (cpu_sampler) */
+    uint64_t pipe_taken_back; /* ... and took back (a slow path or trap before the fetch) */
     double pipe_seconds;    /* its CPU time */
 } mt_tracedev;
 

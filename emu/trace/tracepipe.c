@@ -1,52 +1,84 @@
 #include "emu/trace/tracepipe.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "emu/trace/accring.h"
 
+/* Captures gathered before they go to the thread or the model: a batch moves the schedule's
+ * work out of the model's way and keeps the last capture takeable back (cpu.h cpu_sampler). */
+#define PIPE_BATCH 256u
+
 struct tracepipe {
     mt_unit *u;
-    accring *ring; /* to the thread that gives the captures to u */
+    accring *ring; /* to the thread that gives the captures to u; NULL: the batch goes to u in line */
     mt_sched s;
+    cpu_sampler smp; /* the schedule and the batch, as the CPU's runs interpreter feeds them too */
     bool direct;  /* a register write is pending in u (or the thread has stopped): in line */
     bool stopped; /* the thread has quit (tracepipe_stop) */
-    uint64_t accesses, collisions, last_cycle; /* as tracedev counts them */
+    uint64_t collisions; /* as tracedev counts them (accesses, last_cycle: in smp) */
+    mt_access batch[PIPE_BATCH];
 };
 
 static void model_take(void *ctx, const mt_access *a) { mt_unit_access_cycle(ctx, a); }
 
+static void flush_batch(cpu_sampler *smp)
+{
+    tracepipe *p = (tracepipe *)((char *)smp - offsetof(tracepipe, smp));
+    if (p->ring)
+        accring_push_many(p->ring, smp->batch, smp->n);
+    else
+        for (uint32_t i = 0; i < smp->n; i++)
+            mt_unit_access_cycle(p->u, &smp->batch[i]);
+    smp->n = 0;
+}
+
+static void set_direct(tracepipe *p, bool direct)
+{
+    p->direct = direct;
+    p->smp.usable = !direct && p->s.active && (p->s.kind_mask & (1u << MT_KIND_FETCH)) && p->s.tap == MT_TAP_CORE;
+}
+
 static void take_schedule(tracepipe *p)
 {
     uint64_t now = p->s.now; /* accesses the model was not given still count as seen */
-    p->direct = mt_sched_from_unit(&p->s, p->u) != 0;
+    set_direct(p, mt_sched_from_unit(&p->s, p->u) != 0);
     if (!p->direct && now > p->s.now)
         p->s.now = now;
 }
 
-tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle)
+tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle, bool thread)
 {
     tracepipe *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->u = u;
-    p->last_cycle = last_cycle;
-    p->ring = accring_create(model_take, u, "mtemu-model");
-    if (!p->ring) {
-        free(p);
-        return NULL;
+    p->smp = (cpu_sampler){.sched = &p->s, .cap = PIPE_BATCH, .batch = p->batch, .flush = flush_batch,
+                           .last_cycle = last_cycle, .data_due = UINT64_MAX};
+    if (thread) {
+        p->ring = accring_create(model_take, u, "mtemu-model");
+        if (!p->ring) {
+            free(p);
+            return NULL;
+        }
     }
     take_schedule(p);
     return p;
 }
 
+cpu_sampler *tracepipe_sampler(tracepipe *p) { return &p->smp; }
+bool tracepipe_threaded(const tracepipe *p) { return p->ring != NULL; }
+
 void tracepipe_stop(tracepipe *p)
 {
     if (!p || p->stopped)
         return;
-    accring_stop(p->ring);
+    flush_batch(&p->smp);
+    if (p->ring)
+        accring_stop(p->ring);
     p->stopped = true;
-    p->direct = true; /* from now on every access in line (nothing can be queued) */
+    set_direct(p, true); /* from now on every access in line (nothing can be queued) */
 }
 
 void tracepipe_destroy(tracepipe *p)
@@ -54,7 +86,8 @@ void tracepipe_destroy(tracepipe *p)
     if (!p)
         return;
     tracepipe_stop(p);
-    accring_destroy(p->ring);
+    if (p->ring)
+        accring_destroy(p->ring);
     free(p);
 }
 
@@ -69,11 +102,11 @@ static uint64_t give_direct(tracepipe *p, const mt_access *a)
 {
     mt_unit *u = p->u;
     if (a->cycle >= mt_unit_next_due(u) && a->tap == mt_unit_tap(u)) {
-        if (a->cycle < p->last_cycle || a->cycle < u->now) {
+        if (a->cycle < p->smp.last_cycle || a->cycle < u->now) {
             p->collisions++;
         } else {
-            p->last_cycle = a->cycle + 1;
-            p->accesses++;
+            p->smp.last_cycle = a->cycle + 1;
+            p->smp.accesses++;
             mt_unit_access_cycle(u, a);
             if (!p->stopped)
                 take_schedule(p);
@@ -90,20 +123,23 @@ uint64_t tracepipe_listener(void *ctx, const mt_access *a)
     /* the CPU calls from the due cycle on; the unit takes one access per cycle, of its tap */
     if (a->cycle < mt_sched_due(&p->s) || a->tap != p->s.tap)
         return mt_sched_due(&p->s);
-    if (a->cycle < p->last_cycle || a->cycle < p->s.now) {
+    if (a->cycle < p->smp.last_cycle || a->cycle < p->s.now) {
         p->collisions++;
         return mt_sched_due(&p->s);
     }
-    p->last_cycle = a->cycle + 1;
-    p->accesses++;
+    p->smp.last_cycle = a->cycle + 1;
+    p->smp.accesses++;
     if (mt_sched_access(&p->s, a))
-        accring_push(p->ring, a);
+        cpu_sampler_append(&p->smp, a);
     return mt_sched_due(&p->s);
 }
 
 void tracepipe_sync(tracepipe *p)
 {
-    if (!p->stopped)
+    if (p->stopped)
+        return;
+    flush_batch(&p->smp);
+    if (p->ring)
         accring_sync(p->ring);
 }
 
@@ -115,7 +151,9 @@ void tracepipe_resume(tracepipe *p)
 
 tracepipe_stats tracepipe_counts(const tracepipe *p)
 {
-    accring_stats r = accring_counts(p->ring);
-    return (tracepipe_stats){.accesses = p->accesses, .collisions = p->collisions, .last_cycle = p->last_cycle,
-                             .queued = r.pushed, .waits = r.waits, .consumer_seconds = r.consumer_seconds};
+    accring_stats r = p->ring ? accring_counts(p->ring) : (accring_stats){0};
+    return (tracepipe_stats){.accesses = p->smp.accesses, .collisions = p->collisions,
+                             .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,
+                             .consumer_seconds = r.consumer_seconds, .fast = p->smp.fast,
+                             .taken_back = p->smp.taken_back};
 }

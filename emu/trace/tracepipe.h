@@ -17,8 +17,10 @@
 #ifndef EMU_TRACEPIPE_H
 #define EMU_TRACEPIPE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "emu/cpu/cpu.h"
 #include "mt_event.h"
 #include "mt_sched.h"
 #include "mt_unit.h"
@@ -27,8 +29,14 @@ typedef struct tracepipe tracepipe;
 
 /* Starts the consumer thread for u (which the pipe then owns until tracepipe_stop, except
  * between tracepipe_sync and tracepipe_resume). last_cycle: the first cycle an access may have
- * (one access per cycle). NULL when no thread or memory could be had. */
-tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle);
+ * (one access per cycle). NULL when no thread or memory could be had. Without `thread` there is
+ * no consumer: the captures go to u in line, a batch at a time (the same stream; what the pipe
+ * still gives then is the schedule the CPU's runs interpreter samples with, tracepipe_sampler). */
+tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle, bool thread);
+/* The schedule and batch for cpu_set_sampler (valid as long as the pipe). */
+cpu_sampler *tracepipe_sampler(tracepipe *p);
+/* It has a consumer thread. */
+bool tracepipe_threaded(const tracepipe *p);
 /* Waits for the consumer and ends its thread: u is complete and the caller's again (accesses
  * still given go to it in line). */
 void tracepipe_stop(tracepipe *p);
@@ -51,6 +59,8 @@ typedef struct {
     uint64_t queued;         /* captures handed to the thread */
     uint64_t waits;          /* times the emulator waited for it (a full queue, a sync) */
     double consumer_seconds; /* its CPU time, once stopped */
+    uint64_t fast;           /* captures the CPU's runs interpreter took itself (cpu_sampler) */
+    uint64_t taken_back;     /* ... and took back */
 } tracepipe_stats;
 tracepipe_stats tracepipe_counts(const tracepipe *p);
 

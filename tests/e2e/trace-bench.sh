@@ -46,9 +46,20 @@ cpu_base=$(mips --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 cpu_reduce=$(mips --trace-mode reduce --trace "$T/rc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 spatial=$(mips --trace-mode spatial --trace "$T/sp.mtr" -m 256M --append "min=512K max=16M" "$FWBUILD/wss.elf")
 cpu_spatial=$(mips --trace-mode spatial --trace "$T/sc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
+# the default trace (burst mode at the seed's rates: all of it inside the first burst, r = 24) on
+# bench_cpu and on a Linux boot (OpenSBI + build/linux/Image, the first 1e8 instructions)
+cpu_burst=$(mips --trace "$T/bc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
+SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+lx_base="0 0" lx_burst="0 0"
+if [ -f build/linux/Image ] && [ -f "$SBI" ]; then
+    lx() { mips "$@" -m 256M --bios "$SBI" --kernel build/linux/Image --append "console=ttyS0 earlycon=sbi mt.run=true" \
+        --max-insns 100000000; }
+    lx_base=$(lx)
+    lx_burst=$(lx --trace "$T/lx.mtr")
+fi
 small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
-echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce $spatial $cpu_spatial" | awk '{
+echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce $spatial $cpu_spatial $cpu_burst $lx_base $lx_burst" | awk '{
     b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
     # user-time ratios computed first: inside printf arguments mawk reads "x > 0" as a redirection
     rp = 0; if (pc > 0) rp = bc / pc
@@ -72,4 +83,12 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cp
     printf "  --trace-mode spatial (N = 1)                     %6.1f MIPS  %.2fx  (user time %.2fx)\n", sp, sp / b, rs
     printf "  bench_cpu --trace-mode reduce                    %6.1f MIPS  %.2fx  (user time %.2fx)\n", cr, cr / cb, rcr
     printf "  bench_cpu --trace-mode spatial                   %6.1f MIPS  %.2fx  (user time %.2fx)\n", csp, csp / cb, rcs
+    cbt = $25; cbtc = $26; lb = $27; lbc = $28; lt = $29; ltc = $30
+    rcb = 0; if (cbtc > 0) rcb = cbc / cbtc
+    printf "  bench_cpu --trace (default: burst, r = 24)       %6.1f MIPS  %.2fx  (user time %.2fx)\n", cbt, cbt / cb, rcb
+    if (lb > 0) {
+        rl = 0; if (ltc > 0) rl = lbc / ltc
+        printf "  Linux boot (1e8 instructions) without tracing    %6.1f MIPS  (%.2f s user)\n", lb, lbc
+        printf "  Linux boot --trace (default)                     %6.1f MIPS  %.2fx  (user time %.2fx)\n", lt, lt / lb, rl
+    }
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

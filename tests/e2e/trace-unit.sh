@@ -117,6 +117,20 @@ done
 [ "$(cat "$T/model.rc")" = 0 ] && [ "$(cat "$T/rtl.rc")" = 0 ] && cmp -s "$T/model.txt" "$T/rtl.txt" \
     && [ "$(wc -l <"$T/model.txt")" -gt 1000 ]
 ok trace-unit-rtl-equals-model $?
+# ... and at the default rates, where the CPU's runs interpreter takes most captures itself (the
+# fetches: cpu_sample_run) and takes a few back (a TLB fill before the fetch: cpu_sample_resolve),
+# the model's stream is the RTL's, which hears of every access (the RTL is never fed that way)
+for u in model rtl; do
+    "$MTEMU" -q --stats --trace "$T/runs-$u.mtr" --trace-unit=$u --max-insns 1000000 -m 64M \
+        --append "min=512K max=4M" "$FWBUILD/wss.elf" >/dev/null 2>"$T/runs-$u.err"
+    "$MT" decode "$T/runs-$u.mtr" >"$T/runs-$u.txt" 2>&1
+done
+fast=$(awk '$1 == "trace.runs" { print $2 }' "$T/runs-model.err")
+back=$(awk '$1 == "trace.runs" { for (i = 1; i < NF; i++) if ($(i + 1) == "taken" && $(i + 2) == "back") print $i }' "$T/runs-model.err")
+echo "  runs interpreter: ${fast:-0} captures taken, ${back:-0} taken back"
+[ "${fast:-0}" -gt 40000 ] && [ "${back:-0}" -gt 0 ] && cmp -s "$T/runs-model.txt" "$T/runs-rtl.txt" \
+    && [ "$(wc -l <"$T/runs-model.txt")" -gt 40000 ]
+ok trace-runs-sampler-equals-rtl $?
 [ "$(cat "$T/both.rc")" = 0 ] && cmp -s "$T/model.txt" "$T/both.txt" && has "$T/both.err" "bytes compared, identical"
 ok trace-unit-both-lockstep $?
 

@@ -8,6 +8,7 @@
 
 #define SEEN 1u
 #define WRITTEN 2u               /* written at least once (the stack algorithm's has_write) */
+#define STORED1 4u               /* written back by the one-metapage cache (C = 1) */
 #define HOST_STORED UINT32_MAX   /* stored_upto of a metapage the emulator itself wrote */
 #define NO_UNIT UINT32_MAX       /* an empty filter place (units are < UINT32_MAX - 1) */
 #define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
@@ -27,6 +28,7 @@ struct level {
     unsigned rel;            /* metapage = unit >> rel */
     uint64_t n_metapages;
     uint32_t c_min, K;       /* resident counts asked for: c_min .. K */
+    bool one;                /* C = 1 is asked for: counted apart (the c1 tables) */
     struct mp_state *st;
     size_t st_bytes;
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
@@ -42,9 +44,15 @@ struct mpstack {
     uint32_t unit[MPSTACK_FILTER];               /* most recent first; NO_UNIT past fill */
     uint16_t first[MPSTACK_FILTER];              /* lanes where it is its metapage's first unit */
     uint16_t pending[MPSTACK_FILTER];            /* lanes with an unapplied write (first only) */
+    uint16_t stored1[MPSTACK_FILTER];            /* C = 1 lanes where its metapage was stored
+                                                    (written back or by the emulator; first only) */
     uint16_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage */
     uint16_t all;      /* every lane */
-    uint16_t single;   /* lanes with c_min == 1: a use at depth 2 is counted there */
+    uint16_t one;      /* lanes where C = 1 is asked for */
+    uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
+    /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
+     * sets holding it): faults (every change of metapage), write-backs, backing reads */
+    uint64_t *faults1, *wb1, *rd1;
     uint16_t share_by_len[33]; /* lanes where two units whose xor has this bit length share */
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
@@ -88,6 +96,9 @@ void mpstack_destroy(struct mpstack *st)
     for (int i = 0; i < st->n; i++)
         level_free(&st->lv[i]);
     free(st->spread);
+    free(st->faults1);
+    free(st->wb1);
+    free(st->rd1);
     free(st);
 }
 
@@ -116,10 +127,25 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->cap = 1u << 12;
     L->bit = calloc((size_t)L->cap + 1, sizeof *L->bit);
     L->owner = calloc((size_t)L->cap + 1, sizeof *L->owner);
-    uint64_t *spread = realloc(st->spread, ((size_t)2 << st->n) * sizeof *spread);
+    size_t masks = (size_t)2 << st->n;
+    uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread) {
+    uint64_t *tables[3] = {st->faults1, st->wb1, st->rd1};
+    bool tables_ok = true;
+    for (int t = 0; t < 3; t++) {
+        uint64_t *grown = realloc(tables[t], masks * sizeof *grown);
+        if (grown) {
+            memset(grown, 0, masks * sizeof *grown);
+            tables[t] = grown;
+        }
+        tables_ok &= grown != NULL;
+    }
+    st->faults1 = tables[0];
+    st->wb1 = tables[1];
+    st->rd1 = tables[2];
+    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread ||
+        !tables_ok) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
@@ -128,9 +154,16 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     int i = st->n++;
     uint16_t lane = (uint16_t)(1u << i);
     st->all |= lane;
-    if (L->c_min == 1)
-        st->single |= lane;
+    /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
+     * common alternation of two units) changes nothing. */
+    L->one = L->c_min == 1;
+    if (L->one) {
+        st->one |= lane;
+        L->c_min = L->K >= 2 ? 2 : L->K;
+    }
     uint32_t t = L->c_min < LANE_DEPTH_CAP ? L->c_min : LANE_DEPTH_CAP;
+    if (L->K < 2 && L->one)
+        t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
     st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
     /* units whose xor is b bits long share the metapages of the sizes with rel >= b */
     for (unsigned b = 0; b <= 32; b++)
@@ -264,7 +297,8 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
 
 /* Unit v leaves the filter: at the sizes where it was its metapage's only unit left (its first,
  * `first`), its unapplied write reaches the metapage, which becomes the newest of the tree. */
-static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pending)
+static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pending,
+                     uint16_t stored1)
 {
     for (int i = 0; i < st->n; i++) {
         if (!((first >> i) & 1))
@@ -276,6 +310,8 @@ static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pe
             s->flags |= WRITTEN;
             s->maxd = 0;
         }
+        if ((stored1 >> i) & 1)
+            s->flags |= STORED1;
         if (L->now == L->cap)
             compact(L);
         s->left = ++L->now;
@@ -291,16 +327,33 @@ static inline uint16_t share_of(const struct mpstack *st, uint32_t a, uint32_t b
     return st->share_by_len[x ? 32 - __builtin_clz(x) : 0];
 }
 
+/* C = 1: the front's metapage is the resident one at every size.  u becomes the front: at the
+ * lanes `change` (where its metapage differs from the old front's) a fault, a write-back when the
+ * old one was written while resident (returned: the old front's metapage is stored there now),
+ * a backing read when u's metapage was stored (`stored`: its stored1 lanes). */
+static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t stored,
+                                  bool is_write)
+{
+    uint16_t wb = st->dirty1 & change, rd = stored & change;
+    st->faults1[change]++;
+    st->wb1[wb]++;  /* [0] counts nothing */
+    st->rd1[rd]++;
+    st->dirty1 = (uint16_t)((st->dirty1 & ~change) | (is_write ? st->one : 0));
+    return wb;
+}
+
 /* The general case: u found at position j >= 2 of the filter, or not in it.  One scan of the
- * entries before it computes every size's depth (acc, a lane each), hands the pending writes of
- * the first units sharing u's metapage over to u, and moves those entries down one place. */
+ * entries before it computes every size's depth (acc, a lane each), hands the pending writes
+ * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
+ * down one place. */
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
     uint16_t active = st->all; /* sizes where no unit before k shares u's metapage */
-    uint16_t gp = 0;           /* pending writes handed over to u */
+    uint16_t gp = 0, gs = 0;   /* pending writes and stored1 bits handed over to u */
     uint64_t acc = 0;          /* per lane: first units before the first sharing one */
     uint32_t cu = u;           /* the entry carried down to place k */
-    uint16_t cf = st->all, cp = 0;
+    uint16_t cf = st->all, cp = 0, cs = 0;
+    uint16_t change1 = st->one & (uint16_t)~share_of(st, u, st->unit[0]);
     uint32_t k = 0;
     for (; k < st->fill; k++) {
         uint32_t unit = st->unit[k];
@@ -309,27 +362,32 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
             break;
         uint16_t share = st->share_by_len[32 - __builtin_clz(x)];
         uint16_t sa = active & share, an = active & (uint16_t)~share;
-        uint16_t f = st->first[k], p = st->pending[k];
+        uint16_t f = st->first[k], p = st->pending[k], s1 = st->stored1[k];
         acc += st->spread[f & an];
         gp |= p & sa;
+        gs |= s1 & sa;
         st->unit[k] = cu;
         st->first[k] = cf;
         st->pending[k] = cp;
+        st->stored1[k] = cs;
         cu = unit;
         cf = f & (uint16_t)~sa;
         cp = p & (uint16_t)~sa;
+        cs = s1 & (uint16_t)~sa;
         active = an;
     }
     bool found = k < st->fill;
     bool full = !found && st->fill == MPSTACK_FILTER;
     if (found) {
         gp |= st->pending[k]; /* u's own, on the sizes where it was the first unit */
+        gs |= st->stored1[k];
         active = 0;           /* every size's metapage is in the filter */
     }
     if (!full) {              /* the last entry carried moves into place k */
         st->unit[k] = cu;
         st->first[k] = cf;
         st->pending[k] = cp;
+        st->stored1[k] = cs;
         if (!found)
             st->fill++;
     }
@@ -347,31 +405,44 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
      * the filter: it was used more recently). */
     for (uint16_t a = active; a; a &= (uint16_t)(a - 1)) {
         int i = __builtin_ctz(a);
-        deep_use(&st->lv[i], u >> st->lv[i].rel, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK),
-                 is_write);
+        struct level *L = &st->lv[i];
+        uint32_t m = u >> L->rel;
+        const struct mp_state *ms = &L->st[m];
+        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
+            gs |= (uint16_t)(1u << i);
+        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
     uint16_t shallow = st->all & (uint16_t)~(counted | active);
     st->pending[0] = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    st->stored1[0] = gs & st->one;
+    if (change1) /* the old front (now second, if there was one) may be written back */
+        st->stored1[1] |= one_change(st, change1, gs, is_write);
+    else if (is_write)
+        st->dirty1 = st->one;
     if (full)
-        push_out(st, cu, cf, cp);
+        push_out(st, cu, cf, cp, cs);
     st->share01 = share_of(st, st->unit[0], st->unit[1]);
 }
 
 /* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2
- * elsewhere: counted only at the sizes with c_min == 1.  The first masks stay as they are (the
- * front is first everywhere, the second where the two do not share); the pending writes of the
- * shared sizes stay at the front (now u), the others go with their units. */
+ * elsewhere: no count of the stack pass changes (C = 1 is counted apart).  The first masks stay
+ * as they are (the front is first everywhere, the second where the two do not share); the
+ * pending writes and stored1 bits of the shared sizes stay at the front (now u), the others go
+ * with their units. */
 static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
 {
-    uint16_t S = st->share01, X = st->single & (uint16_t)~S;
+    uint16_t S = st->share01, notS = (uint16_t)~S;
     uint16_t p0 = st->pending[0], p1 = st->pending[1];
-    for (uint16_t a = X; a; a &= (uint16_t)(a - 1)) {
-        int i = __builtin_ctz(a);
-        count_in_filter(&st->lv[i], u, 2, (p1 >> i) & 1, is_write);
-    }
-    uint16_t keep = st->all & (uint16_t)~X;
-    st->pending[0] = (uint16_t)(((p0 & S) | p1 | (is_write ? st->all : 0)) & keep);
-    st->pending[1] = p0 & (uint16_t)~S;
+    uint16_t s0 = st->stored1[0], s1 = st->stored1[1];
+    uint16_t change1 = st->one & notS;
+    if (change1)
+        s0 |= one_change(st, change1, s1, is_write);
+    else if (is_write)
+        st->dirty1 = st->one;
+    st->pending[0] = (uint16_t)((p0 & S) | p1 | (is_write ? st->all : 0));
+    st->pending[1] = p0 & notS;
+    st->stored1[0] = (uint16_t)((s0 & S) | s1);
+    st->stored1[1] = s0 & notS;
     st->unit[1] = st->unit[0];
     st->unit[0] = u;
 }
@@ -379,8 +450,10 @@ static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
 static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
 {
     if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
-        if (is_write)
+        if (is_write) {
             st->pending[0] = st->all;
+            st->dirty1 = st->one;
+        }
     } else if (u == st->unit[1]) {
         swap_front(st, u, is_write);
     } else {
@@ -407,8 +480,30 @@ void mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
 
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
 {
-    if (size >= 0 && size < st->n && m < st->lv[size].n_metapages)
-        st->lv[size].st[m].stored_upto = HOST_STORED;
+    if (size < 0 || size >= st->n || m >= st->lv[size].n_metapages)
+        return;
+    st->lv[size].st[m].stored_upto = HOST_STORED;
+    /* its first unit in the filter, if any, holds its C = 1 stored bit */
+    for (uint32_t k = 0; k < st->fill; k++)
+        if (((st->first[k] >> size) & 1) && st->unit[k] >> st->lv[size].rel == m)
+            st->stored1[k] |= (uint16_t)((st->one >> size & 1u) << size);
+}
+
+/* The C = 1 counts of a size: the sums over the lane sets that hold it. */
+static void one_counts(const struct mpstack *st, int size, struct mpstack_counts *out)
+{
+    uint64_t f = 0, wb = 0, rd = 0;
+    for (size_t mask = 0; mask < (size_t)1 << st->n; mask++)
+        if ((mask >> size) & 1) {
+            f += st->faults1[mask];
+            wb += st->wb1[mask];
+            rd += st->rd1[mask];
+        }
+    out->faults = f;
+    out->writebacks = wb;
+    out->backing_reads = rd;
+    out->zero_fills = f - rd;
+    out->evictions = f - (st->lv[size].distinct ? 1 : 0);
 }
 
 static bool evicted_dirty(uint32_t d, bool written, uint32_t maxd, uint32_t C)
@@ -421,6 +516,10 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
 {
     const struct level *L = &st->lv[size];
     uint32_t C = resident > L->K ? L->K : resident;
+    if (C == 1 && L->one) {
+        one_counts(st, size, out);
+        return;
+    }
     uint64_t faults = L->distinct;
     for (uint32_t d = C + 1; d <= L->K + 1; d++)
         faults += L->hist[d];

@@ -451,15 +451,18 @@ size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, 
 {
     /* The stack pass and the per-configuration simulations are independent: each takes the
      * whole batch in order. */
-    if (sim->stack)
-        mpstack_access_batch(sim->stack, entries, n, first_pfn, sim->ram_pages, sim->stack_shift);
     size_t inside = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t page = (entries[i] >> 1) - first_pfn;
-        if (page < sim->ram_pages) {
-            if (sim->n_active)
+    if (sim->stack)
+        inside = mpstack_access_batch(sim->stack, entries, n, first_pfn, sim->ram_pages,
+                                      sim->stack_shift);
+    if (sim->n_active || !sim->stack) {
+        inside = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t page = (entries[i] >> 1) - first_pfn;
+            if (page < sim->ram_pages) {
                 access_groups(sim, page, entries[i] & 1);
-            inside++;
+                inside++;
+            }
         }
     }
     sim->reports += inside;

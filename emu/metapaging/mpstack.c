@@ -14,6 +14,11 @@
 #define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
 #define LANE_MASK 63u
 #define LANE_DEPTH_CAP 17        /* filter depths are at most 17: c_min above counts as 17 */
+#define F_SHIFT 0                /* the fields of a filter entry's word (struct mpstack, ent) */
+#define P_SHIFT 16
+#define S_SHIFT 32
+#define X3(m) ((uint64_t)(m) * (UINT64_C(1) << F_SHIFT | UINT64_C(1) << P_SHIFT | UINT64_C(1) << S_SHIFT))
+#define FIELD(e, sh) ((uint16_t)((e) >> (sh)))
 
 /* Per metapage of a size; one lazily zeroed array, so -m 64G at 4 KiB costs memory only where
  * touched. */
@@ -42,11 +47,12 @@ struct level {
 struct mpstack {
     uint32_t fill;                               /* filter entries in use */
     uint32_t unit[MPSTACK_FILTER];               /* most recent first; NO_UNIT past fill */
-    uint16_t first[MPSTACK_FILTER];              /* lanes where it is its metapage's first unit */
-    uint16_t pending[MPSTACK_FILTER];            /* lanes with an unapplied write (first only) */
-    uint16_t stored1[MPSTACK_FILTER];            /* C = 1 lanes where its metapage was stored
-                                                    (written back or by the emulator; first only) */
-    uint16_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage */
+    /* Per entry, three lane masks in one word (one load, one store, one mask for all three):
+     * FIRST (lanes where it is its metapage's first unit), PENDING << 16 (an unapplied write;
+     * first lanes only), STORED1 << 32 (C = 1 lanes where its metapage was stored: written back
+     * or by the emulator; first lanes only). */
+    uint64_t ent[MPSTACK_FILTER];
+    uint64_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage, x3 */
     uint16_t all;      /* every lane */
     uint16_t one;      /* lanes where C = 1 is asked for */
     uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
@@ -349,10 +355,10 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
     uint16_t active = st->all; /* sizes where no unit before k shares u's metapage */
-    uint16_t gp = 0, gs = 0;   /* pending writes and stored1 bits handed over to u */
+    uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
     uint64_t acc = 0;          /* per lane: first units before the first sharing one */
     uint32_t cu = u;           /* the entry carried down to place k */
-    uint16_t cf = st->all, cp = 0, cs = 0;
+    uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
     uint16_t change1 = st->one & (uint16_t)~share_of(st, u, st->unit[0]);
     uint32_t k = 0;
     for (; k < st->fill; k++) {
@@ -362,35 +368,28 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
             break;
         uint16_t share = st->share_by_len[32 - __builtin_clz(x)];
         uint16_t sa = active & share, an = active & (uint16_t)~share;
-        uint16_t f = st->first[k], p = st->pending[k], s1 = st->stored1[k];
-        acc += st->spread[f & an];
-        gp |= p & sa;
-        gs |= s1 & sa;
+        uint64_t e = st->ent[k], sa3 = X3(sa);
+        acc += st->spread[e & an];
+        g |= e & sa3;
         st->unit[k] = cu;
-        st->first[k] = cf;
-        st->pending[k] = cp;
-        st->stored1[k] = cs;
+        st->ent[k] = ce;
         cu = unit;
-        cf = f & (uint16_t)~sa;
-        cp = p & (uint16_t)~sa;
-        cs = s1 & (uint16_t)~sa;
+        ce = e & ~sa3;
         active = an;
     }
     bool found = k < st->fill;
     bool full = !found && st->fill == MPSTACK_FILTER;
     if (found) {
-        gp |= st->pending[k]; /* u's own, on the sizes where it was the first unit */
-        gs |= st->stored1[k];
+        g |= st->ent[k];      /* u's own, on the sizes where it was the first unit */
         active = 0;           /* every size's metapage is in the filter */
     }
     if (!full) {              /* the last entry carried moves into place k */
         st->unit[k] = cu;
-        st->first[k] = cf;
-        st->pending[k] = cp;
-        st->stored1[k] = cs;
+        st->ent[k] = ce;
         if (!found)
             st->fill++;
     }
+    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
     /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
     uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[active] * 32);
     uint16_t counted = 0;
@@ -413,15 +412,15 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
     uint16_t shallow = st->all & (uint16_t)~(counted | active);
-    st->pending[0] = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
-    st->stored1[0] = gs & st->one;
+    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
     if (change1) /* the old front (now second, if there was one) may be written back */
-        st->stored1[1] |= one_change(st, change1, gs, is_write);
+        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
     else if (is_write)
         st->dirty1 = st->one;
     if (full)
-        push_out(st, cu, cf, cp, cs);
-    st->share01 = share_of(st, st->unit[0], st->unit[1]);
+        push_out(st, cu, FIELD(ce, F_SHIFT), FIELD(ce, P_SHIFT), FIELD(ce, S_SHIFT));
+    st->share01 = X3(share_of(st, st->unit[0], st->unit[1]));
 }
 
 /* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2
@@ -431,18 +430,21 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
  * with their units. */
 static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
 {
-    uint16_t S = st->share01, notS = (uint16_t)~S;
-    uint16_t p0 = st->pending[0], p1 = st->pending[1];
-    uint16_t s0 = st->stored1[0], s1 = st->stored1[1];
-    uint16_t change1 = st->one & notS;
+    uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
+    /* new front: first everywhere, the shared lanes' fields from the old front, the others its
+     * own; the second the other way round (the first fields come out right too) */
+    uint64_t d = (e0 ^ e1) & ~S3;
+    e0 ^= d;
+    e1 ^= d;
+    uint16_t change1 = st->one & (uint16_t)~S3;
     if (change1)
-        s0 |= one_change(st, change1, s1, is_write);
+        e1 |= (uint64_t)one_change(st, change1, FIELD(e0, S_SHIFT), is_write) << S_SHIFT;
     else if (is_write)
         st->dirty1 = st->one;
-    st->pending[0] = (uint16_t)((p0 & S) | p1 | (is_write ? st->all : 0));
-    st->pending[1] = p0 & notS;
-    st->stored1[0] = (uint16_t)((s0 & S) | s1);
-    st->stored1[1] = s0 & notS;
+    if (is_write)
+        e0 |= (uint64_t)st->all << P_SHIFT;
+    st->ent[0] = e0;
+    st->ent[1] = e1;
     st->unit[1] = st->unit[0];
     st->unit[0] = u;
 }
@@ -451,7 +453,7 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
 {
     if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
         if (is_write) {
-            st->pending[0] = st->all;
+            st->ent[0] |= (uint64_t)st->all << P_SHIFT;
             st->dirty1 = st->one;
         }
     } else if (u == st->unit[1]) {
@@ -467,15 +469,19 @@ void mpstack_access(struct mpstack *st, uint64_t u, bool is_write)
     access_unit(st, (uint32_t)u, is_write);
 }
 
-void mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n, uint64_t first_pfn,
-                          uint64_t ram_pages, unsigned unit_shift)
+size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
+                            uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift)
 {
     st->started = true;
+    size_t inside = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t page = (entries[i] >> 1) - first_pfn;
-        if (page < ram_pages)
+        if (page < ram_pages) {
             access_unit(st, (uint32_t)(page >> unit_shift), entries[i] & 1);
+            inside++;
+        }
     }
+    return inside;
 }
 
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
@@ -485,8 +491,8 @@ void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
     st->lv[size].st[m].stored_upto = HOST_STORED;
     /* its first unit in the filter, if any, holds its C = 1 stored bit */
     for (uint32_t k = 0; k < st->fill; k++)
-        if (((st->first[k] >> size) & 1) && st->unit[k] >> st->lv[size].rel == m)
-            st->stored1[k] |= (uint16_t)((st->one >> size & 1u) << size);
+        if (((st->ent[k] >> (F_SHIFT + size)) & 1) && st->unit[k] >> st->lv[size].rel == m)
+            st->ent[k] |= (uint64_t)((st->one >> size) & 1u) << (S_SHIFT + size);
 }
 
 /* The C = 1 counts of a size: the sums over the lane sets that hold it. */
@@ -532,10 +538,10 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;
     for (uint32_t k = 0; k < st->fill; k++) {
-        if (!((st->first[k] >> size) & 1))
+        if (!((st->ent[k] >> (F_SHIFT + size)) & 1))
             continue;
         const struct mp_state *s = &L->st[st->unit[k] >> L->rel];
-        bool pend = (st->pending[k] >> size) & 1;
+        bool pend = (st->ent[k] >> (P_SHIFT + size)) & 1;
         in_filter++;
         wb += evicted_dirty(in_filter, pend || (s->flags & WRITTEN), pend ? 0 : s->maxd, C);
     }

@@ -64,9 +64,9 @@ void mpstack_access(struct mpstack *st, uint64_t u, bool is_write);
 
 /* The same for each report of a page-observer batch (pfn << 1 | is_write, pfn a physical 4 KiB
  * page number; first_pfn = RAM's first, ram_pages its length; unit = page >> unit_shift).
- * Pages outside RAM are skipped. */
-void mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n, uint64_t first_pfn,
-                          uint64_t ram_pages, unsigned unit_shift);
+ * Pages outside RAM are skipped; returns how many were inside. */
+size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
+                            uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift);
 
 /* The emulator's own write to metapage m of size `size`: from now on a fault on it reads. */
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m);

@@ -59,7 +59,7 @@ struct mpstack {
     /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
      * sets holding it): faults (every change of metapage), write-backs, backing reads */
     uint64_t *faults1, *wb1, *rd1;
-    uint16_t share_by_len[33]; /* lanes where two units whose xor has this bit length share */
+    uint64_t share_by_len[33]; /* lanes where two units whose xor has this bit length share, x3 */
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
     bool started;
@@ -174,7 +174,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     /* units whose xor is b bits long share the metapages of the sizes with rel >= b */
     for (unsigned b = 0; b <= 32; b++)
         if (rel_shift >= b)
-            st->share_by_len[b] |= lane;
+            st->share_by_len[b] |= X3(lane);
     for (size_t mask = 0; mask < (size_t)1 << st->n; mask++) {
         uint64_t v = 0;
         for (int j = 0; j < st->n; j++)
@@ -327,12 +327,6 @@ static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pe
     }
 }
 
-static inline uint16_t share_of(const struct mpstack *st, uint32_t a, uint32_t b)
-{
-    uint32_t x = a ^ b;
-    return st->share_by_len[x ? 32 - __builtin_clz(x) : 0];
-}
-
 /* C = 1: the front's metapage is the resident one at every size.  u becomes the front: at the
  * lanes `change` (where its metapage differs from the old front's) a fault, a write-back when the
  * old one was written while resident (returned: the old front's metapage is stored there now),
@@ -354,31 +348,33 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
  * down one place. */
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
-    uint16_t active = st->all; /* sizes where no unit before k shares u's metapage */
+    /* masks over the lanes in the three fields at once (X3) */
+    uint64_t active = X3(st->all); /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
     uint64_t acc = 0;          /* per lane: first units before the first sharing one */
     uint32_t cu = u;           /* the entry carried down to place k */
     uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
-    uint16_t change1 = st->one & (uint16_t)~share_of(st, u, st->unit[0]);
-    uint32_t k = 0;
-    for (; k < st->fill; k++) {
+    /* u differs from the front (access_unit), which becomes the second entry */
+    uint64_t share0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
+    uint16_t change1 = st->one & (uint16_t)~share0;
+    uint32_t k = 0, fill = st->fill;
+    for (; k < fill; k++) {
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
         if (!x)
             break;
-        uint16_t share = st->share_by_len[32 - __builtin_clz(x)];
-        uint16_t sa = active & share, an = active & (uint16_t)~share;
-        uint64_t e = st->ent[k], sa3 = X3(sa);
-        acc += st->spread[e & an];
-        g |= e & sa3;
+        uint64_t sa = active & st->share_by_len[32 - __builtin_clz(x)];
+        uint64_t e = st->ent[k];
+        active ^= sa;
+        acc += st->spread[(uint16_t)(e & active)];
+        g |= e & sa;
         st->unit[k] = cu;
         st->ent[k] = ce;
         cu = unit;
-        ce = e & ~sa3;
-        active = an;
+        ce = e & ~sa;
     }
-    bool found = k < st->fill;
-    bool full = !found && st->fill == MPSTACK_FILTER;
+    bool found = k < fill;
+    bool full = !found && fill == MPSTACK_FILTER;
     if (found) {
         g |= st->ent[k];      /* u's own, on the sizes where it was the first unit */
         active = 0;           /* every size's metapage is in the filter */
@@ -389,9 +385,9 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         if (!found)
             st->fill++;
     }
-    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
+    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT), act = FIELD(active, F_SHIFT);
     /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
-    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[active] * 32);
+    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
     uint16_t counted = 0;
     while (deeper) {
         int i = __builtin_ctzll(deeper) / LANE_BITS;
@@ -402,7 +398,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     }
     /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
      * the filter: it was used more recently). */
-    for (uint16_t a = active; a; a &= (uint16_t)(a - 1)) {
+    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
         int i = __builtin_ctz(a);
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;
@@ -411,7 +407,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
             gs |= (uint16_t)(1u << i);
         deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
-    uint16_t shallow = st->all & (uint16_t)~(counted | active);
+    uint16_t shallow = st->all & (uint16_t)~(counted | act);
     uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
     st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
     if (change1) /* the old front (now second, if there was one) may be written back */
@@ -420,7 +416,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         st->dirty1 = st->one;
     if (full)
         push_out(st, cu, FIELD(ce, F_SHIFT), FIELD(ce, P_SHIFT), FIELD(ce, S_SHIFT));
-    st->share01 = X3(share_of(st, st->unit[0], st->unit[1]));
+    st->share01 = share0; /* u and the old front */
 }
 
 /* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2

@@ -130,7 +130,9 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->hist = calloc((size_t)L->K + 2, sizeof *L->hist);
     L->wbdiff = calloc((size_t)L->K + 2, sizeof *L->wbdiff);
     L->rddiff = calloc((size_t)L->K + 2, sizeof *L->rddiff);
-    L->cap = 1u << 12;
+    /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
+     * metapages in the tree (compact) */
+    L->cap = 64;
     L->bit = calloc((size_t)L->cap + 1, sizeof *L->bit);
     L->owner = calloc((size_t)L->cap + 1, sizeof *L->owner);
     size_t masks = (size_t)2 << st->n;
@@ -185,17 +187,20 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     return i;
 }
 
+/* (cap and bit in locals: the stores through bit could alias them) */
 static void bit_add(struct level *L, uint32_t i, int32_t v)
 {
-    for (; i <= L->cap; i += i & -i)
-        L->bit[i] = (uint32_t)((int32_t)L->bit[i] + v);
+    uint32_t *bit = L->bit, cap = L->cap;
+    for (; i <= cap; i += i & -i)
+        bit[i] = (uint32_t)((int32_t)bit[i] + v);
 }
 
 static uint32_t bit_prefix(const struct level *L, uint32_t i)
 {
+    const uint32_t *bit = L->bit;
     uint32_t sum = 0;
     for (; i > 0; i -= i & -i)
-        sum += L->bit[i];
+        sum += bit[i];
     return sum;
 }
 

@@ -13,7 +13,9 @@
 #define NO_UNIT UINT32_MAX       /* an empty filter place (units are < UINT32_MAX - 1) */
 #define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
 #define LANE_MASK 63u
-#define LANE_DEPTH_CAP 17        /* filter depths are at most 17: c_min above counts as 17 */
+#define LANE_DEPTH_CAP (MPSTACK_FILTER + 1) /* filter depths: c_min above counts as this */
+/* A lane holds up to MPSTACK_FILTER plus a bias of 32 - min(c_min, LANE_DEPTH_CAP) below 64. */
+_Static_assert(MPSTACK_FILTER <= 31, "packed lanes of 6 bits");
 #define F_SHIFT 0                /* the fields of a filter entry's word (struct mpstack, ent) */
 #define P_SHIFT 16
 #define S_SHIFT 32

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MPSTACK_FILTER 16
+#define MPSTACK_FILTER 31
 #define MPSTACK_MAX_SIZES 10 /* 4 KiB .. 2 MiB */
 
 struct mpstack;

@@ -327,7 +327,7 @@ static void test_lru_stack_equals_each(void **state)
         "4K..2M:1M..64M",                        /* the fidelity grid */
         "4K..2M:64K..512K",                      /* many small counts */
         "4K/16K:64K/68K/1M,8K:16K/24K/96K,2M:2M/4M/6M",
-        "4K:4K/8K/12K/60K/64K/68K/200K/1M/8M",   /* around the filter size */
+        "4K:4K/8K/12K/60K/64K/68K/120K/124K/128K/132K/200K/1M/8M", /* around the filter size */
         "64K/128K:8M/16M/128M",                  /* budgets at and beyond RAM */
         "4K..2M:1M..64M:lru/fifo/clock",         /* with other policies in the same groups */
         "4K..2M:4K..2M",                         /* one resident metapage at every size */

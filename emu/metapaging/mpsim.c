@@ -3,10 +3,9 @@
  * FIFO, CLOCK and RANDOM (and LRU with MPSIM_LRU_EACH): one replacement core per configuration,
  * fed its size's collapsed reports.  The counts follow the meta-pager's fault path step by step
  * (emu/metapaging/metapager.c, fault_in) so that they are equal by construction to a real run,
- * and the tests check that they are.  LRU: one stack-distance pass per metapage size for all its
- * budgets (mplru.h), tested equal to the per-configuration cores. */
+ * and the tests check that they are.  LRU: one stack-distance pass for every budget of every
+ * size (mpstack.h), tested equal to the per-configuration cores. */
 #include "emu/metapaging/mpsim.h"
-#include "emu/metapaging/mplru.h"
 #include "emu/metapaging/mpstack.h"
 
 #include <inttypes.h>
@@ -24,21 +23,16 @@ struct sim_one {
     uint8_t *stored; /* bitmap: metapage has been written back (or host-written) */
 };
 
-/* The configurations of one metapage size.  Its reports are collapsed once more at its own
- * granularity (a repeat of the metapage last reported, unless a write follows a read report:
- * lossless for every policy, docs/metapaging.md), so the simulations of large metapages see few
- * reports.  LRU at every budget of this size is one stack-distance pass (mplru.h) unless the
- * per-configuration method was asked for. */
+/* The per-configuration simulations of one metapage size.  Its reports are collapsed once more
+ * at its own granularity (a repeat of the metapage last reported, unless a write follows a read
+ * report: lossless for every policy, docs/metapaging.md), so the simulations of large metapages
+ * see few reports.  Its LRU configurations are counted by the shared stack pass (stack_level)
+ * unless the per-configuration method was asked for. */
 struct size_group {
     unsigned pages_shift;
     bool last_w;            /* a write was forwarded since last_m became the current metapage */
     uint64_t last_m;        /* UINT64_MAX before the first report */
-    bool feeds_stack;       /* its metapages are the shared stack pass's units */
-    uint64_t forwarded;     /* reports passed on (the rest are depth-1 repeats); counted only
-                               for the groups that have their own stack or simulations */
-    struct mplru *lru;      /* its own stack pass (LRU configurations with fewer than
-                               MPSTACK_FILTER resident metapages), else NULL */
-    int stack_level;        /* its level in the shared stack pass (mpstack.h), else -1 */
+    int stack_level;        /* its size in the shared stack pass (mpstack.h), else -1 */
     size_t *members;        /* indices into sims of the per-configuration simulations */
     size_t n_members;
     /* The members' shortcut (none of them LRU): a metapage used since the members' last fault
@@ -60,15 +54,14 @@ struct mpsim {
     uint64_t reports;       /* accesses inside RAM */
     size_t count;
     struct sim_one *sims;
-    bool *by_stack;         /* per configuration: counted by its group's mplru */
+    bool *by_stack;         /* per configuration: counted by the shared stack pass */
     size_t *group_of;
     struct size_group *groups;
     size_t n_groups;
     struct mpsim_result *results; /* filled by mpsim_result from the current state */
-    struct mpstack *stack;  /* the sizes whose LRU configurations all hold >= MPSTACK_FILTER */
-    size_t stack_base;      /* the group whose metapages are the shared filter's units */
-    struct size_group **active; /* the groups a report must visit: those with a simulation of
-                               their own or their own stack, and the shared stack's base */
+    struct mpstack *stack;  /* every LRU configuration of every size (MPSIM_LRU_STACK) */
+    unsigned stack_shift;   /* its units: pages >> stack_shift (the smallest LRU size) */
+    struct size_group **active; /* the groups with simulations of their own */
     size_t n_active;
 };
 
@@ -234,13 +227,11 @@ static struct size_group *group_for(struct mpsim *sim, unsigned pages_shift)
     return g;
 }
 
-/* Sets up the stack passes over the resident counts of each size's LRU configurations: sizes
- * whose configurations all hold at least MPSTACK_FILTER metapages share one (mpstack.h), the
- * others have one each (mplru.h). */
-static int create_stacks(struct mpsim *sim, uint64_t ram_bytes, char *err, size_t errlen)
+/* Sets up the stack pass over the resident counts of every size's LRU configurations
+ * (mpstack.h), its units the smallest of those sizes. */
+static int create_stack(struct mpsim *sim, uint64_t ram_bytes, char *err, size_t errlen)
 {
-    bool have_base = false;
-    for (size_t gi = 0; gi < sim->n_groups; gi++) {
+    for (size_t gi = 0; gi < sim->n_groups; gi++) { /* sorted by size: smallest first */
         struct size_group *g = &sim->groups[gi];
         g->stack_level = -1;
         uint32_t c_min = UINT32_MAX, k_max = 0;
@@ -253,25 +244,17 @@ static int create_stacks(struct mpsim *sim, uint64_t ram_bytes, char *err, size_
         }
         if (!k_max)
             continue;
-        unsigned shift = g->pages_shift + MP_PAGE_SHIFT;
-        uint64_t n_mp = (ram_bytes + (UINT64_C(1) << shift) - 1) >> shift;
-        if (c_min < MPSTACK_FILTER || n_mp < MPSTACK_FILTER) {
-            if (!(g->lru = mplru_create(n_mp, c_min, k_max, err, errlen)))
-                return -1;
-            continue;
-        }
-        if (!have_base) { /* groups are sorted by size: the first is the smallest */
+        if (!sim->stack) {
             if (!(sim->stack = mpstack_create())) {
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
-            sim->stack_base = gi;
-            g->feeds_stack = true;
-            have_base = true;
+            sim->stack_shift = g->pages_shift;
         }
-        g->stack_level = mpstack_add_size(
-            sim->stack, g->pages_shift - sim->groups[sim->stack_base].pages_shift, n_mp, c_min,
-            k_max, err, errlen);
+        unsigned shift = g->pages_shift + MP_PAGE_SHIFT;
+        uint64_t n_mp = (ram_bytes + (UINT64_C(1) << shift) - 1) >> shift;
+        g->stack_level = mpstack_add_size(sim->stack, g->pages_shift - sim->stack_shift, n_mp,
+                                          c_min, k_max, err, errlen);
         if (g->stack_level < 0)
             return -1;
     }
@@ -308,7 +291,7 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
         unsigned shift = log2u64(c->metapage_bytes);
         uint64_t n_mp = (ram_bytes + c->metapage_bytes - 1) >> shift;
         bool stack = method == MPSIM_LRU_STACK && c->policy == MP_LRU;
-        /* A stack-counted configuration has no core of its own: its group's mplru counts it. */
+        /* A stack-counted configuration has no core of its own: the stack pass counts it. */
         if (!stack && mp_core_init(&o->core, n_mp, c->budget_bytes >> shift, c->policy, seed, why,
                                    sizeof why) != 0)
             goto bad;
@@ -354,7 +337,7 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
         for (size_t g = 0; g < sim->n_groups; g++)
             if (sim->groups[g].pages_shift == sim->sims[i].pages_shift)
                 sim->group_of[i] = g;
-    if (create_stacks(sim, ram_bytes, err, errlen) != 0) {
+    if (create_stack(sim, ram_bytes, err, errlen) != 0) {
         mpsim_destroy(sim);
         return NULL;
     }
@@ -364,7 +347,7 @@ struct mpsim *mpsim_create_method(uint64_t ram_bytes, const struct mpsim_config 
         return NULL;
     }
     for (size_t g = 0; g < sim->n_groups; g++)
-        if (sim->groups[g].n_members || sim->groups[g].lru || (sim->stack && g == sim->stack_base))
+        if (sim->groups[g].n_members)
             sim->active[sim->n_active++] = &sim->groups[g];
     return sim;
 }
@@ -377,10 +360,8 @@ void mpsim_destroy(struct mpsim *sim)
         mp_core_free(&sim->sims[i].core);
         free(sim->sims[i].stored);
     }
-    for (size_t g = 0; g < sim->n_groups; g++) {
-        mplru_destroy(sim->groups[g].lru);
+    for (size_t g = 0; g < sim->n_groups; g++)
         free(sim->groups[g].members);
-    }
     mpstack_destroy(sim->stack);
     free(sim->active);
     free(sim->sims);
@@ -438,9 +419,9 @@ static __attribute__((noinline)) void access_members(struct mpsim *sim, struct s
                              .dirty = is_write || (all_hit && e->dirty)};
 }
 
-static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
+/* The per-configuration simulations' share of one report. */
+static inline void access_groups(struct mpsim *sim, uint64_t page, bool is_write)
 {
-    sim->reports++;
     for (size_t a = 0; a < sim->n_active; a++) {
         struct size_group *g = sim->active[a];
         uint64_t m = page >> g->pages_shift;
@@ -452,32 +433,39 @@ static inline void access_page(struct mpsim *sim, uint64_t page, bool is_write)
             g->last_m = m;
             g->last_w = is_write;
         }
-        g->forwarded++;
-        if (g->lru)
-            mplru_access(g->lru, m, is_write);
-        else if (g->feeds_stack)
-            mpstack_access(sim->stack, m, is_write);
-        if (g->n_members)
-            access_members(sim, g, m, is_write);
+        access_members(sim, g, m, is_write);
     }
 }
 
 void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write)
 {
-    if (page < sim->ram_pages)
-        access_page(sim, page, is_write);
+    if (page >= sim->ram_pages)
+        return;
+    sim->reports++;
+    if (sim->stack)
+        mpstack_access(sim->stack, page >> sim->stack_shift, is_write);
+    access_groups(sim, page, is_write);
 }
 
 size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, uint64_t first_pfn)
 {
+    /* The stack pass and the per-configuration simulations are independent: each takes the
+     * whole batch in order. */
     size_t inside = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t page = (entries[i] >> 1) - first_pfn;
-        if (page < sim->ram_pages) {
-            access_page(sim, page, entries[i] & 1);
-            inside++;
+    if (sim->stack)
+        inside = mpstack_access_batch(sim->stack, entries, n, first_pfn, sim->ram_pages,
+                                      sim->stack_shift);
+    if (sim->n_active || !sim->stack) {
+        inside = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t page = (entries[i] >> 1) - first_pfn;
+            if (page < sim->ram_pages) {
+                access_groups(sim, page, entries[i] & 1);
+                inside++;
+            }
         }
     }
+    sim->reports += inside;
     return inside;
 }
 
@@ -498,15 +486,11 @@ void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len)
     }
     for (size_t g = 0; g < sim->n_groups; g++) {
         const struct size_group *G = &sim->groups[g];
-        if (!G->lru && G->stack_level < 0)
+        if (G->stack_level < 0)
             continue;
         unsigned shift = G->pages_shift + MP_PAGE_SHIFT;
-        for (uint64_t m = offset >> shift; m <= (offset + len - 1) >> shift; m++) {
-            if (G->lru)
-                mplru_host_write(G->lru, m);
-            else
-                mpstack_host_write(sim->stack, G->stack_level, m);
-        }
+        for (uint64_t m = offset >> shift; m <= (offset + len - 1) >> shift; m++)
+            mpstack_host_write(sim->stack, G->stack_level, m);
     }
 }
 
@@ -525,12 +509,8 @@ const struct mpsim_result *mpsim_result(const struct mpsim *sim, size_t index)
     r->accesses = sim->reports;
     if (sim->by_stack[index]) {
         const struct size_group *g = &sim->groups[sim->group_of[index]];
-        struct mplru_counts c;
-        if (g->lru)
-            mplru_counts(g->lru, r->resident_metapages, sim->reports - g->forwarded, &c);
-        else
-            mpstack_counts(sim->stack, g->stack_level, r->resident_metapages,
-                           sim->reports - sim->groups[sim->stack_base].forwarded, &c);
+        struct mpstack_counts c;
+        mpstack_counts(sim->stack, g->stack_level, r->resident_metapages, &c);
         r->faults = c.faults;
         r->evictions = c.evictions;
         r->writebacks = c.writebacks;

@@ -43,8 +43,8 @@ int mpsim_parse(const char *spec, struct mpsim_config **out, size_t *count, char
 
 struct mpsim;
 
-/* How LRU configurations are counted: MPSIM_LRU_STACK (default) one stack-distance pass per
- * metapage size for all its budgets (mplru.h); MPSIM_LRU_EACH one replacement core per
+/* How LRU configurations are counted: MPSIM_LRU_STACK (default) one stack-distance pass for all
+ * budgets of all sizes (mpstack.h); MPSIM_LRU_EACH one replacement core per
  * configuration like the other policies (the reference the stack pass is tested against). */
 enum mpsim_lru_method { MPSIM_LRU_STACK, MPSIM_LRU_EACH };
 

@@ -1,4 +1,4 @@
-/* Every-budget LRU of several metapage sizes with one shared filter; see mpstack.h. */
+/* Every-budget LRU of every metapage size over one shared filter; see mpstack.h. */
 #include "emu/metapaging/mpstack.h"
 
 #include <stdio.h>
@@ -7,38 +7,65 @@
 #include <sys/mman.h>
 
 #define SEEN 1u
-#define WRITTEN 2u
-#define HOST_STORED UINT32_MAX
+#define WRITTEN 2u               /* written at least once (the stack algorithm's has_write) */
+#define STORED1 4u               /* written back by the one-metapage cache (C = 1) */
+#define HOST_STORED UINT32_MAX   /* stored_upto of a metapage the emulator itself wrote */
+#define NO_UNIT UINT32_MAX       /* an empty filter place (units are < UINT32_MAX - 1) */
+#define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
+#define LANE_MASK 63u
+#define LANE_DEPTH_CAP (MPSTACK_FILTER + 1) /* filter depths: c_min above counts as this */
+/* A lane holds up to MPSTACK_FILTER plus a bias of 32 - min(c_min, LANE_DEPTH_CAP) below 64. */
+_Static_assert(MPSTACK_FILTER <= 31, "packed lanes of 6 bits");
+#define F_SHIFT 0                /* the fields of a filter entry's word (struct mpstack, ent) */
+#define P_SHIFT 16
+#define S_SHIFT 32
+#define X3(m) ((uint64_t)(m) * (UINT64_C(1) << F_SHIFT | UINT64_C(1) << P_SHIFT | UINT64_C(1) << S_SHIFT))
+#define FIELD(e, sh) ((uint16_t)((e) >> (sh)))
 
+/* Per metapage of a size; one lazily zeroed array, so -m 64G at 4 KiB costs memory only where
+ * touched. */
 struct mp_state {
     uint32_t left;        /* time it last entered the tree; 0 = not in the tree */
-    uint32_t maxd;        /* largest depth of its deep uses since its last write */
+    uint32_t maxd;        /* largest depth of its counted uses since its last write */
     uint32_t stored_upto; /* written back for every C in [1, stored_upto]; HOST_STORED = all */
-    uint16_t flags;
-    uint16_t in_filter;   /* units of it in the shared filter */
+    uint32_t flags;
 };
 
 struct level {
     unsigned rel;            /* metapage = unit >> rel */
     uint64_t n_metapages;
-    uint32_t c_min, K;
+    uint32_t c_min, K;       /* resident counts asked for: c_min .. K */
+    bool one;                /* C = 1 is asked for: counted apart (the c1 tables) */
     struct mp_state *st;
     size_t st_bytes;
-    uint64_t distinct;       /* metapages used so far */
-    uint32_t in_f;           /* metapages with a unit in the filter */
-    uint64_t shallow;        /* filter misses whose metapage had another unit in the filter */
-    uint64_t *hist;          /* deep uses at depth d = 1..K */
-    int64_t *wbdiff, *rddiff;
-    uint32_t *bit, *owner;
-    uint32_t cap, now, live;
+    uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
+    uint64_t *hist;          /* counted uses at depth d = 1..K, and deeper than K at K + 1 */
+    int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
+    /* Fenwick tree over the times metapages left the filter */
+    uint32_t *bit, *owner;   /* owner[t]: the metapage that left at t (valid iff its left == t) */
+    uint32_t cap, now, live; /* tree size, last time used, entries in the tree */
 };
 
 struct mpstack {
-    uint32_t fill;
-    uint32_t filter[MPSTACK_FILTER];
-    uint8_t pending[MPSTACK_FILTER];
-    uint64_t accesses, filter_hits;
-    struct level *lv;
+    uint32_t fill;                               /* filter entries in use */
+    uint32_t unit[MPSTACK_FILTER];               /* most recent first; NO_UNIT past fill */
+    /* Per entry, three lane masks in one word (one load, one store, one mask for all three):
+     * FIRST (lanes where it is its metapage's first unit), PENDING << 16 (an unapplied write;
+     * first lanes only), STORED1 << 32 (C = 1 lanes where its metapage was stored: written back
+     * or by the emulator; first lanes only). */
+    uint64_t ent[MPSTACK_FILTER];
+    uint64_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage, x3 */
+    uint16_t all;      /* every lane */
+    uint16_t one;      /* lanes where C = 1 is asked for */
+    uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
+    /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
+     * sets holding it): faults (every change of metapage), write-backs, backing reads */
+    uint64_t *faults1, *wb1, *rd1;
+    uint64_t share_by_len[33]; /* lanes where two units whose xor has this bit length share, x3 */
+    uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
+    uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
+    bool started;
+    struct level lv[MPSTACK_MAX_SIZES];
     int n;
 };
 
@@ -51,7 +78,12 @@ static void *zalloc(size_t bytes)
 
 struct mpstack *mpstack_create(void)
 {
-    return calloc(1, sizeof(struct mpstack));
+    struct mpstack *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    for (int k = 0; k < MPSTACK_FILTER; k++)
+        st->unit[k] = NO_UNIT;
+    return st;
 }
 
 static void level_free(struct level *L)
@@ -71,80 +103,111 @@ void mpstack_destroy(struct mpstack *st)
         return;
     for (int i = 0; i < st->n; i++)
         level_free(&st->lv[i]);
-    free(st->lv);
+    free(st->spread);
+    free(st->faults1);
+    free(st->wb1);
+    free(st->rd1);
     free(st);
 }
 
 int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapages, uint32_t c_min,
                      uint32_t k_max, char *err, size_t errlen)
 {
-    if (n_metapages == 0 || n_metapages >= UINT32_MAX || c_min < MPSTACK_FILTER ||
-        k_max < c_min || st->accesses) {
-        snprintf(err, errlen, "LRU stacks: bad geometry (%llu metapages, resident %u..%u)",
-                 (unsigned long long)n_metapages, c_min, k_max);
+    if (st->n == MPSTACK_MAX_SIZES || st->started || n_metapages == 0 ||
+        n_metapages >= UINT32_MAX - 1 || c_min == 0 || k_max < c_min || rel_shift > 32 ||
+        (st->n && rel_shift <= st->lv[st->n - 1].rel) || (!st->n && rel_shift != 0)) {
+        snprintf(err, errlen, "LRU stacks: bad geometry (size %d: 2^%u units, %llu metapages, "
+                 "resident %u..%u)", st->n, rel_shift, (unsigned long long)n_metapages, c_min,
+                 k_max);
         return -1;
     }
-    struct level *lv = realloc(st->lv, (size_t)(st->n + 1) * sizeof *lv);
-    if (!lv) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    st->lv = lv;
     struct level *L = &st->lv[st->n];
     memset(L, 0, sizeof *L);
     L->rel = rel_shift;
     L->n_metapages = n_metapages;
     L->K = k_max > n_metapages ? (uint32_t)n_metapages : k_max;
-    L->c_min = c_min;
+    L->c_min = c_min < L->K ? c_min : L->K;
     L->st_bytes = (size_t)n_metapages * sizeof *L->st;
     L->st = zalloc(L->st_bytes);
     L->hist = calloc((size_t)L->K + 2, sizeof *L->hist);
     L->wbdiff = calloc((size_t)L->K + 2, sizeof *L->wbdiff);
     L->rddiff = calloc((size_t)L->K + 2, sizeof *L->rddiff);
-    L->cap = 1u << 12;
+    /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
+     * metapages in the tree (compact) */
+    L->cap = 64;
     L->bit = calloc((size_t)L->cap + 1, sizeof *L->bit);
     L->owner = calloc((size_t)L->cap + 1, sizeof *L->owner);
-    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner) {
+    size_t masks = (size_t)2 << st->n;
+    uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
+    if (spread)
+        st->spread = spread;
+    uint64_t *tables[3] = {st->faults1, st->wb1, st->rd1};
+    bool tables_ok = true;
+    for (int t = 0; t < 3; t++) {
+        uint64_t *grown = realloc(tables[t], masks * sizeof *grown);
+        if (grown) {
+            memset(grown, 0, masks * sizeof *grown);
+            tables[t] = grown;
+        }
+        tables_ok &= grown != NULL;
+    }
+    st->faults1 = tables[0];
+    st->wb1 = tables[1];
+    st->rd1 = tables[2];
+    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread ||
+        !tables_ok) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
         return -1;
     }
-    return st->n++;
-}
-
-/* Puts (u, w) at the front and moves entries 0..j-1 down one place (entry j, the old place of u
- * or the first free one, is overwritten).  A carried rotation rather than a backwards copy: the
- * compiler turns that copy into two memmove calls, which cost far more than the one to three
- * entries a move-to-front usually shifts. */
-static inline void to_front(uint32_t *filter, uint8_t *pending, uint32_t j, uint32_t u, uint8_t w)
-{
-    for (uint32_t i = 0; i <= j; i++) {
-        uint32_t tu = filter[i];
-        uint8_t tw = pending[i];
-        filter[i] = u;
-        pending[i] = w;
-        u = tu;
-        w = tw;
+    int i = st->n++;
+    uint16_t lane = (uint16_t)(1u << i);
+    st->all |= lane;
+    /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
+     * common alternation of two units) changes nothing. */
+    L->one = L->c_min == 1;
+    if (L->one) {
+        st->one |= lane;
+        L->c_min = L->K >= 2 ? 2 : L->K;
     }
+    uint32_t t = L->c_min < LANE_DEPTH_CAP ? L->c_min : LANE_DEPTH_CAP;
+    if (L->K < 2 && L->one)
+        t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
+    st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
+    /* units whose xor is b bits long share the metapages of the sizes with rel >= b */
+    for (unsigned b = 0; b <= 32; b++)
+        if (rel_shift >= b)
+            st->share_by_len[b] |= X3(lane);
+    for (size_t mask = 0; mask < (size_t)1 << st->n; mask++) {
+        uint64_t v = 0;
+        for (int j = 0; j < st->n; j++)
+            if ((mask >> j) & 1)
+                v |= UINT64_C(1) << (LANE_BITS * j);
+        st->spread[mask] = v;
+    }
+    return i;
 }
 
+/* (cap and bit in locals: the stores through bit could alias them) */
 static void bit_add(struct level *L, uint32_t i, int32_t v)
 {
-    for (; i <= L->cap; i += i & -i)
-        L->bit[i] = (uint32_t)((int32_t)L->bit[i] + v);
+    uint32_t *bit = L->bit, cap = L->cap;
+    for (; i <= cap; i += i & -i)
+        bit[i] = (uint32_t)((int32_t)bit[i] + v);
 }
 
 static uint32_t bit_prefix(const struct level *L, uint32_t i)
 {
+    const uint32_t *bit = L->bit;
     uint32_t sum = 0;
     for (; i > 0; i -= i & -i)
-        sum += L->bit[i];
+        sum += bit[i];
     return sum;
 }
 
-/* As mplru.c's compact: renumber the live entries 1..live, growing the line when more than
- * half of it would be live. */
+/* The time line is full: renumber the live entries 1..live in order (growing the line while
+ * more than half of it would be live) and rebuild the tree.  Amortised O(1) per push. */
 static void compact(struct level *L)
 {
     uint32_t cap = L->cap;
@@ -170,6 +233,7 @@ static void compact(struct level *L)
         free(L->bit);
     L->bit = bit;
     L->cap = cap;
+    /* Tree of ones at 1..t2: node i covers (i - lowbit(i), i]. */
     for (uint32_t i = 1; i <= cap; i++) {
         uint32_t lo = i - (i & -i), hi = i < t2 ? i : t2;
         L->bit[i] = hi > lo ? hi - lo : 0;
@@ -177,29 +241,11 @@ static void compact(struct level *L)
     L->now = t2;
 }
 
-/* A use of metapage m none of whose units is in the filter (see mplru.c for the accounting). */
-static void deep_use(struct level *L, uint32_t m, bool is_write)
+/* Counts a use of a metapage at depth d (K + 1 = deeper than every cache): the eviction between
+ * its previous use and this one (for every C < d, a write-back if it was written since its last
+ * fault there), the fault's backing read, the depth, and the write. */
+static void count_use(struct level *L, struct mp_state *s, uint32_t d, bool is_write)
 {
-    struct mp_state *s = &L->st[m];
-    if (!(s->flags & SEEN)) {
-        s->flags |= SEEN;
-        L->distinct++;
-        if (s->stored_upto == HOST_STORED) {
-            L->rddiff[1]++;
-            L->rddiff[L->K + 1]--;
-        }
-        if (is_write) {
-            s->flags |= WRITTEN;
-            s->maxd = 0;
-        }
-        return;
-    }
-    uint64_t later = L->live - bit_prefix(L, s->left);
-    uint64_t d64 = L->in_f + later + 1;
-    uint32_t d = d64 > L->K ? L->K + 1 : (uint32_t)d64;
-    bit_add(L, s->left, -1);
-    L->live--;
-    s->left = 0;
     uint32_t hi = d - 1;
     if (s->flags & WRITTEN) {
         uint32_t lo = s->maxd > 1 ? s->maxd : 1;
@@ -215,8 +261,7 @@ static void deep_use(struct level *L, uint32_t m, bool is_write)
         L->rddiff[1]++;
         L->rddiff[rd + 1]--;
     }
-    if (d <= L->K)
-        L->hist[d]++;
+    L->hist[d]++;
     if (is_write) {
         s->flags |= WRITTEN;
         s->maxd = 0;
@@ -225,24 +270,61 @@ static void deep_use(struct level *L, uint32_t m, bool is_write)
     }
 }
 
-/* The filter's last unit leaves it: its noted write reaches its metapage of every size, and a
- * metapage left with no unit in the filter becomes the newest entry of its size's tree. */
-static void push_out(struct mpstack *st)
+/* A use at depth d (<= the filter's) of unit u's metapage at size L, deeper than c_min there:
+ * its unapplied write first (pend), then counted. */
+static void count_in_filter(struct level *L, uint32_t u, uint32_t d, bool pend, bool is_write)
 {
-    uint32_t u = st->filter[st->fill - 1];
-    bool w = st->pending[st->fill - 1];
-    st->fill--;
-    for (int i = 0; i < st->n; i++) {
-        struct level *L = &st->lv[i];
-        uint32_t m = u >> L->rel;
-        struct mp_state *s = &L->st[m];
-        if (w) {
+    struct mp_state *s = &L->st[u >> L->rel];
+    if (pend) {
+        s->flags |= WRITTEN;
+        s->maxd = 0;
+    }
+    count_use(L, s, d > L->K ? L->K + 1 : d, is_write);
+}
+
+/* A use of metapage m, none of whose units is in the filter; `in_filter` = the metapages that
+ * are (all used more recently). */
+static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_write)
+{
+    struct mp_state *s = &L->st[m];
+    if (!(s->flags & SEEN)) { /* first use: a fault for every C */
+        s->flags |= SEEN;
+        L->distinct++;
+        if (s->stored_upto == HOST_STORED) {
+            L->rddiff[1]++;
+            L->rddiff[L->K + 1]--;
+        }
+        if (is_write) {
             s->flags |= WRITTEN;
             s->maxd = 0;
         }
-        if (--s->in_filter)
+        return;
+    }
+    uint64_t later = L->live - bit_prefix(L, s->left);
+    uint64_t d64 = in_filter + later + 1;
+    bit_add(L, s->left, -1);
+    L->live--;
+    s->left = 0;
+    count_use(L, s, d64 > L->K ? L->K + 1 : (uint32_t)d64, is_write);
+}
+
+/* Unit v leaves the filter: at the sizes where it was its metapage's only unit left (its first,
+ * `first`), its unapplied write reaches the metapage, which becomes the newest of the tree. */
+static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pending,
+                     uint16_t stored1)
+{
+    for (int i = 0; i < st->n; i++) {
+        if (!((first >> i) & 1))
             continue;
-        L->in_f--;
+        struct level *L = &st->lv[i];
+        uint32_t m = v >> L->rel;
+        struct mp_state *s = &L->st[m];
+        if ((pending >> i) & 1) {
+            s->flags |= WRITTEN;
+            s->maxd = 0;
+        }
+        if ((stored1 >> i) & 1)
+            s->flags |= STORED1;
         if (L->now == L->cap)
             compact(L);
         s->left = ++L->now;
@@ -252,77 +334,233 @@ static void push_out(struct mpstack *st)
     }
 }
 
-/* A unit not in the filter: a use at every size (out of line: a filter hit then needs no
- * registers saved). */
-static __attribute__((noinline)) void filter_miss(struct mpstack *st, uint32_t u, bool is_write);
-
-void mpstack_access(struct mpstack *st, uint64_t u64, bool is_write)
+/* C = 1: the front's metapage is the resident one at every size.  u becomes the front: at the
+ * lanes `change` (where its metapage differs from the old front's) a fault, a write-back when the
+ * old one was written while resident (returned: the old front's metapage is stored there now),
+ * a backing read when u's metapage was stored (`stored`: its stored1 lanes). */
+static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t stored,
+                                  bool is_write)
 {
-    uint32_t u = (uint32_t)u64;
-    st->accesses++;
-    uint32_t j = 0;
-    while (j < st->fill && st->filter[j] != u)
-        j++;
-    if (j >= st->fill) {
-        filter_miss(st, u, is_write);
-        return;
-    }
-    st->filter_hits++;
-    to_front(st->filter, st->pending, j, u, st->pending[j] | (uint8_t)is_write);
+    uint16_t wb = st->dirty1 & change, rd = stored & change;
+    st->faults1[change]++;
+    st->wb1[wb]++;  /* [0] counts nothing */
+    st->rd1[rd]++;
+    st->dirty1 = (uint16_t)((st->dirty1 & ~change) | (is_write ? st->one : 0));
+    return wb;
 }
 
-static void filter_miss(struct mpstack *st, uint32_t u, bool is_write)
+/* The general case: u found at position j >= 2 of the filter, or not in it.  One scan of the
+ * entries before it computes every size's depth (acc, a lane each), hands the pending writes
+ * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
+ * down one place. */
+static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
-    for (int i = 0; i < st->n; i++) {
+    /* masks over the lanes in the three fields at once (X3) */
+    uint64_t active = X3(st->all); /* sizes where no unit before k shares u's metapage */
+    uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
+    uint64_t acc = 0;          /* per lane: first units before the first sharing one */
+    uint32_t cu = u;           /* the entry carried down to place k */
+    uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
+    /* u differs from the front (access_unit), which becomes the second entry */
+    uint64_t share0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
+    uint16_t change1 = st->one & (uint16_t)~share0;
+    uint32_t k = 0, fill = st->fill;
+    for (; k < fill; k++) {
+        uint32_t unit = st->unit[k];
+        uint32_t x = unit ^ u;
+        if (!x)
+            break;
+        uint64_t sa = active & st->share_by_len[32 - __builtin_clz(x)];
+        uint64_t e = st->ent[k];
+        active ^= sa;
+        acc += st->spread[(uint16_t)(e & active)];
+        g |= e & sa;
+        st->unit[k] = cu;
+        st->ent[k] = ce;
+        cu = unit;
+        ce = e & ~sa;
+    }
+    bool found = k < fill;
+    bool full = !found && fill == MPSTACK_FILTER;
+    if (found) {
+        g |= st->ent[k];      /* u's own, on the sizes where it was the first unit */
+        active = 0;           /* every size's metapage is in the filter */
+    }
+    if (!full) {              /* the last entry carried moves into place k */
+        st->unit[k] = cu;
+        st->ent[k] = ce;
+        if (!found)
+            st->fill++;
+    }
+    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT), act = FIELD(active, F_SHIFT);
+    /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
+    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
+    uint16_t counted = 0;
+    while (deeper) {
+        int i = __builtin_ctzll(deeper) / LANE_BITS;
+        deeper &= deeper - 1;
+        counted |= (uint16_t)(1u << i);
+        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
+                        (gp >> i) & 1, is_write);
+    }
+    /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
+     * the filter: it was used more recently). */
+    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
+        int i = __builtin_ctz(a);
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;
-        struct mp_state *s = &L->st[m];
-        if (s->in_filter)
-            L->shallow++;
-        else
-            deep_use(L, m, is_write);
-        if (s->in_filter++ == 0)
-            L->in_f++;
+        const struct mp_state *ms = &L->st[m];
+        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
+            gs |= (uint16_t)(1u << i);
+        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
-    if (st->fill == MPSTACK_FILTER)
-        push_out(st);
-    to_front(st->filter, st->pending, st->fill, u, (uint8_t)is_write);
-    st->fill++;
+    uint16_t shallow = st->all & (uint16_t)~(counted | act);
+    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
+    if (change1) /* the old front (now second, if there was one) may be written back */
+        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
+    else if (is_write)
+        st->dirty1 = st->one;
+    if (full)
+        push_out(st, cu, FIELD(ce, F_SHIFT), FIELD(ce, P_SHIFT), FIELD(ce, S_SHIFT));
+    st->share01 = share0; /* u and the old front */
+}
+
+/* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2
+ * elsewhere: no count of the stack pass changes (C = 1 is counted apart).  The first masks stay
+ * as they are (the front is first everywhere, the second where the two do not share); the
+ * pending writes and stored1 bits of the shared sizes stay at the front (now u), the others go
+ * with their units. */
+static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
+{
+    uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
+    /* new front: first everywhere, the shared lanes' fields from the old front, the others its
+     * own; the second the other way round (the first fields come out right too) */
+    uint64_t d = (e0 ^ e1) & ~S3;
+    e0 ^= d;
+    e1 ^= d;
+    uint16_t change1 = st->one & (uint16_t)~S3;
+    if (change1)
+        e1 |= (uint64_t)one_change(st, change1, FIELD(e0, S_SHIFT), is_write) << S_SHIFT;
+    else if (is_write)
+        st->dirty1 = st->one;
+    if (is_write)
+        e0 |= (uint64_t)st->all << P_SHIFT;
+    st->ent[0] = e0;
+    st->ent[1] = e1;
+    st->unit[1] = st->unit[0];
+    st->unit[0] = u;
+}
+
+static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
+{
+    if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
+        if (is_write) {
+            st->ent[0] |= (uint64_t)st->all << P_SHIFT;
+            st->dirty1 = st->one;
+        }
+    } else if (u == st->unit[1]) {
+        swap_front(st, u, is_write);
+    } else {
+        scan(st, u, is_write);
+    }
+}
+
+void mpstack_access(struct mpstack *st, uint64_t u, bool is_write)
+{
+    st->started = true;
+    access_unit(st, (uint32_t)u, is_write);
+}
+
+size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
+                            uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift)
+{
+    st->started = true;
+    size_t inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t page = (entries[i] >> 1) - first_pfn;
+        if (page < ram_pages) {
+            access_unit(st, (uint32_t)(page >> unit_shift), entries[i] & 1);
+            inside++;
+        }
+    }
+    return inside;
 }
 
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
 {
-    if (size >= 0 && size < st->n && m < st->lv[size].n_metapages)
-        st->lv[size].st[m].stored_upto = HOST_STORED;
+    if (size < 0 || size >= st->n || m >= st->lv[size].n_metapages)
+        return;
+    st->lv[size].st[m].stored_upto = HOST_STORED;
+    /* its first unit in the filter, if any, holds its C = 1 stored bit */
+    for (uint32_t k = 0; k < st->fill; k++)
+        if (((st->ent[k] >> (F_SHIFT + size)) & 1) && st->unit[k] >> st->lv[size].rel == m)
+            st->ent[k] |= (uint64_t)((st->one >> size) & 1u) << (S_SHIFT + size);
 }
 
-void mpstack_counts(const struct mpstack *st, int size, uint32_t resident, uint64_t repeats,
-                    struct mplru_counts *out)
+/* The C = 1 counts of a size: the sums over the lane sets that hold it. */
+static void one_counts(const struct mpstack *st, int size, struct mpstack_counts *out)
+{
+    uint64_t f = 0, wb = 0, rd = 0;
+    for (size_t mask = 0; mask < (size_t)1 << st->n; mask++)
+        if ((mask >> size) & 1) {
+            f += st->faults1[mask];
+            wb += st->wb1[mask];
+            rd += st->rd1[mask];
+        }
+    out->faults = f;
+    out->writebacks = wb;
+    out->backing_reads = rd;
+    out->zero_fills = f - rd;
+    out->evictions = f - (st->lv[size].distinct ? 1 : 0);
+}
+
+static bool evicted_dirty(uint32_t d, bool written, uint32_t maxd, uint32_t C)
+{
+    return d > C && written && (maxd > 1 ? maxd : 1) <= C;
+}
+
+void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
+                    struct mpstack_counts *out)
 {
     const struct level *L = &st->lv[size];
     uint32_t C = resident > L->K ? L->K : resident;
-    uint64_t hits = repeats + st->filter_hits + L->shallow;
+    if (C == 1 && L->one) {
+        one_counts(st, size, out);
+        return;
+    }
+    uint64_t faults = L->distinct;
+    for (uint32_t d = C + 1; d <= L->K + 1; d++)
+        faults += L->hist[d];
     int64_t wb = 0, rd = 0;
     for (uint32_t c = 1; c <= C; c++) {
-        hits += L->hist[c];
         wb += L->wbdiff[c];
         rd += L->rddiff[c];
     }
-    /* Metapages evicted after their last use: the tree's entries deeper than C. */
+    /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
+     * first units in order (their unapplied writes count); below it, the tree newest first. */
+    uint32_t in_filter = 0;
+    for (uint32_t k = 0; k < st->fill; k++) {
+        if (!((st->ent[k] >> (F_SHIFT + size)) & 1))
+            continue;
+        const struct mp_state *s = &L->st[st->unit[k] >> L->rel];
+        bool pend = (st->ent[k] >> (P_SHIFT + size)) & 1;
+        in_filter++;
+        wb += evicted_dirty(in_filter, pend || (s->flags & WRITTEN), pend ? 0 : s->maxd, C);
+    }
     uint64_t later = 0;
     for (uint32_t t = L->now; t >= 1 && later < L->live; t--) {
         uint32_t m = L->owner[t];
         const struct mp_state *s = &L->st[m];
         if (s->left != t)
             continue;
-        uint64_t d = L->in_f + later + 1;
+        uint64_t d = in_filter + later + 1;
         later++;
-        if (d > C && (s->flags & WRITTEN) && (s->maxd > 1 ? s->maxd : 1) <= C)
-            wb++;
+        wb += d > C && (s->flags & WRITTEN) && (s->maxd > 1 ? s->maxd : 1) <= C;
     }
-    out->faults = st->accesses + repeats - hits;
+    out->faults = faults;
     out->writebacks = (uint64_t)wb;
     out->backing_reads = (uint64_t)rd;
-    out->zero_fills = out->faults - out->backing_reads;
-    out->evictions = out->faults - (L->distinct < C ? L->distinct : C);
+    out->zero_fills = faults - out->backing_reads;
+    out->evictions = faults - (L->distinct < C ? L->distinct : C);
 }

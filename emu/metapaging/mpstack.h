@@ -1,23 +1,36 @@
-/* LRU at every budget of several metapage sizes at once, by stack distances with one shared
- * filter.
+/* LRU at every budget of every metapage size at once, by stack distances over one shared filter.
  *
- * mplru.h does one size; running one per size costs a filter search per size per report, and
- * reports come at up to one per instruction (code, stack and data pages alternate).  Here the
- * smallest size's most recent MPSTACK_FILTER metapages ("units") form one move-to-front filter
- * shared by every size whose smallest resident count c_min is at least MPSTACK_FILTER:
- *  - a report that finds its unit in the filter at position j is at depth <= j <= c_min in every
- *    size's stack (the metapage containing a unit is at most as deep as the unit): a hit for
- *    every configuration, and nothing below any filter moves.  Its write is noted in the entry.
- *    Cost: one search of a small array, whatever the number of sizes.
- *  - otherwise, for each size: if another unit of the same metapage is in the filter (a count per
- *    metapage says so) the use is shallow (depth <= c_min again); else it is a deep use at depth
- *    (distinct metapages among the filter's units) + (metapages that left the filter later, a
- *    Fenwick tree as in mplru.h) + 1, counted exactly as mplru does.  The unit falling out of
- *    the filter applies its noted write to its metapage of every size, and that metapage goes
- *    into the size's tree when no unit of it remains in the filter (it is then the most recent
- *    of the tree: all its units are older than those still in the filter).
- * The counts are those of mplru for every C >= c_min; the tests hold both equal to per-budget
- * simulations. */
+ * Mattson et al. (1970): LRU is a stack algorithm, so a cache of C metapages holds the top C
+ * entries of one recency stack, and a use at stack depth d hits in every cache with C >= d.  One
+ * pass over the stream gives, for every C of every size, what a separate LRU meta-pager with C
+ * resident metapages counts: faults, evictions, write-backs, backing reads and zero fills
+ * (emu/metapaging/mpsim.c keeps one replacement core per configuration as the reference; the
+ * tests hold the two equal).
+ *
+ * Reports come at up to one per guest instruction (code, stack and data pages alternate), so the
+ * common report must cost a few instructions whatever the number of sizes:
+ *  - The filter: the MPSTACK_FILTER most recent distinct "units" (metapages of the smallest size),
+ *    move-to-front.  For every size, the distinct metapages of the filter's units, in the order
+ *    of their first unit, ARE the top of that size's stack (a metapage with no unit in the filter
+ *    was used before all of them).  Each entry carries two masks over the sizes ("lanes"):
+ *    `first` (it is the first unit of its metapage in the filter at that size) and `pending` (a
+ *    write to that metapage not yet applied; only on first units).  A unit found at position j
+ *    has, at size s, depth 1 + (first units at s before the first unit sharing its metapage at s):
+ *    sharing is a prefix of the sizes (the bit length of the xor of the two units), so one scan
+ *    of the entries before j gives the depths of all sizes at once, packed six bits a lane.
+ *  - A use at depth <= c_min (the smallest resident count asked for at that size) changes no
+ *    count for any C >= c_min: only its write is noted (pending).  Deeper uses are counted as in
+ *    mplru: the eviction between two uses, write-backs for C in [max(1, m), d - 1] (m the largest
+ *    depth of the uses since the last write), the set [1, X] of C where the metapage was ever
+ *    written back (backing reads), the histogram of depths.
+ *  - The two most recent units alternating (code and data: by far the most common report) is a
+ *    swap of the first two entries: their sharing mask is kept, the depth is 1 or 2, and only
+ *    sizes with a single resident metapage (c_min == 1) that do not share count anything.
+ *  - A unit not in the filter: sizes whose metapage has no unit in the filter take a deep use,
+ *    depth = (metapages in the filter) + (metapages that left it later, a Fenwick tree over the
+ *    times they left) + 1.  The unit falling out applies its pending writes, and its metapage
+ *    goes into the size's tree when it was the first (so the last) unit of it in the filter.
+ * The counts are exact for every C >= c_min of each size. */
 #ifndef EMU_MPSTACK_H
 #define EMU_MPSTACK_H
 
@@ -25,29 +38,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu/metapaging/mplru.h"
-
-#define MPSTACK_FILTER 16
+#define MPSTACK_FILTER 31
+#define MPSTACK_MAX_SIZES 10 /* 4 KiB .. 2 MiB */
 
 struct mpstack;
+
+struct mpstack_counts {
+    uint64_t faults, evictions, writebacks, backing_reads, zero_fills;
+};
 
 struct mpstack *mpstack_create(void);
 void mpstack_destroy(struct mpstack *st);
 
-/* Adds a size of 2^rel_shift units, n_metapages of them, resident counts c_min..k_max with
- * c_min >= MPSTACK_FILTER.  Returns its index, or -1 with a message in err.  All sizes must be
- * added before the first access. */
+/* Adds a size of 2^rel_shift units (rel_shift larger than every size added before), n_metapages
+ * of them, resident counts c_min..k_max (1 <= c_min <= k_max; k_max is capped at n_metapages).
+ * Returns its index, or -1 with a message in err.  All sizes must be added before the first
+ * access. */
 int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapages, uint32_t c_min,
                      uint32_t k_max, char *err, size_t errlen);
 
-/* One access to unit u (a metapage of the smallest size); repeats may be left out as in mplru. */
+/* One access to unit u (a metapage of the smallest size, < its n_metapages).  Consecutive repeats
+ * may be left out (a repeated read, or a repeated write after a write was passed: a depth-1 hit
+ * that changes nothing). */
 void mpstack_access(struct mpstack *st, uint64_t u, bool is_write);
 
-/* The emulator's own write to metapage m of size `size`. */
+/* The same for each report of a page-observer batch (pfn << 1 | is_write, pfn a physical 4 KiB
+ * page number; first_pfn = RAM's first, ram_pages its length; unit = page >> unit_shift).
+ * Pages outside RAM are skipped; returns how many were inside. */
+size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
+                            uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift);
+
+/* The emulator's own write to metapage m of size `size`: from now on a fault on it reads. */
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m);
 
-/* As mplru_counts, for size `size`; `repeats` = reports left out. */
-void mpstack_counts(const struct mpstack *st, int size, uint32_t resident, uint64_t repeats,
-                    struct mplru_counts *out);
+/* The counts of an LRU cache of `resident` metapages of size `size` (c_min <= resident; values
+ * above k_max are treated as k_max) after the accesses so far.  Non-destructive. */
+void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
+                    struct mpstack_counts *out);
 
 #endif

@@ -1,6 +1,6 @@
 # Meta-paging: the equality test script and the bench.  (The unit tests test_metapager,
 # test_mpsim and test_mpctl are built by tests/unit/module.mk and link $(EMU_A).)
-MP_OBJS := $(OBJ)/emu/metapaging/metapager.o $(OBJ)/emu/metapaging/mpsim.o $(OBJ)/emu/metapaging/mplru.o $(OBJ)/emu/metapaging/mpstack.o $(OBJ)/emu/metapaging/mpctl.o $(OBJ)/emu/platform/ram.o
+MP_OBJS := $(OBJ)/emu/metapaging/metapager.o $(OBJ)/emu/metapaging/mpsim.o $(OBJ)/emu/metapaging/mpstack.o $(OBJ)/emu/metapaging/mpctl.o $(OBJ)/emu/platform/ram.o
 # Should emu/ have no archive (no emu/module.mk), link the meta-paging objects directly.
 ifeq ($(EMU_A),)
 $(BUILD)/tests/test_metapager $(BUILD)/tests/test_mpsim $(BUILD)/tests/test_mpctl: $(MP_OBJS)

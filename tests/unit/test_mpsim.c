@@ -315,10 +315,11 @@ static void assert_same_results(const struct mpsim *a, const struct mpsim *b)
     }
 }
 
-/* Every LRU budget of a size by one stack pass (mplru, mpstack) == one simulation per
- * configuration, every count, on many streams and configuration sets: sizes whose budgets hold
- * >= 16 metapages (the shared filter) and fewer (a filter each), budgets beyond RAM, the
- * emulator's own writes, results read mid-stream (non-destructive) and at the end. */
+/* Every LRU budget of every size by one stack pass (mpstack) == one simulation per
+ * configuration, every count, on many streams and configuration sets: budgets holding more
+ * metapages than the filter and fewer, one resident metapage (counted apart from the stack),
+ * budgets beyond RAM, the emulator's own writes, results read mid-stream (non-destructive) and
+ * at the end. */
 static void test_lru_stack_equals_each(void **state)
 {
     (void)state;
@@ -326,9 +327,11 @@ static void test_lru_stack_equals_each(void **state)
         "4K..2M:1M..64M",                        /* the fidelity grid */
         "4K..2M:64K..512K",                      /* many small counts */
         "4K/16K:64K/68K/1M,8K:16K/24K/96K,2M:2M/4M/6M",
-        "4K:4K/8K/12K/60K/64K/68K/200K/1M/8M",   /* around the filter size */
+        "4K:4K/8K/12K/60K/64K/68K/120K/124K/128K/132K/200K/1M/8M", /* around the filter size */
         "64K/128K:8M/16M/128M",                  /* budgets at and beyond RAM */
         "4K..2M:1M..64M:lru/fifo/clock",         /* with other policies in the same groups */
+        "4K..2M:4K..2M",                         /* one resident metapage at every size */
+        "2M:2M,64K:64K/128K,8K:8K/16K/200K",     /* only C = 1 at a size; C = 1 and 2 */
     };
     const uint64_t ram = 32 * MiB, ram_pages = ram >> 12;
     const uint64_t spreads[] = {40, 700, 6000};

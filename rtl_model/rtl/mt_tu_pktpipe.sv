@@ -6,10 +6,9 @@
 // t + 5 (MT_UNIT_LATENCY in lib/mt_unit.h).
 //
 // The FIFO's write port takes Lanes bytes a clock (mt_tu_fifo): a packet is written in chunks of
-// Lanes bytes from PW on, one a clock.  The packer forms 8 bytes at a time; with 4 lanes each
-// half is written in two chunks, and the packer forms the second half two cycles after the first
-// (P2's data stays until then: the next packet is chosen no earlier than PACE cycles after this
-// one, so it reaches P2 after the last chunk left it).
+// Lanes bytes from PW on, one a clock, and the packer forms chunk k k cycles after P2 (P2's data
+// stays until then: the next packet is chosen no earlier than PACE cycles after this one, so it
+// reaches P2 after the last of at most four chunks left it).
 module mt_tu_pktpipe #(
   parameter int unsigned Lanes = 8   // the FIFO's write port, 8 or 4 bytes a clock
 ) (
@@ -92,14 +91,14 @@ module mt_tu_pktpipe #(
   logic [55:0] p2_fb_q;
   logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
   logic [4:0]  p2_pb_q;     // the prefix's length + field B's
-  logic        pq_v_q, pq_sync_q, pq_end_q, pq_w_q, pq_sub_q;
+  logic        pq_v_q, pq_sync_q, pq_end_q, pq_w_q;
   logic [4:0]  pq_len_q;
   logic [3:0]  pq_cnt_q;
   logic        pw_v_q, pw_sync_q, pw_end_q;
   logic [4:0]  pw_len_q;
-  logic        w_q, w_sub_q;
+  logic        w_q;
   logic [3:0]  w_cnt_q;
-  logic [63:0] w_data_q, w_bytes;
+  logic [Lanes*8-1:0] w_data_q, w_bytes;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
   // The write port takes Lanes bytes a clock; a longer packet takes it for up to 16 / Lanes
@@ -111,10 +110,8 @@ module mt_tu_pktpipe #(
   logic [4:0]  p2rem_q;
   logic [4:0]  ck_left;   // the bytes of the packet from this cycle's chunk on
   logic [1:0]  ck;        // this cycle's chunk
-  logic        ck_half;   // the half of the packet the packer forms now
   assign ck_left = p2_v_q ? p2_len : p2rem_q;
   assign ck      = p2_v_q ? 2'd0 : p2k_q;
-  assign ck_half = (Lanes == 4) ? ck[1] : ck[0];
   logic        p1_active_q;   // the session was active in the choice's cycle
 
   // P1: the sample's payload from stage C, SYNC's prev_bytes, the LEB lengths.  SYNC's
@@ -236,7 +233,6 @@ module mt_tu_pktpipe #(
       pq_w_q <= 1'b0;       pq_cnt_q <= '0;
       w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
       p2x_q <= 1'b0;        p2k_q <= '0;          p2rem_q <= '0;
-      pq_sub_q <= 1'b0;     w_sub_q <= 1'b0;
     end else begin
       p2x_q   <= (p2_v_q || p2x_q) && (ck_left > 5'(Lanes));
       p2k_q   <= ck + 2'd1;
@@ -288,15 +284,13 @@ module mt_tu_pktpipe #(
       pq_len_q  <= p2_len;
       pq_w_q    <= p2_v_q || p2x_q;
       pq_cnt_q  <= (ck_left > 5'(Lanes)) ? 4'(Lanes) : 4'(ck_left);
-      pq_sub_q  <= (Lanes == 4) && ck[0];   // the second chunk of a half
       pw_v_q    <= pq_v_q;
       pw_sync_q <= pq_sync_q;
       pw_end_q  <= pq_end_q;
       pw_len_q  <= pq_len_q;
       w_q       <= pq_w_q;
       w_cnt_q   <= pq_cnt_q;
-      w_sub_q   <= pq_sub_q;
-      w_data_q  <= w_bytes;   // (the packer forms a half again for its second chunk: P2 holds)
+      w_data_q  <= w_bytes;
       p3_v_q <= pw_v_q;
       begin
         p3_sync_q <= pw_sync_q;
@@ -318,7 +312,7 @@ module mt_tu_pktpipe #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  mt_tu_pack u_pack (
+  mt_tu_pack #(.Lanes(Lanes)) u_pack (
     .clk_i,
     .rst_ni,
     .pre_i     (p2_pre),
@@ -327,7 +321,7 @@ module mt_tu_pktpipe #(
     .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
-    .half_i    (ck_half),
+    .ck_i      (ck),
     .bytes_o   (w_bytes)
   );
 
@@ -336,13 +330,7 @@ module mt_tu_pktpipe #(
   assign fifo_cnt_o        = w_cnt_q;
   assign fifo_wr_next_o    = pq_w_q;      // (w_q and w_cnt_q take them every cycle)
   assign fifo_cnt_next_o   = pq_cnt_q;
-  if (Lanes == 4) begin : g_chunk4
-    assign fifo_data_o = w_sub_q ? w_data_q[63:32] : w_data_q[31:0];
-  end else begin : g_chunk8
-    assign fifo_data_o = w_data_q;
-    logic unused_sub;
-    assign unused_sub = w_sub_q;
-  end
+  assign fifo_data_o       = w_data_q;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
 

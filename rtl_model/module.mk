@@ -96,10 +96,11 @@ $(RTL_GATE)/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_GATE)/libmtrtl.a $(
 
 # The minimal build (FullFmt = 0: the seed's unit, the 48-bit and 32-bit formats only and no
 # compressor, as `make synth`'s minimal build), co-simulated against the C model without
-# compression for the configurations it supports (test_rtl_minimal.sh).  Built with a 4-byte
-# output port (Drain = 4, drains 1..4), as the synthesis harness has it, so that the FIFO's 4-byte
-# write port and 4 banks (mt_tu_fifo) are what is compared with the model here.
-$(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0 -GDrain=4,-DMT_RTL_BUILT_DRAIN=4))
+# compression for the configurations it supports (test_rtl_minimal.sh).  Built as the synthesis
+# harness has it, a 4096-byte FIFO with a 4-byte output port (Depth = 4096, Drain = 4: depths up
+# to 4096, drains 1..4), so that the FIFO's 4-byte write port and 4 banks and its flags at that
+# depth's width (mt_tu_fifo) are what is compared with the model here.
+$(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0 -GDepth=4096 -GDrain=4,-DMT_RTL_BUILT_DRAIN=4 -DMT_RTL_BUILT_DEPTH=4096))
 $(RTL_OUT)/minimal/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 $(RTL_OUT)/minimal/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)

@@ -96,21 +96,23 @@ module mt_tu_fifo #(
   // (x + N - c) - a of this one; so each test is one short carry chain after a select of a
   // flip-flop.  (Two chains in a row, the a + c of the occupancy and a compare, do not fit.)
   localparam int unsigned NX = 4;   // room for one packet, for two, half full, occ >= N
-  logic [NX*18-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, 18 bits each
+  // (signed, FW bits: x - (occ - N) - c lies within -(Depth + 62) .. Depth + 16)
+  localparam int unsigned FW = OccW + 2;
+  logic [NX*FW-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, FW bits each
   logic [NX-1:0]       fit;
-  assign xk[0*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd16;
-  assign xk[1*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd32;
-  assign xk[2*18 +: 18] = (18'(depth_i) >> 1) + 18'(drain_i);
-  assign xk[3*18 +: 18] = 18'(drain_i) - 18'd1;
+  assign xk[0*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(16);
+  assign xk[1*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(32);
+  assign xk[2*FW +: FW] = (FW'(depth_i) >> 1) + FW'(drain_i);
+  assign xk[3*FW +: FW] = FW'(drain_i) - FW'(1);
   for (genvar k = 0; k < NX; k++) begin : g_fit
-    logic [17:0] xa;
+    logic [FW-1:0] xa;
     // verilator lint_off UNUSEDSIGNAL
-    logic [17:0] r;   // only its sign is the result
+    logic [FW-1:0] r;   // only its sign is the result
     // verilator lint_on UNUSEDSIGNAL
-    assign xa       = ge_n_q ? xm_q[k*18 +: 18] : xk[k*18 +: 18];
-    assign r        = xa - 18'(c);
-    assign fit[k]   = !r[17];
-    assign xm_d[k*18 +: 18] = (xk[k*18 +: 18] + 18'(drain_i) - 18'(c)) - 18'(a);
+    assign xa       = ge_n_q ? xm_q[k*FW +: FW] : xk[k*FW +: FW];
+    assign r        = xa - FW'(c);
+    assign fit[k]   = !r[FW-1];
+    assign xm_d[k*FW +: FW] = (xk[k*FW +: FW] + FW'(drain_i) - FW'(c)) - FW'(a);
   end
   for (genvar k = 0; k < 2; k++) begin : g_room
     assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) && fit[k];

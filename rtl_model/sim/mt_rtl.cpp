@@ -8,6 +8,9 @@
 #ifndef MT_RTL_BUILT_DRAIN
 #define MT_RTL_BUILT_DRAIN MT_RTL_MAX_DRAIN   // the RTL's Drain parameter (module.mk: -GDrain)
 #endif
+#ifndef MT_RTL_BUILT_DEPTH
+#define MT_RTL_BUILT_DEPTH MT_RTL_MAX_DEPTH   // the RTL's Depth parameter (module.mk: -GDepth)
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -176,7 +179,7 @@ extern "C" mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst
     if (!drain)
         drain = MT_RTL_DEFAULT_DRAIN < MT_RTL_BUILT_DRAIN ? MT_RTL_DEFAULT_DRAIN : MT_RTL_BUILT_DRAIN;
     static_assert(MT_RTL_BUILT_DRAIN * 8 <= 8 * sizeof(Vmt_tu::out_data_o), "out_data_o narrower than the drain");
-    if (depth < 32 || depth > MT_RTL_MAX_DEPTH || drain > MT_RTL_BUILT_DRAIN)
+    if (depth < 32 || depth > MT_RTL_BUILT_DEPTH || drain > MT_RTL_BUILT_DRAIN)
         return nullptr;
     if (fst_path && !VM_TRACE_FST)
         return nullptr;
@@ -239,6 +242,7 @@ extern "C" uint64_t mt_rtl_now(const mt_rtl *r) { return r->now; }
 extern "C" unsigned mt_rtl_depth(const mt_rtl *r) { return r->depth; }
 extern "C" unsigned mt_rtl_drain(const mt_rtl *r) { return r->drain; }
 extern "C" unsigned mt_rtl_max_drain(void) { return MT_RTL_BUILT_DRAIN; }
+extern "C" unsigned mt_rtl_max_depth(void) { return MT_RTL_BUILT_DEPTH; }
 
 extern "C" void mt_rtl_advance(mt_rtl *r, uint64_t cycle)
 {

@@ -60,7 +60,9 @@ $(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 
 # The iCE40 variant (MT_TU_ICE40: the SB_RAM40_4K and SB_MAC16 instances that synthesis sees)
 # simulated with yosys' own models of those primitives (cells_sim.v), so that the netlist's
 # configuration RAMs and DSP counters are checked against the C model too (test_rtl_ice40.sh).
-# MT_TU_SIMCHECK gives mt_tu_awram a behavioural shadow for reg_rdata_now_o.
+# MT_TU_SIMCHECK gives mt_tu_awram a behavioural shadow for reg_rdata_now_o.  Built with the
+# synthesis harness's FIFO (Depth 4096, Drain 4: the 4-byte write port), so that the full build
+# as `make synth` places it is simulated too (the plain and gate builds cover D > 4096, N > 4).
 YOSYS_DATDIR := $(or $(shell yosys-config --datdir 2>/dev/null),$(abspath $(dir $(shell command -v yosys 2>/dev/null))../share/yosys))
 RTL_ICE40_PRIMS := $(RTL_OUT)/ice40/prims.v
 $(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
@@ -69,7 +71,7 @@ $(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
 	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; \
 	  awk '/^module SB_LUT4 /,/^endmodule/' $<; } >$@
 $(RTL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
-$(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style $(RTL_ICE40_PRIMS),))
+$(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style -GDepth=4096 -GDrain=4 $(RTL_ICE40_PRIMS),-DMT_RTL_BUILT_DRAIN=4 -DMT_RTL_BUILT_DEPTH=4096))
 $(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 $(RTL_OUT)/ice40/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
@@ -96,8 +98,11 @@ $(RTL_GATE)/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_GATE)/libmtrtl.a $(
 
 # The minimal build (FullFmt = 0: the seed's unit, the 48-bit and 32-bit formats only and no
 # compressor, as `make synth`'s minimal build), co-simulated against the C model without
-# compression for the configurations it supports (test_rtl_minimal.sh).
-$(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0,))
+# compression for the configurations it supports (test_rtl_minimal.sh).  Built as the synthesis
+# harness has it, a 4096-byte FIFO with a 4-byte output port (Depth = 4096, Drain = 4: depths up
+# to 4096, drains 1..4), so that the FIFO's 4-byte write port and 4 banks and its flags at that
+# depth's width (mt_tu_fifo) are what is compared with the model here.
+$(eval $(call rtl_build,$(RTL_OUT)/minimal,-GFullFmt=0 -GDepth=4096 -GDrain=4,-DMT_RTL_BUILT_DRAIN=4 -DMT_RTL_BUILT_DEPTH=4096))
 $(RTL_OUT)/minimal/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
 $(RTL_OUT)/minimal/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/minimal/libmtrtl.a $(MT_A)

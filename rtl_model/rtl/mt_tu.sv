@@ -20,7 +20,8 @@
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock
 //   mt_tu_spatial the spatial front end: in spatial mode the capture takes its records instead of
 //               the accesses (the per-size memory mt_tu_spkept in block RAM)
-//   mt_tu_fifo  packet-in (8-byte write port), bytes-out FIFO over 8 byte-wide block-RAM banks (mt_tu_ram)
+//   mt_tu_fifo  packet-in (8- or 4-byte write port), bytes-out FIFO over 8 or 4 byte-wide block-RAM banks
+//               (mt_tu_ram)
 module mt_tu #(
   parameter int unsigned Depth = 4096,  // FIFO storage in bytes, 32..65536
   parameter int unsigned Drain = 8,     // output port width in bytes, 1..8
@@ -64,6 +65,9 @@ module mt_tu #(
   output logic [16:0]        fifo_level_o
 );
   localparam int unsigned OccW = $clog2(Depth + 1);
+  // The FIFO's banks and write port: 4 bytes when the output port is at most 4 bytes wide (half
+  // the rotators and address selects of 8), else 8 (mt_tu_fifo).
+  localparam int unsigned Lanes = (Drain <= 4) ? 4 : 8;
 
   logic [4:0]  kind_mask;
   logic        tap;
@@ -88,7 +92,7 @@ module mt_tu #(
   logic            fifo_wr_next;
   logic [3:0]      fifo_cnt_next;
   logic [4:0]      fifo_commit_len;
-  logic [63:0]     fifo_data;
+  logic [Lanes*8-1:0] fifo_data;
 
   // The spatial front end (the full build): in a session with SPATIAL.EN the capture takes its
   // records, otherwise the access port.  Its register is read beside mt_tu_regs' (which answers
@@ -179,7 +183,7 @@ module mt_tu #(
     .cycle_i       (cycle)
   );
 
-  mt_tu_ctrl #(.Depth(Depth), .FullFmt(FullFmt)) u_ctrl (
+  mt_tu_ctrl #(.Depth(Depth), .FullFmt(FullFmt), .Lanes(Lanes)) u_ctrl (
     .clk_i,
     .rst_ni,
     .acc_valid_i   (c_valid),

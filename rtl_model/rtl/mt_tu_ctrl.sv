@@ -30,6 +30,7 @@
 module mt_tu_ctrl #(
   parameter int unsigned Depth = 4096,
   parameter bit          FullFmt = 1'b1,   // the full and line formats are built (mt_tu)
+  parameter int unsigned Lanes = 8,         // the FIFO's write port in bytes (mt_tu_fifo)
   localparam int unsigned OccW = $clog2(Depth + 1)
 ) (
   input  logic            clk_i,
@@ -73,7 +74,7 @@ module mt_tu_ctrl #(
   output logic [3:0]      fifo_cnt_o,     // bytes of this write (0..8)
   output logic            fifo_wr_next_o, // fifo_wr_o and fifo_cnt_o of the next cycle
   output logic [3:0]      fifo_cnt_next_o,
-  output logic [63:0]     fifo_data_o,
+  output logic [Lanes*8-1:0] fifo_data_o,
   output logic            fifo_commit_o,
   output logic [4:0]      fifo_commit_len_o,
   // State for the registers
@@ -542,7 +543,7 @@ module mt_tu_ctrl #(
   );
 
   // The packet pipeline behind the choice (mt_tu_pktpipe): P1, P2, PQ, PW, P3 into the FIFO.
-  mt_tu_pktpipe u_pipe (
+  mt_tu_pktpipe #(.Lanes(Lanes)) u_pipe (
     .clk_i,
     .rst_ni,
     .write_i           (write),

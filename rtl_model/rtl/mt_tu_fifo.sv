@@ -1,19 +1,24 @@
 // mt_tu_fifo: the trace unit's output FIFO (docs/trace-unit.md sections 1 and 4.A/E).
 //
-// Packets go in from the end of the control block's pipeline through an 8-byte write port: a
-// packet of up to 8 bytes in one clock, a longer one (up to 16) in two, its first 8 bytes in the
-// first (the arbitration keeps the port free for the second: contract v3).  A packet is
-// committed into the occupancy one cycle after its first write, as its second half (if any) is
-// written, so a committed byte is in block RAM by the time its row is read: no write-to-read
-// bypass (the second half's bytes lie at least 8 bytes past the head, and the drain takes at
-// most 8).  Bytes come out at the head, min(occupancy, Drain) of them every clock.  The flags the
+// Packets go in from the end of the control block's pipeline through a write port of Lanes
+// bytes (8, or 4 when the output port is at most 4 bytes wide): a packet of up to 16 bytes in
+// 16 / Lanes clocks at most, its first bytes first (contract v4 chooses at most one packet every
+// 5 clocks, so the port is free again before the next).  A packet is committed into the
+// occupancy one cycle after its first write, so a committed byte is in block RAM by the time its
+// row is read: no write-to-read bypass.  With 8 lanes the second half is written as the packet is
+// committed and lies at least 8 bytes past the head (the drain takes at most 8); with 4 lanes
+// chunk k (bytes 4k..4k+3) is written k - 1 cycles after the commit and read no earlier than
+// k + 1 cycles after it (the drain takes at most 4 a clock).  Bytes come out at the head,
+// min(occupancy, Drain) of them every clock.  The flags the
 // arbitration uses (room for a packet with k packets in flight; at most half full after the
 // drain) are compares of the registered occupancy against constants of the straps, so they sit
 // at the head of the control path.
 //
-// Occupancy is counted in bytes against the build parameter Depth; the storage is 8 byte-wide
-// banks (byte i of the stream lives in bank i mod 8), so a write of up to 8 bytes at any alignment
-// writes each bank at most once and a drain of up to 8 bytes reads each bank at most once.  Bank
+// Occupancy is counted in bytes against the build parameter Depth; the storage is Lanes byte-
+// wide banks (byte i of the stream lives in bank i mod Lanes), so a write of up to Lanes bytes at
+// any alignment writes each bank at most once and a drain of up to Lanes bytes reads each bank at
+// most once.  Four lanes halve the write port's and the drain's rotators and the banks' address
+// selects (the area of the minimal build, docs/trace-unit-rtl.md section 6).  Bank
 // reads are registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the
 // next head pointer.
 //
@@ -24,8 +29,10 @@
 module mt_tu_fifo #(
   parameter int unsigned Depth = 4096,  // storage in bytes, 32..65536
   parameter int unsigned Drain = 8,     // output port width in bytes, 1..8
+  localparam int unsigned Lanes = (Drain <= 4) ? 4 : 8,   // banks, and the write port's bytes
+  localparam int unsigned LW = $clog2(Lanes),
   localparam int unsigned PhysBytes = (Depth <= 32) ? 32 : (1 << $clog2(Depth)),
-  localparam int unsigned Rows = PhysBytes / 8,
+  localparam int unsigned Rows = PhysBytes / Lanes,
   localparam int unsigned RW = $clog2(Rows),
   localparam int unsigned PW = $clog2(PhysBytes),
   localparam int unsigned OccW = $clog2(Depth + 1)
@@ -34,12 +41,12 @@ module mt_tu_fifo #(
   input  logic                rst_ni,
   input  logic [OccW-1:0]     depth_i,   // capacity, 32..Depth
   input  logic [4:0]          drain_i,   // bytes per clock, 1..Drain
-  // Write port: wr_cnt_i (0..8) bytes of a packet, byte 0 first, into the banks (the caller has
-  // reserved room); commit port: a packet whose first bytes were written in the previous cycle
-  // enters the occupancy.
+  // Write port: wr_cnt_i (0..Lanes) bytes of a packet, byte 0 first, into the banks (the caller
+  // has reserved room); commit port: a packet whose first bytes were written in the previous
+  // cycle enters the occupancy.
   input  logic                wr_i,
   input  logic [3:0]          wr_cnt_i,
-  input  logic [8*8-1:0]      wr_data_i,
+  input  logic [Lanes*8-1:0]  wr_data_i,
   input  logic                wr_next_i,      // wr_i and wr_cnt_i of the next cycle (the banks'
   input  logic [3:0]          wr_cnt_next_i,  // write enables are registered from them)
   input  logic                commit_i,
@@ -58,7 +65,7 @@ module mt_tu_fifo #(
 );
   logic [OccW-1:0] occ_q, occ_d;
   logic [PW-1:0]   rp_d, wp_q, wp_d;
-  logic [2:0]      rp_lo_q;   // the head's lane (the head itself is rp_d of the last cycle)
+  logic [LW-1:0]   rp_lo_q;   // the head's lane (the head itself is rp_d of the last cycle)
   logic [4:0]      out_cnt;
 
   assign occ_o     = occ_q;
@@ -89,21 +96,23 @@ module mt_tu_fifo #(
   // (x + N - c) - a of this one; so each test is one short carry chain after a select of a
   // flip-flop.  (Two chains in a row, the a + c of the occupancy and a compare, do not fit.)
   localparam int unsigned NX = 4;   // room for one packet, for two, half full, occ >= N
-  logic [NX*18-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, 18 bits each
+  // (signed, FW bits: x - (occ - N) - c lies within -(Depth + 62) .. Depth + 16)
+  localparam int unsigned FW = OccW + 2;
+  logic [NX*FW-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, FW bits each
   logic [NX-1:0]       fit;
-  assign xk[0*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd16;
-  assign xk[1*18 +: 18] = 18'(depth_i) + 18'(drain_i) - 18'd32;
-  assign xk[2*18 +: 18] = (18'(depth_i) >> 1) + 18'(drain_i);
-  assign xk[3*18 +: 18] = 18'(drain_i) - 18'd1;
+  assign xk[0*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(16);
+  assign xk[1*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(32);
+  assign xk[2*FW +: FW] = (FW'(depth_i) >> 1) + FW'(drain_i);
+  assign xk[3*FW +: FW] = FW'(drain_i) - FW'(1);
   for (genvar k = 0; k < NX; k++) begin : g_fit
-    logic [17:0] xa;
+    logic [FW-1:0] xa;
     // verilator lint_off UNUSEDSIGNAL
-    logic [17:0] r;   // only its sign is the result
+    logic [FW-1:0] r;   // only its sign is the result
     // verilator lint_on UNUSEDSIGNAL
-    assign xa       = ge_n_q ? xm_q[k*18 +: 18] : xk[k*18 +: 18];
-    assign r        = xa - 18'(c);
-    assign fit[k]   = !r[17];
-    assign xm_d[k*18 +: 18] = (xk[k*18 +: 18] + 18'(drain_i) - 18'(c)) - 18'(a);
+    assign xa       = ge_n_q ? xm_q[k*FW +: FW] : xk[k*FW +: FW];
+    assign r        = xa - FW'(c);
+    assign fit[k]   = !r[FW-1];
+    assign xm_d[k*FW +: FW] = (xk[k*FW +: FW] + FW'(drain_i) - FW'(c)) - FW'(a);
   end
   for (genvar k = 0; k < 2; k++) begin : g_room
     assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) && fit[k];
@@ -130,8 +139,8 @@ module mt_tu_fifo #(
   // selects of flip-flops: no adder between the head and the block RAMs' address ports.
   logic [PW-1:0] cp_q, cp_d, rpn_q;
   logic [RW-1:0] rpn_row1_q, cp_row1_q, rn_row1;
-  logic [PW-1:0] nrow_step;   // N + 8: the next head's next row is that head + N + 8's row
-  assign nrow_step = PW'(drain_i) + PW'(8);
+  logic [PW-1:0] nrow_step;   // N + Lanes: the next head's next row is that head + N + Lanes's row
+  assign nrow_step = PW'(drain_i) + PW'(Lanes);
   assign rp_d  = ge_n_q ? rpn_q : cp_q;
   assign cp_d  = cp_q + PW'(c);
   assign rn_row1 = ge_n_q ? rpn_row1_q : cp_row1_q;
@@ -150,45 +159,44 @@ module mt_tu_fifo #(
     end else begin
       occ_q <= occ_d;
       occ_mn_q <= occ_mn_d;
-      rp_lo_q <= rp_d[2:0];
+      rp_lo_q <= rp_d[LW-1:0];
       rpn_q <= rp_d + PW'(drain_i);
-      rpn_row1_q <= RW'((rp_d + nrow_step) >> 3);
+      rpn_row1_q <= RW'((rp_d + nrow_step) >> LW);
       cp_q  <= cp_d;
-      cp_row1_q <= RW'((cp_q + PW'(c) + PW'(8)) >> 3);
+      cp_row1_q <= RW'((cp_q + PW'(c) + PW'(Lanes)) >> LW);
       wp_q  <= wp_d;
     end
   end
 
   // Banks.
-  logic [2:0]    wp_lo, rp_lo, rn_lo;
+  logic [LW-1:0] wp_lo, rp_lo, rn_lo;
   logic [RW-1:0] wp_row, rn_row;
-  assign wp_lo  = wp_q[2:0];
-  assign wp_row = wp_q[PW-1:3];
+  assign wp_lo  = wp_q[LW-1:0];
+  assign wp_row = wp_q[PW-1:LW];
   assign rp_lo  = rp_lo_q;
-  assign rn_lo  = rp_d[2:0];
-  assign rn_row = rp_d[PW-1:3];
+  assign rn_lo  = rp_d[LW-1:0];
+  assign rn_row = rp_d[PW-1:LW];
 
-  // Lane b of a write at wp is byte (b - wp) mod 8 of the write: rotate the bytes and their mask
-  // left by wp_lo (explicit byte stages).  The mask is a register, formed a cycle ahead from the
-  // next write (wr_next_i, wr_cnt_next_i) and the next pointer, so that the banks' write enables
-  // come from flip-flops (the count's compare and the rotation are otherwise in front of them).
-  logic [63:0]   wrot;
-  logic [7:0]    wmask, wmask_q, wmask_d;
-  logic [RW-1:0] wp_row1;
+  // Lane b of a write at wp is byte (b - wp) mod Lanes of the write: rotate the bytes and their
+  // mask left by wp_lo (explicit byte stages).  The mask is a register, formed a cycle ahead from
+  // the next write (wr_next_i, wr_cnt_next_i) and the next pointer, so that the banks' write
+  // enables come from flip-flops (the count's compare and the rotation are otherwise in front of
+  // them).
+  logic [Lanes*8-1:0] wrot;
+  logic [Lanes-1:0]   wmask, wmask_q, wmask_d;
+  logic [RW-1:0]      wp_row1;
   always_comb begin
-    logic [63:0] d;
-    logic [7:0]  m;
-    logic [2:0]  nlo;
+    logic [Lanes*8-1:0] d;
+    logic [Lanes-1:0]   m;
+    logic [LW-1:0]      nlo;
     d = wr_data_i;
-    if (wp_lo[0]) d = {d[55:0], d[63:56]};
-    if (wp_lo[1]) d = {d[47:0], d[63:48]};
-    if (wp_lo[2]) d = {d[31:0], d[63:32]};
+    for (int s = 0; s < LW; s++)
+      if (wp_lo[s]) d = (d << (8 << s)) | (d >> (Lanes * 8 - (8 << s)));
     wrot = d;
-    nlo = wp_d[2:0];
-    for (int k = 0; k < 8; k++) m[k] = wr_next_i && (4'(k) < wr_cnt_next_i);
-    if (nlo[0]) m = {m[6:0], m[7]};
-    if (nlo[1]) m = {m[5:0], m[7:6]};
-    if (nlo[2]) m = {m[3:0], m[7:4]};
+    nlo = wp_d[LW-1:0];
+    for (int k = 0; k < Lanes; k++) m[k] = wr_next_i && (4'(k) < wr_cnt_next_i);
+    for (int s = 0; s < LW; s++)
+      if (nlo[s]) m = (m << (1 << s)) | (m >> (Lanes - (1 << s)));
     wmask_d = m;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -198,17 +206,17 @@ module mt_tu_fifo #(
   assign wmask = wmask_q;
   assign wp_row1 = wp_row + RW'(1);
 
-  logic [63:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
+  logic [Lanes*8-1:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
 
-  for (genvar b = 0; b < 8; b++) begin : g_bank
+  for (genvar b = 0; b < Lanes; b++) begin : g_bank
     logic          we;
     logic [RW-1:0] waddr, raddr;
     logic [7:0]    wdata;
 
     assign we    = wmask[b];
-    assign waddr = (4'(b) < {1'b0, wp_lo}) ? wp_row1 : wp_row;
+    assign waddr = (4'(b) < 4'(wp_lo)) ? wp_row1 : wp_row;
     assign wdata = wrot[b*8 +: 8];
-    assign raddr = (4'(b) < {1'b0, rn_lo}) ? rn_row1 : rn_row;
+    assign raddr = (4'(b) < 4'(rn_lo)) ? rn_row1 : rn_row;
 
     mt_tu_ram #(.Depth(Rows), .Width(8)) u_ram (
       .clk_i,
@@ -220,14 +228,13 @@ module mt_tu_fifo #(
     );
   end
 
-  // Output byte j is lane (rp_lo + j) mod 8: rotate the lanes right by rp_lo, the largest step
-  // first, so that each later stage only forms the bytes the narrower output still needs.
+  // Output byte j is lane (rp_lo + j) mod Lanes: rotate the lanes right by rp_lo, the largest
+  // step first, so that each later stage only forms the bytes the narrower output still needs.
   always_comb begin
-    logic [63:0] d;
+    logic [Lanes*8-1:0] d;
     d = lanes;
-    if (rp_lo[2]) d = {d[31:0], d[63:32]};
-    if (rp_lo[1]) d = {d[15:0], d[63:16]};
-    if (rp_lo[0]) d = {d[7:0], d[63:8]};
+    for (int s = LW - 1; s >= 0; s--)
+      if (rp_lo[s]) d = (d >> (8 << s)) | (d << (Lanes * 8 - (8 << s)));
     out_data_o = d[Drain*8-1:0];
   end
 endmodule

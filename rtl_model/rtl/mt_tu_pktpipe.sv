@@ -4,7 +4,14 @@
 // early; P2 and PQ: assembly (mt_tu_pack); PW: the write into the FIFO's banks; P3: the commit
 // into the FIFO's occupancy.  So a packet chosen in cycle t enters the FIFO at the end of cycle
 // t + 5 (MT_UNIT_LATENCY in lib/mt_unit.h).
-module mt_tu_pktpipe (
+//
+// The FIFO's write port takes Lanes bytes a clock (mt_tu_fifo): a packet is written in chunks of
+// Lanes bytes from PW on, one a clock, and the packer forms chunk k k cycles after P2 (P2's data
+// stays until then: the next packet is chosen no earlier than PACE cycles after this one, so it
+// reaches P2 after the last of at most four chunks left it).
+module mt_tu_pktpipe #(
+  parameter int unsigned Lanes = 8   // the FIFO's write port, 8 or 4 bytes a clock
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   // The choice of this cycle (mt_tu_ctrl) and its descriptor (mt_tu_desc)
@@ -47,10 +54,10 @@ module mt_tu_pktpipe (
   // FIFO
   output logic        fifo_inflight_o,  // a packet is in P3 next cycle
   output logic        fifo_wr_o,
-  output logic [3:0]  fifo_cnt_o,       // bytes of this write (0..8)
+  output logic [3:0]  fifo_cnt_o,       // bytes of this write (0..Lanes)
   output logic        fifo_wr_next_o,   // fifo_wr_o and fifo_cnt_o of the next cycle
   output logic [3:0]  fifo_cnt_next_o,
-  output logic [63:0] fifo_data_o,
+  output logic [Lanes*8-1:0] fifo_data_o,
   output logic        fifo_commit_o,
   output logic [4:0]  fifo_commit_len_o,
   // The stages, for the state that follows them
@@ -91,13 +98,20 @@ module mt_tu_pktpipe (
   logic [4:0]  pw_len_q;
   logic        w_q;
   logic [3:0]  w_cnt_q;
-  logic [63:0] w_data_q, w_bytes;
+  logic [Lanes*8-1:0] w_data_q, w_bytes;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
-  // Contract v3: the FIFO's write port takes 8 bytes a clock; a packet longer than 8 bytes takes
-  // it for two (its second half in the cycle after P2, which is a rest cycle of its choice, v4).
-  // p2h_q: P2's packet is longer than 8 bytes and its second half is written now.
-  logic        p2h_q;
+  // The write port takes Lanes bytes a clock; a longer packet takes it for up to 16 / Lanes
+  // clocks, chunk k (bytes Lanes * k on) formed k cycles after P2 (the cycles after P2 are rest
+  // cycles of its choice, v4).  p2x_q: a chunk after the first is formed now, p2k_q its index,
+  // p2rem_q the bytes of the packet from it on.
+  logic        p2x_q;
+  logic [1:0]  p2k_q;
+  logic [4:0]  p2rem_q;
+  logic [4:0]  ck_left;   // the bytes of the packet from this cycle's chunk on
+  logic [1:0]  ck;        // this cycle's chunk
+  assign ck_left = p2_v_q ? p2_len : p2rem_q;
+  assign ck      = p2_v_q ? 2'd0 : p2k_q;
   logic        p1_active_q;   // the session was active in the choice's cycle
 
   // P1: the sample's payload from stage C, SYNC's prev_bytes, the LEB lengths.  SYNC's
@@ -218,9 +232,11 @@ module mt_tu_pktpipe (
       pq_v_q <= 1'b0;       pq_sync_q <= 1'b0;    pq_end_q <= 1'b0;    pq_len_q <= '0;
       pq_w_q <= 1'b0;       pq_cnt_q <= '0;
       w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
-      p2h_q <= 1'b0;
+      p2x_q <= 1'b0;        p2k_q <= '0;          p2rem_q <= '0;
     end else begin
-      p2h_q  <= p2_v_q && (p2_len > 5'd8);
+      p2x_q   <= (p2_v_q || p2x_q) && (ck_left > 5'(Lanes));
+      p2k_q   <= ck + 2'd1;
+      p2rem_q <= ck_left - 5'(Lanes);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
       // the late write decision drives only p1_v_q.
       p1_v_q <= write_i;
@@ -266,8 +282,8 @@ module mt_tu_pktpipe (
       pq_sync_q <= p2_sync_q;
       pq_end_q  <= p2_end_q;
       pq_len_q  <= p2_len;
-      pq_w_q    <= p2_v_q || p2h_q;
-      pq_cnt_q  <= p2h_q ? 4'(p2_len - 5'd8) : ((p2_len > 5'd8) ? 4'd8 : 4'(p2_len));
+      pq_w_q    <= p2_v_q || p2x_q;
+      pq_cnt_q  <= (ck_left > 5'(Lanes)) ? 4'(Lanes) : 4'(ck_left);
       pw_v_q    <= pq_v_q;
       pw_sync_q <= pq_sync_q;
       pw_end_q  <= pq_end_q;
@@ -296,7 +312,7 @@ module mt_tu_pktpipe (
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  mt_tu_pack u_pack (
+  mt_tu_pack #(.Lanes(Lanes)) u_pack (
     .clk_i,
     .rst_ni,
     .pre_i     (p2_pre),
@@ -305,11 +321,11 @@ module mt_tu_pktpipe (
     .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),
-    .half_i    (p2h_q),
+    .ck_i      (ck),
     .bytes_o   (w_bytes)
   );
 
-  // the first 8 bytes assembled in P2 and written from PW, the rest one cycle later each
+  // the first chunk assembled in P2 and written from PW, the rest one cycle later each
   assign fifo_wr_o         = w_q;
   assign fifo_cnt_o        = w_cnt_q;
   assign fifo_wr_next_o    = pq_w_q;      // (w_q and w_cnt_q take them every cycle)

@@ -312,6 +312,30 @@ module mt_tu_regs #(
     endcase
   endfunction
 
+  // The word of a register that is not in block RAM, under the one-hot address decode sel: an
+  // AND-OR (the mapper otherwise chains a case).  The registers that do not change between a read
+  // and its answer are taken as they are; the others are arguments (this cycle's values, or those
+  // registered at the request).  (DROPPED is read one cycle later from the count: is_dropped)
+  function automatic logic [31:0] live_word(input logic [23:0] sel, input logic [7:0] st,
+                                            input logic [16:0] level, input logic [31:0] s_lo,
+                                            input logic [31:0] b_lo, input logic [31:0] c_lo);
+    live_word = ({32{sel[RegId[4:0]]}} & 32'h4D54_5455) |
+                ({32{sel[RegVersion[4:0]]}} & 32'h0001_0000) |
+                ({32{sel[RegCtrl[4:0]]}} & {31'd0, st[0]}) |
+                ({32{sel[RegStatus[4:0]]}} & {24'd0, st}) |
+                ({32{sel[RegFifoLevel[4:0]]}} & {15'd0, level}) |
+                ({32{sel[RegFifoInfo[4:0]]}} & {8'd16, 3'd0, drain_i, depth_i}) |
+                ({32{sel[RegKindMask[4:0]]}} & {27'd0, kind_mask_q}) |
+                ({32{sel[RegTap[4:0]]}} & {31'd0, tap_q}) |
+                ({32{sel[RegFmt[4:0]]}} & {26'd0, fmt_l_q, 2'd0, fmt_h_q}) |
+                ({32{sel[RegSamplesLo[4:0]]}} & s_lo) |
+                ({32{sel[RegSamplesHi[4:0]]}} & {16'd0, samples_hi_q}) |
+                ({32{sel[RegBytesLo[4:0]]}} & b_lo) |
+                ({32{sel[RegBytesHi[4:0]]}} & {16'd0, bytes_hi_q}) |
+                ({32{sel[RegCycleLo[4:0]]}} & c_lo) |
+                ({32{sel[RegCycleHi[4:0]]}} & cycle_hi_q);
+  endfunction
+
   logic        is_aw, is_dropped;
   logic [2:0]  aw_sel;
   assign is_dropped = reg_addr_i == RegDropped;
@@ -346,56 +370,54 @@ module mt_tu_regs #(
         is_aw = 1'b0;
       end
     endcase
-    // (an AND-OR over the decoded address, kept below: the mapper otherwise chains the case)
-    live = ({32{rsel[RegId[4:0]]}} & 32'h4D54_5455) |
-           ({32{rsel[RegVersion[4:0]]}} & 32'h0001_0000) |
-           ({32{rsel[RegCtrl[4:0]]}} & {31'd0, status_i[0]}) |
-           ({32{rsel[RegStatus[4:0]]}} & {24'd0, status_i}) |
-           ({32{rsel[RegFifoLevel[4:0]]}} & {15'd0, fifo_level_i}) |
-           ({32{rsel[RegFifoInfo[4:0]]}} & {8'd16, 3'd0, drain_i, depth_i}) |
-           ({32{rsel[RegKindMask[4:0]]}} & {27'd0, kind_mask_q}) |
-           ({32{rsel[RegTap[4:0]]}} & {31'd0, tap_q}) |
-           ({32{rsel[RegFmt[4:0]]}} & {26'd0, fmt_l_q, 2'd0, fmt_h_q}) |
-           // (DROPPED is read one cycle later from the count: is_dropped)
-           ({32{rsel[RegSamplesLo[4:0]]}} & samples_i[31:0]) |
-           ({32{rsel[RegSamplesHi[4:0]]}} & {16'd0, samples_hi_q}) |
-           ({32{rsel[RegBytesLo[4:0]]}} & bytes_i[31:0]) |
-           ({32{rsel[RegBytesHi[4:0]]}} & {16'd0, bytes_hi_q}) |
-           ({32{rsel[RegCycleLo[4:0]]}} & cycle_i[31:0]) |
-           ({32{rsel[RegCycleHi[4:0]]}} & cycle_hi_q);
+    live = live_word(rsel, status_i, fifo_level_i, samples_i[31:0], bytes_i[31:0], cycle_i[31:0]);
   end
 
-  // The read data of the next cycle is an AND-OR of the registers' words under one-hot selects
-  // registered now (live_q is 0 unless the address is one of its registers): the block RAM's
-  // word, whose output comes late in the cycle, is then two levels of tables from the read data.
-  // The normalisations of SYNC_PERIOD and the rates are folded into the selects: their flags
-  // cannot change between the read and its answer (no register write shares the read's cycle).
+  // The read data of the next cycle is an AND-OR of the registers' words under the one-hot
+  // address decode registered now (rsel_q), so that no AND-OR is between the address and a
+  // flip-flop: in the request's cycle only the decode (two levels of tables) and, for the values
+  // that may change before the answer, a register of them: the status, the FIFO level, and the low
+  // words of SAMPLES, BYTES and the cycle counter as one word selected by address bits 2:1 (two
+  // levels; the decode says whether it is read).  The other registers cannot change between a
+  // read and its answer: no register write shares the read's cycle (one access per clock), and
+  // the HI latches change only on a read of their LO.  The block RAM's word, whose output comes
+  // late in the cycle, is three levels of tables from the read data.  The normalisations of
+  // SYNC_PERIOD and the rates are folded into the selects (their flags do not change either).
   localparam int unsigned SSync = 0, SSync64 = 1, SSync8k = 2, SRateH = 3, SRateH1 = 4,
                           SRateL = 5, SRateL1 = 6, SLenHLo = 7, SLenHHi = 8, SLenLLo = 9,
                           SLenLHi = 10, SDropped = 11, NSel = 12;
-  logic [NSel-1:0] rd_sel, rd_sel_q;
-  assign rd_sel[SSync]    = rsel[RegSyncPeriod[4:0]] && !sync_lo_q && !sync_hi_q;
-  assign rd_sel[SSync64]  = rsel[RegSyncPeriod[4:0]] && sync_lo_q;
-  assign rd_sel[SSync8k]  = rsel[RegSyncPeriod[4:0]] && !sync_lo_q && sync_hi_q;
-  assign rd_sel[SRateH]   = rsel[RegRateH[4:0]];
-  assign rd_sel[SRateH1]  = rsel[RegRateH[4:0]] && rate_h_one_q;
-  assign rd_sel[SRateL]   = rsel[RegRateL[4:0]];
-  assign rd_sel[SRateL1]  = rsel[RegRateL[4:0]] && rate_l_one_q;
-  assign rd_sel[SLenHLo]  = rsel[RegLenHLo[4:0]];
-  assign rd_sel[SLenHHi]  = rsel[RegLenHHi[4:0]];
-  assign rd_sel[SLenLLo]  = rsel[RegLenLLo[4:0]];
-  assign rd_sel[SLenLHi]  = rsel[RegLenLHi[4:0]];
-  assign rd_sel[SDropped] = rsel[RegDropped[4:0]];
-  logic [31:0] live_q;
+  logic [NSel-1:0] rd_sel_q;
+  logic [23:0] rsel_q;
+  logic [7:0]  status_q;
+  logic [16:0] level_q;
+  logic [31:0] cnt_lo_q;   // SAMPLES_LO (0x012), BYTES_LO (0x014) or CYCLE_LO (0x016)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rd_sel_q <= '0;
-      live_q   <= '0;
+      rsel_q   <= '0;
+      status_q <= '0;
+      level_q  <= '0;
+      cnt_lo_q <= '0;
     end else begin
-      rd_sel_q <= rd_sel;
-      live_q   <= live;
+      rsel_q   <= rsel;
+      status_q <= status_i;
+      level_q  <= fifo_level_i;
+      cnt_lo_q <= reg_addr_i[2] ? (reg_addr_i[1] ? cycle_i[31:0] : bytes_i[31:0]) : samples_i[31:0];
     end
   end
+  assign rd_sel_q[SSync]    = rsel_q[RegSyncPeriod[4:0]] && !sync_lo_q && !sync_hi_q;
+  assign rd_sel_q[SSync64]  = rsel_q[RegSyncPeriod[4:0]] && sync_lo_q;
+  assign rd_sel_q[SSync8k]  = rsel_q[RegSyncPeriod[4:0]] && !sync_lo_q && sync_hi_q;
+  assign rd_sel_q[SRateH]   = rsel_q[RegRateH[4:0]];
+  assign rd_sel_q[SRateH1]  = rsel_q[RegRateH[4:0]] && rate_h_one_q;
+  assign rd_sel_q[SRateL]   = rsel_q[RegRateL[4:0]];
+  assign rd_sel_q[SRateL1]  = rsel_q[RegRateL[4:0]] && rate_l_one_q;
+  assign rd_sel_q[SLenHLo]  = rsel_q[RegLenHLo[4:0]];
+  assign rd_sel_q[SLenHHi]  = rsel_q[RegLenHHi[4:0]];
+  assign rd_sel_q[SLenLLo]  = rsel_q[RegLenLLo[4:0]];
+  assign rd_sel_q[SLenLHi]  = rsel_q[RegLenLHi[4:0]];
+  assign rd_sel_q[SDropped] = rsel_q[RegDropped[4:0]];
+  logic [31:0] live_q;
+  assign live_q = live_word(rsel_q, status_q, level_q, cnt_lo_q, cnt_lo_q, cnt_lo_q);
   // DROPPED: the count plus the drops of the last cycle (which are added one cycle late) is what
   // the count register holds in the next cycle, the cycle the read data is due; no register
   // write shares the read's cycle (one register access per clock), so no start clears it between.

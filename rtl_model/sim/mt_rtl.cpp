@@ -5,6 +5,12 @@
 #ifndef VM_TRACE_FST
 #define VM_TRACE_FST 0   // the plain build; the FST build defines it to 1
 #endif
+#ifndef MT_RTL_BUILT_DRAIN
+#define MT_RTL_BUILT_DRAIN MT_RTL_MAX_DRAIN   // the RTL's Drain parameter (module.mk: -GDrain)
+#endif
+#ifndef MT_RTL_BUILT_DEPTH
+#define MT_RTL_BUILT_DEPTH MT_RTL_MAX_DEPTH   // the RTL's Depth parameter (module.mk: -GDepth)
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -101,7 +107,7 @@ static void tick(mt_rtl *r)
         if (!out_reserve(r, n))
             std::abort();   // out of memory: nothing sensible to return through a clock
         for (unsigned i = 0; i < n; i++)
-            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o >> (8 * i));   // 64 bits (Drain = 8)
+            r->out[r->out_len++] = static_cast<uint8_t>(top->out_data_o >> (8 * i));   // Drain * 8 bits
         r->bytes_out += n;
     }
     top->clk_i = 1;
@@ -171,8 +177,9 @@ extern "C" mt_rtl *mt_rtl_create(unsigned depth, unsigned drain, const char *fst
     if (!depth)
         depth = MT_RTL_DEFAULT_DEPTH;
     if (!drain)
-        drain = MT_RTL_DEFAULT_DRAIN;
-    if (depth < 32 || depth > MT_RTL_MAX_DEPTH || drain > MT_RTL_MAX_DRAIN)
+        drain = MT_RTL_DEFAULT_DRAIN < MT_RTL_BUILT_DRAIN ? MT_RTL_DEFAULT_DRAIN : MT_RTL_BUILT_DRAIN;
+    static_assert(MT_RTL_BUILT_DRAIN * 8 <= 8 * sizeof(Vmt_tu::out_data_o), "out_data_o narrower than the drain");
+    if (depth < 32 || depth > MT_RTL_BUILT_DEPTH || drain > MT_RTL_BUILT_DRAIN)
         return nullptr;
     if (fst_path && !VM_TRACE_FST)
         return nullptr;
@@ -234,6 +241,8 @@ extern "C" void mt_rtl_wave_window(mt_rtl *r, uint64_t from, uint64_t to)
 extern "C" uint64_t mt_rtl_now(const mt_rtl *r) { return r->now; }
 extern "C" unsigned mt_rtl_depth(const mt_rtl *r) { return r->depth; }
 extern "C" unsigned mt_rtl_drain(const mt_rtl *r) { return r->drain; }
+extern "C" unsigned mt_rtl_max_drain(void) { return MT_RTL_BUILT_DRAIN; }
+extern "C" unsigned mt_rtl_max_depth(void) { return MT_RTL_BUILT_DEPTH; }
 
 extern "C" void mt_rtl_advance(mt_rtl *r, uint64_t cycle)
 {

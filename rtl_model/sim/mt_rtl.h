@@ -47,6 +47,12 @@ void mt_rtl_reset(mt_rtl *r);
 uint64_t mt_rtl_now(const mt_rtl *r);
 unsigned mt_rtl_depth(const mt_rtl *r);
 unsigned mt_rtl_drain(const mt_rtl *r);
+/* The widest drain and the largest depth this library takes: its RTL's Drain and Depth
+ * parameters (MT_RTL_MAX_DRAIN, MT_RTL_MAX_DEPTH; 4 and 4096 for build/rtl/minimal, the synthesis
+ * harness's, whose FIFO has the 4-byte write port of a narrow output, mt_tu_fifo).  A drain of 0
+ * at creation then means at most this width. */
+unsigned mt_rtl_max_drain(void);
+unsigned mt_rtl_max_depth(void);
 
 /* Clock every cycle before `cycle` (no-op if cycle <= now). */
 void mt_rtl_advance(mt_rtl *r, uint64_t cycle);

@@ -326,6 +326,11 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         depth = (unsigned)(32 + below(&g, 200));
         drain = (unsigned)(1 + below(&g, 3));
     }
+    /* a build with a smaller FIFO or a narrower output port (build/rtl/minimal, the harness's) */
+    if (depth > mt_rtl_max_depth())
+        depth = mt_rtl_max_depth();
+    if (drain > mt_rtl_max_drain())
+        drain = 1 + (drain - 1) % mt_rtl_max_drain();
     mt_unit_params p = {.depth = depth, .drain = drain, .sink = model_sink, .sink_ctx = &c->mb, .plain = c->minimal};
     if (mt_unit_init(&c->u, &p)) {
         fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);

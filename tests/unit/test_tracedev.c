@@ -87,6 +87,7 @@ static fixture *make(bool with_recorder, uint32_t rec_kinds)
 
 static void destroy(fixture *f)
 {
+    tracedev_release(&f->dev); /* the trace pipe (made at attach), when the test did not finish */
     mt_unit_free(&f->unit);
     free(f->out.p);
     cpu_free(&f->cpu);

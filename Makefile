@@ -101,4 +101,4 @@ clean:
 	rm -rf build $(CLEAN_EXTRA)
 
 # Header dependencies of our own objects only (not the kernel's .d files under build/linux).
--include $(shell find $(OBJ) build/rtl -type f -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) $(BUILD)/pic build/rtl -type f -name '*.d' 2>/dev/null)

@@ -99,8 +99,9 @@ int main(int argc, char **argv)
     /* SIGINT, SIGTERM, SIGHUP (a kill, `timeout`, a closed terminal; the console passes Ctrl-C to
      * the guest): end the run at the next device poll and finish the trace and the statistics, as
      * at a normal end (installed first: one that comes during the set-up stops the run at its
-     * first poll). A second one kills at once. */
-    struct sigaction sa = {.sa_handler = machine_signal, .sa_flags = SA_RESETHAND};
+     * first poll). A repeat a second or more later kills at once; one sooner is the same
+     * request again (machine_signal). */
+    struct sigaction sa = {.sa_handler = machine_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

@@ -28,8 +28,30 @@ double machine_wall_seconds(void)
 }
 
 static volatile sig_atomic_t pending_signal;
+static struct timespec first_stop_signal; /* when the first SIGINT/SIGTERM/SIGHUP came, or 0 */
 
-void machine_signal(int sig) { pending_signal = sig; }
+/* Async-signal-safe (clock_gettime, signal and raise are): the first stop request ends the run at
+ * the next device poll; a repeat within a second is the same request delivered twice (timeout(1)
+ * signals its child and then its whole process group; a terminal's Ctrl-C reaches every process
+ * of a pipeline), so it is ignored, while one a second or more later is a user who wants the
+ * process gone now: the default action kills it. SIGPIPE only ever asks for the graceful end. */
+void machine_signal(int sig)
+{
+    if (!pending_signal)
+        pending_signal = sig;
+    if (sig == SIGPIPE)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (first_stop_signal.tv_sec == 0 && first_stop_signal.tv_nsec == 0) {
+        first_stop_signal = now;
+        return;
+    }
+    if ((now.tv_sec - first_stop_signal.tv_sec) * 1000000000L + (now.tv_nsec - first_stop_signal.tv_nsec) < 1000000000L)
+        return;
+    signal(sig, SIG_DFL);
+    raise(sig); /* blocked until this handler returns, then the default action */
+}
 
 static void on_poll(void *ctx)
 {

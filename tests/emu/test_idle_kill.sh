@@ -67,4 +67,24 @@ check() { # NAME FILE REFERENCE
 check kill-9-idle-thread "$tmp/thr.mtr.partial" "$ref"
 check kill-9-idle-inline "$tmp/inl.mtr.partial" "$ref"
 check kill-9-idle-trace-all "$tmp/all.mtr.partial" "$refall"
+
+# the same stop request twice (timeout(1) signals its child and then its process group; the
+# reference run above got both): the second, sent at once, must not kill the run mid-finish (with
+# SA_RESETHAND it did, in 3 of 3 runs)
+exec 3<>"$tmp/in"
+"$EMU" -q --trace "$tmp/dbl.mtr" --trace-all "$tmp/dblall.mtr" "$idle" <&3 >/dev/null 2>"$tmp/dbl.err" &
+pids=($!)
+for _ in $(seq 1 40); do
+  sleep 0.5
+  z=$(stat -c %s "$tmp/dbl.mtr.partial" 2>/dev/null || echo 0)
+  [ "$z" -gt 1000 ] && break
+done
+kill -TERM "${pids[0]}"; kill -TERM "${pids[0]}" 2>/dev/null
+wait "${pids[0]}"; rc_dbl=$?
+pids=()
+exec 3>&-
+dbl=$(samples "$tmp/dbl.mtr")
+dblall=$(samples "$tmp/dblall.mtr")
+if [ $rc_dbl -eq 143 ] && [ -n "$dbl" ] && [ "$dbl" -gt 10000 ] && [ -n "$dblall" ] && [ "$dblall" -gt 300000 ]; then pass "sigterm-twice ($dbl samples)"
+else fail sigterm-twice "exit $rc_dbl, '$dbl' unit samples, '$dblall' --trace-all samples: $(ls "$tmp") $(cat "$tmp/dbl.err")"; fi
 exit $((fails > 0))

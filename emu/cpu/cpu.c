@@ -616,26 +616,33 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
     const uint64_t due = c->listener_due;
-    if (!smp->usable || s->int_open || c->next_due != due || cycle >= c->other_event || due == smp->data_due)
+    /* one branch for the usual answer (`|`, not `||`: each test alone is one more branch to
+     * predict, and callgrind's branch simulation found them mispredicted) */
+    if ((!smp->usable) | s->int_open | (c->next_due != due) | (cycle >= c->other_event) | (due == smp->data_due))
         return 0;
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
-     * run_cost(k); a slot has a data access when its part of the run costs more than its op. */
+     * run_cost(k), i.e. at or after the due when run_cost(k) <= run_cost(d) - gap; a slot has a
+     * data access when its part of the run costs more than its op.  The walk counts the run's
+     * slots down instead of reading each one's run_insns. */
     const mt_dinsn *j = d;
     if (due > cycle) {
         const uint64_t gap = due - cycle;
+        if (gap > d->run_cost)
+            return 0; /* past the run's last fetch */
+        const unsigned lim = d->run_cost - (unsigned)gap;
         const mt_dinsn *p;
+        unsigned left = d->run_insns;
         do {
-            p = j;
-            if (p->run_insns <= 1)
+            if (--left == 0)
                 return 0; /* past the run's last fetch */
+            p = j;
             j = (const mt_dinsn *)((const char *)p + p->step);
             if (j->op <= OP_BREAK)
                 return 0;
-        } while ((uint64_t)(d->run_cost - j->run_cost) < gap);
+        } while (j->run_cost > lim);
         const unsigned cost = c->op_cost[p->op];
-        if ((unsigned)(p->run_cost - j->run_cost) > cost && (uint64_t)(d->run_cost - p->run_cost) + cost >= gap)
-        {
+        if ((unsigned)(p->run_cost - j->run_cost) > cost && (unsigned)(d->run_cost - p->run_cost) + cost >= gap) {
             smp->data_due = due; /* p's data access comes first: single_step stops for it */
             return 0;
         }
@@ -646,14 +653,16 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     const uint64_t next_sp = s->next_sp + s->r;
     const uint64_t new_due = cpu_local_cycle(c, next_sp < s->sec_end ? next_sp : s->sec_end);
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    if (j != d) {
-        if (cycle + d->run_bound >= new_event)
-            return 0;
-        c->spec_stamp = t;
-        c->spec_old_due = due;
-        c->spec_old_now = s->now;
-        c->spec_old_last = smp->last_cycle;
-    }
+    /* taken ahead (j after d) only when the whole run fits before the next due.  What to restore
+     * if it is taken back is written either way (no branch): with j == d a spec_stamp left from
+     * an earlier run is before `cycle`, so nothing reads these for it. */
+    const bool ahead = j != d;
+    if (ahead & (cycle + d->run_bound >= new_event))
+        return 0;
+    c->spec_stamp = ahead ? t : c->spec_stamp;
+    c->spec_old_due = due;
+    c->spec_old_now = s->now;
+    c->spec_old_last = smp->last_cycle;
     const mt_access a = {.cycle = at, .addr = (dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2)) & MT_PADDR_MASK,
                          .size = (uint8_t)dinsn_len(j), .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
     cpu_sampler_append(smp, &a);
@@ -664,7 +673,7 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     s->next_sp = next_sp;
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
-    return j == d ? 1 : 2;
+    return ahead ? 2 : 1;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)

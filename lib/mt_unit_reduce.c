@@ -3,9 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef URD_DEBUG
-#include <stdio.h>
-#endif
 
 int mt_urd_init(mt_unit_reduce *u, uint64_t budget, uint32_t wslots, uint32_t qcap,
                 mt_reduce_sink sink, void *ctx)
@@ -107,9 +104,6 @@ static unsigned decide(mt_unit_reduce *u, unsigned i, uint64_t last, int keep)
     if (forced_out(u, last))
         return 0;
     mt_urd_slot *s = slot_of(u, last);
-#ifdef URD_DEBUG
-    fprintf(stderr, "MODEL decide size %u slot seq %lu keep %d\n", i, (unsigned long)last, keep);
-#endif
     if (keep) {
         s->mask |= (uint16_t)(1u << i);
         u->kept[i]++;
@@ -265,9 +259,6 @@ static unsigned filters_ref(mt_unit_reduce *u, uint64_t cycle, uint64_t page4k, 
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
     for (unsigned i = 0; i < n; i++)
         c += filter_ref(u, i, seq, page4k >> i, s);
-#ifdef URD_DEBUG
-    fprintf(stderr, "MODEL ref seq %lu page %lx sizes %u cost %u\n", (unsigned long)seq, (unsigned long)page4k, n, c);
-#endif
     u->seq++; /* the slot is written: it joins the window */
     u->refs++;
     u->clocks += c;
@@ -289,7 +280,7 @@ static void advance(mt_unit_reduce *u, uint64_t cycle)
 {
     while (u->qnum) {
         mt_urd_req r = u->q[u->qhead];
-        uint64_t start = u->busy_until > r.cycle + 1 ? u->busy_until : r.cycle + 1;
+        uint64_t start = u->busy_until > r.at + 1 ? u->busy_until : r.at + 1;
         if (start > cycle)
             return;
         u->qhead = (u->qhead + 1) % u->qcap;
@@ -298,9 +289,10 @@ static void advance(mt_unit_reduce *u, uint64_t cycle)
     }
 }
 
-static void enqueue(mt_unit_reduce *u, uint64_t cycle, uint64_t page, unsigned rw)
+static void enqueue(mt_unit_reduce *u, uint64_t at, uint64_t cycle, uint64_t page, unsigned rw)
 {
-    u->q[(u->qhead + u->qnum++) % u->qcap] = (mt_urd_req){.cycle = cycle, .page = page, .rw = (uint8_t)rw};
+    u->q[(u->qhead + u->qnum++) % u->qcap] =
+        (mt_urd_req){.cycle = cycle, .page = page, .at = at, .rw = (uint8_t)rw};
 }
 
 /* An alternation of x and y may be skipped when every size sees it as hits (mt_reduce's rule). */
@@ -345,9 +337,9 @@ int mt_urd_access(mt_unit_reduce *u, uint64_t cycle, uint64_t addr, unsigned rw)
     }
     if (u->skipped_valid) {
         u->skipped_valid = 0;
-        enqueue(u, u->skipped_cycle, u->skipped_page, u->skipped_rw);
+        enqueue(u, cycle, u->skipped_cycle, u->skipped_page, u->skipped_rw);
     }
-    enqueue(u, cycle, page4k, rw);
+    enqueue(u, cycle, cycle, page4k, rw);
     advance(u, cycle);
     return 1;
 }

@@ -68,7 +68,8 @@ typedef struct {
 } mt_urd_slot;
 
 typedef struct {
-    uint64_t cycle, page;
+    uint64_t cycle, page;    /* the reference (a replayed step's cycle is its own) */
+    uint64_t at;             /* the cycle it entered the queue */
     uint8_t rw;
 } mt_urd_req;
 

@@ -498,7 +498,8 @@ module mt_tu_reduce #(
 
   // ---- registers -------------------------------------------------------------------------------
   logic ref_clock;
-  assign ref_clock = pop || !(st_q inside {StClr, StIdle, StFlRd, StFlD, StFlW, StDone});
+  assign ref_clock = pop || !(st_q == StClr || st_q == StIdle || st_q == StFlRd || st_q == StFlD ||
+                              st_q == StFlW || st_q == StDone);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -77,6 +77,8 @@ struct Rtl {
     void tick()
     {
 #ifdef COSIM_TRACE
+        if (getenv("COSIM_DEBUG") && m->rootp->mt_tu_reduce__DOT__pop)
+            fprintf(stderr, "  RTL pop seq %lu at %lu\n", (unsigned long)m->rootp->mt_tu_reduce__DOT__seq_q, (unsigned long)clk);
         if (getenv("COSIM_DEBUG") && m->rootp->mt_tu_reduce__DOT__sa_we)
             fprintf(stderr, "  RTL sa write slot %u data %05x (st %u size %u)\n", m->rootp->mt_tu_reduce__DOT__sa_wa,
                     m->rootp->mt_tu_reduce__DOT__sa_wd, m->rootp->mt_tu_reduce__DOT__st_q, m->rootp->mt_tu_reduce__DOT__size_q);
@@ -205,11 +207,11 @@ int main(int argc, char **argv)
     for (unsigned s = 0; s < streams; s++) {
         unsigned lgk = lgks[s % (sizeof lgks / sizeof lgks[0])];
         if (run_stream(&seed, lgk, len, &recs, &lost, &forced)) {
-            printf("FAIL mt_reduce_cosim stream %u (W %u, Q %u)\n", s, 1u << COSIM_LGW, 1u << COSIM_LGQ);
+            printf("mt_reduce_cosim: stream %u differs (W %u, Q %u)\n", s, 1u << COSIM_LGW, 1u << COSIM_LGQ);
             return 1;
         }
     }
-    printf("PASS mt_reduce_cosim: %u streams identical (W %u, Q %u): %" PRIu64 " records, %" PRIu64
+    printf("mt_reduce_cosim: %u streams identical (W %u, Q %u): %" PRIu64 " records, %" PRIu64
            " accesses lost, %" PRIu64 " slots forced\n",
            streams, 1u << COSIM_LGW, 1u << COSIM_LGQ, recs, lost, forced);
     return 0;

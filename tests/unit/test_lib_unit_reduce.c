@@ -231,7 +231,7 @@ static void test_small_window_exact(void **state)
 static void test_lost_accesses(void **state)
 {
     (void)state;
-    static uint64_t addr[2000], cyc[2000], taddr[2000], tcyc[2000];
+    static uint64_t addr[2000], taddr[2000], tcyc[2000];
     static uint8_t rw[2000], trw[2000];
     raw_recs a = {0}, b = {0};
     uint64_t seed = 5, lost = 0, taken = 0;
@@ -285,16 +285,23 @@ static void test_clocks_by_hand(void **state)
     (void)state;
     mt_unit_reduce u;
     assert_int_equal(mt_urd_init(&u, 8192, 64, 8, NULL, NULL), 0);
-    static const uint64_t pages[] = {0x80000, 0x80001, 0x80000, 0x80002};
+    /* a reference taken at cycle c runs from c + 1: the next access (1000 cycles on) finds it done */
+    static const uint64_t pages[] = {0x80000, 0x80001, 0x80000, 0x80002, 0x80003};
     static const uint64_t want[] = {31, 5, 6, 17};
     uint64_t before = 0;
-    for (size_t i = 0; i < 4; i++) {
-        mt_urd_access(&u, 1000 * (i + 1), pages[i] << 12, 0);
-        assert_int_equal(u.clocks - before, want[i]);
-        before = u.clocks;
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(mt_urd_access(&u, 1000 * (i + 1), pages[i] << 12, 0), 1);
+        if (i) {
+            assert_int_equal(u.clocks - before, want[i - 1]);
+            before = u.clocks;
+        }
+        assert_int_equal(u.busy_until, i ? 1000 * i + 1 + want[i - 1] : 0);
     }
     assert_int_equal(u.max_clocks, 31);
     assert_int_equal(u.refs, 4);
+    assert_int_equal(u.hist[7] + u.hist[0], 0); /* 31 clocks: 17-32; 5, 6, 17: 5-8 and 17-32 */
+    assert_int_equal(u.hist[1], 2);
+    assert_int_equal(u.hist[3], 2);
     mt_urd_free(&u);
 }
 

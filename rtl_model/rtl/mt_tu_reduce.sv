@@ -19,7 +19,7 @@
 module mt_tu_reduce #(
   parameter int unsigned LgKMax = 10,  // k_0 up to 2^LgKMax: budgets 4 KiB .. 4 KiB << LgKMax
   parameter int unsigned LgW    = 6,   // window slots W = 2^LgW
-  parameter int unsigned LgQ    = 2,   // queue of references Q = 2^LgQ
+  parameter int unsigned LgQ    = 3,   // queue of references Q = 2^LgQ
   localparam int unsigned EW = LgKMax + 2,  // entry numbers (sum of k_i <= 2^(LgKMax+1) + 9)
   localparam int unsigned BW = LgKMax + 3,  // bucket numbers (2 per entry)
   localparam int unsigned SW = 48           // sequence numbers and cycles

@@ -60,15 +60,22 @@ static inline mt_urd_slot *slot_of(mt_unit_reduce *u, uint64_t seq)
     return &u->w[seq & (u->wslots - 1)];
 }
 
-/* Slots leave from the oldest while it is decided at every size (the release engine). */
+/* Slots leave from the oldest while it is decided at every size (the release engine: it reads
+ * one decided slot a clock, from the clock after the write that decided it, and a record leaves
+ * in the clock after that read). */
 static void release(mt_unit_reduce *u)
 {
     while (u->whead < u->seq) {
         mt_urd_slot *s = slot_of(u, u->whead);
         if (s->pend)
             return;
+        if (s->ready == MT_URD_UNKNOWN || u->rel_clock == MT_URD_UNKNOWN)
+            u->rel_clock = MT_URD_UNKNOWN;
+        else
+            u->rel_clock = s->ready + 1 > u->rel_clock + 1 ? s->ready + 1 : u->rel_clock + 1;
         if (s->mask) {
             u->records++;
+            u->rec_clock = u->rel_clock == MT_URD_UNKNOWN ? MT_URD_UNKNOWN : u->rel_clock + 1;
             if (u->sink)
                 u->sink(u->ctx, s->cycle, s->page, s->rw, s->mask);
         }
@@ -76,10 +83,12 @@ static void release(mt_unit_reduce *u)
     }
 }
 
-/* The window is full: the oldest slot's undecided sizes keep it, and it leaves. */
-static void force_oldest(mt_unit_reduce *u)
+/* The window is full: the oldest slot's undecided sizes keep it (its read at clock `at`, the
+ * write after), and it leaves. */
+static void force_oldest(mt_unit_reduce *u, uint64_t at)
 {
     mt_urd_slot *s = slot_of(u, u->whead);
+    s->ready = at == MT_URD_UNKNOWN ? at : at + 1;
     for (unsigned m = s->pend; m; m &= m - 1)
         u->kept[__builtin_ctz(m)]++;
     s->mask |= s->pend;
@@ -98,12 +107,14 @@ static inline int forced_out(const mt_unit_reduce *u, uint64_t last)
 }
 
 /* Size i keeps (or drops) the pending reference `last` of an entry, if it is still in the window
- * (one forced out was kept).  Returns the clocks (a read-modify-write of its slot). */
-static unsigned decide(mt_unit_reduce *u, unsigned i, uint64_t last, int keep)
+ * (one forced out was kept), its slot read at clock `at` and written after.  Returns the clocks
+ * (a read-modify-write of its slot). */
+static unsigned decide(mt_unit_reduce *u, unsigned i, uint64_t last, int keep, uint64_t at)
 {
     if (forced_out(u, last))
         return 0;
     mt_urd_slot *s = slot_of(u, last);
+    s->ready = at == MT_URD_UNKNOWN ? at : at + 1;
     if (keep) {
         s->mask |= (uint16_t)(1u << i);
         u->kept[i]++;
@@ -176,10 +187,11 @@ static unsigned list_push_front(mt_urd_filter *f, uint32_t e)
     return c;
 }
 
-/* Reference `seq` to metapage p at size i (not size i's MRU metapage); the slot s is seq's.
- * Returns the clocks it took. */
-static unsigned filter_ref(mt_unit_reduce *u, unsigned i, uint64_t seq, uint64_t p, mt_urd_slot *s)
+/* Reference `seq` to metapage p at size i (not size i's MRU metapage); the slot s is seq's, the
+ * first operation at clock t0.  Returns the clocks it took. */
+static unsigned filter_ref(mt_unit_reduce *u, unsigned i, uint64_t seq, uint64_t p, mt_urd_slot *s, uint64_t t0)
 {
+#define AT(c) (t0 == MT_URD_UNKNOWN ? MT_URD_UNKNOWN : t0 + (c))
     mt_urd_filter *f = &u->f[i];
     const uint16_t bit = (uint16_t)(1u << i);
     uint32_t h = hash_of(f, p);
@@ -198,7 +210,7 @@ static unsigned filter_ref(mt_unit_reduce *u, unsigned i, uint64_t seq, uint64_t
                 x->t1 = x->last;
             } else {
                 int keep = f->evicted_last > x->t1; /* k distinct others since t1 */
-                c += decide(u, i, x->last, keep);
+                c += decide(u, i, x->last, keep, AT(c));
                 if (keep)
                     x->t1 = x->last;
             }
@@ -222,7 +234,7 @@ static unsigned filter_ref(mt_unit_reduce *u, unsigned i, uint64_t seq, uint64_t
         mt_urd_entry *x = &f->e[e];
         c++; /* the tail's read */
         if (x->pend)
-            c += decide(u, i, x->last, 1);
+            c += decide(u, i, x->last, 1, AT(c));
         if (x->last > f->evicted_last)
             f->evicted_last = x->last;
         c += hash_delete(f, e);
@@ -240,14 +252,17 @@ static unsigned filter_ref(mt_unit_reduce *u, unsigned i, uint64_t seq, uint64_t
     x->pend = 0;
     c += list_push_front(f, e);
     return c;
+#undef AT
 }
 
-/* One reference through the filters (a change of 4 KiB page).  Returns the clocks it took. */
-static unsigned filters_ref(mt_unit_reduce *u, uint64_t cycle, uint64_t page4k, unsigned rw)
+/* One reference through the filters (a change of 4 KiB page), its first operation at clock
+ * `start` (MT_URD_UNKNOWN: not modelled, the session's end).  Returns the clocks it took: the
+ * forced slot's read-modify-write first, then the sizes, then the slot's write. */
+static unsigned filters_ref(mt_unit_reduce *u, uint64_t start, uint64_t cycle, uint64_t page4k, unsigned rw)
 {
-    unsigned c = 1; /* the slot write */
+    unsigned c = 0;
     if (u->seq - u->whead >= u->wslots) { /* slot seq mod W is still open: seq - W's */
-        force_oldest(u);
+        force_oldest(u, start);
         c += 2; /* its read-modify-write */
     }
     uint64_t seq = u->seq;
@@ -258,7 +273,9 @@ static unsigned filters_ref(mt_unit_reduce *u, uint64_t cycle, uint64_t page4k, 
     unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
     for (unsigned i = 0; i < n; i++)
-        c += filter_ref(u, i, seq, page4k >> i, s);
+        c += filter_ref(u, i, seq, page4k >> i, s, start == MT_URD_UNKNOWN ? start : start + c);
+    s->ready = start == MT_URD_UNKNOWN ? start : start + c; /* the slot's write (its last clock) */
+    c++;
     u->seq++; /* the slot is written: it joins the window */
     u->refs++;
     u->clocks += c;
@@ -285,7 +302,7 @@ static void advance(mt_unit_reduce *u, uint64_t cycle)
             return;
         u->qhead = (u->qhead + 1) % u->qcap;
         u->qnum--;
-        u->busy_until = start + filters_ref(u, r.cycle, r.page, r.rw);
+        u->busy_until = start + filters_ref(u, start, r.cycle, r.page, r.rw);
     }
 }
 
@@ -349,13 +366,13 @@ void mt_urd_finish(mt_unit_reduce *u)
     advance(u, UINT64_MAX);
     if (u->skipped_valid) {
         u->skipped_valid = 0;
-        filters_ref(u, u->skipped_cycle, u->skipped_page, u->skipped_rw);
+        filters_ref(u, MT_URD_UNKNOWN, u->skipped_cycle, u->skipped_page, u->skipped_rw);
     }
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_urd_filter *f = &u->f[i];
         for (uint32_t j = 0; j < f->n; j++)
             if (f->e[j].pend) {
-                decide(u, i, f->e[j].last, 1);
+                decide(u, i, f->e[j].last, 1, MT_URD_UNKNOWN);
                 f->e[j].pend = 0;
             }
     }

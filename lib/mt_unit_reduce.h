@@ -46,6 +46,7 @@
 #include "mt_reduce.h"
 
 #define MT_URD_NIL UINT32_MAX
+#define MT_URD_UNKNOWN UINT64_MAX /* a clock the model does not know (the session's end) */
 
 typedef struct {
     uint64_t page, last, t1; /* metapage; sequence numbers of its last and last kept reference */
@@ -63,6 +64,7 @@ typedef struct {
 
 typedef struct {
     uint64_t cycle, page;    /* the reference's cycle and 4 KiB page */
+    uint64_t ready;          /* the clock of the write that decided it at its last size */
     uint16_t mask, pend;     /* sizes that keep it; sizes still undecided */
     uint8_t rw;
 } mt_urd_slot;
@@ -93,6 +95,10 @@ typedef struct {
     uint64_t seq, whead;
     mt_reduce_sink sink;
     void *ctx;
+    /* the release engine: the clock of its last slot read; rec_clock is the clock in which the
+     * record the sink is being given leaves (MT_URD_UNKNOWN for those the session's end decides,
+     * whose clocks depend on the end's walk, which the model does not time) */
+    uint64_t rel_clock, rec_clock;
     /* counts */
     uint64_t accesses, lost, refs, records, forced, kept[MT_REDUCE_SIZES];
     uint64_t clocks, max_clocks; /* filter clocks in all, and the most one reference took */

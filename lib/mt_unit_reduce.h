@@ -18,19 +18,24 @@
  *   full: keeping more than the rule asks is exact, docs/metapaging.md Theorem) and it leaves.
  *   The filter entry is not touched: an entry whose pending reference is older than the window
  *   (last < the oldest slot) knows it was kept, and takes t1 = last at its next decision.
- * - **Per size, block RAM.**  Entries {metapage, last, t1, pend, prev, next, hnext} (a recency
- *   list with head and tail registers, and the hash chains), and buckets (the first entry of each
- *   chain; 2 k_i rounded up to a power of two, XOR-folded metapage bits): no probing, and a
- *   deletion walks its chain to the predecessor.
+ * - **Per size, block RAM.**  Entries {metapage, last, t1, pend}, recency links {prev, next}
+ *   (head and tail registers per size) and chain links {hnext} in separate memories, so that a
+ *   splice writes one neighbour's link in one clock; buckets (the first entry of each chain; 2 k_i
+ *   rounded up to a power of two, bucket (p ^ p >> 18 ^ p >> 36) & (2^hbits - 1)): no probing, and
+ *   a deletion walks its chain to the predecessor.
  *
- * Timing (one operation on one single-ported RAM a clock, the RAMs used one after the other): a
- * reference costs 1 clock for its slot write plus, at each size it changes, a bucket read, one
- * read per chain entry compared, on a hit with a pending reference inside the window a slot
- * read-modify-write (2), a list move (1 when already the head, else 3 or 4), and on a miss with
- * the filter full the tail's read, its pending slot's read-modify-write, its chain deletion
- * (bucket read, the predecessors' reads, one write), its unlink, a bucket re-read, the bucket
- * write and the push (2).  A full window costs 1 clock more (the forced slot's write).  The
- * release of slots runs beside the filters (its own read port, one slot a clock).
+ * Timing (one operation on one single-ported RAM a clock, the RAMs used one after the other; the
+ * reference's first operation in the clock the engine takes it from the queue): a full window's
+ * forced slot first (its read-modify-write, 2), then at each size the reference changes (those up
+ * to the highest bit in which its page differs from the last reference's) a bucket read, one read
+ * per chain entry compared, and on a hit with a pending reference inside the window that slot's
+ * read-modify-write (2) and a list move (1 when already the head, else 3 or 4); on a miss with the
+ * filter full the tail's read, its pending slot's read-modify-write, its chain deletion (bucket
+ * read, the predecessors' reads, one write), its unlink (0 or 1), a bucket re-read; then the
+ * bucket write and the push (1 or 2); last, the reference's own slot write (1).  The release
+ * engine runs beside the filters (its own read port): it reads the oldest decided slot, one a
+ * clock, from the clock after the write that decided it (or wrote it), and the slot's record
+ * leaves in the clock after that read (`rec_clock` while the sink has it).
  *
  * Accesses come at most one a clock.  A repeat of the last 4 KiB page and a settled alternation's
  * step cost nothing (flip-flops compare them every clock).  Other accesses wait in a queue of Q

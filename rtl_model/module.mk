@@ -142,7 +142,7 @@ $(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim: rtl_model/rtl/mt_tu_reduce.sv rtl_mo
 	$(RTL_ENV) $(VERILATOR) --cc --exe --build -Wall --top-module mt_tu_reduce -GLgW=$(2) -GLgQ=$(3) -O3 \
 	  --x-assign 0 --x-initial 0 --no-timing -Mdir $(RTL_OUT)/reduce-$(1)/obj -o mt_reduce_cosim \
 	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR)/lib -DCOSIM_LGW=$(2) -DCOSIM_LGQ=$(3)" \
-	  -LDFLAGS "$(abspath $(MT_A)) $(LDFLAGS)" $(abspath rtl_model/rtl/mt_tu_reduce.sv) \
+	  -LDFLAGS "$(abspath $(MT_A)) $(LDFLAGS) $(LDLIBS)" $(abspath rtl_model/rtl/mt_tu_reduce.sv) \
 	  $(abspath rtl_model/tb/mt_reduce_cosim.cpp) -j 2 -MAKEFLAGS "$(RTL_OPT)" \
 	  >$(RTL_OUT)/reduce-$(1)/verilator.log 2>&1 || { cat $(RTL_OUT)/reduce-$(1)/verilator.log; exit 1; }
 TEST_DEPS += $(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim

@@ -3,8 +3,11 @@
 // random gaps (runs of one a clock, where the queue fills and accesses are lost) over pages that
 // repeat, alternate (fetch/data), walk and jump; then the session's end (flush).  Compared: every
 // access's taken/lost, the records (cycle, page, R/W, mask, in order), the engine's clocks and the
-// slots forced.  Usage: mt_reduce_cosim [--seed S] [--streams N] [--len L].  Exit 0 when all equal;
-// 1 at the first difference (printed).
+// slots forced.  Usage: mt_reduce_cosim [--seed S] [--streams N] [--len L]; or
+// mt_reduce_cosim --trace EVERY-ACCESS.mtr [--lgk N]: a recorded run's accesses (mtemu --trace-all
+// --trace-all-ram) at their cycles' gaps, budget 4 KiB << N (default: N = 0, 4 and 10 in turn).
+// Exit 0 when all equal; 1 at the first difference (printed); 2 for bad options or an unreadable
+// trace.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include "Vmt_tu_reduce___024root.h"
 #endif
 
+#include "mt_reader.h"
 extern "C" {
 #include "mt_unit_reduce.h"
 }
@@ -109,8 +113,71 @@ struct Rtl {
     }
 };
 
-int run_stream(uint64_t *seed, unsigned lgk, size_t len, uint64_t *n_recs, uint64_t *n_lost,
-               uint64_t *n_forced, uint64_t *n_timed)
+// Where a stream's accesses come from: random (a seed) or a recorded run (an every-access .mtr).
+struct Source {
+    virtual ~Source() = default;
+    // the next access: clocks to wait before it, its address and R/W; false at the end
+    virtual bool next(uint64_t *gap, uint64_t *addr, unsigned *rw) = 0;
+};
+
+struct RandomSource : Source {
+    uint64_t *seed;
+    size_t len, i = 0;
+    uint64_t code = 0x80000000u, data = 0x80100000u;
+    unsigned spread, dense;
+    RandomSource(uint64_t *s, size_t n) : seed(s), len(n)
+    {
+        spread = 1u + (unsigned)(rng(seed) % 64) * 8;
+        dense = (unsigned)(rng(seed) % 4); /* 0: every clock, else gaps */
+    }
+    bool next(uint64_t *gap, uint64_t *addr, unsigned *rw) override
+    {
+        if (i == len)
+            return false;
+        *gap = dense == 0 ? 0 : rng(seed) % (dense * 12);
+        if (rng(seed) % 12 == 0)
+            data = 0x80000000u + (rng(seed) % spread) * 4096;
+        if (rng(seed) % 50 == 0)
+            code = 0x80000000u + (rng(seed) % spread) * 4096 * (1 + rng(seed) % 700);
+        *addr = i % 2 ? data + (rng(seed) & 0xff8) : code + ((i * 4) & 0xffc);
+        if (rng(seed) % 10 == 0)
+            *addr = 0x80000000u + (rng(seed) % spread) * 4096 + (rng(seed) % 4) * 0x40000000u;
+        *rw = rng(seed) % 4 == 0;
+        i++;
+        return true;
+    }
+};
+
+// The samples of an every-access trace (mtemu --trace-all), with the gaps between their cycles.
+struct TraceSource : Source {
+    mt_reader *rd;
+    mt_sample_rec buf[4096];
+    long n = 0, at = 0;
+    uint64_t last = 0;
+    bool first = true, failed = false;
+    explicit TraceSource(mt_reader *r) : rd(r) {}
+    bool next(uint64_t *gap, uint64_t *addr, unsigned *rw) override
+    {
+        if (at == n) {
+            n = mt_reader_next(rd, buf, sizeof buf / sizeof buf[0], 1);
+            at = 0;
+            if (n < 0)
+                failed = true;
+            if (n <= 0)
+                return false;
+        }
+        const mt_sample_rec &x = buf[at++];
+        *gap = first || x.cycle <= last ? 0 : x.cycle - last - 1;
+        first = false;
+        last = x.cycle;
+        *addr = x.address;
+        *rw = x.write;
+        return true;
+    }
+};
+
+int run_stream(Source &src, unsigned lgk, uint64_t *n_recs, uint64_t *n_lost, uint64_t *n_forced,
+               uint64_t *n_timed)
 {
     Rtl r(lgk);
     while (!r.m->ready_o)
@@ -123,21 +190,11 @@ int run_stream(uint64_t *seed, unsigned lgk, size_t len, uint64_t *n_recs, uint6
         fprintf(stderr, "mt_urd_init failed\n");
         return 1;
     }
-    uint64_t code = 0x80000000u, data = 0x80100000u;
-    unsigned spread = 1u + (unsigned)(rng(seed) % 64) * 8;
-    unsigned dense = (unsigned)(rng(seed) % 4); /* 0: every clock, else gaps */
-    for (size_t i = 0; i < len; i++) {
-        unsigned gap = dense == 0 ? 0 : (unsigned)(rng(seed) % (dense * 12));
-        for (unsigned g = 0; g < gap; g++)
+    uint64_t gap, addr;
+    unsigned rw;
+    for (size_t i = 0; src.next(&gap, &addr, &rw); i++) {
+        for (uint64_t g = 0; g < gap; g++)
             r.tick();
-        if (rng(seed) % 12 == 0)
-            data = 0x80000000u + (rng(seed) % spread) * 4096;
-        if (rng(seed) % 50 == 0)
-            code = 0x80000000u + (rng(seed) % spread) * 4096 * (1 + rng(seed) % 700);
-        uint64_t addr = i % 2 ? data + (rng(seed) & 0xff8) : code + ((i * 4) & 0xffc);
-        if (rng(seed) % 10 == 0)
-            addr = 0x80000000u + (rng(seed) % spread) * 4096 + (rng(seed) % 4) * 0x40000000u;
-        unsigned rw = rng(seed) % 4 == 0;
         r.m->acc_valid_i = 1;
         r.m->acc_cycle_i = r.clk;
         r.m->acc_addr_i = addr;
@@ -202,6 +259,8 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     unsigned streams = 50;
     size_t len = 2000;
+    const char *trace = nullptr;
+    long budget_lg = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], nullptr, 0);
@@ -209,18 +268,55 @@ int main(int argc, char **argv)
             streams = (unsigned)strtoul(argv[++i], nullptr, 0);
         else if (!strcmp(argv[i], "--len") && i + 1 < argc)
             len = strtoul(argv[++i], nullptr, 0);
+        else if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+            trace = argv[++i];
+        else if (!strcmp(argv[i], "--lgk") && i + 1 < argc)
+            budget_lg = strtol(argv[++i], nullptr, 0);
         else if (argv[i][0] != '+') {
-            fprintf(stderr, "mt_reduce_cosim: unknown option '%s' (--seed S, --streams N, --len L)\n", argv[i]);
+            fprintf(stderr, "mt_reduce_cosim: unknown option '%s' (--seed S, --streams N, --len L, or --trace "
+                    "EVERY-ACCESS.mtr [--lgk 0..10])\n", argv[i]);
             return 2;
         }
     }
     if (!seed)
         seed = 1;
     uint64_t recs = 0, lost = 0, forced = 0, timed = 0;
+    if (trace) { /* a recorded run, at one budget (default: all of 0, 4, 10) */
+        if (budget_lg > 10) {
+            fprintf(stderr, "mt_reduce_cosim: --lgk %ld: from 0 to 10\n", budget_lg);
+            return 2;
+        }
+        static const unsigned defaults[] = {0, 4, 10};
+        unsigned runs = budget_lg >= 0 ? 1 : 3;
+        for (unsigned k = 0; k < runs; k++) {
+            unsigned lgk = budget_lg >= 0 ? (unsigned)budget_lg : defaults[k];
+            char err[256];
+            mt_reader *rd = mt_reader_open(trace, err, sizeof err);
+            if (!rd) {
+                fprintf(stderr, "mt_reduce_cosim: %s\n", err);
+                return 2;
+            }
+            TraceSource src(rd);
+            int bad = run_stream(src, lgk, &recs, &lost, &forced, &timed);
+            if (src.failed)
+                fprintf(stderr, "mt_reduce_cosim: %s: %s\n", trace, mt_reader_error(rd));
+            mt_reader_close(rd);
+            if (bad || src.failed) {
+                printf("mt_reduce_cosim: %s differs at lgk %u (W %u, Q %u)\n", trace, lgk, 1u << COSIM_LGW,
+                       1u << COSIM_LGQ);
+                return 1;
+            }
+        }
+        printf("mt_reduce_cosim: %s identical at %u budget(s) (W %u, Q %u): %" PRIu64 " records (%" PRIu64
+               " at the same clock), %" PRIu64 " accesses lost, %" PRIu64 " slots forced\n",
+               trace, runs, 1u << COSIM_LGW, 1u << COSIM_LGQ, recs, timed, lost, forced);
+        return 0;
+    }
     static const unsigned lgks[] = {0, 1, 2, 3, 5, 10};
     for (unsigned s = 0; s < streams; s++) {
         unsigned lgk = lgks[s % (sizeof lgks / sizeof lgks[0])];
-        if (run_stream(&seed, lgk, len, &recs, &lost, &forced, &timed)) {
+        RandomSource src(&seed, len);
+        if (run_stream(src, lgk, &recs, &lost, &forced, &timed)) {
             printf("mt_reduce_cosim: stream %u differs (W %u, Q %u)\n", s, 1u << COSIM_LGW, 1u << COSIM_LGQ);
             return 1;
         }

@@ -130,6 +130,27 @@ TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rt
                 rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
                 rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh
 
+# The reduce path's filter (mt_tu_reduce, issue 23; not yet inside mt_tu) co-simulated clock for
+# clock against lib/mt_unit_reduce.c by rtl_model/tb/mt_reduce_cosim.cpp, Verilated with the
+# testbench as its main: a small window (W 16, Q 4: forced keeps and lost accesses all the time)
+# and a larger one (W 64, Q 8).  test_rtl_reduce.sh runs both.  As for the other Verilated builds,
+# the C++ is compiled without sanitizers under SAN=1 (the link takes them for the model's library).
+# $(call rtl_reduce_build,name,LgW,LgQ)
+define rtl_reduce_build
+$(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim: rtl_model/rtl/mt_tu_reduce.sv rtl_model/tb/mt_reduce_cosim.cpp $(MT_A) rtl_model/module.mk
+	@mkdir -p $(RTL_OUT)/reduce-$(1)/obj
+	$(RTL_ENV) $(VERILATOR) --cc --exe --build -Wall --top-module mt_tu_reduce -GLgW=$(2) -GLgQ=$(3) -O3 \
+	  --x-assign 0 --x-initial 0 --no-timing -Mdir $(RTL_OUT)/reduce-$(1)/obj -o mt_reduce_cosim \
+	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR)/lib -DCOSIM_LGW=$(2) -DCOSIM_LGQ=$(3)" \
+	  -LDFLAGS "$(abspath $(MT_A)) $(LDFLAGS) $(LDLIBS)" $(abspath rtl_model/rtl/mt_tu_reduce.sv) \
+	  $(abspath rtl_model/tb/mt_reduce_cosim.cpp) -j 2 -MAKEFLAGS "$(RTL_OPT)" \
+	  >$(RTL_OUT)/reduce-$(1)/verilator.log 2>&1 || { cat $(RTL_OUT)/reduce-$(1)/verilator.log; exit 1; }
+TEST_DEPS += $(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim
+endef
+$(eval $(call rtl_reduce_build,w16,4,2))
+$(eval $(call rtl_reduce_build,w64,6,3))
+TEST_SCRIPTS += rtl_model/tb/test_rtl_reduce.sh
+
 # The RTL's unit tests link the RTL library and the C++ runtime (overrides tests/unit's rule).
 $(BUILD)/tests/test_rtl_api: $(OBJ)/tests/unit/test_rtl_api.o $(RTL_A) $(MT_A)
 	@mkdir -p $(@D)

@@ -75,6 +75,9 @@ const char *trace_options_help(void)
            "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
            "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
            "                            that rate whenever it has sampled more than 1024 metapages\n"
+           "  --trace-reduce-unit       reduce mode through the C model of the unit's reduce path\n"
+           "                            (lib/mt_unit_reduce: a 64-slot window, a queue of 8; accesses\n"
+           "                            it cannot take are lost and counted in the trailer)\n"
            "  --trace-spatial-unit      spatial mode through the unit's own front end (SPATIAL register;\n"
            "                            fixed rates, one burst at r = 1; implied by --trace-unit=rtl|both)\n"
            "  --trace-unit=U            model (C model) | rtl (Verilated RTL) | both (lockstep: stop at\n"
@@ -358,6 +361,10 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_num(v, MT_UNIT_MAX_DRAIN, &x) || x < 1)
             BAD("--trace-fifo-drain", "a number of bytes per cycle from 1 to 8");
         o->fifo_drain = (uint32_t)x;
+    } else if ((m = cliopt_match("--trace-reduce-unit", argc, argv, i, &v, false, err, errlen)) != 0) {
+        if (m < 0)
+            return -1;
+        o->reduce_unit = true;
     } else if ((m = cliopt_match("--trace-spatial-unit", argc, argv, i, &v, false, err, errlen)) != 0) {
         if (m < 0)
             return -1;
@@ -397,6 +404,10 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     }
     if (o->mode == TRACE_MODE_SPATIAL && o->unit != TRACE_UNIT_MODEL)
         o->spatial_unit = true;
+    if (o->reduce_unit && o->mode != TRACE_MODE_REDUCE) {
+        snprintf(err, errlen, "option --trace-reduce-unit: needs --trace-mode reduce");
+        return -1;
+    }
     if (o->spatial_unit) {
         o->cfg.rate_h = 1;
         o->cfg.fmt = MT_FMT_FULL << MT_FMT_H_SHIFT | MT_FMT_FULL << MT_FMT_L_SHIFT;
@@ -445,6 +456,8 @@ struct trace_session {
     mt_writer *red_w; /* --trace with --trace-mode reduce or spatial: size-masked records */
     mt_reduce red;
     bool red_init, red_started, red_failed;
+    mt_unit_reduce ured; /* --trace-reduce-unit: the filter instead of red (red_init stays false) */
+    bool ured_init;
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
     bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
@@ -628,6 +641,10 @@ static bool red_access(struct trace_session *s, const mt_access *a)
         return true;
     if (a->addr < s->ram_base || a->addr >= s->ram_end)
         return true;
+    if (s->ured_init) {
+        mt_urd_access(&s->ured, a->cycle, a->addr, a->write);
+        return !s->red_failed;
+    }
     mt_reduce_access(&s->red, a->cycle, a->addr, a->write);
     return !s->red_failed && !s->red.oom;
 }
@@ -659,7 +676,7 @@ static void sp_skipped(void *ctx, uint64_t n)
 static bool rec_access(void *ctx, const mt_access *a)
 {
     struct trace_session *s = ctx;
-    if (s->red_init && !red_access(s, a))
+    if ((s->red_init || s->ured_init) && !red_access(s, a))
         return false;
     if (s->sp_init && !sp_access(s, a))
         return false;
@@ -816,18 +833,28 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         size_t n;
         run_info(o, ri, false, info, sizeof info);
         n = strlen(info);
-        snprintf(info + n, sizeof info - n, "trace.mode=reduce\ntrace.reduce_budget=%" PRIu64 "\n"
-                 "trace.reduce_sizes=4K..2M\nrange=ram\n", o->reduce_budget);
+        n += (size_t)snprintf(info + n, sizeof info - n, "trace.mode=reduce\ntrace.reduce_budget=%" PRIu64 "\n"
+                              "trace.reduce_sizes=4K..2M\nrange=ram\n", o->reduce_budget);
+        if (o->reduce_unit && n < sizeof info)
+            snprintf(info + n, sizeof info - n, "trace.reduce_unit=1\ntrace.reduce_window=%u\ntrace.reduce_queue=%u\n",
+                     TRACE_REDUCE_UNIT_W, TRACE_REDUCE_UNIT_Q);
         mt_writer_config wc = {.producer = "mtemu 1.0 --trace-mode=reduce", .info = info, .ref_hz = REF_HZ,
                                .sync_period = o->cfg.sync_period};
         s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
         if (!s->red_w)
             goto fail;
-        if (mt_reduce_init(&s->red, o->reduce_budget, red_record, s) != 0) {
+        if (o->reduce_unit) {
+            if (mt_urd_init(&s->ured, o->reduce_budget, TRACE_REDUCE_UNIT_W, TRACE_REDUCE_UNIT_Q, red_record, s) != 0) {
+                snprintf(err, errlen, "--trace-reduce-budget %" PRIu64 ": cannot build the filter", o->reduce_budget);
+                goto fail;
+            }
+            s->ured_init = true;
+        } else if (mt_reduce_init(&s->red, o->reduce_budget, red_record, s) != 0) {
             snprintf(err, errlen, "--trace-reduce-budget %" PRIu64 ": cannot build the filter", o->reduce_budget);
             goto fail;
+        } else {
+            s->red_init = true;
         }
-        s->red_init = true;
     } else if (o->trace_path) {
         snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
         run_info(o, ri, false, info, sizeof info);
@@ -901,10 +928,10 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         be = lockstep_backend(s->ls);
         break;
     }
-    bool filtered = s->red_init || s->sp_init;
+    bool filtered = s->red_init || s->ured_init || s->sp_init;
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker,
-                             .page_changes = (s->red_init || s->sp_init) && !s->all,
+                             .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
@@ -1031,6 +1058,10 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
                 tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);
             if (tn < sizeof trl)
                 snprintf(trl + tn, sizeof trl - tn, "\n");
+        } else if (s->ured_init) {
+            mt_urd_finish(&s->ured); /* the queue drains, every pending reference is kept */
+            snprintf(trl, sizeof trl, "%s=%" PRIu64 "\ntrace.reduce_unit_lost=%" PRIu64 "\n",
+                     s->all ? "trace.accesses" : "trace.page_changes", s->ured.accesses, s->ured.lost);
         } else {
             mt_reduce_finish(&s->red); /* every pending reference is kept */
             /* with the CPU's page filter on (reduce without --trace-all) the filter hears only the
@@ -1099,6 +1130,17 @@ void trace_session_report(const struct trace_session *s, FILE *f)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->red.kept[i]);
         fputc('\n', f);
     }
+    if (s->ured_init) {
+        const mt_unit_reduce *u = &s->ured;
+        fprintf(f, "trace.reduce_unit B %" PRIu64 " W %u Q %u: %" PRIu64 " in, %" PRIu64 " lost, %" PRIu64
+                " references, %" PRIu64 " records, %" PRIu64 " slots forced; engine %" PRIu64 " clocks (%.1f per "
+                "reference, most %" PRIu64 "); references by clocks 1-4,5-8,9-16,17-32,33-64,65-128,129-256,>256 ",
+                u->budget, u->wslots, u->qcap, u->accesses, u->lost, u->refs, u->records, u->forced, u->clocks,
+                u->refs ? (double)u->clocks / (double)u->refs : 0.0, u->max_clocks);
+        for (unsigned i = 0; i < 8; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "", u->hist[i]);
+        fputc('\n', f);
+    }
     if (s->sp_init) {
         fprintf(f, "trace.spatial N %" PRIu32 ": %" PRIu64 " accesses in, %" PRIu64 " records out (1 per %.1f), "
                 "%" PRIu64 " alternation steps skipped, %" PRIu32 " rate doublings",
@@ -1141,5 +1183,7 @@ void trace_session_destroy(struct trace_session *s)
     waves_end(s); /* the RTL has closed the file */
     if (s->red_init)
         mt_reduce_free(&s->red);
+    if (s->ured_init)
+        mt_urd_free(&s->ured);
     free(s);
 }

@@ -18,6 +18,7 @@
 #include "emu/platform/bus.h"
 #include "emu/cpu/cpu.h"
 #include "mt_reduce.h"
+#include "mt_unit_reduce.h"
 #include "mt_spatial.h"
 #include "mt_unit.h"
 
@@ -25,6 +26,10 @@ typedef enum { TRACE_UNIT_MODEL = 0, TRACE_UNIT_RTL = 1, TRACE_UNIT_BOTH = 2 } t
 /* What --trace records: the unit's time sampling (burst/span, the seed's mode), the exact
  * reduction (every guest-RAM access of --trace-kinds through lib/mt_reduce.h's filter) or the
  * spatial sample (the same accesses through lib/mt_spatial.h's filter). */
+/* The unit's reduce path as --trace-reduce-unit runs it: the RTL's default window and queue
+ * (rtl_model/rtl/mt_tu_reduce.sv LgW = 6, LgQ = 3). */
+#define TRACE_REDUCE_UNIT_W 64u
+#define TRACE_REDUCE_UNIT_Q 8u
 typedef enum { TRACE_MODE_BURST = 0, TRACE_MODE_REDUCE = 1, TRACE_MODE_SPATIAL = 2 } trace_mode;
 
 struct trace_options {
@@ -43,6 +48,9 @@ struct trace_options {
     uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
     bool spatial_unit;          /* spatial mode through the unit's front end (SPATIAL register):
                                  * --trace-spatial-unit, implied by --trace-unit=rtl|both */
+    bool reduce_unit;           /* --trace-reduce-unit: reduce mode through the C model of the
+                                 * unit's reduce path (lib/mt_unit_reduce.h: a window of
+                                 * TRACE_REDUCE_UNIT_W slots, a queue of TRACE_REDUCE_UNIT_Q) */
     const char *waves_path;     /* --waves FILE.fst: the RTL unit's waveform (rtl|both) */
     uint64_t waves_from, waves_to; /* --waves-from / --waves-to CYCLE: [from, to) of the unit's clock */
     bool waves_window;          /* either was given */

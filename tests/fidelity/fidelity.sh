@@ -60,19 +60,18 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
 
 # timed OUT CMD...: runs CMD (stdout/stderr to $OUT.log), its host CPU seconds (user + system,
-# every thread) into $OUT: the shell's `times` (its children's totals) before and after, in this
-# shell (a $(...) would ask a subshell).  CPU time, not wall: the machine is shared, and
-# wall-clock ratios move with its load.
+# every thread) into $OUT, from the child's own rusage (wait4; microseconds, where the shell's
+# `times` counts 10 ms ticks, too coarse for the firmware runs; posix_spawn, so that no copy of
+# the interpreter is counted).  CPU time, not wall: the machine is shared, and wall-clock ratios
+# move with its load.
 timed() {
     out=$1; shift
-    times >"$out.c0"
-    "$@" >"$out.log" 2>&1
-    rc=$?
-    times >"$out.c1"
-    cat "$out.c0" "$out.c1" | awk 'NR == 2 || NR == 4 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] }
-        c[NR] = s } END { printf "%.3f\n", c[4] - c[2] }' >"$out"
-    rm -f "$out.c0" "$out.c1"
-    return $rc
+    python3 -c 'import os, sys
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+_, status, use = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%.4f\n" % (use.ru_utime + use.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status))' "$out" "$@" >"$out.log" 2>&1
 }
 # (the quotient first: in printf's argument list mawk takes `b > 0` for a redirection to a file "0")
 ratio() { awk -v a="$(cat "$1")" -v b="$(cat "$2")" 'BEGIN { r = 0; if (b > 0) r = a / b; printf "%.2f", r }'; }
@@ -140,7 +139,7 @@ one() {
         || { fail "fidelity-$name (truth run)"; cat "$d/t.truth.log"; return; }
     insns=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$d/truth.json")
     emus=$(sed -n 's/.*"emulated_seconds": \([0-9.]*\).*/\1/p' "$d/truth.json")
-    printf '| %s | %s | %s | %s s | %s | %s |\n' "$name" "$insns" "$emus" "$(cat "$d/t.none")" \
+    printf '| %s | %s | %s | %.3f s | %s | %s |\n' "$name" "$insns" "$emus" "$(cat "$d/t.none")" \
         "$(ratio "$d/t.lru" "$d/t.none")" "$(ratio "$d/t.truth" "$d/t.none")" >>"$speed"
     accesses=$(sed -n 's/.*"accesses": \([0-9]*\).*/\1/p' "$d/truth.json" | head -1)
     # the exact mode first: OPT's truth (exact for LRU and OPT at budgets >= B, the grid's

@@ -226,11 +226,169 @@ def spatial_unit():
     return v
 
 
+# ---- spatial mode: an independent model of the filter's rule (docs/trace-format.md 4.1) --------
+# Written from the normative text, not from lib/mt_spatial.c, so that the vector below checks the
+# C filter against the specification (the .svec holds the expected records; no C model makes them).
+
+def splitmix64_h3():
+    """H3[0..31]: the low 48 bits of SplitMix64's first 32 outputs from seed 0."""
+    out, x = [], 0
+    for _ in range(32):
+        x = (x + 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        out.append((z ^ (z >> 31)) & (2**48 - 1))
+    return out
+
+
+H3 = splitmix64_h3()
+assert H3[0] == 0xA8397B1DCDAF and H3[31] == 0x35DEA8E40225  # the table in docs/trace-format.md 4.1
+SPATIAL_SIZES = 10
+
+
+def h3(p):
+    return sum((bin(p & H3[b]).count("1") & 1) << b for b in range(32))
+
+
+class SpatialSize:
+    """One size's rate and bitmap: "Rates change", steps 1-3."""
+
+    def __init__(self, rate, k, t):
+        self.r, self.k, self.t, self.bits, self.doublings = rate.bit_length() - 1, k, t, set(), 0
+
+    def keeps(self, p):
+        return h3(p) & ((1 << self.r) - 1) == 0
+
+    def index(self, p):
+        h = h3(p)
+        return sum(((h >> (self.r + (m - self.r) % self.k)) & 1) << m for m in range(self.k))
+
+    def record(self, p):
+        self.bits.add(self.index(p))
+        while len(self.bits) > self.t and self.r < 16:
+            self.bits = {j for j in self.bits if not (j >> (self.r % self.k)) & 1}
+            self.r += 1
+            self.doublings += 1
+
+
+class SpatialModel:
+    """Size-masked records of a spatial trace: repeats per size collapsed, settled alternations
+    skipped and their last step replayed (docs/trace-format.md 4.1, the last paragraphs)."""
+
+    def __init__(self, rate, k, t):
+        self.size = [SpatialSize(max(1, rate >> i), k, t) for i in range(SPATIAL_SIZES)]
+        self.last_mp = [None] * SPATIAL_SIZES
+        self.last = self.prev = None
+        self.steps, self.alt_ok, self.skipped = 0, False, None
+        self.records, self.accesses, self.alt_skipped = [], 0, 0
+
+    def emit(self, cycle, page, w):
+        mask = 0
+        for i, sz in enumerate(self.size):
+            mp = page >> i
+            if sz.keeps(mp) and self.last_mp[i] != mp:
+                mask |= 1 << i
+                self.last_mp[i] = mp
+                sz.record(mp)
+        if mask:
+            self.records.append((cycle, page, w, mask))
+
+    def access(self, cycle, addr, w):
+        page = (addr & (2**56 - 1)) >> 12
+        self.accesses += 1
+        if page == self.last:
+            return
+        if page == self.prev:  # x y x: a step of an alternation
+            self.prev, self.last = self.last, page
+            self.steps += 1
+            if self.steps == 1:  # skip only if no size of rate 1 tells x and y apart
+                self.alt_ok = all(sz.r > 0 or (page >> i) == (self.prev >> i) for i, sz in enumerate(self.size))
+            if self.alt_ok and self.steps > 2:
+                self.skipped = (cycle, page, w)
+                self.alt_skipped += 1
+                return
+        else:
+            self.prev, self.last, self.steps = self.last, page, 0
+        self.finish()
+        self.emit(cycle, page, w)
+
+    def finish(self):
+        if self.skipped:
+            skipped, self.skipped = self.skipped, None
+            self.emit(*skipped)
+
+    def rates(self):
+        return [1 << sz.r for sz in self.size]
+
+
+def spatial_doubling(d):
+    """tests/golden/spatial_doubling.svec: the spatial rule with doublings (a 16-bit bitmap, T = 3,
+    so that a few metapages double a rate), records derived by SpatialModel."""
+    rate, k, t = 1, 4, 3
+    m = SpatialModel(rate, k, t)
+    acc, notes = [], []
+    cyc = 10
+
+    def a(page, w=0, why=""):
+        nonlocal cyc
+        before = (len(m.records), m.rates(), m.alt_skipped)
+        m.access(cyc, 0x80000000 + page * 4096 + 8 * (cyc % 7), w)
+        acc.append(f"a {cyc} {0x80000000 + page * 4096 + 8 * (cyc % 7):x} {int(w)}")
+        new = m.records[before[0]:]
+        what = ", ".join((f"the replay of @{r[0]}: " if r[0] != cyc else "") + f"record mask 0x{r[3]:03x}" for r in new) or ("skipped" if m.alt_skipped > before[2] else "no record")
+        dbl = [f"{4 << i}K {before[1][i]}->{m.rates()[i]}" for i in range(SPATIAL_SIZES) if m.rates()[i] != before[1][i]]
+        notes.append(f"# @{cyc} page +{page:#x}{' W' if w else ''}: {what}" + (f"; doubles {', '.join(dbl)}" if dbl else "") + (f"  ({why})" if why else ""))
+        cyc += 1
+    # 1. pairs of neighbouring 4 KiB pages far apart: 4K sees twice the distinct metapages of
+    #    8K and doubles first; larger sizes follow as the pairs' metapages add up
+    for n in range(6):
+        a(n * 0x91, 0, "pair, first page")
+        a(n * 0x91 + 1, n % 3 == 2, "pair, second page: a repeat from 8K on")
+    # 2. back to the first pages: some are no longer kept at 4K's new rate
+    for n in range(3):
+        a(n * 0x91 + 1, 0, "revisit")
+    # 3. an alternation x y x y ... of two pages of one 16K metapage, both kept at 4K's rate now:
+    #    4K records its steps 1 and 2 (no size of rate 1 tells x and y apart: the skip is
+    #    allowed), steps 3.. are skipped and the last one is replayed (a 4K record) when it ends
+    base = 0x80000  # the first 4 KiB page of RAM; pages below are relative to it
+    x, y = next((x, x ^ 3) for x in range(0x1000, 0x2000, 4)
+                if m.size[0].keeps(base + x) and m.size[0].keeps(base + (x ^ 3)))
+    for n in range(7):
+        a(y if n & 1 else x, n == 4, "alternation step" if n >= 2 else "alternation")
+    a(0x2345, 0, "a new page ends it: the last step replayed first")
+    # 4. a walk over neighbouring pages: repeats at the large sizes, more doublings at the small
+    for n in range(24):
+        a(0x3000 + (n * 5) % 13, n % 4 == 0, "walk")
+    m.finish()
+    assert any(sz.doublings for sz in m.size[:1]) and sum(sz.doublings for sz in m.size[1:]) > 0
+    assert m.alt_skipped > 0 and any(r[0] == 31 for r in m.records)  # the replayed step
+    with open(os.path.join(d, "spatial_doubling.svec"), "w") as f:
+        f.write("""# Spatial mode golden vector with doublings (docs/trace-format.md 4.1 "Rates change"): written by
+# tests/golden/make_vectors.py, whose SpatialModel derives the records from the specification's
+# text (not from lib/mt_spatial.c); tests/unit/test_lib_spatial.c checks the C filter
+# (mt_spatial_init_rule) and the reader's replay of the rule (mt_spatial_counter_record) against it.
+#   rate N / rule K T / a CYCLE ADDR W / r CYCLE VALUE W / t KEY=VALUE: as in spatial_example.svec
+#   (rule: a bitmap of 2^K bits and threshold T instead of mtemu's K = 14, T = 8192)
+# Pages below are 4 KiB page numbers relative to 0x80000.
+""")
+        f.write(f"rate {rate}\nrule {k} {t}\n")
+        for line, note in zip(acc, notes):
+            f.write(note + "\n" + line + "\n")
+        f.write(f"# end: {m.alt_skipped} alternation steps skipped; doublings per size "
+                f"{','.join(str(sz.doublings) for sz in m.size)}\n")
+        for c, page, w, mask in m.records:
+            f.write(f"r {c} {(page << 12) | mask:x} {int(w)}\n")
+        f.write(f"t trace.accesses={m.accesses}\n")
+        f.write(f"t trace.spatial_final_rates={','.join(str(r) for r in m.rates())}\n")
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for v in [worked_example(), every_packet(), formats(), overflow(), overflow_at_end(), dense_r1(), filters(), no_spans(),
               spatial_unit()]:
         v.save(d)
+    spatial_doubling(d)
 
 
 if __name__ == "__main__":

@@ -349,7 +349,49 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
     return wb;
 }
 
-/* The general case: u found at position j >= 2 of the filter, or not in it.  One scan of the
+/* What every use of u at position j >= 2 of the filter (or below it) ends with, once the entries
+ * before it have been moved down one place: the uses counted at the sizes where u's metapage is
+ * in the filter deeper than c_min (acc: per lane, the first units before the first sharing one;
+ * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
+ * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
+ * the lanes where u and the old front share their metapage, x3). */
+static inline void land(struct mpstack *st, uint32_t u, bool is_write, uint64_t acc, uint64_t g,
+                        uint16_t act, uint64_t share0)
+{
+    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
+    /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
+    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
+    uint16_t counted = 0;
+    while (deeper) {
+        int i = __builtin_ctzll(deeper) / LANE_BITS;
+        deeper &= deeper - 1;
+        counted |= (uint16_t)(1u << i);
+        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
+                        (gp >> i) & 1, is_write);
+    }
+    /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
+     * the filter: it was used more recently). */
+    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
+        int i = __builtin_ctz(a);
+        struct level *L = &st->lv[i];
+        uint32_t m = u >> L->rel;
+        const struct mp_state *ms = &L->st[m];
+        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
+            gs |= (uint16_t)(1u << i);
+        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
+    }
+    uint16_t shallow = st->all & (uint16_t)~(counted | act);
+    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
+    uint16_t change1 = st->one & (uint16_t)~share0;
+    if (change1) /* the old front (now second, if there was one) may be written back */
+        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
+    else if (is_write)
+        st->dirty1 = st->one;
+    st->share01 = share0; /* u and the old front */
+}
+
+/* The general case: u found at position j >= 3 of the filter, or not in it.  One scan of the
  * entries before it computes every size's depth (acc, a lane each), hands the pending writes
  * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
  * down one place. */
@@ -363,7 +405,6 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
     /* u differs from the front (access_unit), which becomes the second entry */
     uint64_t share0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
-    uint16_t change1 = st->one & (uint16_t)~share0;
     uint32_t k = 0, fill = st->fill;
     for (; k < fill; k++) {
         uint32_t unit = st->unit[k];
@@ -392,38 +433,28 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         if (!found)
             st->fill++;
     }
-    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT), act = FIELD(active, F_SHIFT);
-    /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
-    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
-    uint16_t counted = 0;
-    while (deeper) {
-        int i = __builtin_ctzll(deeper) / LANE_BITS;
-        deeper &= deeper - 1;
-        counted |= (uint16_t)(1u << i);
-        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
-                        (gp >> i) & 1, is_write);
-    }
-    /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
-     * the filter: it was used more recently). */
-    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
-        int i = __builtin_ctz(a);
-        struct level *L = &st->lv[i];
-        uint32_t m = u >> L->rel;
-        const struct mp_state *ms = &L->st[m];
-        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
-            gs |= (uint16_t)(1u << i);
-        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
-    }
-    uint16_t shallow = st->all & (uint16_t)~(counted | act);
-    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
-    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
-    if (change1) /* the old front (now second, if there was one) may be written back */
-        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
-    else if (is_write)
-        st->dirty1 = st->one;
+    land(st, u, is_write, acc, g, FIELD(active, F_SHIFT), share0);
     if (full)
         push_out(st, cu, FIELD(ce, F_SHIFT), FIELD(ce, P_SHIFT), FIELD(ce, S_SHIFT));
-    st->share01 = share0; /* u and the old front */
+}
+
+/* u is the third entry (code, stack and data pages in a cycle: a third of the Linux workload's
+ * scans): the scan for j = 2, without its loop.  The front is first everywhere, so the depth is
+ * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3. */
+static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t u, bool is_write)
+{
+    uint64_t sh0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
+    uint64_t sh1 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[1])];
+    uint64_t e0 = st->ent[0], e1 = st->ent[1];
+    uint64_t act1 = X3(st->all) & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
+    uint64_t acc = st->spread[(uint16_t)(e0 & act1)] + st->spread[(uint16_t)(e1 & act2)];
+    uint64_t g = (e0 & sh0) | (e1 & sa1) | st->ent[2];
+    st->unit[2] = st->unit[1];
+    st->ent[2] = e1 & ~sa1;
+    st->unit[1] = st->unit[0];
+    st->ent[1] = e0 & ~sh0;
+    st->unit[0] = u;
+    land(st, u, is_write, acc, g, 0, sh0);
 }
 
 /* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2
@@ -461,6 +492,8 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
         }
     } else if (u == st->unit[1]) {
         swap_front(st, u, is_write);
+    } else if (u == st->unit[2]) {
+        rotate_third(st, u, is_write);
     } else {
         scan(st, u, is_write);
     }

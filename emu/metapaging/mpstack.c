@@ -355,8 +355,9 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
  * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
  * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
  * the lanes where u and the old front share their metapage, x3). */
-static inline void land(struct mpstack *st, uint32_t u, bool is_write, uint64_t acc, uint64_t g,
-                        uint16_t act, uint64_t share0)
+static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
+                                                      bool is_write, uint64_t acc, uint64_t g,
+                                                      uint16_t act, uint64_t share0)
 {
     uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
     /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */

@@ -361,11 +361,9 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
  * (st->swaps, 61 % of the Linux workload's reports) and this applies n at once, before anything
  * else looks at the front entries or the C = 1 tables.  The units entered alternate, the first
  * one being the second entry's. */
-static void settle_swaps(struct mpstack *st)
+static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
 {
     uint64_t n = st->swaps;
-    if (!n)
-        return;
     st->swaps = 0;
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
     uint16_t change1 = st->one & (uint16_t)~S3;
@@ -380,6 +378,12 @@ static void settle_swaps(struct mpstack *st)
         st->ent[0] = e0 ^ d;
         st->ent[1] = e1 ^ d;
     }
+}
+
+static inline void settle_swaps(struct mpstack *st)
+{
+    if (st->swaps)
+        settle_swaps_now(st);
 }
 
 /* What every use of u at position j >= 2 of the filter (or below it) ends with, once the entries

@@ -532,7 +532,7 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
             st->dirty1 = st->one;
         }
     } else if (u == st->unit[1]) {
-        if (!is_write && !(st->dirty1 & st->one & (uint16_t)~st->share01)) {
+        if (!is_write && !(st->dirty1 & (uint16_t)~st->share01)) { /* dirty1 is within one */
             st->swaps++; /* no write-back: counted only (settle_swaps) */
             st->unit[1] = st->unit[0];
             st->unit[0] = u;

@@ -55,6 +55,9 @@ struct mpstack {
      * or by the emulator; first lanes only). */
     uint64_t ent[MPSTACK_FILTER];
     uint64_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage, x3 */
+    /* Read swaps of the two front units not applied yet (settle_swaps): unit[0] and unit[1] are
+     * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */
+    uint64_t swaps;
     uint16_t all;      /* every lane */
     uint16_t one;      /* lanes where C = 1 is asked for */
     uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
@@ -349,12 +352,90 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
     return wb;
 }
 
-/* The general case: u found at position j >= 2 of the filter, or not in it.  One scan of the
+/* A read swap of the two front units whose C = 1 change writes nothing back (the old front was
+ * not written while it was resident there) changes, besides the order of the two units, only
+ * the exchange of their fields and three C = 1 counts: a fault at the lanes `change` where they
+ * differ, no write-back, a backing read at the entering unit's stored1 lanes there.  After such
+ * a swap the resident one is clean at those lanes again, and the stored1 bits change only at a
+ * write-back, so a run of them repeats with period two: access_unit only counts them
+ * (st->swaps, 61 % of the Linux workload's reports) and this applies n at once, before anything
+ * else looks at the front entries or the C = 1 tables.  The units entered alternate, the first
+ * one being the second entry's. */
+static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
+{
+    uint64_t n = st->swaps;
+    st->swaps = 0;
+    uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
+    uint16_t change1 = st->one & (uint16_t)~S3;
+    if (change1) {
+        st->faults1[change1] += n;
+        st->wb1[0] += n; /* as one_change: [0] counts nothing */
+        st->rd1[FIELD(e1, S_SHIFT) & change1] += (n + 1) / 2;
+        st->rd1[FIELD(e0, S_SHIFT) & change1] += n / 2;
+    }
+    if (n & 1) {
+        uint64_t d = (e0 ^ e1) & ~S3;
+        st->ent[0] = e0 ^ d;
+        st->ent[1] = e1 ^ d;
+    }
+}
+
+static inline void settle_swaps(struct mpstack *st)
+{
+    if (st->swaps)
+        settle_swaps_now(st);
+}
+
+/* What every use of u at position j >= 2 of the filter (or below it) ends with, once the entries
+ * before it have been moved down one place: the uses counted at the sizes where u's metapage is
+ * in the filter deeper than c_min (acc: per lane, the first units before the first sharing one;
+ * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
+ * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
+ * the lanes where u and the old front share their metapage, x3). */
+static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
+                                                      bool is_write, uint64_t acc, uint64_t g,
+                                                      uint16_t act, uint64_t share0)
+{
+    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
+    /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
+    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
+    uint16_t counted = 0;
+    while (deeper) {
+        int i = __builtin_ctzll(deeper) / LANE_BITS;
+        deeper &= deeper - 1;
+        counted |= (uint16_t)(1u << i);
+        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
+                        (gp >> i) & 1, is_write);
+    }
+    /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
+     * the filter: it was used more recently). */
+    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
+        int i = __builtin_ctz(a);
+        struct level *L = &st->lv[i];
+        uint32_t m = u >> L->rel;
+        const struct mp_state *ms = &L->st[m];
+        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
+            gs |= (uint16_t)(1u << i);
+        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
+    }
+    uint16_t shallow = st->all & (uint16_t)~(counted | act);
+    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
+    uint16_t change1 = st->one & (uint16_t)~share0;
+    if (change1) /* the old front (now second, if there was one) may be written back */
+        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
+    else if (is_write)
+        st->dirty1 = st->one;
+    st->share01 = share0; /* u and the old front */
+}
+
+/* The general case: u found at position j >= 3 of the filter, or not in it.  One scan of the
  * entries before it computes every size's depth (acc, a lane each), hands the pending writes
  * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
  * down one place. */
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
+    settle_swaps(st);
     /* masks over the lanes in the three fields at once (X3) */
     uint64_t active = X3(st->all); /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
@@ -363,7 +444,6 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
     /* u differs from the front (access_unit), which becomes the second entry */
     uint64_t share0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
-    uint16_t change1 = st->one & (uint16_t)~share0;
     uint32_t k = 0, fill = st->fill;
     for (; k < fill; k++) {
         uint32_t unit = st->unit[k];
@@ -392,38 +472,29 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         if (!found)
             st->fill++;
     }
-    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT), act = FIELD(active, F_SHIFT);
-    /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
-    uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
-    uint16_t counted = 0;
-    while (deeper) {
-        int i = __builtin_ctzll(deeper) / LANE_BITS;
-        deeper &= deeper - 1;
-        counted |= (uint16_t)(1u << i);
-        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
-                        (gp >> i) & 1, is_write);
-    }
-    /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
-     * the filter: it was used more recently). */
-    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
-        int i = __builtin_ctz(a);
-        struct level *L = &st->lv[i];
-        uint32_t m = u >> L->rel;
-        const struct mp_state *ms = &L->st[m];
-        if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
-            gs |= (uint16_t)(1u << i);
-        deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
-    }
-    uint16_t shallow = st->all & (uint16_t)~(counted | act);
-    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
-    st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
-    if (change1) /* the old front (now second, if there was one) may be written back */
-        st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
-    else if (is_write)
-        st->dirty1 = st->one;
+    land(st, u, is_write, acc, g, FIELD(active, F_SHIFT), share0);
     if (full)
         push_out(st, cu, FIELD(ce, F_SHIFT), FIELD(ce, P_SHIFT), FIELD(ce, S_SHIFT));
-    st->share01 = share0; /* u and the old front */
+}
+
+/* u is the third entry (code, stack and data pages in a cycle: a third of the Linux workload's
+ * scans): the scan for j = 2, without its loop.  The front is first everywhere, so the depth is
+ * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3. */
+static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t u, bool is_write)
+{
+    settle_swaps(st);
+    uint64_t sh0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
+    uint64_t sh1 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[1])];
+    uint64_t e0 = st->ent[0], e1 = st->ent[1];
+    uint64_t act1 = X3(st->all) & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
+    uint64_t acc = st->spread[(uint16_t)(e0 & act1)] + st->spread[(uint16_t)(e1 & act2)];
+    uint64_t g = (e0 & sh0) | (e1 & sa1) | st->ent[2];
+    st->unit[2] = st->unit[1];
+    st->ent[2] = e1 & ~sa1;
+    st->unit[1] = st->unit[0];
+    st->ent[1] = e0 & ~sh0;
+    st->unit[0] = u;
+    land(st, u, is_write, acc, g, 0, sh0);
 }
 
 /* The two most recent units alternate: swap them.  Depth 1 where they share the metapage, 2
@@ -456,11 +527,21 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
 {
     if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
         if (is_write) {
+            settle_swaps(st);
             st->ent[0] |= (uint64_t)st->all << P_SHIFT;
             st->dirty1 = st->one;
         }
     } else if (u == st->unit[1]) {
-        swap_front(st, u, is_write);
+        if (!is_write && !(st->dirty1 & (uint16_t)~st->share01)) { /* dirty1 is within one */
+            st->swaps++; /* no write-back: counted only (settle_swaps) */
+            st->unit[1] = st->unit[0];
+            st->unit[0] = u;
+        } else {
+            settle_swaps(st);
+            swap_front(st, u, is_write);
+        }
+    } else if (u == st->unit[2]) {
+        rotate_third(st, u, is_write);
     } else {
         scan(st, u, is_write);
     }
@@ -491,6 +572,7 @@ void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
 {
     if (size < 0 || size >= st->n || m >= st->lv[size].n_metapages)
         return;
+    settle_swaps(st);
     st->lv[size].st[m].stored_upto = HOST_STORED;
     /* its first unit in the filter, if any, holds its C = 1 stored bit */
     for (uint32_t k = 0; k < st->fill; k++)
@@ -498,10 +580,17 @@ void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
             st->ent[k] |= (uint64_t)((st->one >> size) & 1u) << (S_SHIFT + size);
 }
 
-/* The C = 1 counts of a size: the sums over the lane sets that hold it. */
+/* The C = 1 counts of a size: the sums over the lane sets that hold it, and the swaps not
+ * settled yet (settle_swaps). */
 static void one_counts(const struct mpstack *st, int size, struct mpstack_counts *out)
 {
     uint64_t f = 0, wb = 0, rd = 0;
+    uint16_t change1 = st->one & (uint16_t)~st->share01, lane = (uint16_t)(1u << size);
+    if (st->swaps && (change1 & lane)) {
+        f += st->swaps;
+        rd += (FIELD(st->ent[1], S_SHIFT) & lane ? (st->swaps + 1) / 2 : 0) +
+              (FIELD(st->ent[0], S_SHIFT) & lane ? st->swaps / 2 : 0);
+    }
     for (size_t mask = 0; mask < (size_t)1 << st->n; mask++)
         if ((mask >> size) & 1) {
             f += st->faults1[mask];
@@ -540,11 +629,15 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
     /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;
+    /* (Swaps not settled yet leave ent[0] and ent[1] exchanged at the lanes where their units
+     * differ: the first bits are set there in both, and the two are at depths 1 and 2, which
+     * evict nothing at C >= 2, so their pending bits do not matter here.) */
     for (uint32_t k = 0; k < st->fill; k++) {
-        if (!((st->ent[k] >> (F_SHIFT + size)) & 1))
+        uint64_t e = st->ent[k];
+        if (!((e >> (F_SHIFT + size)) & 1))
             continue;
         const struct mp_state *s = &L->st[st->unit[k] >> L->rel];
-        bool pend = (st->ent[k] >> (P_SHIFT + size)) & 1;
+        bool pend = (e >> (P_SHIFT + size)) & 1;
         in_filter++;
         wb += evicted_dirty(in_filter, pend || (s->flags & WRITTEN), pend ? 0 : s->maxd, C);
     }

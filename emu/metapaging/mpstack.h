@@ -25,7 +25,11 @@
  *    written back (backing reads), the histogram of depths.
  *  - The two most recent units alternating (code and data: by far the most common report) is a
  *    swap of the first two entries: their sharing mask is kept, the depth is 1 or 2, and only
- *    sizes with a single resident metapage (c_min == 1) that do not share count anything.
+ *    sizes with a single resident metapage (c_min == 1) that do not share count anything.  A
+ *    read swap that writes nothing back there is only counted, and a run of them is applied at
+ *    once (period two) before anything else looks at the front.
+ *  - The third unit coming back (code, stack and data cycling) is a rotation of the first three
+ *    entries, without the general scan's loop.
  *  - A unit not in the filter: sizes whose metapage has no unit in the filter take a deep use,
  *    depth = (metapages in the filter) + (metapages that left it later, a Fenwick tree over the
  *    times they left) + 1.  The unit falling out applies its pending writes, and its metapage

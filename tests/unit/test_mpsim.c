@@ -361,6 +361,77 @@ static void test_lru_stack_equals_each(void **state)
     }
 }
 
+/* The stack pass's shortcuts, adversarially: runs of reads alternating between two units (which
+ * it only counts and applies at once) of every length, odd and even, broken by a write to
+ * either, a write after a read of the front, a third unit (the rotation of three entries) or a
+ * new one; the emulator's writes and the results read in the middle of a run.  Pages are chosen
+ * so that the two alternating units share the metapage at some sizes and not at others. */
+static void test_lru_stack_alternations(void **state)
+{
+    (void)state;
+    const char *specs[] = {
+        "4K..2M:4K..2M",                  /* one resident metapage at every size */
+        "4K..2M:1M..64M",                 /* the fidelity grid */
+        "4K/8K:8K/12K/16K/128K,64K:128K/192K,2M:2M/4M", /* C = 1, 2, 3 */
+    };
+    const uint64_t ram = 32 * MiB, ram_pages = ram >> 12;
+    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; si++) {
+        struct mpsim_config *cfgs;
+        size_t n;
+        char err[256];
+        assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
+        struct mpsim *sims[2];
+        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
+        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
+        assert_non_null(sims[0]);
+        assert_non_null(sims[1]);
+        uint64_t seed = 77 + si, hot[6];
+        for (size_t k = 0; k < 6; k++) /* near one another (sharing large metapages) or far */
+            hot[k] = k < 3 ? 1000 + k * (1u << (2 * k)) : (rng_next(&seed) % ram_pages);
+        for (int run = 0; run < 4000; run++) {
+            uint64_t x = rng_next(&seed);
+            uint64_t a = hot[x % 6], b = hot[(x >> 3) % 6];
+            if (a == b)
+                b = (x >> 20) % ram_pages;
+            size_t len = (size_t)((x >> 8) % 9); /* 0 .. 8 steps, odd and even */
+            for (size_t step = 0; step <= len; step++)
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], step & 1 ? b : a, false);
+            switch ((x >> 12) % 8) {
+            case 0: /* a write to the front (after its read) */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], len & 1 ? b : a, true);
+                break;
+            case 1: /* a write to the second: a swap that writes */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], len & 1 ? a : b, true);
+                break;
+            case 2: /* a third unit */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], hot[(x >> 16) % 6], (x >> 40) & 1);
+                break;
+            case 3: /* anywhere */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], (x >> 24) % ram_pages, (x >> 41) & 1);
+                break;
+            case 4: /* the emulator writes one of the pair's metapages */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_host_write(sims[k], (((x >> 42) & 1) ? a : b) << 12, 100);
+                break;
+            case 5: /* the results, mid-run */
+                assert_same_results(sims[0], sims[1]);
+                break;
+            default:
+                break;
+            }
+        }
+        assert_same_results(sims[0], sims[1]);
+        mpsim_destroy(sims[0]);
+        mpsim_destroy(sims[1]);
+        free(cfgs);
+    }
+}
+
 /* LO..HI ranges: powers of two, pairs without a whole metapage left out. */
 static void test_parse_ranges(void **state)
 {
@@ -398,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_lru_vs_stack_distance),
         cmocka_unit_test(test_collapsing_is_lossless),
         cmocka_unit_test(test_lru_stack_equals_each),
+        cmocka_unit_test(test_lru_stack_alternations),
         cmocka_unit_test(test_parse_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

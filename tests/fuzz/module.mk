@@ -57,7 +57,8 @@ $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(call fuzz_objs,$(FUZZ_GDB_SRCS))
 # memory safety is checked by the random guest programs under `make SAN=1 test`
 # (tests/fuzz/guest_configs.sh); this target is about options and machine set-up.
 FUZZ_MTEMU_CLANG := -Wno-unknown-attributes -Wno-bitwise-instead-of-logical
-FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS) tests/fuzz/asan_options.c
+FUZZ_MTEMU_SRCS := emu/main.c $(EMU_SRCS) rtl_model/sim/mt_lockstep.c rtl_model/sim/pktctx.c $(MT_SRCS) tests/fuzz/asan_options.c \
+                    tests/fuzz/block_pool.c
 FUZZ_MTEMU_OBJS := $(call fuzz_objs,$(FUZZ_MTEMU_SRCS))
 $(FUZZ_BIN)/obj/emu/cpu/cpu.o: emu/cpu/cpu.c $(GEN)/mt_version.h
 	@mkdir -p $(@D)
@@ -68,7 +69,8 @@ $(FUZZ_OBJ)/%.o: %.c $(GEN)/mt_version.h
 	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_OBJ_OPT) -MMD -MP -c $< -o $@
 $(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_OBJS) $(RTL_FST_A)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_MTEMU_OBJS) -o $@ \
-	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
+	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap \
+	  -Wl,--wrap=calloc,--wrap=free,--wrap=realloc $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
 -include $(wildcard $(FUZZ_BIN)/obj/*/*.d $(FUZZ_BIN)/obj/*/*/*.d $(FUZZ_BIN)/obj/*/*/*/*.d)
 
 # random guest programs across mtemu's configurations (tests/fuzz/guest_configs.sh)

@@ -141,7 +141,11 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
             mt_unit_access_cycle(u, &a);
         }
     }
-    mt_unit_stop(u, (c > u->now ? c : u->now) + 1);
+    /* The same stop cycle whatever the unit was given (the END packet carries it): c is the last
+     * input's cycle, and u->now is at most c + 1 (an access completes its cycle). It was
+     * max(c, now) + 1: a last access fed to one unit and not to the other (not captured, so
+     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz). */
+    mt_unit_stop(u, c + 1);
 }
 
 /* The cycles the input spans (as run() counts them). */

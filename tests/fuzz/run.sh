@@ -100,6 +100,8 @@ for t in dec mtr unit elf dt import cli gdb mtemu metatrace; do
   [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
   work=$(mktemp -d)
   cp "$corpus/$t"/* "$work"/
+  # inputs that once failed (tests/fuzz/regress/<target>/): run first, as seeds
+  [ -d "tests/fuzz/regress/$t" ] && cp "tests/fuzz/regress/$t"/* "$work"/
   # the CPU time it took (user + system, its threads included): execs per CPU second say what the
   # target costs whatever else the machine runs; execs/s say what a run got
   TIMEFORMAT='%U %S'

@@ -22,6 +22,7 @@ FUZZ_EXTRA_import := $(FUZZ_HOST_SRCS) tests/fuzz/memfile.c
 FUZZ_LIBS_import := -Wl,--wrap=fopen
 FUZZ_EXTRA_cli := $(FUZZ_HOST_SRCS)
 FUZZ_LIBS_dt := -lfdt
+$(FUZZ_BIN)/fuzz_dt: firmware/rt/dt.c firmware/rt/dt.h # #included by fuzz_dt.c
 # metatrace as a whole: host/main.c with its main renamed (tests/fuzz/fuzz_metatrace.c)
 FUZZ_EXTRA_metatrace := host/main.c $(FUZZ_HOST_SRCS)
 $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main

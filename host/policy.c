@@ -254,6 +254,29 @@ static void *batch_dispatch(void *arg)
 }
 
 #define POLICY_BATCH (1u << 18) /* raw samples per batch */
+/* The first batch's raw samples; each next batch may hold twice as many, up to POLICY_BATCH, its
+ * buffers grown as it starts. A short trace (most of them, and every fuzzed input) then never
+ * allocates POLICY_BATCH's 2 MiB per stream; a long one pays six small batches more. The
+ * results do not depend on where batches end (a run open at a batch's end stays open). */
+#define POLICY_BATCH_FIRST (1u << 12)
+#define POLICY_BATCH_DOUBLINGS 6
+_Static_assert(POLICY_BATCH_FIRST << POLICY_BATCH_DOUBLINGS == POLICY_BATCH, "batch sizes");
+
+/* Grows every stream's half-buffer h to `raw` raw samples (+ a flush); cap[h] is its room now.
+ * Half h is not being simulated while its batch fills (the batch before it used the other). */
+static int grow_batch(run_stream *st, int ns, int h, size_t raw, size_t *cap)
+{
+    if (cap[h] >= raw)
+        return 0;
+    for (int s = 0; s <= ns; s++) {
+        uint64_t *b = realloc(st[s].bufs[h], (raw + 2) * sizeof *st[s].buf);
+        if (!b)
+            return -1;
+        st[s].bufs[h] = b;
+    }
+    cap[h] = raw;
+    return 0;
+}
 
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                size_t errlen)
@@ -297,10 +320,7 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             }
         r->unit_div = cfg->sizes[s] / unit;
     }
-    for (int s = 0; s <= ns; s++)
-        for (int h = 0; h < 2; h++)
-            if (!(st[s].bufs[h] = malloc((POLICY_BATCH + 2) * sizeof *st[s].buf))) /* + a flush */
-                goto oom;
+    size_t batch_cap[2] = {0, 0}; /* raw samples each half's buffers hold (grow_batch) */
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
         e->in = &st[1 + s];
@@ -344,10 +364,13 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     uint64_t idx = 0;
     for (uint64_t batch = 0; got == 1; batch++) {
         size_t raw = 0;
+        size_t limit = batch < POLICY_BATCH_DOUBLINGS ? (size_t)POLICY_BATCH_FIRST << batch : POLICY_BATCH;
+        if (grow_batch(st, ns, batch & 1, limit, batch_cap) != 0)
+            goto oom;
         for (int s = 0; s <= ns; s++)
             st[s].buf = st[s].bufs[batch & 1]; /* the other half may be being simulated */
         st[0].n = 0;
-        while (raw < POLICY_BATCH && (got = ht_next_sample(src, &r)) == 1) {
+        while (raw < limit && (got = ht_next_sample(src, &r)) == 1) {
             if (r.format == HT_FMT_32) {
                 out->skipped32++;
                 continue;

@@ -23,7 +23,8 @@ static void regs_reset(mt_unit_cfg *c)
     c->spatial = 0;
 }
 
-int mt_unit_init(mt_unit *u, const mt_unit_params *params)
+/* mt_unit_init's state, without the buffers. 0, or -1 with bad params. */
+static int init_state(mt_unit *u, const mt_unit_params *params)
 {
     memset(u, 0, sizeof *u);
     if (params)
@@ -41,6 +42,37 @@ int mt_unit_init(mt_unit *u, const mt_unit_params *params)
     u->sec_r = 1;
     u->rest_until = 0;
     u->enc.plain = u->p.plain ? 1 : 0;
+    return 0;
+}
+
+int mt_unit_init(mt_unit *u, const mt_unit_params *params)
+{
+    if (init_state(u, params) != 0)
+        return -1;
+    u->buf_depth = u->p.depth;
+    return mt_fifo_init(&u->fifo, u->p.depth);
+}
+
+int mt_unit_reset(mt_unit *u, const mt_unit_params *params)
+{
+    uint8_t *fifo_buf = u->fifo.buf, *stage = u->stage;
+    uint32_t buf_depth = u->buf_depth;
+    if (init_state(u, params) != 0) {
+        u->fifo.buf = fifo_buf; /* still u's: mt_unit_free releases them */
+        u->stage = stage;
+        u->buf_depth = buf_depth;
+        return -1;
+    }
+    if (u->p.depth <= buf_depth && fifo_buf) { /* the old buffers hold the new depth */
+        u->fifo.buf = fifo_buf;
+        u->fifo.depth = u->p.depth;
+        u->stage = stage;
+        u->buf_depth = buf_depth;
+        return 0;
+    }
+    free(fifo_buf);
+    free(stage);
+    u->buf_depth = u->p.depth;
     return mt_fifo_init(&u->fifo, u->p.depth);
 }
 

@@ -138,6 +138,7 @@ typedef struct {
     mt_unit_mark_fn on_sync;
     void *on_sync_ctx;
     uint64_t prev_bytes, prev_samples, last_sp;
+    uint32_t buf_depth; /* the depth the FIFO's buffer and the stage were allocated for */
 } mt_unit;
 
 #define MT_UNIT_BATCH 4096u /* stage room beyond the FIFO's depth, with batched output */
@@ -145,6 +146,11 @@ typedef struct {
 /* params may be NULL for the defaults (no sink). Returns 0, or -1 with bad params/no memory. */
 int mt_unit_init(mt_unit *u, const mt_unit_params *params);
 void mt_unit_free(mt_unit *u);
+/* mt_unit_init(u, params) on a unit made by mt_unit_init, keeping its buffers when they hold the
+ * new depth (no allocation): for a caller that runs many short sessions (tests/fuzz/fuzz_unit.c).
+ * The unit's pending output is dropped, not handed to the sink (mt_unit_stop first to keep it).
+ * 0, or -1 with bad params (u then keeps its buffers: mt_unit_free still releases them). */
+int mt_unit_reset(mt_unit *u, const mt_unit_params *params);
 
 /* Batched output: the sink gets the drained bytes in blocks of about MT_UNIT_BATCH bytes, later
  * than they leave the FIFO (same bytes, same order, only drained ones); mt_unit_flush and

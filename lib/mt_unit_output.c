@@ -37,7 +37,7 @@ int mt_unit_batch_output(mt_unit *u, int on)
     if (u->fifo.occ || u->pipe_n) /* switch only with an empty FIFO (the bytes would move) */
         return -1;
     if (on && !u->stage) {
-        u->stage = malloc((size_t)u->p.depth + MT_UNIT_BATCH);
+        u->stage = malloc((size_t)u->buf_depth + MT_UNIT_BATCH); /* mt_unit_reset may keep it */
         if (!u->stage)
             return -1;
     }

@@ -73,6 +73,9 @@ static bool next_token(const struct dt *dt, uint32_t *off, struct token *t)
 			if (t->len > end - *off || nameoff >= dt->size_strings)
 				return false;
 			t->name = (const char *)dt->blob + dt->off_strings + nameoff;
+			/* the name must end inside the strings block (callers strcmp it) */
+			if (strnlen(t->name, dt->size_strings - nameoff) == dt->size_strings - nameoff)
+				return false;
 			t->value = s + *off;
 			*off = (*off + t->len + 3) & ~3u;
 			return true;

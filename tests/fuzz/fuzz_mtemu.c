@@ -27,7 +27,9 @@
 #include "emu/platform/machine.h"
 
 #define FUZZ_INSNS 1000
-#define FUZZ_TRAPS 10000 /* a trap storm retires nothing: mtemu calls it stuck after 8 M */
+#define FUZZ_TRAPS 1000 /* a trap storm retires nothing (mtemu calls it stuck after 8 M); the trap
+                         * paths a run can reach are reached by its first few: 10,000 took a
+                         * third of the target's time */
 #define FUZZ_RAM_MAX (UINT64_C(64) << 20)
 #define MAXARGS 32
 

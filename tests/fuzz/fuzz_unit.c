@@ -63,14 +63,27 @@ static mt_access item_access(const uint8_t *x, uint64_t c)
                        .write = x[1] & 1, .kind = (x[1] >> 1) % 5, .tap = (x[1] >> 4) & 1};
 }
 
-static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
+/* The units live as long as the process, one per pass (their buffers grow to the largest depth
+ * seen): mt_unit_reset gives a fresh unit without an allocation per run, which under ASan (its
+ * buffers mapped from fresh, poisoned memory until the quarantine fills) cost more than the
+ * short runs themselves. */
+static mt_unit *unit_for(int pass, const uint8_t *d, size_t n, buf *out)
 {
-    mt_unit u;
+    static mt_unit units[4];
+    static int made[4];
     mt_unit_params p = {.depth = 32 + (n ? d[0] : 0) * 4, .drain = 1 + (n > 1 ? d[1] % 8 : 0),
                         .sink = put, .sink_ctx = out};
-    if (mt_unit_init(&u, &p) != 0)
+    mt_unit *u = &units[pass];
+    if ((made[pass] ? mt_unit_reset(u, &p) : mt_unit_init(u, &p)) != 0)
         abort();
-    u.lazy = lazy;
+    made[pass] = 1;
+    return u;
+}
+
+static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
+{
+    mt_unit *u = unit_for(lazy, d, n, out);
+    u->lazy = lazy;
     uint64_t c = 1;
     *samples = 0;
     for (size_t i = 2; i + 4 <= n; i += 4) {
@@ -79,31 +92,26 @@ static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *sample
         if (item_is_write(x)) {
             uint32_t reg, val;
             item_write(x, &reg, &val);
-            mt_unit_mmio_write(&u, c, reg, val);
+            mt_unit_mmio_write(u, c, reg, val);
         } else {
             mt_access a = item_access(x, c);
-            mt_unit_access(&u, &a);
+            mt_unit_access(u, &a);
         }
         if (x[0] & 0x40)
             c++; /* keep one access per cycle most of the time */
     }
-    mt_unit_stop(&u, c + 1);
-    if (u.order_errors > 0 && u.order_errors > n)
+    mt_unit_stop(u, c + 1);
+    if (u->order_errors > 0 && u->order_errors > n)
         abort();
-    *samples = u.samples;
-    mt_unit_free(&u);
+    *samples = u->samples;
 }
 
 /* The emulator's protocol: via_sched 0 gives every access of the unit's tap from next_due on
  * (tracedev's model listener), 1 only those the schedule's copy captures (tracepipe). */
 static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
 {
-    mt_unit u;
-    mt_unit_params p = {.depth = 32 + (n ? d[0] : 0) * 4, .drain = 1 + (n > 1 ? d[1] % 8 : 0),
-                        .sink = put, .sink_ctx = out};
-    if (mt_unit_init(&u, &p) != 0)
-        abort();
-    if (via_sched && mt_unit_batch_output(&u, 1) != 0) /* as the emulator runs it */
+    mt_unit *u = unit_for(2 + via_sched, d, n, out);
+    if (via_sched && mt_unit_batch_output(u, 1) != 0) /* as the emulator runs it */
         abort();
     mt_sched s;
     int direct = 1; /* a register write pending in u: no copy of the schedule */
@@ -116,7 +124,7 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
             item_write(x, &reg, &val);
             if (i > 2 && c <= last)
                 c = last + 1; /* as a guest's store: after the last access it made */
-            mt_unit_mmio_write(&u, c, reg, val);
+            mt_unit_mmio_write(u, c, reg, val);
             direct = 1;
             continue;
         }
@@ -125,16 +133,19 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
             continue; /* one access per cycle */
         last = c;
         if (!via_sched || direct) {
-            if (a.tap == mt_unit_tap(&u) && c >= mt_unit_next_due(&u) && c >= u.now)
-                mt_unit_access_cycle(&u, &a);
+            if (a.tap == mt_unit_tap(u) && c >= mt_unit_next_due(u) && c >= u->now)
+                mt_unit_access_cycle(u, &a);
             if (via_sched)
-                direct = mt_sched_from_unit(&s, &u) != 0;
+                direct = mt_sched_from_unit(&s, u) != 0;
         } else if (a.tap == s.tap && c >= mt_sched_due(&s) && mt_sched_access(&s, &a)) {
-            mt_unit_access_cycle(&u, &a);
+            mt_unit_access_cycle(u, &a);
         }
     }
-    mt_unit_stop(&u, (c > u.now ? c : u.now) + 1);
-    mt_unit_free(&u);
+    /* The same stop cycle whatever the unit was given (the END packet carries it): c is the last
+     * input's cycle, and u->now is at most c + 1 (an access completes its cycle). It was
+     * max(c, now) + 1: a last access fed to one unit and not to the other (not captured, so
+     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz). */
+    mt_unit_stop(u, c + 1);
 }
 
 /* The cycles the input spans (as run() counts them). */

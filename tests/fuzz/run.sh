@@ -95,11 +95,14 @@ size --t 1s --measured in.mtr
 WORDS
 status=0
 total=0
-for t in dec mtr unit elf dt import cli gdb mtemu metatrace; do
+# FUZZ_TARGETS picks some (e.g. FUZZ_TARGETS="unit dt" to re-run two after a fix)
+for t in ${FUZZ_TARGETS:-dec mtr unit elf dt import cli gdb mtemu metatrace}; do
   bin=$fz/fuzz_$t
   [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
   work=$(mktemp -d)
   cp "$corpus/$t"/* "$work"/
+  # inputs that once failed (tests/fuzz/regress/<target>/): run first, as seeds
+  [ -d "tests/fuzz/regress/$t" ] && cp "tests/fuzz/regress/$t"/* "$work"/
   # the CPU time it took (user + system, its threads included): execs per CPU second say what the
   # target costs whatever else the machine runs; execs/s say what a run got
   TIMEFORMAT='%U %S'

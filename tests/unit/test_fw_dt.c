@@ -188,6 +188,36 @@ static void test_corruption(void **state)
 	}
 }
 
+/* A property name that runs to the end of the strings block, without its NUL (fuzz_dt, make
+ * fuzz): the reader compared it with strcmp and read past the blob. The blob is cut before the
+ * NUL of its last string (one of the root's property names); a look-up of that property read on.
+ * Now the token is malformed and the look-up stops. */
+static void test_unterminated_name(void **state)
+{
+	(void)state;
+	uint8_t buf[BLOB_MAX];
+	size_t n = build_tree(buf, 1);
+	assert_int_equal(buf[n - 1], 0);
+	const char *last = (const char *)buf + n - 2;
+	while (last[-1])
+		last--;
+	char name[32];
+	assert_true(strlen(last) < sizeof name);
+	strcpy(name, last);
+	assert_true(strcmp(name, "#address-cells") == 0 || strcmp(name, "#size-cells") == 0 ||
+		    strcmp(name, "compatible") == 0);
+	uint32_t len;
+	struct dt dt;
+	assert_null(dt_open(&dt, buf));
+	assert_non_null(dt_getprop(&dt, "/", name, &len));  /* whole: found */
+	fdt_set_totalsize(buf, (uint32_t)n - 1);
+	fdt_set_size_dt_strings(buf, fdt_size_dt_strings(buf) - 1);
+	uint8_t *blob = exact_copy(buf, n - 1);
+	assert_null(dt_open(&dt, blob));
+	assert_null(dt_getprop(&dt, "/", name, &len));
+	free(blob);
+}
+
 static void test_params(void **state)
 {
 	(void)state;
@@ -226,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_unterminated_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,8 +127,9 @@ static void test_runs_adversarial(void **state)
     free(t);
 }
 
-/* Runs that cross the engine's batches (2^18 samples): a run open at a batch's end goes on in
- * the next one, and its write, after the boundary, must still make it dirty. */
+/* Runs that cross the engine's batches (4,096 samples, each next batch twice as many up to 2^18:
+ * host/policy.c's POLICY_BATCH_FIRST): a run open at a batch's end goes on in the next one, and
+ * its write, after the boundary, must still make it dirty. */
 static void test_runs_across_batches(void **state)
 {
     (void)state;
@@ -147,9 +148,15 @@ static void test_runs_across_batches(void **state)
         t[i] = ht_full_sample(i, 0x10000000u + (run % 5) * 4096 + r % 4096,
                               i % 100 == (run * 37) % 100);
     }
-    /* one run that straddles the first boundary, written only after it */
-    for (size_t i = (1u << 18) - 50; i < (1u << 18) + 50; i++)
-        t[i] = ht_full_sample(i, 0x20000000u, i == (1u << 18) + 10);
+    /* at every boundary (raw samples: no 32-bit ones here), a run that straddles it, written
+     * only after it */
+    for (size_t end = 0, batch = 4096;; batch = batch < (1u << 18) ? batch * 2 : batch) {
+        end += batch;
+        if (end + 50 > n)
+            break;
+        for (size_t i = end - 50; i < end + 50; i++)
+            t[i] = ht_full_sample(i, 0x20000000u, i == end + 10);
+    }
     assert_engine_equals_baseline(t, n, &cfg, "runs across batches");
     free(t);
 }

@@ -12,32 +12,29 @@
 // the k-th clock of the packet.  (A 4-byte chunk needs half the selects and rotators of an 8-byte
 // one.)
 //
-// Two steps (contract v4's pipeline): in the clock of its inputs the chunk of the prefix and
-// field A and field B's rotation are formed and registered; in the next clock field B is rotated
-// into place and the two are merged (bytes_o).  The prefix with field A's LEB bytes after it comes
-// formed from the stage before (P1, mt_tu_pktpipe), so the first step is one select, the chunk's:
-// with the LEB bytes and the prefix's select here it was the unit's critical path (seven tables;
-// docs/trace-unit-rtl.md section 6, fmax).
+// Two steps (contract v4's pipeline): in the clock of its inputs the LEB bytes, the prefix with
+// field A in place and field B's rotation are formed and registered; in the next clock field B is
+// rotated into place and the two are merged (bytes_o).
 module mt_tu_pack #(
   parameter int unsigned Lanes = 8   // bytes a chunk: 8 or 4
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  // the prefix (1, 2 or 7 bytes: header, and for SYNC its signature and seq, for SECTION its
-  // flags, for a sample or RUN its run byte) and the first LEB field's bytes after it (up to 7),
-  // byte 0 in [7:0]; the bytes past them are zero
-  input  logic [111:0] pa_i,
-  input  logic [2:0]  pre_len_i,  // the prefix's length: 1, 2 or 7
-  input  logic [3:0]  la_i,       // the first field's LEB length, 0 when absent
+  input  logic [55:0] pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
+  input  logic [2:0]  pre_len_i,  // 1, 2 or 7
+  input  logic [47:0] fa_i,       // first LEB field (up to 7 bytes)
+  input  logic [3:0]  la_i,       // its LEB length, 0 when absent
   input  logic [55:0] fb_i,       // second LEB field (up to 8 bytes)
   input  logic [3:0]  lb_i,       // its LEB length, 0 when absent
   input  logic [1:0]  ck_i,       // which chunk of the packet (0 .. 16 / Lanes - 1)
   output logic [Lanes*8-1:0] bytes_o   // one clock after the inputs
 );
   localparam int unsigned W = Lanes * 8;   // bits a chunk
+  logic [55:0] fa_bytes;
   logic [63:0] fb_bytes;
   logic [3:0]  off_b, rot_b, ck_off;
 
+  assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, la_i));
   assign fb_bytes = 64'(mt_tu_pkg::leb_bytes({8'd0, fb_i}, lb_i));
   assign off_b  = {1'b0, pre_len_i} + la_i;
   assign ck_off = (Lanes == 4) ? {ck_i, 2'b00} : {ck_i[0], 3'b000};   // the chunk's first byte
@@ -46,7 +43,16 @@ module mt_tu_pack #(
 
   logic [W-1:0] a_sh;    // prefix + field A, this chunk
   logic [W-1:0] b_sh;    // field B, this chunk
-  assign a_sh = W'({16'd0, pa_i} >> {ck_off, 3'b000});
+  always_comb begin
+    // the prefix is 1, 2 (a header and one byte) or 7 bytes (SYNC) long: a select, not a shifter
+    // (field A is at most 7 bytes, so the two end within 14 bytes); then the chunk's bytes
+    logic [127:0] a;
+    if (pre_len_i[2]) a = {16'd0, fa_bytes, 56'd0};
+    else if (pre_len_i[1]) a = {56'd0, fa_bytes, 16'd0};
+    else a = {64'd0, fa_bytes, 8'd0};
+    a = a | {72'd0, pre_i};
+    a_sh = W'(a >> {ck_off, 3'b000});
+  end
 
   logic [W-1:0] a_sh_q;
   logic [63:0]  fb_bytes_q;

@@ -84,8 +84,9 @@ module mt_tu_pktpipe #(
   logic [47:0] p1_fa_q;
   logic [55:0] p1_fb_q;
   logic        p2_v_q, p2_sync_q, p2_end_q;
+  logic [7:0]  p2_hdr_q, p2_b1_q;
   logic [2:0]  p2_pre_len_q;
-  logic [111:0] p2_pa_q;       // the prefix and field A's LEB bytes (mt_tu_pack)
+  logic [47:0] p2_fa_q;
   logic [3:0]  p2_la_q, p2_lb_q;
   logic [55:0] p2_fb_q;
   logic [4:0]  p2_len;      // formed in P2 from the prefix's and the fields' lengths
@@ -174,12 +175,6 @@ module mt_tu_pktpipe #(
   assign ovf_len[3] = 1'b0;
   logic [55:0] q_fb;
   logic [3:0]  q_la, q_lb, q_la_reg;
-  logic [5:0]  q_fa_cont;
-  logic [7:0]  q_b1;
-  logic [55:0] q_pre, q_fab;
-  logic [6:0]  q_cont;
-  logic [48:0] q_fav;
-  logic [111:0] q_pa;
   logic        q_la_ovf;   // field A is OVERFLOW's count (the packets' flags are one-hot)
   logic [7:0]  q_hdr;
   assign q_la_ovf = p1_fa_en_q && !p1_sync_q && p1_ovf_q;
@@ -216,35 +211,8 @@ module mt_tu_pktpipe #(
     else if (p1_end_q) q_lb = len_drop_q;
     else if (p1_sect_q) q_lb = p1_sw_q ? len_t_q : len_rep_q;
     else q_lb = len_t_q;   // SYNC's cycle
-    // field A's LEB continuation bits (byte i is followed when i + 2 <= its length), formed here
-    // so that the packer's first step has no length decode in front of its selects; a table of
-    // q_la, not a comparison (which yosys maps to a carry chain)
-    case (q_la)
-      4'd0, 4'd1: q_fa_cont = 6'b000000;
-      4'd2:       q_fa_cont = 6'b000001;
-      4'd3:       q_fa_cont = 6'b000011;
-      4'd4:       q_fa_cont = 6'b000111;
-      4'd5:       q_fa_cont = 6'b001111;
-      4'd6:       q_fa_cont = 6'b011111;
-      default:    q_fa_cont = 6'b111111;
-    endcase
     q_hdr = p1_hdr_q | (p1_sample_q ? {1'b0, (delta_i ? mt_tu_pkg::OpDelta : mt_tu_pkg::OpFull),
                                        4'd0} : 8'd0);
-    // The prefix (a select, not a shifter: 1, 2 or 7 bytes) and field A's LEB bytes after it,
-    // formed here so that the packer's first step is only the chunk's select (mt_tu_pack).  The
-    // bytes are wiring: each source's value is no longer than its length (the minimal LEB length),
-    // so only the continuation bits come from the length, and an absent field is zero.
-    q_b1 = {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_i)};
-    if (p1_sync_q) q_pre = {q_b1, 8'h80, 40'd0};
-    else if (p1_pre_len_q == 3'd2) q_pre = {40'd0, q_b1, q_hdr};
-    else q_pre = {48'd0, q_hdr};
-    q_cont = {1'b0, q_fa_cont};
-    q_fav  = {1'b0, p1_fa_en_q ? q_fa2 : 48'd0};
-    for (int i = 0; i < 7; i++) q_fab[i*8 +: 8] = {q_cont[i], q_fav[i*7 +: 7]};
-    if (p1_pre_len_q[2]) q_pa = {q_fab, 56'd0};
-    else if (p1_pre_len_q[1]) q_pa = {40'd0, q_fab, 16'd0};
-    else q_pa = {48'd0, q_fab, 8'd0};
-    q_pa = q_pa | {56'd0, q_pre};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -256,7 +224,8 @@ module mt_tu_pktpipe #(
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
-      p2_pre_len_q <= '0;   p2_pa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;       p2_pb_q <= '0;
+      p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
+      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;       p2_pb_q <= '0;
       p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
@@ -298,8 +267,10 @@ module mt_tu_pktpipe #(
       if (p1_v_q) begin
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
+        p2_hdr_q     <= q_hdr;
+        p2_b1_q      <= {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_i)};
         p2_pre_len_q <= p1_pre_len_q;
-        p2_pa_q      <= q_pa;
+        p2_fa_q      <= q_fa2;
         p2_la_q      <= q_la;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
@@ -334,11 +305,19 @@ module mt_tu_pktpipe #(
   assign p2_len = p2_pb_q + 5'(p2_la_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.
+  logic [55:0]  p2_pre;
+  always_comb begin
+    if (p2_sync_q) p2_pre = {p2_b1_q, 8'h80, 40'd0};
+    else if (p2_pre_len_q == 3'd2) p2_pre = {40'd0, p2_b1_q, p2_hdr_q};
+    else p2_pre = {48'd0, p2_hdr_q};
+  end
+
   mt_tu_pack #(.Lanes(Lanes)) u_pack (
     .clk_i,
     .rst_ni,
-    .pa_i      (p2_pa_q),
+    .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
+    .fa_i      (p2_fa_q),
     .la_i      (p2_la_q),
     .fb_i      (p2_fb_q),
     .lb_i      (p2_lb_q),

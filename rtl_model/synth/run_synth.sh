@@ -132,6 +132,7 @@ synth_build() {
     echo "device $dev-${pnr##* }"
     echo "lut4_fraction $(awk -v l="$lut" -v m="$lcs_max" 'BEGIN { printf "%.3f", l / m }')"
     echo "spatial $spatial"
+    echo "synth_flags ${flags:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
     echo "carry $carry"
     echo "logic_cells_placed $lcs"
     echo "core_lut4 $clut"
@@ -156,7 +157,6 @@ fig() { # fig DIR KEY -> the value
   case " $BUILDS " in *" full "*) cat "$out/figures.txt" ;; esac
   case " $BUILDS " in *" minimal "*) sed 's/^/minimal./' "$out/minimal/figures.txt" ;; esac
   echo "target_mhz $FREQ"
-  echo "synth_flags ${SYNTH_FLAGS:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
 } >"$out/summary.txt"
 # The table of docs/trace-unit-rtl.md section 6 (fmax: the median over the seeds, and the range).
 {

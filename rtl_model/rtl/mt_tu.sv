@@ -30,9 +30,9 @@ module mt_tu #(
   // asking for full (2) or line (3) is accepted as 48-bit (0) or 32-bit (1), and the address
   // parts, the history and the DELTA path are 44 bits wide instead of 56.
   parameter bit          FullFmt = 1'b1,
-  // The spatial front end (mt_tu_spatial; the full build only).  The UP5K cannot hold it beside
-  // the full build (docs/trace-unit-rtl.md "The spatial front end": 118 % of its logic cells), so
-  // the synthesis harness (synth/mt_tu_sg48.sv) leaves it out; without it SPATIAL reads 0.
+  // The spatial front end (mt_tu_spatial; the full build only; without it SPATIAL reads 0).  The
+  // UP5K cannot hold it beside the rest of the full build (docs/trace-unit-rtl.md "The spatial
+  // front end": 118 % of its logic cells), so `make synth` places the full build on the HX8K.
   parameter bit          Spatial = 1'b1
 ) (
   input  logic               clk_i,

@@ -5,7 +5,8 @@
 // 8, which the unit does not otherwise use), the carry passed from one to the next through CO/CI,
 // instead of LUT and carry cells and flip-flops in the fabric (a 32-bit carry chain and its
 // saturation select are longer than a 48 MHz clock); saturation is then a sticky flag set by the
-// last block's carry out, which masks the accumulator.  Elsewhere (Verilator, lint) the equivalent
+// last block's carry out, which masks the accumulator.  Elsewhere (Verilator, lint), and on an
+// iCE40 without SB_MAC16 (the HX devices: run_synth.sh defines MT_TU_NO_DSP too), the equivalent
 // register.
 module mt_tu_acc #(
   parameter int unsigned Width = 64,   // 33..64
@@ -20,6 +21,11 @@ module mt_tu_acc #(
   output logic [Width-1:0] q_o
 );
 `ifdef MT_TU_ICE40
+`ifndef MT_TU_NO_DSP
+`define MT_TU_ACC_MAC
+`endif
+`endif
+`ifdef MT_TU_ACC_MAC
   localparam int unsigned N = (Width + 31) / 32;
   logic [N*32-1:0] q;
   logic [N:0]      carry;

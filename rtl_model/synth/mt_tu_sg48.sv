@@ -14,9 +14,9 @@
 // (see docs/trace-unit-rtl.md section 6, "Synthesis").
 module mt_tu_sg48 #(
   parameter bit FullFmt = 1'b1,  // the build: full (1) or minimal (0), mt_tu
-  // the spatial front end (mt_tu Spatial): left out, since the UP5K cannot hold it beside the
-  // full build (1 places it: chparam -set Spatial 1 mt_tu_sg48, for its figures)
-  parameter bit Spatial = 1'b0
+  // the spatial front end (mt_tu Spatial): in the full build (run_synth.sh sets both; with it
+  // the full build needs more logic cells than the UP5K has and is placed on the HX8K)
+  parameter bit Spatial = 1'b1
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,

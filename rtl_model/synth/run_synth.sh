@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Synthesises the trace unit for the iCE40 UP5K (sg48), in two builds, and writes the figures.
+# Synthesises the trace unit for the iCE40, in two builds, and writes the figures.
 #   run_synth.sh OUTDIR RTL.sv...
 # Builds (BUILDS, default "full minimal"):
-#   full     every format (mt_tu FullFmt = 1): the unit as the C model has it; files in OUTDIR
+#   full     every mode and format (mt_tu FullFmt = 1, Spatial = 1): the unit as the C model has
+#            it; files in OUTDIR.  Placed on the HX8K (ct256): with the spatial front end it needs
+#            about 6 250 logic cells, more than the UP5K's 5 280 (docs/trace-unit-rtl.md section 6).
+#            The HX devices have no SB_MAC16, so the counters are fabric there (MT_TU_NO_DSP).
+#            FULL_DEVICE=up5k FULL_SPATIAL=0: the full build without the spatial front end on the
+#            UP5K, as before 2026-12-05's spatial mode (FULL_DEVICE=up5k alone does not fit)
 #   minimal  the seed's 48-bit and 32-bit formats only (FullFmt = 0; docs/trace-unit-rtl.md
-#            section 6); files in OUTDIR/minimal
+#            section 6), on the UP5K (sg48); files in OUTDIR/minimal
 # Each: yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39
 # I/O pins of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target once
 # per seed of SEEDS (default 1-10, two at a time; SEED=N runs one).  The core alone (mt_tu, out of
@@ -12,10 +17,10 @@
 # one yosys run less per build).
 # Writes OUTDIR/summary.txt: the full build's lut4 N, ff N, bram N, dsp N and fmax_mhz F (the
 # MEDIAN over the seeds: what a user placing with an arbitrary seed can expect), device NAME (the
-# device placed), then minimal.lut4 N, minimal.fmax_mhz F and the other minimal.* figures; and
-# OUTDIR/builds.md, the table of docs/trace-unit-rtl.md section 6.  The best seed's bitstream, log
-# and report of each build are kept (fmax_best_mhz, seed).
-# Exits non-zero when a tool fails or a build does not fit the UP5K; a missed timing target is
+# device placed), then minimal.lut4 N, minimal.fmax_mhz F, minimal.device and the other minimal.*
+# figures; and OUTDIR/builds.md, the table of docs/trace-unit-rtl.md section 6.  The best seed's
+# bitstream, log and report of each build are kept (fmax_best_mhz, seed).
+# Exits non-zero when a tool fails or a build does not fit its device; a missed timing target is
 # reported, not an error.
 set -euo pipefail
 out=${1:?usage: run_synth.sh OUTDIR RTL.sv...}; shift
@@ -29,7 +34,8 @@ srcs=("$@" "$here/mt_tu_sg48.sv")
 SEEDS=${SEED:-${SEEDS:-1 2 3 4 5 6 7 8 9 10}}
 FREQ=${FREQ:-48}
 BUILDS=${BUILDS:-full minimal}
-device=up5k-sg48
+FULL_DEVICE=${FULL_DEVICE:-hx8k}
+FULL_SPATIAL=${FULL_SPATIAL:-1}
 . "$here/flow.sh"
 
 cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types (last design block)
@@ -39,23 +45,33 @@ seed_fmax() { # seed_fmax DIR N -> that seed's fmax (MHz), empty when it has non
   grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$1/seed-$2/nextpnr.log" 2>/dev/null | tail -n 1 | awk '{print $(NF-1)}'
 }
 
-# synth_build NAME DIR FULLFMT: one build into DIR; writes DIR/figures.txt (key value lines)
+# synth_build NAME DIR FULLFMT SPATIAL DEVICE: one build into DIR for DEVICE (up5k or hx8k);
+# writes DIR/figures.txt (key value lines)
 synth_build() {
-  local name=$1 d=$2 full=$3
+  local name=$1 d=$2 full=$3 spatial=$4 dev=$5
+  local defs="-DMT_TU_ICE40" flags=$SYNTH_FLAGS pnr lcs_max
+  local params="chparam -set FullFmt $full -set Spatial $spatial mt_tu_sg48"
+  case $dev in
+    up5k) pnr="--up5k --package sg48"; lcs_max=5280 ;;
+    # no SB_MAC16 on the HX8K: the counters in the fabric; ABC9 with the HX's delays
+    hx8k) pnr="--hx8k --package ct256"; lcs_max=7680; defs="$defs -DMT_TU_NO_DSP"
+          flags=${flags//-device u/-device hx} ;;
+    *) echo "synth: unknown device '$dev' (up5k, hx8k)" >&2; exit 1 ;;
+  esac
   mkdir -p "$d"; rm -rf "$d"/seed-* "$d/figures.txt"
   # Core out of context: LUT/FF/BRAM of the trace unit itself.
   rm -f "$d/core_stat.txt"
   if [ "${CORE:-1}" = 1 ]; then
-    yosys -q -l "$d/yosys_core.log" -p "read_verilog -sv -DMT_TU_ICE40 ${rtl[*]}; chparam -set FullFmt $full mt_tu; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu; tee -o $d/core_stat.txt stat" >/dev/null
+    yosys -q -l "$d/yosys_core.log" -p "read_verilog -sv $defs ${rtl[*]}; chparam -set FullFmt $full -set Spatial $spatial mt_tu; $ABC9_SCRIPT synth_ice40 $flags -top mt_tu; tee -o $d/core_stat.txt stat" >/dev/null
   else
     : >"$d/core_stat.txt"
   fi
   # Package top: what is placed and routed.
-  yosys -q -l "$d/yosys.log" -p "read_verilog -sv -DMT_TU_ICE40 ${srcs[*]}; chparam -set FullFmt $full mt_tu_sg48; $ABC9_SCRIPT synth_ice40 $SYNTH_FLAGS -top mt_tu_sg48 -json $d/mt_tu_sg48.json; tee -o $d/stat.txt stat" >/dev/null
+  yosys -q -l "$d/yosys.log" -p "read_verilog -sv $defs ${srcs[*]}; $params; $ABC9_SCRIPT synth_ice40 $flags -top mt_tu_sg48 -json $d/mt_tu_sg48.json; tee -o $d/stat.txt stat" >/dev/null
   # The hard blocks the RTL instantiates must all be in the netlist: yosys removes one whose outputs
   # it believes unused or constant, and a counter lost that way still synthesizes and times (0.23's
   # ice40_dsp dropped an SB_MAC16 whose carry-out fed the fabric: the drop counts read all ones).
-  yosys -q -p "read_verilog -sv -DMT_TU_ICE40 ${srcs[*]}; chparam -set FullFmt $full mt_tu_sg48; hierarchy -top mt_tu_sg48; flatten; tee -o $d/elab_stat.txt stat" >/dev/null
+  yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top mt_tu_sg48; flatten; tee -o $d/elab_stat.txt stat" >/dev/null
   local blk want have
   for blk in SB_MAC16 SB_RAM40_4K; do
     want=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$d/elab_stat.txt")
@@ -65,12 +81,12 @@ synth_build() {
       exit 1
     fi
   done
-  # Place and route on the UP5K (sg48), once per seed, two at a time.
+  # Place and route, once per seed, two at a time.
   local s jobs_max pnr_ok=1
   jobs_max=$(nproc 2>/dev/null || echo 1)
   for s in $SEEDS; do
     mkdir -p "$d/seed-$s"
-    nextpnr-ice40 --up5k --package sg48 --json "$d/mt_tu_sg48.json" --pcf-allow-unconstrained \
+    nextpnr-ice40 $pnr --json "$d/mt_tu_sg48.json" --pcf-allow-unconstrained \
       --freq "$FREQ" --seed "$s" --timing-allow-fail --report "$d/seed-$s/report.json" \
       --asc "$d/seed-$s/mt_tu_sg48.asc" -l "$d/seed-$s/nextpnr.log" -q >/dev/null 2>&1 &
     while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do sleep 1; done
@@ -86,7 +102,7 @@ synth_build() {
   if [ "$pnr_ok" != 1 ] || [ -z "$best" ]; then
     local first=${SEEDS%% *}
     if grep -qE "Unable to place cell|Failed to expand region" "$d/seed-$first/nextpnr.log" 2>/dev/null; then
-      echo "synth: $name does not fit the UP5K: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$d/seed-$first/nextpnr.log" | tail -n 1)" >&2
+      echo "synth: $name does not fit the $dev: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$d/seed-$first/nextpnr.log" | tail -n 1)" >&2
     else
       tail -n 30 "$d/seed-$first/nextpnr.log" >&2 || true; echo "synth: $name: nextpnr-ice40 failed" >&2
     fi
@@ -113,7 +129,10 @@ synth_build() {
     echo "fmax_mhz $median_f"
     echo "fmax_best_mhz $best_f"
     echo "fmax_seeds${seeds_f}"
-    echo "lut4_fraction $(awk -v l="$lut" 'BEGIN { printf "%.3f", l / 5280 }')"
+    echo "device $dev-${pnr##* }"
+    echo "lut4_fraction $(awk -v l="$lut" -v m="$lcs_max" 'BEGIN { printf "%.3f", l / m }')"
+    echo "spatial $spatial"
+    echo "synth_flags ${flags:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
     echo "carry $carry"
     echo "logic_cells_placed $lcs"
     echo "core_lut4 $clut"
@@ -125,8 +144,8 @@ synth_build() {
 
 for b in $BUILDS; do
   case $b in
-    full) synth_build full "$out" 1 ;;
-    minimal) synth_build minimal "$out/minimal" 0 ;;
+    full) synth_build full "$out" 1 "$FULL_SPATIAL" "$FULL_DEVICE" ;;
+    minimal) synth_build minimal "$out/minimal" 0 0 up5k ;;
     *) echo "synth: unknown build '$b' (BUILDS: full minimal)" >&2; exit 1 ;;
   esac
 done
@@ -136,18 +155,16 @@ fig() { # fig DIR KEY -> the value
 }
 {
   case " $BUILDS " in *" full "*) cat "$out/figures.txt" ;; esac
-  echo "device $device"
   case " $BUILDS " in *" minimal "*) sed 's/^/minimal./' "$out/minimal/figures.txt" ;; esac
   echo "target_mhz $FREQ"
-  echo "synth_flags ${SYNTH_FLAGS:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
 } >"$out/summary.txt"
 # The table of docs/trace-unit-rtl.md section 6 (fmax: the median over the seeds, and the range).
 {
-  echo "| build | SB_LUT4 (of 5 280) | flip-flops | block RAM | DSP | logic cells placed | fmax median (MHz) | fmax per seed ($SEEDS) |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| build | device | SB_LUT4 (% of the device's LUT4) | flip-flops | block RAM | DSP | logic cells placed | fmax median (MHz) | fmax per seed ($SEEDS) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for b in $BUILDS; do
     d=$out; [ "$b" = full ] || d=$out/$b
-    echo "| $b | $(fig "$d" lut4) ($(awk -v l="$(fig "$d" lut4)" 'BEGIN { printf "%.1f", 100 * l / 5280 }') %) | $(fig "$d" ff) | $(fig "$d" bram) | $(fig "$d" dsp) | $(fig "$d" logic_cells_placed) | $(fig "$d" fmax_mhz) | $(fig "$d" fmax_seeds | sed 's/[0-9]*://g; s/ / \/ /g') |"
+    echo "| $b | $(fig "$d" device) | $(fig "$d" lut4) ($(awk -v f="$(fig "$d" lut4_fraction)" 'BEGIN { printf "%.1f", 100 * f }') %) | $(fig "$d" ff) | $(fig "$d" bram) | $(fig "$d" dsp) | $(fig "$d" logic_cells_placed) | $(fig "$d" fmax_mhz) | $(fig "$d" fmax_seeds | sed 's/[0-9]*://g; s/ / \/ /g') |"
   done
 } >"$out/builds.md"
 cat "$out/summary.txt"; echo; cat "$out/builds.md"

@@ -21,3 +21,20 @@ if out=$(yosys -q -p "read_verilog -sv ${srcs[*]} rtl_model/synth/mt_tu_sg48.sv;
 else
   echo "$out" | tail -n 30; echo "FAIL rtl_yosys_elaborate"
 fi
+# The iCE40 builds as run_synth.sh elaborates them: the UP5K's (MT_TU_ICE40) has its counters in
+# the 8 SB_MAC16; the HX8K's (MT_TU_NO_DSP too: that device has no SB_MAC16) has none, and the
+# same block RAMs instantiated (the full build with the spatial front end: 22, the FIFO's banks
+# are inferred later)
+stat_f=$(mktemp); trap 'rm -f "$stat_f"' EXIT
+ice40_blocks() { # ice40_blocks DEFINES -> "MAC16 RAM40" counts of the elaborated package top
+  : >"$stat_f"
+  yosys -q -p "read_verilog -lib +/ice40/cells_sim.v; read_verilog -sv $1 ${srcs[*]} rtl_model/synth/mt_tu_sg48.sv; chparam -set FullFmt 1 -set Spatial 1 mt_tu_sg48; hierarchy -check -top mt_tu_sg48; flatten; tee -q -o $stat_f stat" >/dev/null 2>&1
+  awk '$1 == "SB_MAC16" { m = $2 } $1 == "SB_RAM40_4K" { r = $2 } END { print m + 0, r + 0 }' "$stat_f"
+}
+up=$(ice40_blocks "-DMT_TU_ICE40"); hx=$(ice40_blocks "-DMT_TU_ICE40 -DMT_TU_NO_DSP")
+if [ "$up" = "8 22" ] && [ "$hx" = "0 22" ]; then
+  echo "PASS rtl_yosys_ice40_dsp_or_fabric"
+else
+  echo "SB_MAC16 and SB_RAM40_4K: UP5K build '$up' (want '8 22'), HX8K build '$hx' (want '0 22')"
+  echo "FAIL rtl_yosys_ice40_dsp_or_fabric"
+fi

@@ -434,6 +434,18 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     return 0;
 }
 
+/* The spatial header's mode, base rate and per-size rates ("trace.spatial_rates=r0,...,r9", no
+ * newline after the list), appended at info[n]; returns the new length (>= cap when cut). */
+static size_t spatial_rates_info(char *info, size_t cap, size_t n, uint32_t rate)
+{
+    if (n < cap)
+        n += (size_t)snprintf(info + n, cap - n, "trace.mode=spatial\ntrace.spatial_rate=%" PRIu32
+                              "\ntrace.spatial_rates=", rate);
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES && n < cap; i++)
+        n += (size_t)snprintf(info + n, cap - n, "%s%" PRIu32, i ? "," : "", mt_spatial_rate_of(rate, i));
+    return n;
+}
+
 /* ---- the session ------------------------------------------------------------------------- */
 
 /* trace.spatial_max of the unit's spatial stream: its rates never double (lib/mt_unit_spatial.h),
@@ -810,11 +822,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         size_t n;
         run_info(o, ri, false, info, sizeof info);
         n = strlen(info);
-        n += (size_t)snprintf(info + n, sizeof info - n, "trace.mode=spatial\ntrace.spatial_rate=%" PRIu32 "\n"
-                              "trace.spatial_rates=", o->spatial_rate);
-        for (unsigned i = 0; i < MT_SPATIAL_SIZES && n < sizeof info; i++)
-            n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
-                                  mt_spatial_rate_of(o->spatial_rate, i));
+        n = spatial_rates_info(info, sizeof info, n, o->spatial_rate);
         if (n < sizeof info)
             snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_rule=bitmap-%u\n"
                      "trace.spatial_sizes=4K..2M\ntrace.spatial_hash=h3-splitmix0\nrange=ram\n",
@@ -843,28 +851,21 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
         if (!s->red_w)
             goto fail;
-        if (o->reduce_unit) {
-            if (mt_urd_init(&s->ured, o->reduce_budget, TRACE_REDUCE_UNIT_W, TRACE_REDUCE_UNIT_Q, red_record, s) != 0) {
-                snprintf(err, errlen, "--trace-reduce-budget %" PRIu64 ": cannot build the filter", o->reduce_budget);
-                goto fail;
-            }
-            s->ured_init = true;
-        } else if (mt_reduce_init(&s->red, o->reduce_budget, red_record, s) != 0) {
+        int rc = o->reduce_unit ? mt_urd_init(&s->ured, o->reduce_budget, TRACE_REDUCE_UNIT_W, TRACE_REDUCE_UNIT_Q,
+                                              red_record, s)
+                                : mt_reduce_init(&s->red, o->reduce_budget, red_record, s);
+        if (rc != 0) {
             snprintf(err, errlen, "--trace-reduce-budget %" PRIu64 ": cannot build the filter", o->reduce_budget);
             goto fail;
-        } else {
-            s->red_init = true;
         }
+        s->ured_init = o->reduce_unit;
+        s->red_init = !o->reduce_unit;
     } else if (o->trace_path) {
         snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
         run_info(o, ri, false, info, sizeof info);
         if (o->spatial_unit) { /* the unit's spatial mode: fixed rates, i.e. a set that never fills */
             size_t n = strlen(info);
-            n += (size_t)snprintf(info + n, sizeof info - n, "trace.mode=spatial\ntrace.spatial_rate=%" PRIu32
-                                  "\ntrace.spatial_rates=", o->spatial_rate);
-            for (unsigned i = 0; i < MT_SPATIAL_SIZES && n < sizeof info; i++)
-                n += (size_t)snprintf(info + n, sizeof info - n, "%s%" PRIu32, i ? "," : "",
-                                      mt_spatial_rate_of(o->spatial_rate, i));
+            n = spatial_rates_info(info, sizeof info, n, o->spatial_rate);
             if (n < sizeof info)
                 snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
                          "trace.spatial_hash=h3-splitmix0\ntrace.spatial_unit=1\n", TRACE_UNIT_SPATIAL_MAX);

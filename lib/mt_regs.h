@@ -36,6 +36,7 @@
 #define MT_REG_CYCLE_LO    0x058 /* RO  current cycle [31:0] (reading LO latches HI) */
 #define MT_REG_CYCLE_HI    0x05C /* RO  [63:32] */
 #define MT_REG_SPATIAL     0x060 /* RW  [0] spatial mode, [12:8] log2 N (0..16, larger reads 16): latched at enable; reset 0 */
+#define MT_REG_REDUCE      0x064 /* RW  [0] reduce mode, [12:8] log2 of the budget in 4 KiB pages (0..10, larger reads 10): latched at enable; reset 0 */
 
 #define MT_ID_VALUE      0x4D545455u /* "MTTU" */
 #define MT_VERSION_VALUE 0x00010000u /* 1.0 */
@@ -44,6 +45,11 @@
 #define MT_SPATIAL_EN         (1u << 0)
 #define MT_SPATIAL_LG2N_SHIFT 8
 #define MT_SPATIAL_LG2N_MAX   16u
+
+/* REDUCE (docs/trace-unit.md "Reduce mode"; lib/mt_unit_reduce.h): B = 4 KiB << LGK */
+#define MT_REDUCE_EN        (1u << 0)
+#define MT_REDUCE_LGK_SHIFT 8
+#define MT_REDUCE_LGK_MAX   10u
 
 /* CTRL */
 #define MT_CTRL_ENABLE   (1u << 0) /* 1: start a session (accepted only when STATUS.BUSY = 0); 0: stop */

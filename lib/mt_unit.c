@@ -21,6 +21,7 @@ static void regs_reset(mt_unit_cfg *c)
     c->len_h = ((uint64_t)MT_RESET_LEN_H_HI << 32) | MT_RESET_LEN_H_LO;
     c->len_l = ((uint64_t)MT_RESET_LEN_L_HI << 32) | MT_RESET_LEN_L_LO;
     c->spatial = 0;
+    c->reduce = 0;
 }
 
 /* mt_unit_init's state, without the buffers. 0, or -1 with bad params. */
@@ -57,6 +58,7 @@ int mt_unit_reset(mt_unit *u, const mt_unit_params *params)
 {
     uint8_t *fifo_buf = u->fifo.buf, *stage = u->stage;
     uint32_t buf_depth = u->buf_depth;
+    mt_unit_rd_free(u);
     if (init_state(u, params) != 0) {
         u->fifo.buf = fifo_buf; /* still u's: mt_unit_free releases them */
         u->stage = stage;
@@ -79,6 +81,7 @@ int mt_unit_reset(mt_unit *u, const mt_unit_params *params)
 void mt_unit_free(mt_unit *u)
 {
     mt_unit_flush(u);
+    mt_unit_rd_free(u);
     free(u->stage);
     u->stage = NULL;
     mt_fifo_free(&u->fifo);
@@ -90,7 +93,7 @@ static int quiet(const mt_unit *u)
 {
     return !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
-           !(u->sp_on && mt_usp_busy(&u->sp));
+           !(u->sp_on && mt_usp_busy(&u->sp)) && !u->rd_on;
 }
 
 /* Cycles [now, j) with nothing but drain and interval openings (quiet, j <= sec_end). */
@@ -133,7 +136,7 @@ static int fast_ok(const mt_unit *u)
 {
     return u->acc_valid && u->active && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
-           u->now != u->sec_end && !u->sp_on;
+           u->now != u->sec_end && !u->sp_on && !u->rd_on;
 }
 
 /* mt_enc_plan_sample's first outcome, decided inline (most samples in a burst): the sample
@@ -197,7 +200,7 @@ static inline int hold_calm(const mt_unit *u)
 {
     return u->hold.valid && !u->hold.after && u->active && !u->acc_valid && !u->nwrites &&
            !u->sect_pending && !u->sync_pending && !u->drop_pending && !u->marker_pending &&
-           !u->end_pending && !(u->sp_on && mt_usp_busy(&u->sp));
+           !u->end_pending && !(u->sp_on && mt_usp_busy(&u->sp)) && !u->rd_on;
 }
 
 /* The cycle in which a calm unit's hold is decided: its first cycle that is not a rest cycle. */
@@ -330,7 +333,7 @@ void mt_unit_access_cycle(mt_unit *u, const mt_access *a)
     const uint64_t c = a->cycle;
     if (u->lazy && u->fast && u->active && c >= u->now && c < u->sec_end && !u->acc_valid &&
         !u->nwrites && !u->sect_pending && !u->sync_pending && !u->drop_pending &&
-        !u->marker_pending && !u->end_pending && !u->sp_on) {
+        !u->marker_pending && !u->end_pending && !u->sp_on && !u->rd_on) {
         if (u->hold.valid) { /* hold_fast_due(u, c), with the facts above */
             const uint64_t d = hold_cycle(u);
             if (u->hold.after || d >= c)
@@ -447,6 +450,7 @@ uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off)
     case MT_REG_CYCLE_LO: u->latch_cycle_hi = (uint32_t)(u->now >> 32); return (uint32_t)u->now;
     case MT_REG_CYCLE_HI: return u->latch_cycle_hi;
     case MT_REG_SPATIAL: return r->spatial;
+    case MT_REG_REDUCE: return r->reduce;
     default: return 0;
     }
 }

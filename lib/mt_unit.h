@@ -18,6 +18,7 @@
 #include "mt_event.h"
 #include "mt_fifo.h"
 #include "mt_regs.h"
+#include "mt_unit_reduce.h"
 #include "mt_unit_spatial.h"
 
 #define MT_UNIT_DEFAULT_DEPTH 4096u
@@ -64,7 +65,21 @@ typedef struct {
     uint32_t kind_mask, tap, fmt, sync_period, rate_h, rate_l;
     uint64_t len_h, len_l;
     uint32_t spatial; /* SPATIAL: EN, log2 N (normalised at the write) */
+    uint32_t reduce;  /* REDUCE: EN, log2 k_0 (normalised at the write) */
 } mt_unit_cfg;
+
+/* The reduce path's shape in the unit (rtl_model/rtl/mt_tu_rdpath.sv's mt_tu_reduce parameters):
+ * a window of W slots, a queue of Q references, and a queue of MT_UNIT_RDQ records in front of
+ * the capture (lib/mt_unit_rd.c). */
+#define MT_UNIT_REDUCE_W 64u
+#define MT_UNIT_REDUCE_Q 8u
+#define MT_UNIT_RDQ 64u
+
+typedef struct {
+    uint64_t clock, page; /* the clock it leaves the reduce path; its 4 KiB page */
+    uint16_t mask;
+    uint8_t rw;
+} mt_unit_rdrec;
 
 typedef struct {
     uint8_t valid, after, rw;
@@ -124,6 +139,18 @@ typedef struct {
     /* the spatial front end (mt_unit_spatial.h): on while a session with SPATIAL.EN runs */
     uint8_t sp_on;
     mt_unit_spatial sp;
+    /* the reduce path (lib/mt_unit_rd.c): on while a session with REDUCE.EN (and not SPATIAL.EN)
+     * runs, and until its flush is done; rd_flush: the session's stop was asked for, the path
+     * flushes and the stop takes effect at the end of the clock rd_stop is set */
+    uint8_t rd_on, rd_flush, rd_stop, rd_alloc;
+    uint64_t rd_idle_at;     /* the first clock at which the flushed path is idle */
+    mt_unit_reduce rd;
+    mt_unit_rdrec *rd_pend;  /* records out of the model, not yet at their clock (a ring) */
+    uint32_t rd_pend_head, rd_pend_n, rd_pend_cap;
+    mt_unit_rdrec rd_q[MT_UNIT_RDQ]; /* the record queue in front of the capture */
+    uint32_t rd_qhead, rd_qn;
+    uint64_t rd_qfull;       /* records that found the queue full (each one went to the capture
+                              * with the hold busy: dropped, in DROPPED) */
     /* counters and sticky bits */
     uint32_t dropped;
     uint64_t samples, bytes;
@@ -190,7 +217,7 @@ static inline uint64_t mt_unit_next_due(const mt_unit *u)
         return u->now; /* a register write of this cycle (maybe ENABLE) is not applied yet */
     if (!u->active)
         return UINT64_MAX;
-    if (u->int_open || u->sp_on) /* (the spatial front end hears every access) */
+    if (u->int_open || u->sp_on || u->rd_on) /* (the front ends hear every access) */
         return u->now;
     return u->next_sp < u->sec_end ? u->next_sp : u->sec_end;
 }

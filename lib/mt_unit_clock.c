@@ -67,6 +67,7 @@ static void start_session(mt_unit *u, uint64_t t)
     mt_enc_reset(&u->enc, u->sec_fmt);
     u->sp_on = (u->cfg.spatial & MT_SPATIAL_EN) ? 1 : 0;
     mt_usp_start(&u->sp, u->cfg.spatial >> MT_SPATIAL_LG2N_SHIFT);
+    mt_unit_rd_start(u, t);
     u->rep_idx = 0;
     u->rep_cycle = t;
 }
@@ -79,6 +80,8 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
         if (v & MT_CTRL_ENABLE) {
             if (!u->busy)
                 start_session(u, t + 1);
+        } else if (u->active && u->rd_on) {
+            mt_unit_rd_disable(u, t); /* the stop waits for the reduce path's flush */
         } else if (u->active) {
             u->active = 0;
             u->end_pending = 1;
@@ -106,6 +109,12 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
                      ((lg > MT_SPATIAL_LG2N_MAX ? MT_SPATIAL_LG2N_MAX : lg) << MT_SPATIAL_LG2N_SHIFT);
         break;
     }
+    case MT_REG_REDUCE: {
+        uint32_t lg = (v >> MT_REDUCE_LGK_SHIFT) & 0x1F;
+        r->reduce = (v & MT_REDUCE_EN) |
+                    ((lg > MT_REDUCE_LGK_MAX ? MT_REDUCE_LGK_MAX : lg) << MT_REDUCE_LGK_SHIFT);
+        break;
+    }
     case MT_REG_MARKER:
         if (u->active) {
             if (u->marker_pending) {
@@ -125,6 +134,7 @@ enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
 void mt_unit_clock_one(mt_unit *u)
 {
     const uint64_t t = u->now;
+    const int hold_free = !u->hold.valid; /* (the reduce path's record queue) */
     uint8_t pkt[MT_PKT_MAX];
     uint32_t len = 0;
     unsigned kind = MT_INFLIGHT_PLAIN, bound = 0;
@@ -151,6 +161,9 @@ void mt_unit_clock_one(mt_unit *u)
         rec.cycle = t;
         u->acc = rec;
     }
+    /* C''. the reduce path: the access goes to it, the capture sees its record queue's head */
+    if (u->rd_on)
+        mt_unit_rd_clock(u, t, hold_free);
 
     /* C. capture */
     mt_unit_sample cap = {0};
@@ -298,6 +311,13 @@ void mt_unit_clock_one(mt_unit *u)
     for (unsigned i = 0; i < u->nwrites; i++)
         apply_write(u, t, u->wr_off[i], u->wr_val[i]);
     u->nwrites = 0;
+    if (u->rd_on && u->rd_stop) { /* the flushed reduce path: the session stops now */
+        u->rd_on = u->rd_flush = u->rd_stop = 0;
+        u->active = 0;
+        u->end_pending = 1;
+        u->int_open = 0;
+        u->sp_on = 0;
+    }
     u->acc_valid = 0;
     u->now = t + 1;
 }

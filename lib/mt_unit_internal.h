@@ -17,6 +17,12 @@
 void mt_unit_hand_over(mt_unit *u);
 /* mt_unit_clock.c: one generic cycle at u->now (docs/trace-unit.md section 4). */
 void mt_unit_clock_one(mt_unit *u);
+/* The reduce mode (mt_unit_rd.c): a session's start at t (after the latch), its clock t (the
+ * capture's input; hold_free: the hold was empty at the clock's start), the stop asked at t. */
+void mt_unit_rd_start(mt_unit *u, uint64_t t);
+void mt_unit_rd_clock(mt_unit *u, uint64_t t, int hold_free);
+void mt_unit_rd_disable(mt_unit *u, uint64_t t);
+void mt_unit_rd_free(mt_unit *u);
 
 /* ---- output ---------------------------------------------------------------------------- */
 

@@ -326,6 +326,10 @@ int mt_urd_access(mt_unit_reduce *u, uint64_t cycle, uint64_t addr, unsigned rw)
     uint64_t page4k = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
     rw &= 1;
     u->accesses++;
+    if (cycle < u->ready_at) { /* the buckets are being cleared: nothing is taken */
+        u->lost++;
+        return 0;
+    }
     if (page4k + 1 == u->last_page)
         return 1; /* the same 4 KiB page again: a repeat at every size */
     advance(u, cycle);
@@ -377,4 +381,47 @@ void mt_urd_finish(mt_unit_reduce *u)
             }
     }
     release(u);
+}
+
+void mt_urd_advance(mt_unit_reduce *u, uint64_t cycle)
+{
+    advance(u, cycle);
+}
+
+uint64_t mt_urd_buckets(const mt_unit_reduce *u)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        n += 2 * (uint64_t)u->f[i].k;
+    return n;
+}
+
+uint64_t mt_urd_finish_at(mt_unit_reduce *u, uint64_t f0)
+{
+    advance(u, UINT64_MAX);
+    uint64_t e = f0; /* the engine idle, its queue empty: the flush is taken */
+    if (u->busy_until > e)
+        e = u->busy_until;
+    if (u->ready_at > e)
+        e = u->ready_at;
+    uint64_t t = e + 2; /* the walk's first clock (the replay's pop, when there is a skipped step) */
+    if (u->skipped_valid) {
+        u->skipped_valid = 0;
+        t += filters_ref(u, e + 2, u->skipped_cycle, u->skipped_page, u->skipped_rw) + 1;
+    }
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
+        mt_urd_filter *f = &u->f[i];
+        for (uint32_t j = 0; j < f->n; j++) {
+            /* its read (t), its check and the slot's read (t + 1), the slot's write (t + 2) */
+            t += f->e[j].pend && !forced_out(u, f->e[j].last) ? 3 : 2;
+            if (f->e[j].pend)
+                decide(u, i, f->e[j].last, 1, t - 2);
+            f->e[j].pend = 0;
+        }
+        t++; /* the size's last clock: no entry left */
+    }
+    release(u);
+    /* t: the first clock in the done state; the module is idle once the release engine has read
+     * every slot (rel_clock) and the last record has left (rel_clock + 1) */
+    return u->rel_clock + 2 > t ? u->rel_clock + 2 : t;
 }

@@ -83,6 +83,7 @@ typedef struct {
 typedef struct {
     uint64_t budget;
     uint32_t wslots, qcap;   /* W (a power of two), Q */
+    uint64_t ready_at;       /* accesses before this clock are lost (the unit's bucket clear) */
     mt_urd_filter f[MT_REDUCE_SIZES];
     /* the front (flip-flops): last two distinct 4 KiB pages + 1 (0: none), the alternation */
     uint64_t last_page, prev_page;
@@ -118,6 +119,20 @@ void mt_urd_free(mt_unit_reduce *u);
 /* One access at `cycle` (strictly increasing from call to call): 1 when taken (a repeat too),
  * 0 when lost. */
 int mt_urd_access(mt_unit_reduce *u, uint64_t cycle, uint64_t addr, unsigned rw);
+/* Runs the queued references whose first clock is at most `cycle` (their records go to the sink,
+ * with rec_clock set): for a caller that clocks the path (the trace unit, mt_unit_rd.c). */
+void mt_urd_advance(mt_unit_reduce *u, uint64_t cycle);
+/* The number of buckets of all sizes (2 k_i each, rounded up to a power of two): the clocks the
+ * RTL's bucket clear takes at a session's start. */
+uint64_t mt_urd_buckets(const mt_unit_reduce *u);
+/* The session's end in the unit, timed as mt_tu_reduce does it: flush_i rises at clock f0 (no
+ * access from then on).  Once the queue is empty and the engine idle (clock E >= f0, and the
+ * bucket clear done), a skipped step is pushed (E + 1) and runs from E + 2; then the walk: per
+ * size, per entry in entry order, a read and a check (2 clocks) and, for an entry whose pending
+ * reference is still in the window, its slot's write (1); a clock per size after its entries.
+ * All records go to the sink with their clocks; returns the first clock at which the module is
+ * idle (the walk done, every slot released and the last record out). */
+uint64_t mt_urd_finish_at(mt_unit_reduce *u, uint64_t f0);
 /* End of the trace: the queue drains, a skipped step is replayed, every pending reference is
  * kept, and all records go to the sink. */
 void mt_urd_finish(mt_unit_reduce *u);

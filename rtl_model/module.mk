@@ -24,7 +24,7 @@ VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 # The simulation library is the largest unit (65536-byte FIFO storage, 8-byte output port),
 # strapped at run time to the depth and drain the caller asks for (mt_rtl_create).
 RTL_VFLAGS  := --cc -Wall --top-module $(RTL_TOP) -O3 --x-assign 0 --x-initial 0 --no-timing
-RTL_PARAMS  := -GDepth=65536 -GDrain=8   # (the gate netlist has them built in: gate_netlist.sh)
+RTL_PARAMS  := -GDepth=65536 -GDrain=8 -GReduce=1   # (the gate netlist has Depth and Drain built in: gate_netlist.sh; Reduce only here)
 RTL_OPT     := OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1
 RTL_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
                 -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd -Irtl_model/sim -Ilib

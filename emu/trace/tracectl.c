@@ -408,7 +408,19 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
         snprintf(err, errlen, "option --trace-reduce-unit: needs --trace-mode reduce");
         return -1;
     }
-    if (o->spatial_unit) {
+    /* the reduce mode of the RTL is the unit's reduce path (lib/mt_unit_rd.c): the same program,
+     * a budget of 4K << k pages (k = 0..10) */
+    if (o->mode == TRACE_MODE_REDUCE && o->unit != TRACE_UNIT_MODEL) {
+        const uint64_t b = o->reduce_budget;
+        if (b < 4096 || b > (UINT64_C(4096) << MT_REDUCE_LGK_MAX) || (b & (b - 1))) {
+            snprintf(err, errlen, "option --trace-reduce-budget: the unit's reduce path (--trace-unit=%s) takes "
+                     "a power of two from 4K to 4M, not %" PRIu64, o->unit == TRACE_UNIT_RTL ? "rtl" : "both", b);
+            return -1;
+        }
+        o->unit_reduce = true;
+        o->reduce_unit = false; /* (the unit's own path, not the software model beside it) */
+    }
+    if (o->spatial_unit || o->unit_reduce) {
         o->cfg.rate_h = 1;
         o->cfg.fmt = MT_FMT_FULL << MT_FMT_H_SHIFT | MT_FMT_FULL << MT_FMT_L_SHIFT;
         o->cfg.len_h = o->cfg.len_l = 0;
@@ -808,10 +820,6 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     char info[1024], producer[64];
     if (o->trace_path && o->mode != TRACE_MODE_BURST) {
         const char *mn = o->mode == TRACE_MODE_REDUCE ? "reduce" : "spatial";
-        if (o->unit != TRACE_UNIT_MODEL && o->mode == TRACE_MODE_REDUCE) {
-            snprintf(err, errlen, "--trace-mode %s: the RTL has no %s mode yet: use --trace-unit=model", mn, mn);
-            goto fail;
-        }
         if (o->all_path && o->all_tap != o->cfg.tap) {
             snprintf(err, errlen, "--trace-mode %s and --trace-all record one tap: give the same "
                      "--trace-tap and --trace-all-tap", mn);
@@ -837,7 +845,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             goto fail;
         }
         s->sp_init = true;
-    } else if (o->trace_path && o->mode == TRACE_MODE_REDUCE) {
+    } else if (o->trace_path && o->mode == TRACE_MODE_REDUCE && !o->unit_reduce) {
         size_t n;
         run_info(o, ri, false, info, sizeof info);
         n = strlen(info);
@@ -869,6 +877,14 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
             if (n < sizeof info)
                 snprintf(info + n, sizeof info - n, "\ntrace.spatial_max=%u\ntrace.spatial_sizes=4K..2M\n"
                          "trace.spatial_hash=h3-splitmix0\ntrace.spatial_unit=1\n", TRACE_UNIT_SPATIAL_MAX);
+        }
+        if (o->unit_reduce) { /* the unit's reduce mode: its path's records, SAMPLEs of the stream */
+            size_t n = strlen(info);
+            if (n < sizeof info)
+                snprintf(info + n, sizeof info - n, "trace.mode=reduce\ntrace.reduce_budget=%" PRIu64
+                         "\ntrace.reduce_sizes=4K..2M\ntrace.reduce_unit=1\ntrace.reduce_window=%u\n"
+                         "trace.reduce_queue=%u\ntrace.reduce_in_unit=1\n", o->reduce_budget,
+                         MT_UNIT_REDUCE_W, MT_UNIT_REDUCE_Q);
         }
         mt_writer_config wc = {.producer = producer, .info = info, .ref_hz = REF_HZ,
                                .sync_period = o->cfg.sync_period, .unit_cfg = &o->cfg,
@@ -966,6 +982,8 @@ void trace_session_attach(struct trace_session *s, mt_cpu *cpu)
         {MT_REG_LEN_L_HI, (uint32_t)(c->len_l >> 32), MT_RESET_LEN_L_HI},
         {MT_REG_SPATIAL, s->o.spatial_unit ? MT_SPATIAL_EN | (uint32_t)__builtin_ctz(s->o.spatial_rate)
                                                                 << MT_SPATIAL_LG2N_SHIFT : 0, 0},
+        {MT_REG_REDUCE, s->o.unit_reduce ? MT_REDUCE_EN | (uint32_t)(__builtin_ctzll(s->o.reduce_budget) - 12)
+                                                              << MT_REDUCE_LGK_SHIFT : 0, 0},
     };
     uint64_t cycle = 0;
     tracedev_backend *be = &s->dev.be;
@@ -1153,6 +1171,11 @@ void trace_session_report(const struct trace_session *s, FILE *f)
         fputc('\n', f);
     }
     const mt_unit *mu = s->ls ? mt_lockstep_model(s->ls) : s->unit_init ? &s->unit : NULL;
+    if (s->o.unit_reduce && mu && mu->rd_alloc) /* the unit's reduce path (its last session) */
+        fprintf(f, "trace.unit_reduce B %" PRIu64 " W %u Q %u: %" PRIu64 " accesses, %" PRIu64 " lost, %" PRIu64
+                " references, %" PRIu64 " records, %" PRIu64 " slots forced, %" PRIu64 " records at a full queue\n",
+                s->o.reduce_budget, MT_UNIT_REDUCE_W, MT_UNIT_REDUCE_Q, mu->rd.accesses, mu->rd.lost, mu->rd.refs,
+                mu->rd.records, mu->rd.forced, mu->rd_qfull);
     if (s->o.spatial_unit && mu) /* the unit's front end (its last session; the RTL's is the same) */
         fprintf(f, "trace.spatial_unit N %" PRIu32 ": %" PRIu64 " accesses taken, %" PRIu64 " lost during a "
                 "pass, %" PRIu64 " records\n", s->o.spatial_rate, mu->sp.taken, mu->sp.lost, mu->sp.records);

@@ -46,6 +46,8 @@ struct trace_options {
     trace_mode mode;            /* --trace-mode burst|reduce|spatial (default burst) */
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET) */
     uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
+    bool unit_reduce;           /* reduce mode through the unit's reduce path (REDUCE register):
+                                 * --trace-mode reduce with --trace-unit=rtl|both */
     bool spatial_unit;          /* spatial mode through the unit's front end (SPATIAL register):
                                  * --trace-spatial-unit, implied by --trace-unit=rtl|both */
     bool reduce_unit;           /* --trace-reduce-unit: reduce mode through the C model of the

@@ -20,6 +20,9 @@
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock
 //   mt_tu_spatial the spatial front end: in spatial mode the capture takes its records instead of
 //               the accesses (the per-size memory mt_tu_spkept in block RAM)
+//   mt_tu_rdpath the reduce mode: the exact filter mt_tu_reduce and a queue of its records, which
+//               the capture takes instead of the accesses; it holds a session's stop back until
+//               the filter has flushed
 //   mt_tu_fifo  packet-in (8- or 4-byte write port), bytes-out FIFO over 8 or 4 byte-wide block-RAM banks
 //               (mt_tu_ram)
 module mt_tu #(
@@ -33,7 +36,11 @@ module mt_tu #(
   // The spatial front end (mt_tu_spatial; the full build only; without it SPATIAL reads 0).  The
   // UP5K cannot hold it beside the rest of the full build (docs/trace-unit-rtl.md "The spatial
   // front end": 118 % of its logic cells), so `make synth` places the full build on the HX8K.
-  parameter bit          Spatial = 1'b1
+  parameter bit          Spatial = 1'b1,
+  // The reduce mode (mt_tu_rdpath, mt_tu_reduce; the full build only; without it REDUCE reads 0).
+  // Off by default: at LgKMax = 10 its filter alone is larger than the UP5K (docs/trace-unit-rtl.md
+  // "The reduce path"); the simulation library turns it on (rtl_model/module.mk).
+  parameter int unsigned Reduce = 0  // (an int: `-GReduce=1` on the command line)
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -134,13 +141,68 @@ module mt_tu #(
     assign sp_rdata = '0;
     assign sp_rdata_now = '0;
   end
-  assign c_valid = sp_on ? rec_valid : acc_valid_i;
-  assign c_addr  = sp_on ? rec_addr  : acc_addr_i;
-  assign c_write = sp_on ? rec_write : acc_write_i;
-  assign c_kind  = sp_on ? rec_kind  : acc_kind_i;
-  assign c_tap   = sp_on ? rec_tap   : acc_tap_i;
-  assign reg_rdata_o     = regs_rdata | sp_rdata;
-  assign reg_rdata_now_o = regs_rdata_now | sp_rdata_now;
+  // The reduce mode (the full build with Reduce): in a session with REDUCE.EN (and not
+  // SPATIAL.EN) the capture takes the head of its record queue; a CTRL stop write is held back
+  // from mt_tu_ctrl until the filter has flushed, and then given to it (rd_stop: a clock without
+  // a register write, so the write data are free).
+  logic        rd_on, rd_hold, rd_stop, rd_valid, rd_write, rd_tap, int_open, hold_valid;
+  logic [55:0] rd_addr;
+  logic [2:0]  rd_kind;
+  logic [31:0] rd_rdata, rd_rdata_now;
+  logic        stop_wr;
+  assign stop_wr = ctrl_wr && ctrl_dec[0];
+  if (FullFmt && Reduce != 0) begin : g_reduce
+    mt_tu_rdpath u_rdpath (
+      .clk_i,
+      .rst_ni,
+      .acc_valid_i,
+      .acc_addr_i,
+      .acc_write_i,
+      .acc_kind_i,
+      .acc_tap_i,
+      .cycle_i         (cycle[47:0]),
+      .active_i        (status[0]),
+      .sp_on_i         (sp_on),
+      .kind_mask_i     (kind_mask),
+      .tap_i           (tap),
+      .reg_wr_i,
+      .reg_addr_i,
+      .reg_wdata_i,
+      .reg_rdata_o     (rd_rdata),
+      .reg_rdata_now_o (rd_rdata_now),
+      .ctrl_stop_wr_i  (stop_wr),
+      .cap_open_i      (int_open),
+      .hold_valid_i    (hold_valid),
+      .on_o            (rd_on),
+      .stop_hold_o     (rd_hold),
+      .stop_o          (rd_stop),
+      .rec_valid_o     (rd_valid),
+      .rec_addr_o      (rd_addr),
+      .rec_write_o     (rd_write),
+      .rec_kind_o      (rd_kind),
+      .rec_tap_o       (rd_tap)
+    );
+  end else begin : g_no_reduce
+    assign {rd_on, rd_hold, rd_stop, rd_valid, rd_addr, rd_write, rd_kind, rd_tap} = '0;
+    assign rd_rdata = '0;
+    assign rd_rdata_now = '0;
+    logic unused_rd;
+    assign unused_rd = ^{int_open, hold_valid, stop_wr, cycle[47:0]};
+  end
+  assign c_valid = sp_on ? rec_valid : rd_on ? rd_valid : acc_valid_i;
+  assign c_addr  = sp_on ? rec_addr  : rd_on ? rd_addr  : acc_addr_i;
+  assign c_write = sp_on ? rec_write : rd_on ? rd_write : acc_write_i;
+  assign c_kind  = sp_on ? rec_kind  : rd_on ? rd_kind  : acc_kind_i;
+  assign c_tap   = sp_on ? rec_tap   : rd_on ? rd_tap   : acc_tap_i;
+  assign reg_rdata_o     = regs_rdata | sp_rdata | rd_rdata;
+  assign reg_rdata_now_o = regs_rdata_now | sp_rdata_now | rd_rdata_now;
+  // the CTRL write as mt_tu_ctrl sees it: a held-back stop removed, the path's stop added
+  logic        c_ctrl_wr;
+  logic [3:0]  c_ctrl_dec;
+  logic [31:0] c_wdata;
+  assign c_ctrl_wr  = rd_stop || (ctrl_wr && !(rd_hold && stop_wr));
+  assign c_ctrl_dec = rd_stop ? 4'b1101 : (rd_hold && stop_wr) ? 4'b0000 : ctrl_dec;
+  assign c_wdata    = rd_stop ? 32'd0 : reg_wdata_i;
 
   mt_tu_regs #(.FullFmt(FullFmt)) u_regs (
     .clk_i,
@@ -208,11 +270,11 @@ module mt_tu #(
     .rate_l_one_i  (rate_l_one),
     .sync_lo_i     (sync_lo),
     .sync_hi_i     (sync_hi),
-    .ctrl_wr_i     (ctrl_wr),
-    .ctrl_dec_i    (ctrl_dec),
+    .ctrl_wr_i     (c_ctrl_wr),
+    .ctrl_dec_i    (c_ctrl_dec),
     .mark_dec_i    (mark_dec),
     .marker_wr_i   (marker_wr),
-    .wdata_i       (reg_wdata_i),
+    .wdata_i       (c_wdata),
     .fifo_occ_i    (occ),
     .fifo_room_i   (room),
     .fifo_inflight_o (inflight),
@@ -229,7 +291,9 @@ module mt_tu #(
     .dropped_q_o   (dropped_next),
     .samples_o     (samples),
     .bytes_o       (bytes),
-    .cycle_o       (cycle)
+    .cycle_o       (cycle),
+    .int_open_o    (int_open),
+    .hold_valid_o  (hold_valid)
   );
 
   assign fifo_level_o = 17'(occ);

@@ -83,7 +83,11 @@ module mt_tu_ctrl #(
   output logic [31:0]     dropped_q_o,    // the count register (dropped_o of the last cycle)
   output logic [47:0]     samples_o,
   output logic [47:0]     bytes_o,
-  output logic [63:0]     cycle_o
+  output logic [63:0]     cycle_o,
+  // For the reduce mode's record queue (mt_tu_rdpath): an interval open in an active session in
+  // this clock (the capture's open without the access), and the hold's valid flag
+  output logic            int_open_o,
+  output logic            hold_valid_o
 );
   // ---------------------------------------------------------------------------------------------
   // State
@@ -998,4 +1002,6 @@ module mt_tu_ctrl #(
   assign samples_o = samples_q;
   assign bytes_o   = bytes_q;
   assign cycle_o   = t_q;
+  assign int_open_o   = active_q && (sp_zero_q || int_open_q || first_q || sw);
+  assign hold_valid_o = hold_valid_q;
 endmodule

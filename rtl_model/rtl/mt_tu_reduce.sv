@@ -13,7 +13,9 @@
 // size undecided).  The release engine reads the oldest slot once it is decided, one a clock,
 // and a slot with a mask leaves as a record.
 //
-// After reset the bucket memory is cleared (one bucket a clock; ready_o low, accesses ignored).
+// After reset, and after start_i (a session's start in the unit: every register as after reset,
+// in the next clock), the bucket memory is cleared (one bucket a clock; ready_o low, accesses
+// ignored).
 // flush_i ends the session: once the queue is empty and the engine idle, a skipped step is
 // replayed and every pending reference still in the window is kept; idle_o then rises.
 module mt_tu_reduce #(
@@ -26,7 +28,8 @@ module mt_tu_reduce #(
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
-  input  logic [4:0]    lgk_i,          // log2 k_0 (budget 4 KiB << lgk_i), held from reset
+  input  logic          start_i,        // start again (the unit's session start): as a reset
+  input  logic [4:0]    lgk_i,          // log2 k_0 (budget 4 KiB << lgk_i), held from reset / start
   // Access port
   input  logic          acc_valid_i,
   input  logic [SW-1:0] acc_cycle_i,
@@ -503,6 +506,26 @@ module mt_tu_reduce #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      st_q <= StClr;
+      lgk_q <= '0;
+      clr_q <= '0;
+      for (int i = 0; i < Sizes; i++) begin
+        n_q[i] <= '0; head_q[i] <= Nil; tail_q[i] <= Nil; evl_q[i] <= '0;
+      end
+      seq_q <= SW'(1); rel_q <= SW'(1); out_v_q <= 1'b0;
+      rcyc_q <= '0; rpage_q <= '0; rrw_q <= 1'b0; nsz_q <= '0; size_q <= '0; bsize_q <= '0;
+      cmask_q <= '0; cpend_q <= '0; e_q <= '0; bkt0_q <= '0; j_q <= '0; t1k_q <= '0;
+      x_page_q <= '0; x_last_q <= '0; x_t1_q <= '0; x_pend_q <= 1'b0;
+      x_prv_q <= '0; x_nxt_q <= '0; x_hnx_q <= '0;
+      open_q <= '0; fl_j_q <= '0; flushing_q <= 1'b0;
+      clocks_q <= '0; forced_q <= '0;
+      last_v_q <= 1'b0; prev_v_q <= 1'b0; skip_v_q <= 1'b0; skip_rw_q <= 1'b0; alt_ok_q <= 1'b0;
+      last_q <= '0; prev_q <= '0; skip_page_q <= '0; skip_cyc_q <= '0; alt_q <= '0;
+      for (int i = 0; i < Q; i++) q_q[i] <= '0;
+      qn_q <= '0; qh_q <= '0;
+      lref_q <= '0; lref_v_q <= 1'b0;
+    end else if (start_i) begin  // a session's start: as the reset (the memories are not cleared
+      // but the buckets, in StClr)
       st_q <= StClr;
       lgk_q <= '0;
       clr_q <= '0;

@@ -5,7 +5,7 @@
  * packets around the first differing byte on both sides and the recent inputs.
  *
  *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--minimal] [--spatial]
- *            [--bench N] [-v]
+ *            [--reduce] [--bench N] [-v]
  *
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
@@ -18,6 +18,11 @@
  * section at r = 1 in the full format), with accesses that walk, repeat and alternate over a few
  * pages, so that the front end's passes, repeats, skipped alternations, replays and lost accesses
  * all happen; SPATIAL writes (mode and N) also come in the middle of a session.
+ * --reduce: every stream in the reduce mode (REDUCE.EN, a random budget, mostly small so that the
+ * bucket clear is short; mostly one burst section at r = 1 in the full format), with the spatial
+ * mode's walking, repeating and alternating accesses, so that the filter's queue fills (lost
+ * accesses), its window forces, the record queue fills and the stop waits for the flush; REDUCE
+ * writes also come in the middle of a session (latched at the next start).
  * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -106,6 +111,7 @@ static void print_recent(const recent_t *h)
 typedef struct {
     uint64_t streams, cycles, accesses, bytes, samples, dropped, overflow_streams, reads;
     uint64_t sp_taken, sp_records, sp_lost; /* the spatial front end's, last session of each stream */
+    uint64_t rd_accesses, rd_lost, rd_records, rd_forced, rd_qfull; /* the reduce path's, likewise */
 } stats_t;
 
 typedef struct {
@@ -118,6 +124,7 @@ typedef struct {
     int trace; /* MT_COSIM_TRACE set: per-cycle levels on stderr */
     int minimal; /* --minimal: the RTL lacks the full and line formats and the compressor */
     int spatial; /* --spatial: spatial-mode streams */
+    int reduce;  /* --reduce: reduce-mode streams */
 } cosim_t;
 
 static void pull_rtl(cosim_t *c)
@@ -311,6 +318,14 @@ static uint32_t random_spatial(rng_t *g)
     return en | lg << MT_SPATIAL_LG2N_SHIFT | (chance(g, 100) ? (uint32_t)rnd(g) & ~UINT32_C(0x1F01) : 0);
 }
 
+static uint32_t random_reduce(rng_t *g)
+{
+    static const uint32_t lgs[] = {0, 0, 1, 1, 2, 2, 3, 4, 5, 6, 10, 11, 31};
+    uint32_t lg = lgs[below(g, 13)];
+    uint32_t en = chance(g, 950) ? 1u : 0u;
+    return en | lg << MT_REDUCE_LGK_SHIFT | (chance(g, 100) ? (uint32_t)rnd(g) & ~UINT32_C(0x1F01) : 0);
+}
+
 /* One random stream. Returns 0 when model and RTL agree throughout. */
 static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, stats_t *st)
 {
@@ -355,14 +370,14 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         cfg[0][1] = fh | fl << 4;
     }
     sgen_t sg = {0};
-    if (c->spatial) { /* mostly what a spatial session is programmed with: r = 1, full, one burst */
+    if (c->spatial || c->reduce) { /* mostly what a spatial session is programmed with: r = 1, full, one burst */
         if (chance(&g, 850)) {
             cfg[0][1] = 0x22;
             cfg[1][1] = 1;
             cfg[3][1] = cfg[4][1] = cfg[5][1] = cfg[6][1] = 0;
         }
-        cfg[ncfg][0] = MT_REG_SPATIAL;
-        cfg[ncfg++][1] = random_spatial(&g);
+        cfg[ncfg][0] = c->spatial ? MT_REG_SPATIAL : MT_REG_REDUCE;
+        cfg[ncfg++][1] = c->spatial ? random_spatial(&g) : random_reduce(&g);
         for (int i = 0; i < 8; i++) {
             uint64_t base = rnd(&g);
             sg.pool[i] = (chance(&g, 800) ? (base & 0xFFFF) | 0x80000 : base) & ((UINT64_C(1) << 44) - 1);
@@ -377,7 +392,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
 
     agen_t ag = {.acc_permille = flood ? 1000 : (unsigned[]){1000, 1000, 700, 300, 50, 5}[below(&g, 6)],
                  .write_permille = (unsigned)below(&g, 1000)};
-    if (c->spatial) /* (a pass is 10 clocks: sparser accesses are taken more often) */
+    if (c->spatial || c->reduce) /* (a pass is 10 clocks: sparser accesses are taken more often) */
         ag.acc_permille = (unsigned[]){1000, 300, 100, 60, 30}[below(&g, 5)];
     for (int i = 0; i < 4; i++) {
         uint64_t h = rnd(&g) & MT_PADDR_MASK;
@@ -387,7 +402,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
                                          MT_REG_SAMPLES_HI, MT_REG_BYTES_LO, MT_REG_BYTES_HI, MT_REG_CYCLE_LO,
                                          MT_REG_CYCLE_HI, MT_REG_CTRL, MT_REG_FMT, MT_REG_RATE_H,
                                          MT_REG_SYNC_PERIOD, MT_REG_ID, MT_REG_FIFO_INFO, MT_REG_LEN_L_HI,
-                                         0x060, 0x013};
+                                         0x060, 0x064, 0x013};
     unsigned mmio_permille = (unsigned)(below(&g, 3) == 0 ? 100 : 10);
     uint64_t end = t + cycles;
     int rc = 0;
@@ -404,6 +419,8 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
                 do_write(c, t, MT_REG_CTRL, MT_CTRL_ENABLE);
             } else if (c->spatial && k < 96) {
                 do_write(c, t, MT_REG_SPATIAL, random_spatial(&g));
+            } else if (c->reduce && k < 96) {
+                do_write(c, t, MT_REG_REDUCE, random_reduce(&g));
             } else {
                 uint32_t cf[16][2];
                 unsigned ncf;
@@ -413,7 +430,7 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
             }
         }
         if (!rc && chance(&g, ag.acc_permille)) {
-            uint64_t addr = c->spatial ? next_spatial_addr(&g, &sg) : next_addr(&g, &ag);
+            uint64_t addr = c->spatial || c->reduce ? next_spatial_addr(&g, &sg) : next_addr(&g, &ag);
             uint8_t wr = (uint8_t)chance(&g, ag.write_permille);
             uint8_t kind = (uint8_t)(chance(&g, 950) ? below(&g, 5) : chance(&g, 500) ? below(&g, 8) : below(&g, 256));
             uint8_t tap = (uint8_t)(chance(&g, 900) ? 0 : 1);
@@ -461,6 +478,13 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     st->sp_taken += c->u.sp.taken;
     st->sp_records += c->u.sp.records;
     st->sp_lost += c->u.sp.lost;
+    if (c->u.rd_alloc) {
+        st->rd_accesses += c->u.rd.accesses;
+        st->rd_lost += c->u.rd.lost;
+        st->rd_records += c->u.rd.records;
+        st->rd_forced += c->u.rd.forced;
+        st->rd_qfull += c->u.rd_qfull;
+    }
     mt_unit_free(&c->u);
     return rc;
 }
@@ -547,7 +571,7 @@ static int bench(uint64_t n)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0, one = 0;
-    int verbose = 0, minimal = 0, spatial = 0;
+    int verbose = 0, minimal = 0, spatial = 0, reduce = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -557,10 +581,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--one") && i + 1 < argc) one = strtoull(argv[++i], NULL, 0), streams = 1;
         else if (!strcmp(a, "--minimal")) minimal = 1;
         else if (!strcmp(a, "--spatial")) spatial = 1;
+        else if (!strcmp(a, "--reduce")) reduce = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else {
             fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
-                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--bench N] [-v]\n", a);
+                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--reduce] [--bench N] [-v]\n", a);
             return 2;
         }
     }
@@ -575,6 +600,7 @@ int main(int argc, char **argv)
     c.trace = getenv("MT_COSIM_TRACE") != NULL;
     c.minimal = minimal;
     c.spatial = spatial;
+    c.reduce = reduce && !spatial;
     stats_t st = {0};
     int fails = 0;
     for (uint64_t i = 0; i < streams; i++) {
@@ -597,6 +623,10 @@ int main(int argc, char **argv)
     if (spatial)
         printf("mt_cosim: spatial front end: %" PRIu64 " accesses taken, %" PRIu64 " records, %" PRIu64 " lost\n",
                st.sp_taken, st.sp_records, st.sp_lost);
+    if (c.reduce)
+        printf("mt_cosim: reduce path (last session of each stream): %" PRIu64 " accesses, %" PRIu64
+               " lost, %" PRIu64 " records, %" PRIu64 " slots forced, %" PRIu64 " records at a full queue\n",
+               st.rd_accesses, st.rd_lost, st.rd_records, st.rd_forced, st.rd_qfull);
     mt_rtl_destroy(c.r);
     free(c.mb.p);
     free(c.rb.p);

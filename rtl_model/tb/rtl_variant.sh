@@ -17,6 +17,11 @@ for v in tests/golden/*.vec; do
     echo "rtl_${variant}_golden_$name: skipped (drain ${drain:-8} > the build's $maxdrain)"
     continue
   fi
+  # the gate netlist is mt_tu at its defaults (Reduce = 0): no reduce path
+  if [ "$variant" = gate ] && grep -q '^# needs reduce' "$v"; then
+    echo "rtl_${variant}_golden_$name: skipped (the gate netlist has no reduce path)"
+    continue
+  fi
   if "$d/mt_rtl_tb" "$v" "${v%.vec}.exp" >/dev/null; then echo "PASS rtl_${variant}_golden_$name"; else echo "FAIL rtl_${variant}_golden_$name"; fi
 done
 if "$d/mt_cosim" --seed "$seed" --streams "$streams" --cycles 3000; then echo "PASS rtl_${variant}_cosim"; else echo "FAIL rtl_${variant}_cosim"; fi

@@ -9,6 +9,12 @@ if out=$(verilator --lint-only -Wall --top-module mt_tu "${srcs[@]}" 2>&1); then
 else
   echo "$out" | head -n 30; echo "FAIL rtl_lint_verilator"
 fi
+# with the reduce path (Reduce = 1: the simulation library's build)
+if out=$(verilator --lint-only -Wall -GReduce=1 --top-module mt_tu "${srcs[@]}" 2>&1); then
+  echo "PASS rtl_lint_verilator_reduce"
+else
+  echo "$out" | head -n 30; echo "FAIL rtl_lint_verilator_reduce"
+fi
 # the minimal build (FullFmt = 0) too, with the synthesis harness's FIFO (4096 bytes, a 4-byte
 # port: 4 lanes): its constants must not leave unused or undriven logic
 if out=$(verilator --lint-only -Wall -GFullFmt=0 -GDepth=4096 -GDrain=4 --top-module mt_tu "${srcs[@]}" 2>&1); then

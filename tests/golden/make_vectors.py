@@ -7,6 +7,7 @@ import sys
 CTRL, KIND_MASK, TAP, FMT, SYNC_PERIOD = 0x08, 0x18, 0x1C, 0x20, 0x24
 RATE_H, RATE_L, LEN_H_LO, LEN_H_HI, LEN_L_LO, LEN_L_HI, MARKER = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40
 SPATIAL = 0x60
+REDUCE = 0x64
 FETCH, LOAD, STORE, AMO, PTW = range(5)
 
 
@@ -226,6 +227,46 @@ def spatial_unit():
     return v
 
 
+def reduce_unit():
+    """The unit's reduce mode (lib/mt_unit_rd.c, lib/mt_unit_reduce.h): one burst at r = 1 in the
+    full format, the reduce path's records as SAMPLEs at the clock the capture takes them from the
+    record queue; the stop held until the path has flushed.  B = 16K (REDUCE.LGK = 2: k = 4, 2, 1,
+    1, ...; 28 buckets cleared in the session's clocks 1..28), then B = 4K (20 buckets)."""
+    v = Vec("reduce_unit", "reduce mode: the bucket clear, hits and misses per size, a settled alternation and its replay, a full queue, the stop's flush, B = 16K then 4K", depth=512, drain=4)
+    v.head.append("# needs reduce (the RTL's reduce path: not in the gate netlist, rtl_variant.sh)")
+    c = v.config(0, rate_h=1, len_h=0, rate_l=1, len_l=0, fmt=0x22, sync=256)
+    v.w(c, REDUCE, 0x201, "EN, log2 k_0 = 2: B = 16K")
+    v.w(c + 1, CTRL, 1, "the session starts at the next cycle; its buckets are cleared in the 28 after")
+    s0 = c + 2
+    v.a(s0 + 5, 0x80000000, 0, LOAD)   # during the clear: lost
+    v.a(s0 + 28, 0x80009000, 0, LOAD)  # the clear's last clock: lost
+    t = s0 + 29                        # the first access taken
+    x, y, z = 0x80000000, 0x80001000, 0x80040000
+    for k in range(8):  # x y x y ...: a settled alternation from its third step (skipped, then replayed)
+        v.a(t, x if k % 2 == 0 else y, k == 5, LOAD)
+        v.a(t + 3, (x if k % 2 == 0 else y) + 8, 0, LOAD)  # a repeat of the last page: nothing
+        t += 40
+    v.a(t, z, 1, STORE)  # a new page ends the alternation: its last step replayed, then z
+    t += 80
+    for k in range(30):  # a walk over 12 pages and back: hits at 4K (k = 4) decided later, misses kept now
+        v.a(t, 0x80000000 + ((k * 5) % 12) * 4096, k % 4 == 0, LOAD)
+        t += 60
+    for k in range(40):  # an access every clock to new pages: the queue of 8 fills, accesses are lost
+        v.a(t + k, 0x80100000 + k * 0x3000, 0, FETCH)
+    t += 400
+    v.a(t, x, 0, LOAD)   # x again: a hit at 4K, pending at the stop (the flush keeps it)
+    v.stop(t + 2)
+    c = t + 600
+    v.w(c, REDUCE, 0x1, "log2 k_0 = 0: B = 4K, one entry per size")
+    v.w(c + 1, CTRL, 1, "second session: 20 buckets to clear")
+    t = c + 40
+    for k in range(10):
+        v.a(t, y if k % 3 else z, k % 2, LOAD)
+        t += 50
+    v.stop(t)
+    return v
+
+
 # ---- spatial mode: an independent model of the filter's rule (docs/trace-format.md 4.1) --------
 # Written from the normative text, not from lib/mt_spatial.c, so that the vector below checks the
 # C filter against the specification (the .svec holds the expected records; no C model makes them).
@@ -386,7 +427,7 @@ def spatial_doubling(d):
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for v in [worked_example(), every_packet(), formats(), overflow(), overflow_at_end(), dense_r1(), filters(), no_spans(),
-              spatial_unit()]:
+              spatial_unit(), reduce_unit()]:
         v.save(d)
     spatial_doubling(d)
 

@@ -7,9 +7,16 @@
 set -u
 cd "$(dirname "$0")/../.."
 cosim="${BUILD:-build}/rtl/mt_cosim"
-if out=$("$cosim" --reduce --seed 1 --streams 60 --cycles 6000 2>&1); then
+# (seed 3, 140 streams: slots forced, and records that found the record queue full, both happen)
+if out=$("$cosim" --reduce --seed 3 --streams 140 --cycles 20000 2>&1); then
   echo "$out" | tail -n 2
   echo "PASS rtl_unit_reduce_cosim"
+  if echo "$out" | awk '/reduce path/ { for (i = 1; i < NF; i++) { if ($(i+1) == "slots") f = $i; if ($(i+1) == "records" && $(i+2) == "at") q = $i } }
+                        END { exit !(f > 0 && q > 0) }'; then
+    echo "PASS rtl_unit_reduce_cosim_coverage"
+  else
+    echo "FAIL rtl_unit_reduce_cosim_coverage (no forced slot or no full record queue)"
+  fi
 else
   echo "$out" | tail -n 40; echo "FAIL rtl_unit_reduce_cosim"
 fi

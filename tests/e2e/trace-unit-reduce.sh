@@ -38,9 +38,9 @@ for u in rtl both; do
 done
 "$MT" info "$T/rtl.mtr" >"$T/info" 2>&1
 if [ "$(cat "$T/rtl.rc")" = 0 ] && [ "$(cat "$T/both.rc")" = 0 ] && cmp -s "$T/rtl.txt" "$T/both.txt" &&
-   [ "$(grep -c 'SAMPLE' "$T/rtl.txt")" -gt 100 ] && grep -q "trace.mode=reduce" "$T/info" &&
+   [ "$(grep -c ' burst full ' "$T/rtl.txt")" -gt 100 ] && grep -q "trace.mode=reduce" "$T/info" &&
    grep -q "trace.reduce_budget=65536$" "$T/info" && grep -q "trace.reduce_in_unit=1$" "$T/info"; then
-    echo "PASS reduce-unit-rtl-equals-lockstep ($(grep -c 'SAMPLE' "$T/rtl.txt") records)"
+    echo "PASS reduce-unit-rtl-equals-lockstep ($(grep -c ' burst full ' "$T/rtl.txt") records)"
 else
     echo "FAIL reduce-unit-rtl-equals-lockstep"
     head -5 "$T/rtl.err" "$T/both.err" "$T/info"

@@ -48,7 +48,8 @@ struct level {
 
 struct mpstack {
     uint32_t fill;                               /* filter entries in use */
-    uint32_t unit[MPSTACK_FILTER];               /* most recent first; NO_UNIT past fill */
+    /* most recent first; NO_UNIT past fill, but for scan's sentinel (one place more) */
+    uint32_t unit[MPSTACK_FILTER + 1];
     /* Per entry, three lane masks in one word (one load, one store, one mask for all three):
      * FIRST (lanes where it is its metapage's first unit), PENDING << 16 (an unapplied write;
      * first lanes only), STORED1 << 32 (C = 1 lanes where its metapage was stored: written back
@@ -64,7 +65,9 @@ struct mpstack {
     /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
      * sets holding it): faults (every change of metapage), write-backs, backing reads */
     uint64_t *faults1, *wb1, *rd1;
-    uint64_t share_by_len[33]; /* lanes where two units whose xor has this bit length share, x3 */
+    /* lanes where two different units share their metapage, by the leading zeros of their xor
+     * (x3) */
+    uint64_t share_by_clz[32];
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
     bool started;
@@ -84,7 +87,7 @@ struct mpstack *mpstack_create(void)
     struct mpstack *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
-    for (int k = 0; k < MPSTACK_FILTER; k++)
+    for (int k = 0; k <= MPSTACK_FILTER; k++)
         st->unit[k] = NO_UNIT;
     return st;
 }
@@ -178,10 +181,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     if (L->K < 2 && L->one)
         t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
     st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
-    /* units whose xor is b bits long share the metapages of the sizes with rel >= b */
-    for (unsigned b = 0; b <= 32; b++)
-        if (rel_shift >= b)
-            st->share_by_len[b] |= X3(lane);
+    /* units whose xor is b = 32 - c bits long share the metapages of the sizes with rel >= b */
+    for (unsigned c = 0; c < 32; c++)
+        if (rel_shift >= 32 - c)
+            st->share_by_clz[c] |= X3(lane);
     for (size_t mask = 0; mask < (size_t)1 << st->n; mask++) {
         uint64_t v = 0;
         for (int j = 0; j < st->n; j++)
@@ -443,14 +446,15 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint32_t cu = u;           /* the entry carried down to place k */
     uint64_t ce = st->all;     /* its word (first everywhere, pending and stored1 set below) */
     /* u differs from the front (access_unit), which becomes the second entry */
-    uint64_t share0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
+    uint64_t share0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint32_t k = 0, fill = st->fill;
-    for (; k < fill; k++) {
+    st->unit[fill] = u; /* the sentinel: the walk ends at u, in the filter or at its end */
+    for (;; k++) {
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
         if (!x)
             break;
-        uint64_t sa = active & st->share_by_len[32 - __builtin_clz(x)];
+        uint64_t sa = active & st->share_by_clz[__builtin_clz(x)];
         uint64_t e = st->ent[k];
         active ^= sa;
         acc += st->spread[(uint16_t)(e & active)];
@@ -483,8 +487,8 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
 static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t u, bool is_write)
 {
     settle_swaps(st);
-    uint64_t sh0 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[0])];
-    uint64_t sh1 = st->share_by_len[32 - __builtin_clz(u ^ st->unit[1])];
+    uint64_t sh0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
+    uint64_t sh1 = st->share_by_clz[__builtin_clz(u ^ st->unit[1])];
     uint64_t e0 = st->ent[0], e1 = st->ent[1];
     uint64_t act1 = X3(st->all) & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
     uint64_t acc = st->spread[(uint16_t)(e0 & act1)] + st->spread[(uint16_t)(e1 & act2)];

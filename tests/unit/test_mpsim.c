@@ -432,6 +432,46 @@ static void test_lru_stack_alternations(void **state)
     }
 }
 
+/* The scan's walk at the filter's edges (it ends at a sentinel after the last entry): cycles
+ * over as many units as the filter holds less one, exactly, one more and twice as many, so the
+ * unit is found in its last place, fills it, or falls out with the filter full; strides that
+ * keep units within a metapage of the large sizes, or change the metapage at every size; reads
+ * and writes; budgets that count uses inside the filter (small) and below it. */
+static void test_lru_stack_filter_edges(void **state)
+{
+    (void)state;
+    const char *specs[] = {"4K..2M:1M..64M", "4K..2M:8K..256K"};
+    const uint64_t ram = 32 * MiB, ram_pages = ram >> 12;
+    const uint64_t cycles[] = {30, 31, 32, 33, 62}, strides[] = {1, 37, 513};
+    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; si++) {
+        struct mpsim_config *cfgs;
+        size_t n;
+        char err[256];
+        assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
+        struct mpsim *sims[2];
+        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
+        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
+        assert_non_null(sims[0]);
+        assert_non_null(sims[1]);
+        uint64_t seed = 5 + si;
+        for (size_t c = 0; c < sizeof cycles / sizeof cycles[0]; c++)
+            for (size_t d = 0; d < sizeof strides / sizeof strides[0]; d++) {
+                uint64_t base = rng_next(&seed) % (ram_pages / 2);
+                for (int round = 0; round < 12; round++)
+                    for (uint64_t i = 0; i < cycles[c]; i++) {
+                        uint64_t page = (base + i * strides[d]) % ram_pages;
+                        bool w = (rng_next(&seed) % 5) == 0;
+                        for (size_t k = 0; k < 2; k++)
+                            mpsim_access(sims[k], page, w);
+                    }
+                assert_same_results(sims[0], sims[1]);
+            }
+        mpsim_destroy(sims[0]);
+        mpsim_destroy(sims[1]);
+        free(cfgs);
+    }
+}
+
 /* LO..HI ranges: powers of two, pairs without a whole metapage left out. */
 static void test_parse_ranges(void **state)
 {
@@ -470,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_collapsing_is_lossless),
         cmocka_unit_test(test_lru_stack_equals_each),
         cmocka_unit_test(test_lru_stack_alternations),
+        cmocka_unit_test(test_lru_stack_filter_edges),
         cmocka_unit_test(test_parse_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

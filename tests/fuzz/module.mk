@@ -43,8 +43,11 @@ $(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_file.h tests/fuzz/memfil
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_OBJS) $(call fuzz_objs,$(FUZZ_EXTRA_$*)) -o $@ -lzstd -lm $(FUZZ_LIBS_$*)
 
-# the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target
+# the gdbstub's protocol layer (emu/gdb): framing and command handlers, over a fake target; the
+# reply encoders without coverage callbacks (tests/fuzz/gdb_output.ignore says why)
 FUZZ_GDB_SRCS := emu/gdb/rsp.c emu/gdb/session.c tests/fuzz/asan_options.c
+$(FUZZ_OBJ)/emu/gdb/rsp.o $(FUZZ_OBJ)/emu/gdb/session.o: tests/fuzz/gdb_output.ignore
+$(FUZZ_OBJ)/emu/gdb/rsp.o $(FUZZ_OBJ)/emu/gdb/session.o: FUZZ_OBJ_OPT := -fsanitize-coverage-ignorelist=tests/fuzz/gdb_output.ignore
 $(FUZZ_BIN)/fuzz_gdb: tests/fuzz/fuzz_gdb.c $(call fuzz_objs,$(FUZZ_GDB_SRCS))
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(call fuzz_objs,$(FUZZ_GDB_SRCS)) -o $@

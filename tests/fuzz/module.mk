@@ -76,7 +76,7 @@ $(FUZZ_OBJ)/%.o: %.c $(GEN)/mt_version.h
 	clang $(FUZZ_FLAGS) $(FUZZ_MTEMU_CLANG) $(FUZZ_OBJ_OPT) -MMD -MP -c $< -o $@
 $(FUZZ_BIN)/fuzz_mtemu: tests/fuzz/fuzz_mtemu.c $(FUZZ_MTEMU_OBJS) $(RTL_FST_A)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_MTEMU_OBJS) -o $@ \
-	  -Wl,--wrap=machine_create,--wrap=mp_session_create,--wrap=cpu_take_trap \
+	  -Wl,--wrap=machine_create,--wrap=machine_destroy,--wrap=mp_session_create,--wrap=cpu_take_trap \
 	  -Wl,--wrap=calloc,--wrap=free,--wrap=realloc $(RTL_FST_A) -lzstd -lfdt -lm $(RTL_FST_LIBS)
 -include $(wildcard $(FUZZ_BIN)/obj/*/*.d $(FUZZ_BIN)/obj/*/*/*.d $(FUZZ_BIN)/obj/*/*/*/*.d)
 

@@ -187,24 +187,81 @@ static bool add_harts(mt_machine *m, const mt_machine_config *cfg, char *err, si
     return true;
 }
 
-mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen)
+static bool ram_size_ok(const mt_machine_config *cfg, char *err, size_t errlen)
 {
     if (cfg->ram_size < 2 * MiB || (cfg->ram_size & 0xfff)) {
         snprintf(err, errlen, "-m: RAM size must be a multiple of 4 KiB and at least 2 MiB");
-        return NULL;
+        return false;
     }
+    return true;
+}
+
+static bool setup(mt_machine *m, const mt_machine_config *cfg, char *err, size_t errlen);
+
+mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen)
+{
+    if (!ram_size_ok(cfg, err, errlen))
+        return NULL;
     mt_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    m->cfg = *cfg;
     m->ram = ram_create(RAM_BASE, cfg->ram_size);
     if (!m->ram) {
         snprintf(err, errlen, "-m: cannot reserve %llu bytes of guest RAM", (unsigned long long)cfg->ram_size);
         free(m);
         return NULL;
     }
+    if (!setup(m, cfg, err, errlen)) {
+        machine_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* What setup() allocated besides the RAM: the cache model and harts 1..N-1. */
+static void release_harts(mt_machine *m)
+{
+    if (m->cpu.cache) {
+        cache_free(m->cpu.cache);
+        free(m->cpu.cache);
+    }
+    cpu_free(&m->cpu);
+    for (unsigned i = 1; i < m->nharts; i++) {
+        cpu_free(m->harts[i]);
+        free(m->harts[i]);
+    }
+}
+
+bool machine_reset(mt_machine *m, const mt_machine_config *cfg, char *err, size_t errlen)
+{
+    release_harts(m);
+    mt_ram *ram = m->ram;
+    memset(m, 0, sizeof *m); /* as calloc left it in machine_create */
+    m->nharts = 1;           /* hart 0 only, for machine_destroy whatever fails below */
+    if (!ram_size_ok(cfg, err, errlen)) {
+        m->ram = ram;
+        return false;
+    }
+    if (ram_size(ram) == cfg->ram_size) {
+        ram_clear(ram);
+    } else {
+        ram_destroy(ram);
+        if (!(ram = ram_create(RAM_BASE, cfg->ram_size))) {
+            snprintf(err, errlen, "-m: cannot reserve %llu bytes of guest RAM", (unsigned long long)cfg->ram_size);
+            return false;
+        }
+    }
+    m->ram = ram;
+    return setup(m, cfg, err, errlen);
+}
+
+/* Everything of machine_create after the RAM: m is all zero but for m->ram, a cleared RAM.
+ * False with err set; m then holds what machine_destroy releases. */
+static bool setup(mt_machine *m, const mt_machine_config *cfg, char *err, size_t errlen)
+{
+    m->cfg = *cfg;
     bus_init(&m->bus, m->ram);
     cpu_init(&m->cpu, &m->bus, cfg->timing);
     m->harts[0] = &m->cpu;
@@ -410,10 +467,9 @@ mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errle
         cpu_set_listener(&m->cpu, hash_listener, m, 0);
     }
     cpu_update_next_event(&m->cpu);
-    return m;
+    return true;
 fail:
-    machine_destroy(m);
-    return NULL;
+    return false;
 }
 
 int machine_run(mt_machine *m)
@@ -537,15 +593,7 @@ void machine_destroy(mt_machine *m)
 {
     if (!m)
         return;
-    if (m->cpu.cache) {
-        cache_free(m->cpu.cache);
-        free(m->cpu.cache);
-    }
-    cpu_free(&m->cpu);
-    for (unsigned i = 1; i < m->nharts; i++) {
-        cpu_free(m->harts[i]);
-        free(m->harts[i]);
-    }
+    release_harts(m);
     ram_destroy(m->ram);
     free(m);
 }

@@ -71,6 +71,12 @@ typedef struct mt_machine {
 
 /* NULL with one line in err on bad input (file, format, size). */
 mt_machine *machine_create(const mt_machine_config *cfg, char *err, size_t errlen);
+/* The machine as machine_create(cfg) makes it, reusing m's memory: the harts, devices, device
+ * tree and images are set up afresh and the RAM cleared (kept mapped when cfg's size is m's).
+ * A reset machine runs a program exactly as a fresh one (tests/unit/test_emu_machine.c). For
+ * callers that build many short-lived machines (tests/fuzz/fuzz_mtemu.c). False with err set
+ * on the errors machine_create reports: m is then only fit for machine_destroy. */
+bool machine_reset(mt_machine *m, const mt_machine_config *cfg, char *err, size_t errlen);
 /* Runs to the end; returns the guest's exit code (HTIF or finisher; 0 on a reached limit). */
 int machine_run(mt_machine *m);
 /* Writes the signature region (riscv-arch-test, as Spike's +signature); false with err set. */

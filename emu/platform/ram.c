@@ -88,6 +88,21 @@ void ram_destroy(mt_ram *ram)
     free(ram);
 }
 
+void ram_clear(mt_ram *ram)
+{
+    /* MADV_DONTNEED on a private anonymous mapping: every page reads as zero again, and only
+     * the pages a run touched were ever backed */
+    if (madvise(ram->host, ram->size, MADV_DONTNEED) != 0)
+        memset(ram->host, 0, ram->size);
+    memset(ram->dirty, 0, ((ram->size >> RAM_PAGE_SHIFT) + 63) / 64 * sizeof(uint64_t));
+    ram->ndirty = 0;
+    ram->invalidate = NULL;
+    ram->invalidate_ctx = NULL;
+    ram->mp = NULL;
+    ram->host_write_obs = NULL;
+    ram->host_write_ctx = NULL;
+}
+
 uint64_t ram_base(const mt_ram *ram) { return ram->base; }
 uint64_t ram_size(const mt_ram *ram) { return ram->size; }
 

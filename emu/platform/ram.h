@@ -48,6 +48,9 @@ struct ram_page_batch {
 /* Guest RAM of `size` bytes (a multiple of 4 KiB) at physical `base`. NULL (errno set) on failure. */
 mt_ram *ram_create(uint64_t base, uint64_t size);
 void ram_destroy(mt_ram *ram);
+/* The RAM as ram_create left it: all zero, nothing dirty, flat (no meta-pager, observer or
+ * invalidator), keeping its mapping (machine_reset). */
+void ram_clear(mt_ram *ram);
 
 uint64_t ram_base(const mt_ram *ram);
 uint64_t ram_size(const mt_ram *ram);

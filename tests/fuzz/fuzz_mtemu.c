@@ -11,7 +11,8 @@
  * than FUZZ_RAM_MAX of guest RAM (libFuzzer's malloc limit would call a large meta-pager table a
  * crash), or take more than FUZZ_TRAPS traps (a storm of them takes seconds). The limits are
  * applied by wrapping machine_create, mp_session_create and cpu_take_trap (-Wl,--wrap), so
- * mtemu's own code runs unchanged. */
+ * mtemu's own code runs unchanged. machine_destroy is wrapped too: the machine is kept and the
+ * next run's machine_create resets it (machine_reset). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -55,6 +56,21 @@ static int home_fd = -1, scratch_fd = -1; /* libFuzzer's directory (its relative
 static int prog_fd = -1;
 static char prog_path[64];
 
+/* The machine of the last run, kept by machine_destroy for the next machine_create to reset
+ * (machine_reset: the same memory set up afresh, which runs a program as a fresh machine does)
+ * instead of allocating, mapping and faulting in a new one. */
+static mt_machine *spare;
+void __real_machine_destroy(mt_machine *m);
+
+void __wrap_machine_destroy(mt_machine *m)
+{
+    if (!m)
+        return;
+    if (spare)
+        __real_machine_destroy(spare);
+    spare = m;
+}
+
 mt_machine *__wrap_machine_create(const mt_machine_config *cfg, char *err, size_t errlen)
 {
     mt_machine_config c = *cfg;
@@ -64,7 +80,14 @@ mt_machine *__wrap_machine_create(const mt_machine_config *cfg, char *err, size_
     c.in_fd = -1; /* WFI with nothing pending ends the run instead of waiting for input */
     c.out = devnull;
     traps = 0;
-    return __real_machine_create(&c, err, errlen);
+    if (!spare)
+        return __real_machine_create(&c, err, errlen);
+    mt_machine *m = spare;
+    spare = NULL;
+    if (machine_reset(m, &c, err, errlen))
+        return m;
+    __real_machine_destroy(m); /* refused as machine_create refuses: the same message in err */
+    return NULL;
 }
 
 struct mp_session *__wrap_mp_session_create(const struct mp_options *o, uint64_t ram_base, uint64_t ram_bytes,

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A long fuzz campaign: the targets named on the command line (TARGET:SECONDS ...), one process
+# at a time (one core: the machine's other users keep the rest), at normal priority, each
+# growing its own corpus in $BUILD/fuzz/campaign/corpus/<target>/ (kept between runs and
+# campaigns, out of the tree; started from run.sh's seeds and tests/fuzz/regress/<target>/).
+# Appends one line per run to $BUILD/fuzz/campaign/results: start time, target, seconds, runs,
+# CPU seconds (user + system), runs per CPU second, exit status. A crash leaves its input in
+# $BUILD/fuzz/campaign/crash/ and the campaign goes on with the next target (exit 1 at the end).
+# The seeds are run.sh's (FUZZ_TARGETS=" " tests/fuzz/run.sh builds them alone; done here if missing).
+# Example: tests/fuzz/campaign.sh elf:600 dt:600 import:300 gdb:300
+set -u
+BUILD=${BUILD:-build}
+fz=$(cd "$BUILD/fuzz" && pwd)
+camp=$fz/campaign
+mkdir -p "$camp/corpus" "$camp/crash" "$camp/logs"
+[ -d "$fz/corpus" ] || FUZZ_TARGETS=" " BUILD=$BUILD tests/fuzz/run.sh >/dev/null
+status=0
+for item in "$@"; do
+  t=${item%%:*}
+  secs=${item#*:}
+  bin=$fz/fuzz_$t
+  [ -x "$bin" ] || { echo "campaign: $bin: not built" >&2; status=1; continue; }
+  corpus=$camp/corpus/$t
+  if [ ! -d "$corpus" ]; then
+    mkdir -p "$corpus"
+    cp "$fz/corpus/$t"/* "$corpus"/
+    [ -d "tests/fuzz/regress/$t" ] && cp "tests/fuzz/regress/$t"/* "$corpus"/
+  fi
+  case $t in dec) opts=-max_len=1024 ;; unit) opts="-max_len=1024 -entropic=0" ;; elf) opts=-max_len=24576 ;; *) opts= ;; esac # as run.sh
+  start=$(date -u +%FT%TZ)
+  log=$camp/logs/$t.$(date -u +%Y%m%d%H%M%S)
+  work=$(mktemp -d) # the whole-program targets' relative paths
+  TIMEFORMAT='%U %S'
+  { time (cd "$work" && "$bin" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=30 $opts \
+      -artifact_prefix="$camp/crash/$t-" -print_final_stats=1 "$corpus" >"$log" 2>&1); } 2>"$log.cpu"
+  rc=$(grep -q 'stat::number_of_executed_units' "$log" && ! ls "$camp/crash/$t-"* >/dev/null 2>&1 && echo 0 || echo 1)
+  rm -rf "$work"
+  runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
+  [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+  cpu=$(awk '{print $1 + $2}' "$log.cpu")
+  rate=$(awk -v r="${runs:-0}" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? r / c : 0) }')
+  echo "$start $t ${secs}s runs=${runs:-0} cpu=${cpu}s per_cpu_s=$rate status=$rc" | tee -a "$camp/results"
+  [ "$rc" = 0 ] || status=1
+done
+exit $status

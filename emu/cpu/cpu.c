@@ -417,8 +417,11 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         /* without the page filter (the unit's samples) the listener directly: no extra call */
         uint64_t due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
-        if (due < c->next_event)
-            c->next_event = due;
+        /* next_event as cpu_update_next_event would set it: lowering it only would leave it at
+         * the due just taken, and the next run would stop once more for nothing.  A stop
+         * (OP_BREAK) placed for that due is removed by the interpreter's slow paths when they
+         * return (interp.inc SLOW, ACCESS), before the run is entered again. */
+        c->next_event = due < c->other_event ? due : c->other_event;
     }
 }
 

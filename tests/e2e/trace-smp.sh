@@ -14,6 +14,10 @@
 #   trace-smp-all          --trace-all records every hart's accesses: its count is the sum of
 #                          --stats' per-kind access counts of all harts
 #   event-hash-smp         --event-hash on 4 harts: two runs give the same hash
+#   trace-invisible-1hart  on 1 hart, in line and with the thread: the traced boot retires the
+#                          instructions and takes the cycles of the untraced one (the runs
+#                          interpreter's stops, placed for the unit's dues and removed by its slow
+#                          paths, leave the count exact: a stop left in place once cost a cycle)
 set -u
 BIN=${BIN:-build/bin}
 MTEMU=$BIN/mtemu
@@ -67,4 +71,13 @@ run hash1 --event-hash
 run hash2 --event-hash
 h1=$(grep '^events ' "$tmp/hash1.err"); h2=$(grep '^events ' "$tmp/hash2.err")
 if [ -n "$h1" ] && [ "$h1" = "$h2" ]; then pass event-hash-smp; else fail event-hash-smp "'$h1' / '$h2'"; fi
+boot1=(-q --stats -m 256M --bios "$SBI" --kernel "$IMAGE" --append 'console=ttyS0 mt.run="poweroff -f"')
+count() { grep -E '^(instructions|cycles) ' "$tmp/$1.err" | tr -s ' ' | tr '\n' ' '; }
+timeout 300 "$MTEMU" "${boot1[@]}" --trace "$tmp/h1.mtr" --trace-thread=off --dump-dtb "$tmp/unit1.dtb" \
+    >/dev/null 2>"$tmp/h1in.err" </dev/null
+timeout 300 "$MTEMU" "${boot1[@]}" --trace "$tmp/h1t.mtr" --trace-thread=on >/dev/null 2>"$tmp/h1th.err" </dev/null
+timeout 300 "$MTEMU" "${boot1[@]}" --dtb "$tmp/unit1.dtb" >/dev/null 2>"$tmp/h1un.err" </dev/null
+if [ -n "$(count h1un)" ] && [ "$(count h1in)" = "$(count h1un)" ] && [ "$(count h1th)" = "$(count h1un)" ] &&
+   cmp -s "$tmp/h1.mtr" "$tmp/h1t.mtr"; then pass trace-invisible-1hart
+else fail trace-invisible-1hart "traced in line '$(count h1in)', thread '$(count h1th)', untraced '$(count h1un)'"; fi
 [ "$fails" -eq 0 ]

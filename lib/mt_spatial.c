@@ -103,10 +103,9 @@ static void hash_table_init(void)
  * no check of their own, which cost a call per record and size). */
 static inline uint32_t hash32_made(uint64_t p)
 {
-    uint32_t h = 0;
-    for (unsigned k = 0; k < 6; k++)
-        h ^= hash_bytes[k][(p >> (8 * k)) & 0xff];
-    return h;
+    /* written out: -O2 keeps the loop, at twice the instructions */
+    return hash_bytes[0][p & 0xff] ^ hash_bytes[1][(p >> 8) & 0xff] ^ hash_bytes[2][(p >> 16) & 0xff] ^
+           hash_bytes[3][(p >> 24) & 0xff] ^ hash_bytes[4][(p >> 32) & 0xff] ^ hash_bytes[5][(p >> 40) & 0xff];
 }
 
 uint32_t mt_spatial_hash32(uint64_t p)
@@ -120,7 +119,9 @@ uint32_t mt_spatial_hash32(uint64_t p)
 static inline uint32_t index_of_hash(uint32_t h, unsigned r, unsigned log2m)
 {
     uint32_t mask = (UINT32_C(1) << log2m) - 1, w = (uint32_t)(((uint64_t)h >> r) & mask);
-    unsigned s = r % log2m;
+    unsigned s = r; /* r mod K without a division (r < 32, K >= 4) */
+    while (s >= log2m)
+        s -= log2m;
     return s ? ((w << s) | (w >> (log2m - s))) & mask : w;
 }
 
@@ -212,27 +213,30 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
         smask &= !d ? 0 : top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u;
     }
     s->emitted = page + 1;
+    /* the three size sets in registers for the loop (note_record touches none of them) */
+    unsigned kv = s->kept_valid, bv = s->before_valid, ks = s->kept_stale;
     for (unsigned m = smask; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
+        unsigned i = (unsigned)__builtin_ctz(m), bit = 1u << i;
         uint64_t mp = page >> i;
-        if (!((s->kept_valid >> i) & 1) || s->kept_mp[i] != mp) {
-            mask |= 1u << i;
-            /* the metapage before the last one has its bit set already: no lookup, the same
-             * answer (alternations cost a compare) -- unless it was recorded before the rate
-             * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
-             * stands for another hash bit then), which kept_stale / the doubling itself say */
-            unsigned bit = 1u << i;
-            int dbl = 0;
-            if (!(s->before_valid & bit) || s->before_mp[i] != mp)
-                dbl = note_record(s, i, mp);
-            changed |= dbl;
-            s->before_mp[i] = s->kept_mp[i];
-            s->before_valid = (s->before_valid & ~bit) | (dbl ? 0 : s->kept_valid & ~s->kept_stale & bit);
-            s->kept_stale = (s->kept_stale & ~bit) | (dbl ? bit : 0);
-            s->kept_mp[i] = mp;
-            s->kept[i]++;
-        }
+        if ((kv & bit) && s->kept_mp[i] == mp)
+            continue;
+        mask |= bit;
+        /* the metapage before the last one has its bit set already: no lookup, the same
+         * answer (alternations cost a compare) -- unless it was recorded before the rate
+         * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
+         * stands for another hash bit then), which kept_stale / the doubling itself say */
+        int dbl = 0;
+        if (!(bv & bit) || s->before_mp[i] != mp)
+            dbl = note_record(s, i, mp);
+        changed |= dbl;
+        s->before_mp[i] = s->kept_mp[i];
+        bv = (bv & ~bit) | (dbl ? 0 : kv & ~ks & bit);
+        ks = dbl ? ks | bit : ks & ~bit;
+        s->kept_mp[i] = mp;
+        s->kept[i]++;
     }
+    s->before_valid = bv;
+    s->kept_stale = ks;
     if (changed) { /* the cached sampled sizes of the last two pages follow the new rates */
         if (s->last_page)
             s->last_smask = sampled_sizes(s, s->last_page - 1);

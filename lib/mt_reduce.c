@@ -174,15 +174,25 @@ static void release_below(mt_reduce *r, uint64_t limit)
     }
 }
 
+/* Filter f's pending entry with the oldest last reference, or UINT32_MAX (none).  The recency
+ * list is in order of `last` (a reference moves its entry to the front), so it is the first
+ * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
+static uint32_t oldest_pending(const mt_reduce_filter *f)
+{
+    for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
+        if (f->e[e].pend)
+            return e;
+    return UINT32_MAX;
+}
+
 /* The oldest reference any filter may still keep: records before it are final. */
 static uint64_t watermark(const mt_reduce *r)
 {
     uint64_t w = UINT64_MAX;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        const mt_reduce_filter *f = &r->f[i];
-        for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && f->e[j].last < w)
-                w = f->e[j].last;
+        uint32_t j = oldest_pending(&r->f[i]);
+        if (j != UINT32_MAX && r->f[i].e[j].last < w)
+            w = r->f[i].e[j].last;
     }
     return w;
 }
@@ -196,14 +206,13 @@ static int force_oldest(mt_reduce *r)
     unsigned bi = 0;
     uint32_t bj = UINT32_MAX;
     uint64_t best = UINT64_MAX;
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        const mt_reduce_filter *f = &r->f[i];
-        for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && f->e[j].last < best) {
-                best = f->e[j].last;
-                bi = i;
-                bj = j;
-            }
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) { /* the smallest size of the oldest, as a scan */
+        uint32_t j = oldest_pending(&r->f[i]);
+        if (j != UINT32_MAX && r->f[i].e[j].last < best) {
+            best = r->f[i].e[j].last;
+            bi = i;
+            bj = j;
+        }
     }
     if (bj == UINT32_MAX)
         return 0;

@@ -118,23 +118,32 @@ static void keep_late(mt_reduce *r, uint64_t cycle, uint64_t page, unsigned rw, 
     r->nheap++;
 }
 
+/* The heap's smallest record out.  Bottom-up: the hole at the root goes down along the smaller
+ * children to a leaf (one compare per level, made without a branch: the children's order is
+ * what the host cannot predict), and the heap's last record goes in there and up as far as it
+ * must (seldom far: it was a leaf).  Half the compares of sifting the last record down. */
 static mt_reduce_rec late_pop(mt_reduce *r)
 {
-    mt_reduce_rec top = r->late[0], x = r->late[--r->nlate];
-    size_t j = 0, n = r->nlate;
+    mt_reduce_rec *h = r->late;
+    mt_reduce_rec top = h[0], x = h[--r->nlate];
+    size_t n = r->nlate, j = 0;
+    if (!n)
+        return top;
     for (;;) {
         size_t c = 2 * j + 1;
-        if (c >= n)
+        if (c + 1 < n) {
+            c += h[c + 1].cycle < h[c].cycle;
+        } else if (c >= n) {
             break;
-        if (c + 1 < n && r->late[c + 1].cycle < r->late[c].cycle)
-            c++;
-        if (r->late[c].cycle >= x.cycle)
-            break;
-        r->late[j] = r->late[c];
+        }
+        h[j] = h[c];
         j = c;
     }
-    if (n)
-        r->late[j] = x;
+    while (j && h[(j - 1) / 2].cycle > x.cycle) {
+        h[j] = h[(j - 1) / 2];
+        j = (j - 1) / 2;
+    }
+    h[j] = x;
     return top;
 }
 
@@ -165,15 +174,25 @@ static void release_below(mt_reduce *r, uint64_t limit)
     }
 }
 
+/* Filter f's pending entry with the oldest last reference, or UINT32_MAX (none).  The recency
+ * list is in order of `last` (a reference moves its entry to the front), so it is the first
+ * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
+static uint32_t oldest_pending(const mt_reduce_filter *f)
+{
+    for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
+        if (f->e[e].pend)
+            return e;
+    return UINT32_MAX;
+}
+
 /* The oldest reference any filter may still keep: records before it are final. */
 static uint64_t watermark(const mt_reduce *r)
 {
     uint64_t w = UINT64_MAX;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        const mt_reduce_filter *f = &r->f[i];
-        for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && f->e[j].last < w)
-                w = f->e[j].last;
+        uint32_t j = oldest_pending(&r->f[i]);
+        if (j != UINT32_MAX && r->f[i].e[j].last < w)
+            w = r->f[i].e[j].last;
     }
     return w;
 }
@@ -187,14 +206,13 @@ static int force_oldest(mt_reduce *r)
     unsigned bi = 0;
     uint32_t bj = UINT32_MAX;
     uint64_t best = UINT64_MAX;
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        const mt_reduce_filter *f = &r->f[i];
-        for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && f->e[j].last < best) {
-                best = f->e[j].last;
-                bi = i;
-                bj = j;
-            }
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) { /* the smallest size of the oldest, as a scan */
+        uint32_t j = oldest_pending(&r->f[i]);
+        if (j != UINT32_MAX && r->f[i].e[j].last < best) {
+            best = r->f[i].e[j].last;
+            bi = i;
+            bj = j;
+        }
     }
     if (bj == UINT32_MAX)
         return 0;
@@ -218,6 +236,12 @@ static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
 /* Entry of metapage p, or UINT32_MAX (not in the filter). */
 static inline uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
 {
+    if (f->k <= MT_REDUCE_SMALL_K) {
+        for (uint32_t j = 0; j < f->n; j++)
+            if (f->small[j] == p)
+                return j;
+        return UINT32_MAX;
+    }
     for (uint32_t h = hash_of(f, p);; h = (h + 1) & f->hmask) {
         uint64_t v = f->slot[h];
         if (!v)
@@ -229,6 +253,10 @@ static inline uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
 
 static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
 {
+    if (f->k <= MT_REDUCE_SMALL_K) {
+        f->small[e] = p;
+        return;
+    }
     uint32_t h = hash_of(f, p);
     while (f->slot[h])
         h = (h + 1) & f->hmask;
@@ -238,6 +266,8 @@ static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
 /* Linear probing's deletion: later entries of the same cluster move back into the gap. */
 static void hash_delete(mt_reduce_filter *f, uint64_t p)
 {
+    if (f->k <= MT_REDUCE_SMALL_K)
+        return; /* the entry's metapage is overwritten by the one that replaces it */
     uint32_t h = hash_of(f, p);
     while (f->slot[h] >> MT_REDUCE_SLOT_BITS != p)
         h = (h + 1) & f->hmask;

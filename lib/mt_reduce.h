@@ -55,6 +55,7 @@ typedef struct {
     uint32_t prev, next;    /* entry indices */
 } mt_reduce_link;
 
+#define MT_REDUCE_SMALL_K 16  /* filters of at most this many entries have no hash table */
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
 
 typedef struct {
@@ -64,6 +65,10 @@ typedef struct {
     uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
                              * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;
+    /* k <= MT_REDUCE_SMALL_K (the large sizes: 2 entries at 2 MiB for B = 4 MiB): no hash, the
+     * entries' metapages side by side, found by comparing them all (cheaper than a hash probe
+     * and its deletion on every miss, which are most references there) */
+    uint64_t small[MT_REDUCE_SMALL_K];
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
 } mt_reduce_filter;
 

@@ -41,13 +41,13 @@ unsigned mt_spatial_hash_bit(uint64_t p, unsigned b)
     return (unsigned)__builtin_parityll(p & MT_SPATIAL_H3[b]);
 }
 
-/* Whether size i keeps metapage p: the low log2(R) hash bits are all 0 (only those are computed). */
+static inline uint32_t hash32_made(uint64_t p);
+
+/* Whether size i keeps metapage p: the low log2(R) hash bits are all 0 (by the byte table, made
+ * at mt_spatial_init: six loads instead of a parity per bit). */
 static inline int keeps(uint64_t p, uint32_t rate)
 {
-    for (unsigned b = 0; (UINT32_C(1) << b) < rate; b++)
-        if (__builtin_parityll(p & MT_SPATIAL_H3[b]))
-            return 0;
-    return 1;
+    return rate == 1 || (hash32_made(p & ((UINT64_C(1) << 48) - 1)) & (rate - 1)) == 0;
 }
 
 /* The sizes that keep 4 KiB page `page`'s metapage. */
@@ -99,13 +99,19 @@ static void hash_table_init(void)
         }
 }
 
+/* The table's hash, the table made (mt_spatial_counter_init makes it: a counter's records need
+ * no check of their own, which cost a call per record and size). */
+static inline uint32_t hash32_made(uint64_t p)
+{
+    /* written out: -O2 keeps the loop, at twice the instructions */
+    return hash_bytes[0][p & 0xff] ^ hash_bytes[1][(p >> 8) & 0xff] ^ hash_bytes[2][(p >> 16) & 0xff] ^
+           hash_bytes[3][(p >> 24) & 0xff] ^ hash_bytes[4][(p >> 32) & 0xff] ^ hash_bytes[5][(p >> 40) & 0xff];
+}
+
 uint32_t mt_spatial_hash32(uint64_t p)
 {
     call_once(&hash_once, hash_table_init);
-    uint32_t h = 0;
-    for (unsigned k = 0; k < 6; k++)
-        h ^= hash_bytes[k][(p >> (8 * k)) & 0xff];
-    return h;
+    return hash32_made(p);
 }
 
 /* Index bit m is hash bit b in r..r+K-1 with b = m mod K: hash bits r..r+K-1 (bit t of w is
@@ -113,7 +119,9 @@ uint32_t mt_spatial_hash32(uint64_t p)
 static inline uint32_t index_of_hash(uint32_t h, unsigned r, unsigned log2m)
 {
     uint32_t mask = (UINT32_C(1) << log2m) - 1, w = (uint32_t)(((uint64_t)h >> r) & mask);
-    unsigned s = r % log2m;
+    unsigned s = r; /* r mod K without a division (r < 32, K >= 4) */
+    while (s >= log2m)
+        s -= log2m;
     return s ? ((w << s) | (w >> (log2m - s))) & mask : w;
 }
 
@@ -124,6 +132,7 @@ uint32_t mt_spatial_map_index(uint64_t p, unsigned r, unsigned log2m)
 
 int mt_spatial_counter_init(mt_spatial_counter *c, uint32_t rate, unsigned log2m, uint32_t max)
 {
+    call_once(&hash_once, hash_table_init); /* for mt_spatial_counter_record's hash32_made */
     memset(c, 0, sizeof *c);
     if (!mt_spatial_rate_ok(rate) || log2m < MT_SPATIAL_MAP_LOG2_MIN || log2m > MT_SPATIAL_MAP_LOG2_MAX ||
         max < 1 || max >= (UINT32_C(1) << log2m))
@@ -163,7 +172,7 @@ static void counter_double(mt_spatial_counter *c)
 
 int mt_spatial_counter_record(mt_spatial_counter *c, uint64_t p)
 {
-    uint32_t j = mt_spatial_map_index(p, c->r, c->log2m);
+    uint32_t j = index_of_hash(hash32_made(p & ((UINT64_C(1) << 48) - 1)), c->r, c->log2m);
     uint64_t bit = UINT64_C(1) << (j & 63);
     if (c->map[j >> 6] & bit)
         return 0;
@@ -194,27 +203,40 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
 {
     unsigned mask = 0;
     int changed = 0;
-    for (unsigned m = smask; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        uint64_t mp = page >> i;
-        if (!((s->kept_valid >> i) & 1) || s->kept_mp[i] != mp) {
-            mask |= 1u << i;
-            /* the metapage before the last one has its bit set already: no lookup, the same
-             * answer (alternations cost a compare) -- unless it was recorded before the rate
-             * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
-             * stands for another hash bit then), which kept_stale / the doubling itself say */
-            unsigned bit = 1u << i;
-            int dbl = 0;
-            if (!(s->before_valid & bit) || s->before_mp[i] != mp)
-                dbl = note_record(s, i, mp);
-            changed |= dbl;
-            s->before_mp[i] = s->kept_mp[i];
-            s->before_valid = (s->before_valid & ~bit) | (dbl ? 0 : s->kept_valid & ~s->kept_stale & bit);
-            s->kept_stale = (s->kept_stale & ~bit) | (dbl ? bit : 0);
-            s->kept_mp[i] = mp;
-            s->kept[i]++;
-        }
+    /* A size whose metapage is the last emitted page's sees a repeat: that page left its
+     * metapage as the size's last record (kept then, or already equal), or the size kept neither
+     * (the same metapage, and rates only grow).  Only the sizes up to the highest bit in which
+     * the pages differ are looked at. */
+    if (s->emitted) {
+        uint64_t d = page ^ (s->emitted - 1);
+        unsigned top = d ? 63u - (unsigned)__builtin_clzll(d) : 0;
+        smask &= !d ? 0 : top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u;
     }
+    s->emitted = page + 1;
+    /* the three size sets in registers for the loop (note_record touches none of them) */
+    unsigned kv = s->kept_valid, bv = s->before_valid, ks = s->kept_stale;
+    for (unsigned m = smask; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m), bit = 1u << i;
+        uint64_t mp = page >> i;
+        if ((kv & bit) && s->kept_mp[i] == mp)
+            continue;
+        mask |= bit;
+        /* the metapage before the last one has its bit set already: no lookup, the same
+         * answer (alternations cost a compare) -- unless it was recorded before the rate
+         * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
+         * stands for another hash bit then), which kept_stale / the doubling itself say */
+        int dbl = 0;
+        if (!(bv & bit) || s->before_mp[i] != mp)
+            dbl = note_record(s, i, mp);
+        changed |= dbl;
+        s->before_mp[i] = s->kept_mp[i];
+        bv = (bv & ~bit) | (dbl ? 0 : kv & ~ks & bit);
+        ks = dbl ? ks | bit : ks & ~bit;
+        s->kept_mp[i] = mp;
+        s->kept[i]++;
+    }
+    s->before_valid = bv;
+    s->kept_stale = ks;
     if (changed) { /* the cached sampled sizes of the last two pages follow the new rates */
         if (s->last_page)
             s->last_smask = sampled_sizes(s, s->last_page - 1);

@@ -85,6 +85,7 @@ typedef struct {
     uint64_t before_mp[MT_SPATIAL_SIZES]; /* metapage of size i's record before that (when other) */
     unsigned before_valid;
     unsigned kept_stale;              /* sizes whose last record made the rate double */
+    uint64_t emitted;                 /* the 4 KiB page of the last access emitted + 1 (0: none) */
     uint32_t alt_steps;
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;

@@ -8,7 +8,8 @@
 #   --trace-unit=both (model + RTL in lockstep; a smaller run: the RTL clocks every cycle),
 #   --trace-mode reduce (the exact reduction behind the CPU's page filter) and --trace-mode spatial
 #   (every access through the sampling filter) on wss and on bench_cpu (CoreMark-class, the first
-#   3e8 instructions), against the same runs untraced.
+#   3e8 instructions), and the default trace, reduce and spatial on a Linux boot (1e8
+#   instructions), against the same runs untraced.
 # Inside a burst it also prints what a sample costs (the extra time over untraced, per sample) and
 # the floor under that cost on this host: a sample comes at a time the guest's control flow does
 # not foretell, so taking it costs at least one branch the host mispredicts (tests/bench/mispredict.c
@@ -50,16 +51,18 @@ cpu_spatial=$(mips --trace-mode spatial --trace "$T/sc.mtr" --max-insns 30000000
 # bench_cpu and on a Linux boot (OpenSBI + build/linux/Image, the first 1e8 instructions)
 cpu_burst=$(mips --trace "$T/bc.mtr" --max-insns 300000000 "$FWBUILD/bench/bench_cpu.elf")
 SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-lx_base="0 0" lx_burst="0 0"
+lx_base="0 0" lx_burst="0 0" lx_reduce="0 0" lx_spatial="0 0"
 if [ -f build/linux/Image ] && [ -f "$SBI" ]; then
     lx() { mips "$@" -m 256M --bios "$SBI" --kernel build/linux/Image --append "console=ttyS0 earlycon=sbi mt.run=true" \
         --max-insns 100000000; }
     lx_base=$(lx)
     lx_burst=$(lx --trace "$T/lx.mtr")
+    lx_reduce=$(lx --trace-mode reduce --trace "$T/lxr.mtr")
+    lx_spatial=$(lx --trace-mode spatial --trace "$T/lxs.mtr")
 fi
 small=$(mips -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
 both=$(mips --trace "$T/l.mtr" --trace-unit=both -m 64M --append "size=256K iters=1" "$FWBUILD/seq.elf")
-echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce $spatial $cpu_spatial $cpu_burst $lx_base $lx_burst" | awk '{
+echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cpu_base $cpu_reduce $spatial $cpu_spatial $cpu_burst $lx_base $lx_burst $lx_reduce $lx_spatial" | awk '{
     b = $1; bc = $2; p = $3; pc = $4; u = $5; uc = $6; a = $7; ac = $8; s = $9; l = $11; n = $13; m = $14
     # user-time ratios computed first: inside printf arguments mawk reads "x > 0" as a redirection
     rp = 0; if (pc > 0) rp = bc / pc
@@ -90,5 +93,10 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cp
         rl = 0; if (ltc > 0) rl = lbc / ltc
         printf "  Linux boot (1e8 instructions) without tracing    %6.1f MIPS  (%.2f s user)\n", lb, lbc
         printf "  Linux boot --trace (default)                     %6.1f MIPS  %.2fx  (user time %.2fx)\n", lt, lt / lb, rl
+        lr = $31; lrc = $32; ls = $33; lsc = $34
+        rlr = 0; if (lrc > 0) rlr = lbc / lrc
+        rls = 0; if (lsc > 0) rls = lbc / lsc
+        printf "  Linux boot --trace-mode reduce                   %6.1f MIPS  %.2fx  (user time %.2fx)\n", lr, lr / lb, rlr
+        printf "  Linux boot --trace-mode spatial                  %6.1f MIPS  %.2fx  (user time %.2fx)\n", ls, ls / lb, rls
     }
     printf "  --trace-unit=both (seq 256K; untraced %.1f MIPS)  %6.1f MIPS  %.3fx\n", s, l, l / s }'

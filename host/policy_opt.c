@@ -12,8 +12,17 @@
 #define NEXT_NONE32 UINT32_MAX
 #define RELEASE_EVERY (1u << 20) /* entries scanned between releases of the scanned pages */
 
+/* One size's reading of the run file: an entry e (without its write bit) is in the size's
+ * stream iff (e & sel) == sel, at metapage (e >> shift) / k. */
+typedef struct {
+    uint64_t sel, k;
+    unsigned shift;
+} size_reading;
+
 typedef struct {
     const spill_vec *base;
+    unsigned mask_shift;
+    const unsigned *mask_bit;
     const uint64_t *sizes;
     stack_sim *const *opt;
     const uint64_t *runs;
@@ -39,7 +48,7 @@ static void job_fail(opt_jobs *j, const char *msg)
 
 /* next[i] = run index of the next run of run i's metapage, or NEXT_NONE32.  A backward scan of
  * the 4 KiB stream, collapsed at this size on the way.  0 ok, -1 out of memory. */
-static int fill_next_uses(const spill_vec *base, uint64_t k, const spill_vec *nextfile,
+static int fill_next_uses(const spill_vec *base, const size_reading *z, const spill_vec *nextfile,
                           uint64_t nruns)
 {
     uint32_t *next = (uint32_t *)nextfile->v;
@@ -55,7 +64,10 @@ static int fill_next_uses(const spill_vec *base, uint64_t k, const spill_vec *ne
             spill_release(nextfile, (size_t)(i + 1) / 2 + 1, nextfile->n);
             released = b + 1;
         }
-        uint64_t page = (base->v[b] >> 1) / k;
+        uint64_t e = base->v[b] >> 1;
+        if ((e & z->sel) != z->sel)
+            continue;
+        uint64_t page = (e >> z->shift) / z->k;
         if (have && page == prev)
             continue;
         have = 1;
@@ -75,7 +87,8 @@ static int fill_next_uses(const spill_vec *base, uint64_t k, const spill_vec *ne
 }
 
 /* The forward scan: one access per run (its writes OR-ed) with OPT's rank. */
-static int feed_opt(const spill_vec *base, uint64_t k, const spill_vec *nextfile, stack_sim *opt)
+static int feed_opt(const spill_vec *base, const size_reading *z, const spill_vec *nextfile,
+                    stack_sim *opt)
 {
     const uint32_t *next = (const uint32_t *)nextfile->v;
     uint64_t i = 0, cur = 0;
@@ -87,7 +100,10 @@ static int feed_opt(const spill_vec *base, uint64_t k, const spill_vec *nextfile
             spill_release(nextfile, 0, (size_t)i / 2);
             released = b;
         }
-        uint64_t page = b < base->n ? (base->v[b] >> 1) / k : 0;
+        uint64_t e = b < base->n ? base->v[b] >> 1 : 0;
+        if (b < base->n && (e & z->sel) != z->sel)
+            continue;
+        uint64_t page = b < base->n ? (e >> z->shift) / z->k : 0;
         if (b < base->n && have && page == cur) {
             write |= (int)(base->v[b] & 1);
             continue;
@@ -116,7 +132,9 @@ static void *opt_worker(void *arg)
         pthread_mutex_unlock(&j->lock);
         if (t < 0)
             return NULL;
-        uint64_t k = j->sizes[t] / 4096, nruns = j->runs[t];
+        uint64_t nruns = j->runs[t];
+        size_reading z = {.k = j->sizes[t] / 4096, .shift = j->mask_shift,
+                          .sel = j->mask_bit ? UINT64_C(1) << j->mask_bit[t] : 0};
         double t0 = thread_cpu_s();
         spill_vec next = {.fd = -1};
         /* 4-byte entries: two per 8-byte word of the file */
@@ -129,9 +147,9 @@ static void *opt_worker(void *arg)
             job_fail(j, msg);
             return NULL;
         }
-        int rc = fill_next_uses(j->base, k, &next, nruns);
+        int rc = fill_next_uses(j->base, &z, &next, nruns);
         if (rc == 0)
-            rc = feed_opt(j->base, k, &next, j->opt[t]);
+            rc = feed_opt(j->base, &z, &next, j->opt[t]);
         spill_free(&next);
         j->cpu_s[t] = thread_cpu_s() - t0;
         if (rc != 0) {
@@ -141,11 +159,11 @@ static void *opt_worker(void *arg)
     }
 }
 
-int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
-                   const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
-                   size_t errlen)
+int policy_opt_run(const spill_vec *base, unsigned mask_shift, const unsigned *mask_bit,
+                   const uint64_t *sizes, stack_sim *const *opt, const uint64_t *runs, int ns,
+                   const char *tmpdir, double *cpu_s, char *err, size_t errlen)
 {
-    opt_jobs j = {.base = base, .sizes = sizes, .opt = opt, .runs = runs, .tmpdir = tmpdir,
+    opt_jobs j = {.base = base, .mask_shift = mask_shift, .mask_bit = mask_bit, .sizes = sizes, .opt = opt, .runs = runs, .tmpdir = tmpdir,
                   .cpu_s = cpu_s};
     for (int s = 0; s < ns && j.norder < 64; s++) {
         if (!opt[s])

@@ -22,11 +22,15 @@
 #include "host/spill.h"
 #include "host/stackdist.h"
 
-/* base: the 4 KiB run stream (page4k << 1 | write).  opt[s]: an OPT stack_sim for metapage size
- * sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs base collapses
- * to at that size.  cpu_s[s]: set to the CPU seconds size s took.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
+/* base: the 4 KiB run stream ((page4k << mask_shift | mask) << 1 | write).  mask_bit NULL (and
+ * mask_shift 0): every entry is in every size's stream; else (a size-masked trace, mask_shift =
+ * POLICY_MASK_BITS) size s's stream has only the entries whose mask has bit mask_bit[s] (runs of
+ * one page collapse in base only when their masks are equal).  opt[s]: an OPT stack_sim for
+ * metapage size sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs
+ * size s's stream collapses to at that size.  cpu_s[s]: set to the CPU seconds size s took.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
  * (message in err). */
-int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
+int policy_opt_run(const spill_vec *base, unsigned mask_shift, const unsigned *mask_bit,
+                   const uint64_t *sizes, stack_sim *const *opt,
                    const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
                    size_t errlen);
 

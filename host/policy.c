@@ -13,6 +13,10 @@
 #include "host/stackdist.h"
 #include "host/u64map.h"
 
+#ifndef OPT_BANDS_ALWAYS
+#define OPT_BANDS_ALWAYS 0
+#endif
+
 void policy_defaults(policy_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -278,6 +282,36 @@ static int grow_batch(run_stream *st, int ns, int h, size_t raw, size_t *cap)
     return 0;
 }
 
+/* OPT for one size.  A size-masked trace (a reduce trace) keeps only accesses that missed in an
+ * LRU of the reduction budget, so they are deep in OPT's stack too: there the stack is kept as
+ * bands between the budgets' resident counts (host/optbands.h), whose cost per access does not
+ * grow with the depth; elsewhere most accesses are a few levels deep and the plain stack is
+ * cheaper.  Both give the same counts. */
+static stack_sim *opt_sim_new(const policy_config *cfg, uint64_t size, int masked)
+{
+    uint32_t levels[POLICY_MAX_BUDGETS];
+    int n = 0;
+    for (int b = 0; b < cfg->nbudgets; b++) {
+        uint32_t k = resident_of(cfg->budgets[b], size), at = (uint32_t)n;
+        if (!k)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (levels[i] == k)
+                at = UINT32_MAX;
+        if (at == UINT32_MAX)
+            continue;
+        while (at > 0 && levels[at - 1] > k) {
+            levels[at] = levels[at - 1];
+            at--;
+        }
+        levels[at] = k;
+        n++;
+    }
+    if (OPT_BANDS_ALWAYS || masked)
+        return stack_sim_new_levels(PG_OPT, levels, n);
+    return stack_sim_new(PG_OPT, levels[n - 1]);
+}
+
 /* The engine of policy_run and policy_run_masked: mask_bit NULL for every sample in every size's
  * stream, else size s's stream has only the samples whose address has bit mask_bit[s] set. */
 static int policy_engine(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
@@ -355,7 +389,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new_dense(PG_CLOCK, k)))
                 goto oom;
         }
-        if (cfg->enabled[PG_OPT] && !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
+        if (cfg->enabled[PG_OPT] && !(e->opt = opt_sim_new(cfg, cfg->sizes[s], mask_bit != NULL)))
             goto oom;
     }
     if (cfg->enabled[PG_OPT] && spill_init(&base, cfg->tmpdir) != 0) {

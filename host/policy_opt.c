@@ -13,11 +13,28 @@
 #define RELEASE_EVERY (1u << 20) /* entries scanned between releases of the scanned pages */
 
 /* One size's reading of the run file: an entry e (without its write bit) is in the size's
- * stream iff (e & sel) == sel, at metapage (e >> shift) / k. */
+ * stream iff (e & sel) == sel, at metapage (e >> shift) / k (k = 1 when the metapage is a
+ * power-of-two multiple of 4 KiB: shift then includes it, and no division is made). */
 typedef struct {
     uint64_t sel, k;
     unsigned shift;
 } size_reading;
+
+static size_reading reading_of(uint64_t size, unsigned mask_shift, const unsigned *mask_bit, int s)
+{
+    size_reading z = {.k = size / 4096, .shift = mask_shift,
+                      .sel = mask_bit ? UINT64_C(1) << mask_bit[s] : 0};
+    while (z.k > 1 && !(z.k & 1)) {
+        z.k >>= 1;
+        z.shift++;
+    }
+    return z;
+}
+
+static inline uint64_t reading_page(const size_reading *z, uint64_t e)
+{
+    return z->k == 1 ? e >> z->shift : (e >> z->shift) / z->k;
+}
 
 typedef struct {
     const spill_vec *base;
@@ -67,7 +84,7 @@ static int fill_next_uses(const spill_vec *base, const size_reading *z, const sp
         uint64_t e = base->v[b] >> 1;
         if ((e & z->sel) != z->sel)
             continue;
-        uint64_t page = (e >> z->shift) / z->k;
+        uint64_t page = reading_page(z, e);
         if (have && page == prev)
             continue;
         have = 1;
@@ -103,7 +120,7 @@ static int feed_opt(const spill_vec *base, const size_reading *z, const spill_ve
         uint64_t e = b < base->n ? base->v[b] >> 1 : 0;
         if (b < base->n && (e & z->sel) != z->sel)
             continue;
-        uint64_t page = b < base->n ? (e >> z->shift) / z->k : 0;
+        uint64_t page = b < base->n ? reading_page(z, e) : 0;
         if (b < base->n && have && page == cur) {
             write |= (int)(base->v[b] & 1);
             continue;
@@ -133,8 +150,7 @@ static void *opt_worker(void *arg)
         if (t < 0)
             return NULL;
         uint64_t nruns = j->runs[t];
-        size_reading z = {.k = j->sizes[t] / 4096, .shift = j->mask_shift,
-                          .sel = j->mask_bit ? UINT64_C(1) << j->mask_bit[t] : 0};
+        size_reading z = reading_of(j->sizes[t], j->mask_shift, j->mask_bit, t);
         double t0 = thread_cpu_s();
         spill_vec next = {.fd = -1};
         /* 4-byte entries: two per 8-byte word of the file */

@@ -496,7 +496,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             out->samples = nsamp[s];
     }
 
-    /* Then OPT, two sizes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
+    /* Then OPT, two passes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
     if (cfg->enabled[PG_OPT]) {
         stack_sim *opts[POLICY_MAX_SIZES] = {0};
         uint64_t runs[POLICY_MAX_SIZES];

@@ -1,4 +1,5 @@
-/* OPT per metapage size from the 4 KiB run stream, two sizes at a time (see header). */
+/* OPT per metapage size from the 4 KiB run stream, sizes grouped in passes, two passes at a
+ * time (see header). */
 #include "host/policy_opt.h"
 
 #include <pthread.h>

@@ -26,7 +26,7 @@ static void help(void)
            "recommendation is the cheapest LRU/FIFO/CLOCK configuration at --budget, with OPT's\n"
            "cost at that size as the bound.  LRU and OPT cover all budgets of a size in one pass\n"
            "(stack algorithms), on runs (repeats of a metapage count once), sizes on two threads;\n"
-           "OPT keeps the 4 KiB runs (8 bytes each) and two sizes' next-use arrays (4 bytes per run)\n"
+           "OPT keeps the 4 KiB runs (8 bytes each) and two passes' next-use arrays (4 bytes per run)\n"
            "in unlinked files in --tmpdir ($TMPDIR, /tmp): at most 16 bytes per access.  --baseline runs one\n"
            "simulation per configuration instead (same numbers, slower).  32-bit samples are skipped.\n"
            "--stats: per size on stderr, the runs and the CPU time of its simulations and of OPT\n"

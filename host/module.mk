@@ -25,4 +25,4 @@ TEST_DEPS    += $(METATRACE)
 BENCH_STEPS += bench-host
 .PHONY: bench-host
 bench-host: $(METATRACE)
-	@BIN=$(BIN) nice -n 10 tests/bench/bench_host.sh
+	@BIN=$(BIN) FWBUILD=$(FWBUILD) nice -n 10 tests/bench/bench_host.sh

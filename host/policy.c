@@ -13,6 +13,10 @@
 #include "host/stackdist.h"
 #include "host/u64map.h"
 
+#ifndef OPT_BANDS_ALWAYS
+#define OPT_BANDS_ALWAYS 0
+#endif
+
 void policy_defaults(policy_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -278,8 +282,40 @@ static int grow_batch(run_stream *st, int ns, int h, size_t raw, size_t *cap)
     return 0;
 }
 
-int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
-               size_t errlen)
+/* OPT for one size.  A size-masked trace (a reduce trace) keeps only accesses that missed in an
+ * LRU of the reduction budget, so they are deep in OPT's stack too: there the stack is kept as
+ * bands between the budgets' resident counts (host/optbands.h), whose cost per access does not
+ * grow with the depth; elsewhere most accesses are a few levels deep and the plain stack is
+ * cheaper.  Both give the same counts. */
+static stack_sim *opt_sim_new(const policy_config *cfg, uint64_t size, int masked)
+{
+    uint32_t levels[POLICY_MAX_BUDGETS];
+    int n = 0;
+    for (int b = 0; b < cfg->nbudgets; b++) {
+        uint32_t k = resident_of(cfg->budgets[b], size), at = (uint32_t)n;
+        if (!k)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (levels[i] == k)
+                at = UINT32_MAX;
+        if (at == UINT32_MAX)
+            continue;
+        while (at > 0 && levels[at - 1] > k) {
+            levels[at] = levels[at - 1];
+            at--;
+        }
+        levels[at] = k;
+        n++;
+    }
+    if (OPT_BANDS_ALWAYS || masked)
+        return stack_sim_new_levels(PG_OPT, levels, n);
+    return stack_sim_new(PG_OPT, levels[n - 1]);
+}
+
+/* The engine of policy_run and policy_run_masked: mask_bit NULL for every sample in every size's
+ * stream, else size s's stream has only the samples whose address has bit mask_bit[s] set. */
+static int policy_engine(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
+                         policy_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->recommended = out->opt_bound = -1;
@@ -312,7 +348,7 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         run_stream *r = &st[1 + s];
         r->parent = 0;
         uint64_t unit = 4096;
-        for (int t = 0; t < ns; t++)
+        for (int t = 0; t < ns && !mask_bit; t++) /* (a masked size has its own samples) */
             if (cfg->sizes[t] < cfg->sizes[s] && cfg->sizes[s] % cfg->sizes[t] == 0 &&
                 cfg->sizes[t] > unit) {
                 unit = cfg->sizes[t];
@@ -321,6 +357,10 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         r->unit_div = cfg->sizes[s] / unit;
     }
     size_t batch_cap[2] = {0, 0}; /* raw samples each half's buffers hold (grow_batch) */
+    /* masked: the mask bits of the sizes asked for, and each size's samples */
+    uint64_t mmask = 0, nsamp[POLICY_MAX_SIZES] = {0};
+    for (int s = 0; s < ns && mask_bit; s++)
+        mmask |= UINT64_C(1) << mask_bit[s];
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
         e->in = &st[1 + s];
@@ -349,7 +389,7 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new_dense(PG_CLOCK, k)))
                 goto oom;
         }
-        if (cfg->enabled[PG_OPT] && !(e->opt = stack_sim_new(PG_OPT, e->kmax)))
+        if (cfg->enabled[PG_OPT] && !(e->opt = opt_sim_new(cfg, cfg->sizes[s], mask_bit != NULL)))
             goto oom;
     }
     if (cfg->enabled[PG_OPT] && spill_init(&base, cfg->tmpdir) != 0) {
@@ -369,13 +409,29 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             goto oom;
         for (int s = 0; s <= ns; s++)
             st[s].buf = st[s].bufs[batch & 1]; /* the other half may be being simulated */
-        st[0].n = 0;
+        for (int s = 0; s <= ns; s++)
+            st[s].n = 0;
         while (raw < limit && (got = ht_next_sample(src, &r)) == 1) {
             if (r.format == HT_FMT_32) {
                 out->skipped32++;
                 continue;
             }
-            run_feed(&st[0], r.addr >> 12, r.write);
+            if (!mask_bit) {
+                run_feed(&st[0], r.addr >> 12, r.write);
+                raw++;
+                continue;
+            }
+            /* masked: straight into the streams of the sizes whose bit is set; the 4 KiB
+             * stream (OPT's run file) keeps the page with the mask (policy_opt.h) */
+            uint64_t m = r.addr & mmask, page = r.addr >> POLICY_MASK_BITS;
+            if (!m)
+                continue;
+            for (int s = 0; s < ns; s++)
+                if ((m >> mask_bit[s]) & 1) {
+                    run_feed(&st[1 + s], page / st[1 + s].unit_div, r.write);
+                    nsamp[s]++;
+                }
+            run_feed(&st[0], page << POLICY_MASK_BITS | m, r.write);
             raw++;
         }
         if (got < 0) {
@@ -387,8 +443,13 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
         if (last)
             run_flush(&st[0]);
         st[0].runs += st[0].n;
-        for (int i = 0; i < ns; i++)
+        for (int i = 0; i < ns && !mask_bit; i++)
             run_derive(&st[derive[i]], &st[st[derive[i]].parent], last);
+        for (int s = 0; s < ns && mask_bit; s++) {
+            if (last)
+                run_flush(&st[1 + s]);
+            st[1 + s].runs += st[1 + s].n;
+        }
         if (base.fd >= 0) {
             if (spill_append(&base, st[0].buf, st[0].n) != 0) {
                 snprintf(err, errlen,
@@ -426,9 +487,16 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
     for (int s = 0; s < ns; s++)
         if (eng[s].rc)
             goto oom;
-    out->samples = idx;
+    /* masked: the samples of the size that has most */
+    out->samples = mask_bit ? 0 : idx;
+    for (int s = 0; s < ns; s++) {
+        if (!mask_bit)
+            nsamp[s] = idx;
+        else if (nsamp[s] > out->samples)
+            out->samples = nsamp[s];
+    }
 
-    /* Then OPT, two sizes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
+    /* Then OPT, two passes at a time from the 4 KiB runs (host/policy_opt.h: bounded space) */
     if (cfg->enabled[PG_OPT]) {
         stack_sim *opts[POLICY_MAX_SIZES] = {0};
         uint64_t runs[POLICY_MAX_SIZES];
@@ -440,8 +508,8 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             snprintf(err, errlen, "OPT's run file: cannot shrink it");
             goto fail;
         }
-        if (policy_opt_run(&base, cfg->sizes, opts, runs, ns, cfg->tmpdir, out->opt_cpu_s, err,
-                           errlen) != 0)
+        if (policy_opt_run(&base, mask_bit ? POLICY_MASK_BITS : 0, mask_bit, cfg->sizes, opts,
+                           runs, ns, cfg->tmpdir, out->opt_cpu_s, err, errlen) != 0)
             goto fail;
         spill_free(&base);
     }
@@ -461,25 +529,25 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
             pg_counts c;
             if (e->lru) {
                 stack_sim_counts(e->lru, k, &c);
-                c.accesses = idx;
+                c.accesses = nsamp[s];
                 if (add_row(out, &cap, PG_LRU, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
             if (e->fifo && e->fifo[b]) {
                 policy_sim_counts(e->fifo[b], &c);
-                c.accesses = idx;
+                c.accesses = nsamp[s];
                 if (add_row(out, &cap, PG_FIFO, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
             if (e->clock && e->clock[b]) {
                 policy_sim_counts(e->clock[b], &c);
-                c.accesses = idx;
+                c.accesses = nsamp[s];
                 if (add_row(out, &cap, PG_CLOCK, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
             if (e->opt) {
                 stack_sim_counts(e->opt, k, &c);
-                c.accesses = idx;
+                c.accesses = nsamp[s];
                 if (add_row(out, &cap, PG_OPT, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
@@ -514,6 +582,24 @@ done:
     free(eng);
     free(st);
     return rc;
+}
+
+int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
+               size_t errlen)
+{
+    return policy_engine(src, cfg, NULL, out, err, errlen);
+}
+
+int policy_run_masked(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
+                      policy_result *out, char *err, size_t errlen)
+{
+    for (int s = 0; s < cfg->nsizes; s++)
+        if (mask_bit[s] >= POLICY_MASK_BITS) {
+            snprintf(err, errlen, "size mask bit %u is not one of the address's low %d bits",
+                     mask_bit[s], POLICY_MASK_BITS);
+            return -1;
+        }
+    return policy_engine(src, cfg, mask_bit, out, err, errlen);
 }
 
 int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,

@@ -22,6 +22,8 @@
 
 #define POLICY_MAX_SIZES 32
 #define POLICY_MAX_BUDGETS 32
+/* A size-masked trace's mask lives in the address's in-page bits (docs/trace-format.md 4.1). */
+#define POLICY_MASK_BITS 12
 
 typedef struct {
     double lat_in, lat_out; /* seconds per fault / per write-back */
@@ -75,6 +77,13 @@ double cost_of(const cost_model *m, const pg_counts *c, uint64_t size);
 /* One-pass engine.  0 ok, -1 error (message naming the input in err). */
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                size_t errlen);
+/* The same for a size-masked trace (a reduce trace): size s sees only the samples whose address
+ * has bit mask_bit[s] (< POLICY_MASK_BITS) set, at their page (the in-page bits cleared), as if
+ * policy_run ran once per size on that size's samples -- the same rows, each counting its own
+ * size's samples as accesses; out->samples is the largest size's count -- with one read of the
+ * trace for every size.  0 ok, -1 error (err). */
+int policy_run_masked(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
+                      policy_result *out, char *err, size_t errlen);
 /* The baseline: one direct simulation (one pass over the trace) per configuration.  Same
  * results (tests check it), only slower. */
 int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,

@@ -8,11 +8,15 @@
  *    8 bytes per run of the smallest granule) in a temporary file;
  *  - per size, a backward scan of that stream (collapsed once more at the size) fills a next-use
  *    array of 4 bytes per run of that size, and a forward scan feeds the OPT stack simulation;
- *  - two sizes run at a time, one per core, each with its own array.
+ *  - sizes are grouped into passes whose runs together are at most those of the size with most
+ *    (first fit, by decreasing runs): one scan of the stream each way serves every size of a
+ *    pass, each with its own array in the pass's file (a reduce trace's sizes with few records,
+ *    an every-access trace's coarse sizes, then cost a scan together instead of one each);
+ *  - two passes run at a time, one per core.
  * Temporary space at most:
- *     8 B x runs(4 KiB) + 2 x 4 B x runs(smallest size)   <= 16 B x accesses
- * (a run stream is never longer than the trace).  A size with 2^32 - 1 runs or more is an
- * error (the 4-byte index). */
+ *     8 B x runs(4 KiB) + 2 x 4 B x runs(the size with most)   <= 16 B x accesses
+ * (a run stream is never longer than the trace; a reduce trace: records for accesses).  A size
+ * with 2^32 - 1 runs or more is an error (the 4-byte index). */
 #ifndef HOST_POLICY_OPT_H
 #define HOST_POLICY_OPT_H
 
@@ -22,11 +26,16 @@
 #include "host/spill.h"
 #include "host/stackdist.h"
 
-/* base: the 4 KiB run stream (page4k << 1 | write).  opt[s]: an OPT stack_sim for metapage size
- * sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs base collapses
- * to at that size.  cpu_s[s]: set to the CPU seconds size s took.  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
+/* base: the 4 KiB run stream ((page4k << mask_shift | mask) << 1 | write).  mask_bit NULL (and
+ * mask_shift 0): every entry is in every size's stream; else (a size-masked trace, mask_shift =
+ * POLICY_MASK_BITS) size s's stream has only the entries whose mask has bit mask_bit[s] (runs of
+ * one page collapse in base only when their masks are equal).  opt[s]: an OPT stack_sim for
+ * metapage size sizes[s] (a multiple of 4 KiB), or NULL to skip size s; runs[s]: how many runs
+ * size s's stream collapses to at that size.  cpu_s[s]: set to the CPU seconds size s took (a
+ * pass's time shared among its sizes in proportion to their runs).  tmpdir: where the arrays spill ($TMPDIR or /tmp when NULL).  0 ok, -1 error
  * (message in err). */
-int policy_opt_run(const spill_vec *base, const uint64_t *sizes, stack_sim *const *opt,
+int policy_opt_run(const spill_vec *base, unsigned mask_shift, const unsigned *mask_bit,
+                   const uint64_t *sizes, stack_sim *const *opt,
                    const uint64_t *runs, int ns, const char *tmpdir, double *cpu_s, char *err,
                    size_t errlen);
 

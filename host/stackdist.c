@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/optbands.h"
 #include "host/u64map.h"
 
 #define LRU_MIN_TIMELINE 64 /* time stamps: the line starts this long and grows with the pages */
@@ -42,6 +43,8 @@ struct stack_sim {
     uint32_t *stk;        /* stk[i] = id at level i (1-based) */
     uint64_t *rk;         /* rk[i] = its rank (smaller = used sooner = more worth keeping) */
     uint32_t depth;       /* levels in use */
+    optbands *bands;      /* OPT at listed resident counts only (stack_sim_new_levels): the
+                             stack above is not used */
 };
 
 static int grow_ids(stack_sim *s)
@@ -96,10 +99,29 @@ stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident)
     return s;
 }
 
+stack_sim *stack_sim_new_levels(pg_policy policy, const uint32_t *levels, int n)
+{
+    if (policy == PG_LRU || n < 1)
+        return n < 1 ? NULL : stack_sim_new(policy, levels[n - 1]);
+    if (policy != PG_OPT)
+        return NULL;
+    stack_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->policy = policy;
+    s->K = levels[n - 1];
+    if (u64map_init(&s->ids, 1024) != 0 || !(s->bands = optbands_new(levels, n))) {
+        stack_sim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 void stack_sim_free(stack_sim *s)
 {
     if (!s)
         return;
+    optbands_free(s->bands);
     u64map_free(&s->ids);
     free(s->last);
     free(s->pos);
@@ -347,11 +369,17 @@ int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank)
     uint64_t *slot = u64map_put(&s->ids, page, s->nids, &inserted);
     if (!slot)
         return -1;
+    if (s->bands) {
+        s->nids += inserted; /* the bands number their pages themselves, the same way */
+        return optbands_access_id(s->bands, (uint32_t)*slot, write, rank);
+    }
     return stack_sim_access_id(s, (uint32_t)*slot, write, rank);
 }
 
 int stack_sim_access_id(stack_sim *s, uint32_t id, int write, uint64_t rank)
 {
+    if (s->bands)
+        return optbands_access_id(s->bands, id, write, rank);
     if (s->policy == PG_LRU && s->now == s->bitcap && compact_time(s) != 0)
         return -1;
     int inserted = id == s->nids;
@@ -411,6 +439,10 @@ int stack_sim_access_id(stack_sim *s, uint32_t id, int write, uint64_t rank)
 
 int stack_sim_finish(stack_sim *s)
 {
+    if (s->bands) {
+        optbands_finish(s->bands);
+        return 0;
+    }
     for (uint32_t id = 0; id < s->nids; id++) {
         uint32_t d = s->K + 1;
         if (s->policy == PG_LRU) {
@@ -434,6 +466,11 @@ int stack_sim_finish(stack_sim *s)
 
 void stack_sim_counts(const stack_sim *s, uint32_t resident, pg_counts *out)
 {
+    if (s->bands) {
+        if (optbands_counts(s->bands, resident, out) != 0)
+            memset(out, 0, sizeof *out); /* not a listed count: the caller's error */
+        return;
+    }
     if (resident > s->K)
         resident = s->K;
     if (resident > s->L) /* no use is deeper than the levels that exist */

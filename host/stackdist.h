@@ -30,6 +30,11 @@ typedef struct stack_sim stack_sim;
 
 /* policy: PG_LRU or PG_OPT.  NULL when out of memory. */
 stack_sim *stack_sim_new(pg_policy policy, uint32_t max_resident);
+/* The same for a list of resident counts only (n distinct counts > 0, increasing): OPT then
+ * keeps its stack as bands between them (host/optbands.h: a cost per access that does not grow
+ * with its depth), and stack_sim_counts answers for those counts only (all zero otherwise).
+ * LRU ignores the list but for its largest count. */
+stack_sim *stack_sim_new_levels(pg_policy policy, const uint32_t *levels, int n);
 void stack_sim_free(stack_sim *s);
 /* rank: pg_opt_rank(next use, now) for OPT, ignored for LRU.  0 ok, -1 out of memory. */
 int stack_sim_access(stack_sim *s, uint64_t page, int write, uint64_t rank);

@@ -276,57 +276,29 @@ static int run_reduce(ht_source *src, const trace_mode_info *tm, const policy_co
                      " bytes is not one of them", src->name, cfg->sizes[s]);
             return -1;
         }
-    size_t cap = 0;
-    for (int s = 0; s < cfg->nsizes; s++) {
-        unsigned i = (unsigned)size_index(cfg->sizes[s]);
-        if (ht_rewind(src)) {
-            snprintf(err, errlen, "%s", src->err);
-            goto fail;
-        }
-        ht_source *view = trace_mode_size_view(src, i);
-        if (!view) {
-            snprintf(err, errlen, "out of memory");
-            goto fail;
-        }
-        policy_config one = *cfg;
-        one.sizes[0] = cfg->sizes[s];
-        one.nsizes = 1;
-        policy_result part;
-        int rc = policy_run(view, &one, &part, err, errlen);
-        view->close(view);
-        if (rc)
-            goto fail;
-        if (out->n + part.n > cap) {
-            cap = (out->n + part.n) * 2;
-            policy_row *rows = realloc(out->rows, cap * sizeof *rows);
-            if (!rows) {
-                policy_result_free(&part);
-                snprintf(err, errlen, "out of memory");
-                goto fail;
-            }
-            out->rows = rows;
-        }
+    /* one read of the trace for every size: each size sees the records whose mask has it */
+    unsigned bits[POLICY_MAX_SIZES];
+    for (int s = 0; s < cfg->nsizes; s++)
+        bits[s] = (unsigned)size_index(cfg->sizes[s]);
+    if (ht_rewind(src)) {
+        snprintf(err, errlen, "%s", src->err);
+        return -1;
+    }
+    if (policy_run_masked(src, cfg, bits, out, err, errlen))
+        return -1;
+    for (size_t j = 0; j < out->n; j++) {
+        policy_row *w = &out->rows[j];
         /* exact from k = max(1, B / s) metapages on: every budget >= B, and more */
-        uint64_t floor = (uint64_t)mt_reduce_k(tm->reduce_budget, i) * cfg->sizes[s];
-        for (size_t j = 0; j < part.n; j++) {
-            policy_row *w = &out->rows[out->n++];
-            *w = part.rows[j];
-            int exact_policy = w->policy == PG_LRU || w->policy == PG_OPT;
-            w->fidelity = exact_policy && w->budget >= floor ? ROW_EXACT : ROW_APPROX;
-            w->err_rel = -1;
-            if (tm->accesses) /* the filter's input, not its records: fault_rate is per access */
-                w->c.accesses = tm->accesses;
-        }
-        if (part.samples > out->samples)
-            out->samples = part.samples;
-        policy_result_free(&part);
+        uint64_t floor = (uint64_t)mt_reduce_k(tm->reduce_budget, (unsigned)size_index(w->size)) * w->size;
+        int exact_policy = w->policy == PG_LRU || w->policy == PG_OPT;
+        w->fidelity = exact_policy && w->budget >= floor ? ROW_EXACT : ROW_APPROX;
+        w->err_rel = -1;
+        if (tm->accesses) /* the filter's input, not its records: fault_rate is per access */
+            w->c.accesses = tm->accesses;
     }
     policy_rank(out, cfg);
     out->mode = "reduce";
     return 0;
-fail:
-    policy_result_free(out);
-    return -1;
 }
 
 /* ---- spatial: SHARDS per size --------------------------------------------------------- */

@@ -4,8 +4,12 @@
 #     CLOCK simulated) against one simulation per (size, budget, policy) on the same trace; exact
 #     LRU's accesses/s per size;
 #  2. decode: metatrace reading a .mtr (zstd + packet decoding, every record) against
-#     `zstd -d` of the same file (decompression alone).
-# Env: BIN (where metatrace is), BENCH_ACCESSES (default 1000000).
+#     `zstd -d` of the same file (decompression alone);
+#  3. a reduce trace (mtemu --trace-mode reduce of the memcpy firmware, the kind OPT's truth
+#     comes from in tests/fidelity): OPT alone and the whole grid, records per CPU second
+#     (skipped when mtemu or the firmware is not built).
+# Env: BIN (where metatrace and mtemu are), FWBUILD (the firmware, default build/firmware),
+# BENCH_ACCESSES (default 1000000).
 set -eu
 MT=$(cd "${BIN:-build/bin}" && pwd)/metatrace
 N=${BENCH_ACCESSES:-1000000}
@@ -63,3 +67,20 @@ awk -v n="$N" -v by="$bytes" -v z="$z" -v d="$d" -v c="$c" 'BEGIN{
   printf "  zstd -d              %7.3f s CPU/3  %8.1f MB/s of packet stream\n", z, 3*by/z/1e6;
   printf "  metatrace info       %7.3f s CPU/3  %8.1f MB/s, %.1f M samples/s  (%.2fx the time of zstd -d)\n", d, 3*by/d/1e6, 3*n/d/1e6, d/z;
   printf "  metatrace decode csv %7.3f s CPU/3  %8.1f M samples/s (text output)\n", c, 3*n/c/1e6 }'
+
+# OPT and the whole grid on a reduce trace: one read of the trace for every size, OPT as bands
+# between the budgets' resident counts (host/optbands.h).  CPU seconds, records per CPU second.
+FW=${FWBUILD:-build/firmware}
+if [ -x "$(dirname "$MT")/mtemu" ] && [ -f "$FW/memcpy.elf" ]; then
+    "$(dirname "$MT")/mtemu" -q --trace-mode reduce --trace-reduce-budget 256K --trace "$tmp/r.mtr" \
+        --append "size=1M iters=2" "$FW/memcpy.elf" >/dev/null 2>&1
+    recs=$("$MT" info "$tmp/r.mtr" | sed -n 's/^samples: \([0-9]*\).*/\1/p')
+    for p in opt lru,fifo,clock,opt; do
+        e=$(cpu /dev/null "$MT" policy "$tmp/r.mtr" --sizes 4K..2M --budgets 256K,512K,1M,2M,4M,8M --budget 1M \
+            --policies $p --format csv)
+        awk -v p="$p" -v e="$e" -v n="$recs" 'BEGIN{
+          printf "  reduce trace (memcpy 1M x 2, B = 256K, %d records), %-17s 10 sizes x 6 budgets: %7.3f s CPU, %6.1f M records/s\n", n, p, e, n/e/1e6 }'
+    done
+else
+    echo "  reduce trace: skipped (no mtemu or $FW/memcpy.elf)"
+fi

@@ -96,6 +96,70 @@ static void test_opt_equals_simulation(void **state)
     random_traces(PG_OPT);
 }
 
+/* OPT as bands between listed resident counts (host/optbands.h) equals the priority stack
+ * (and so the per-budget simulation) at every listed count, faults and write-backs: random
+ * traces with random level lists (1 included often: the top alone; the largest below and above
+ * the footprint), the trace long and the universe wide enough that pages fall out beyond K and
+ * come back; a count not listed answers zero. */
+static void test_opt_bands_equal_stack(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x51ed2701u;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 500 + (size_t)(xorshift(&seed) % 3000);
+        uint64_t universe = 2 + xorshift(&seed) % 200;
+        uint64_t *pages = malloc(n * sizeof *pages), *ranks = malloc(n * sizeof *ranks);
+        int *writes = malloc(n * sizeof *writes);
+        uint64_t hot = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = xorshift(&seed);
+            pages[i] = (r & 1) ? (hot + (r >> 8) % 7) % universe : (r >> 16) % universe;
+            if ((r >> 40) % 53 == 0)
+                hot = (r >> 20) % universe;
+            writes[i] = ((r >> 32) % 3) == 0;
+        }
+        opt_ranks(pages, n, ranks);
+        uint32_t levels[8];
+        int nl = 1 + (int)(xorshift(&seed) % 8);
+        levels[0] = (xorshift(&seed) & 1) ? 1 : 1 + (uint32_t)(xorshift(&seed) % 4);
+        for (int j = 1; j < nl; j++)
+            levels[j] = levels[j - 1] + 1 + (uint32_t)(xorshift(&seed) % (universe / 4 + 2));
+        stack_sim *st = stack_sim_new(PG_OPT, levels[nl - 1]);
+        stack_sim *bd = stack_sim_new_levels(PG_OPT, levels, nl);
+        assert_non_null(st);
+        assert_non_null(bd);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(stack_sim_access(st, pages[i], writes[i], ranks[i]), 0);
+            assert_int_equal(stack_sim_access(bd, pages[i], writes[i], ranks[i]), 0);
+        }
+        stack_sim_finish(st);
+        stack_sim_finish(bd);
+        for (int j = 0; j < nl; j++) {
+            pg_counts a, b;
+            stack_sim_counts(st, levels[j], &a);
+            stack_sim_counts(bd, levels[j], &b);
+            if (a.faults != b.faults || a.writebacks != b.writebacks || a.accesses != b.accesses)
+                fail_msg("round %d C=%u: stack %llu faults %llu wb, bands %llu faults %llu wb", round,
+                         levels[j], (unsigned long long)a.faults, (unsigned long long)a.writebacks,
+                         (unsigned long long)b.faults, (unsigned long long)b.writebacks);
+        }
+        if (levels[0] > 1) {
+            pg_counts z;
+            stack_sim_counts(bd, levels[0] - 1, &z);
+            assert_int_equal(z.accesses, 0);
+        }
+        stack_sim_free(st);
+        stack_sim_free(bd);
+        free(pages);
+        free(ranks);
+        free(writes);
+    }
+    /* a list that is not increasing, or empty: refused */
+    uint32_t bad[] = {4, 4};
+    assert_null(stack_sim_new_levels(PG_OPT, bad, 2));
+    assert_null(stack_sim_new_levels(PG_OPT, bad, 0));
+}
+
 /* Long enough to force many compactions of LRU's time line (it starts at 64 stamps and grows
  * to 4-8x the distinct pages, here up to ~5300 of them appearing along the trace). */
 static void test_lru_time_line_compaction(void **state)
@@ -216,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_hand_trace),
         cmocka_unit_test(test_lru_equals_simulation),
         cmocka_unit_test(test_opt_equals_simulation),
+        cmocka_unit_test(test_opt_bands_equal_stack),
         cmocka_unit_test(test_lru_time_line_compaction),
         cmocka_unit_test(test_levels_grow),
     };

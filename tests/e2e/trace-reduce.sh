@@ -55,7 +55,8 @@ bad --trace-mode --trace "$T/x.mtr" --trace-mode bogus
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 1000
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 2G
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 6K
-bad --trace-mode --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl
+# reduce through the unit (--trace-unit=rtl|both) holds budgets 4K << k up to 4M only
+bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl --trace-reduce-budget 8M
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 3
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 0
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 131072

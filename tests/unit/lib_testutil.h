@@ -150,4 +150,34 @@ static inline size_t tu_reference(const mt_unit_cfg *cfg, uint64_t en, uint64_t 
     return nout;
 }
 
+/* xorshift64: the small PRNG of the reduce/spatial unit tests (their seeds pick their streams). */
+static inline uint64_t tu_xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* The next page of a stream that repeats, alternates (settled alternations and their replays),
+ * walks and jumps within a 64-page pool; *last and *prev are the stream's two latest pages. */
+static inline uint64_t tu_next_page(uint64_t *s, uint64_t *last, uint64_t *prev, const uint64_t *pool)
+{
+    unsigned how = (unsigned)(tu_xorshift(s) % 100);
+    uint64_t p;
+    if (how < 20)
+        p = *last;
+    else if (how < 60)
+        p = *prev;
+    else if (how < 85)
+        p = pool[tu_xorshift(s) % 64];
+    else
+        p = *last + (tu_xorshift(s) % 9) - 4;
+    if (p != *last) {
+        *prev = *last;
+        *last = p;
+    }
+    return p;
+}
+
 #endif

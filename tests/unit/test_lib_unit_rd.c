@@ -18,6 +18,8 @@
 #include "mt_unit.h"
 #include "mt_unit_reduce.h"
 
+#include "lib_testutil.h"
+
 #define MAXR 65536
 
 typedef struct {
@@ -68,32 +70,15 @@ static void stream_sink(void *ctx, const uint8_t *p, size_t n)
     mt_dec_feed(ctx, p, n);
 }
 
-static uint64_t rng(uint64_t *s)
+/* A unit whose stream goes to a decoder collecting into *got (cleared): p's FIFO depth and drain
+ * as given, its sink set here. */
+static void open_unit(mt_unit *u, mt_dec *d, stream_t *got, mt_unit_params p)
 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* Pages that repeat, alternate (settled alternations, their replays), walk and jump. */
-static uint64_t next_page(uint64_t *s, uint64_t *last, uint64_t *prev, const uint64_t *pool)
-{
-    unsigned how = (unsigned)(rng(s) % 100);
-    uint64_t p;
-    if (how < 20)
-        p = *last;
-    else if (how < 60)
-        p = *prev;
-    else if (how < 85)
-        p = pool[rng(s) % 64];
-    else
-        p = *last + (rng(s) % 9) - 4;
-    if (p != *last) {
-        *prev = *last;
-        *last = p;
-    }
-    return p;
+    memset(got, 0, sizeof *got);
+    mt_dec_init(d, dec_cb, got);
+    p.sink = stream_sink;
+    p.sink_ctx = d;
+    assert_int_equal(mt_unit_init(u, &p), 0);
 }
 
 /* One burst section at r = 1 in the full format, REDUCE as given, enabled: returns the session's
@@ -115,13 +100,10 @@ static void check_stream(unsigned lgk, uint64_t seed, unsigned n, unsigned gap, 
 {
     static stream_t got;
     static recs alone, lib;
-    memset(&got, 0, sizeof got);
     alone.n = lib.n = 0;
     mt_dec d;
-    mt_dec_init(&d, dec_cb, &got);
     mt_unit u;
-    mt_unit_params p = {.sink = stream_sink, .sink_ctx = &d, .depth = 65536};
-    assert_int_equal(mt_unit_init(&u, &p), 0);
+    open_unit(&u, &d, &got, (mt_unit_params){.depth = 65536});
     uint64_t t = 0, s = seed, pool[64], last, prev;
     const uint64_t first = program(&u, &t, MT_REDUCE_EN | lgk << MT_REDUCE_LGK_SHIFT);
     mt_unit_reduce m;
@@ -130,12 +112,12 @@ static void check_stream(unsigned lgk, uint64_t seed, unsigned n, unsigned gap, 
     m.ready_at = first + 1 + mt_urd_buckets(&m);
     assert_int_equal(mt_reduce_init(&r, UINT64_C(4096) << lgk, lib_sink, &lib), 0);
     for (int i = 0; i < 64; i++)
-        pool[i] = 0x80000 + rng(&s) % (64u << lgk);
+        pool[i] = 0x80000 + tu_xorshift(&s) % (64u << lgk);
     last = pool[0];
     prev = pool[1];
     t = m.ready_at; /* (after the clear: no access lost to it) */
     for (unsigned k = 0; k < n; k++, t += gap) {
-        uint64_t page = next_page(&s, &last, &prev, pool);
+        uint64_t page = tu_next_page(&s, &last, &prev, pool);
         mt_access a = {.cycle = t, .addr = page << 12 | 0x18, .write = (uint8_t)(k % 3 == 0), .kind = 1};
         mt_unit_access(&u, &a);
         if (mt_urd_access(&m, t, a.addr, a.write))
@@ -223,12 +205,9 @@ static void test_stop_waits_for_flush(void **state)
 {
     (void)state;
     static stream_t got;
-    memset(&got, 0, sizeof got);
     mt_dec d;
-    mt_dec_init(&d, dec_cb, &got);
     mt_unit u;
-    mt_unit_params p = {.sink = stream_sink, .sink_ctx = &d};
-    assert_int_equal(mt_unit_init(&u, &p), 0);
+    open_unit(&u, &d, &got, (mt_unit_params){0});
     uint64_t t = 0;
     program(&u, &t, MT_REDUCE_EN | 2u << MT_REDUCE_LGK_SHIFT); /* 28 buckets */
     t += 40;
@@ -259,17 +238,14 @@ static void test_drops_are_counted(void **state)
 {
     (void)state;
     static stream_t got;
-    memset(&got, 0, sizeof got);
     mt_dec d;
-    mt_dec_init(&d, dec_cb, &got);
     mt_unit u;
-    mt_unit_params p = {.sink = stream_sink, .sink_ctx = &d, .depth = 32, .drain = 1};
-    assert_int_equal(mt_unit_init(&u, &p), 0);
+    open_unit(&u, &d, &got, (mt_unit_params){.depth = 32, .drain = 1});
     uint64_t t = 0, s = 77;
     program(&u, &t, MT_REDUCE_EN);
     t += 40;
     for (unsigned k = 0; k < 20000; k++, t += 2) {
-        mt_access a = {.cycle = t, .addr = (0x80000 + rng(&s) % 4096) << 12, .kind = 1};
+        mt_access a = {.cycle = t, .addr = (0x80000 + tu_xorshift(&s) % 4096) << 12, .kind = 1};
         mt_unit_access(&u, &a);
         if (k % 4 == 0)
             mt_unit_mmio_write(&u, t + 1, MT_REG_MARKER, k);

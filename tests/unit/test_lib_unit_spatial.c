@@ -16,6 +16,8 @@
 #include "mt_unit.h"
 #include "mt_unit_spatial.h"
 
+#include "lib_testutil.h"
+
 typedef struct {
     uint64_t page;
     unsigned rw, mask;
@@ -34,35 +36,6 @@ static void lib_sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsi
     v->r[v->n++] = (rec_t){page, rw, mask};
 }
 
-static uint64_t rng(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* Pages that repeat, alternate (settled alternations, their replays), walk and jump, from a pool
- * small enough that no size of mt_spatial ever doubles its rate. */
-static uint64_t next_page(uint64_t *s, uint64_t *last, uint64_t *prev, const uint64_t *pool)
-{
-    unsigned how = (unsigned)(rng(s) % 100);
-    uint64_t p;
-    if (how < 20)
-        p = *last;
-    else if (how < 60)
-        p = *prev;
-    else if (how < 85)
-        p = pool[rng(s) % 64];
-    else
-        p = *last + (rng(s) % 9) - 4;
-    if (p != *last) {
-        *prev = *last;
-        *last = p;
-    }
-    return p;
-}
-
 /* Accesses every `gap` clocks (>= 23: a replay's pass, the clock between and the new page's pass
  * end before the next access) through the front end and through mt_spatial: the same records. */
 static uint64_t alt_skipped_total;
@@ -76,14 +49,15 @@ static void check_equal_to_library(unsigned lg2n, uint64_t seed, unsigned n_acc)
     mt_unit_spatial f;
     memset(&f, 0, sizeof f);
     mt_usp_start(&f, lg2n);
+    /* pages from a pool small enough that no size of mt_spatial ever doubles its rate */
     uint64_t s = seed, pool[64], last, prev;
     for (int i = 0; i < 64; i++)
-        pool[i] = 0x80000 + rng(&s) % 3000;
+        pool[i] = 0x80000 + tu_xorshift(&s) % 3000;
     last = pool[0];
     prev = pool[1];
     for (unsigned k = 0; k < n_acc; k++) {
-        uint64_t page = next_page(&s, &last, &prev, pool);
-        mt_access a = {.addr = page << 12 | (rng(&s) & 0xFFF), .write = (uint8_t)(rng(&s) & 1), .kind = 1};
+        uint64_t page = tu_next_page(&s, &last, &prev, pool);
+        mt_access a = {.addr = page << 12 | (tu_xorshift(&s) & 0xFFF), .write = (uint8_t)(tu_xorshift(&s) & 1), .kind = 1};
         mt_spatial_access(&sp, 1000 + 25 * (uint64_t)k, a.addr, a.write);
         for (unsigned c = 0; c < 25; c++) {
             mt_access out;
@@ -173,12 +147,12 @@ static void test_unit_writes_records_as_samples(void **state)
     uint64_t t = 0, s = 99, pool[64], last, prev, rec_cycle[4096];
     program(&u, &t, MT_SPATIAL_EN | 3u << MT_SPATIAL_LG2N_SHIFT);
     for (int i = 0; i < 64; i++)
-        pool[i] = 0x80000 + rng(&s) % 500;
+        pool[i] = 0x80000 + tu_xorshift(&s) % 500;
     last = pool[0];
     prev = pool[1];
     t += 10;
     for (unsigned k = 0; k < 1500; k++, t += 30) {
-        uint64_t page = next_page(&s, &last, &prev, pool);
+        uint64_t page = tu_next_page(&s, &last, &prev, pool);
         mt_access a = {.cycle = t, .addr = page << 12 | 0x18, .write = (uint8_t)(k % 3 == 0), .kind = 1};
         mt_unit_access(&u, &a);
         for (unsigned c = 0; c < 30; c++) {

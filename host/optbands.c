@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/grow.h"
+
 #define NONE UINT32_MAX
 #define BAND_OUT 0     /* not in the stack's top K (new, or pushed beyond K) */
 #define BAND_TOP 0xff  /* level 1 */
@@ -66,22 +68,8 @@ void optbands_free(optbands *b)
 static int grow_ids(optbands *b)
 {
     size_t cap = b->capids ? b->capids * 2 : 1024;
-    uint64_t *rk = realloc(b->rk, cap * sizeof *rk);
-    if (rk)
-        b->rk = rk;
-    uint32_t *hpos = realloc(b->hpos, cap * sizeof *hpos);
-    if (hpos)
-        b->hpos = hpos;
-    uint8_t *bo = realloc(b->band_of, cap);
-    if (bo)
-        b->band_of = bo;
-    uint8_t *mb = realloc(b->maxb, cap);
-    if (mb)
-        b->maxb = mb;
-    uint8_t *hw = realloc(b->has_write, cap);
-    if (hw)
-        b->has_write = hw;
-    if (!rk || !hpos || !bo || !mb || !hw)
+    if (!GROW_ARRAY(b->rk, cap) || !GROW_ARRAY(b->hpos, cap) || !GROW_ARRAY(b->band_of, cap) ||
+        !GROW_ARRAY(b->maxb, cap) || !GROW_ARRAY(b->has_write, cap))
         return -1;
     b->capids = cap;
     return 0;

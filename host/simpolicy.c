@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "host/grow.h"
 #include "host/u64map.h"
 
 #define NIL UINT32_MAX
@@ -37,20 +38,9 @@ static int grow_frames(policy_sim *s)
     uint64_t n = s->alloc ? (uint64_t)s->alloc * 2 : 1024;
     if (n > s->cap)
         n = s->cap;
-#define GROW(field)                                                   \
-    do {                                                              \
-        void *p_ = realloc(s->field, (size_t)n * sizeof *s->field);   \
-        if (!p_)                                                      \
-            return -1;                                                \
-        s->field = p_;                                                \
-    } while (0)
-    GROW(page);
-    GROW(dirty);
-    GROW(ref);
-    GROW(prev);
-    GROW(next);
-    GROW(rank);
-#undef GROW
+    if (!GROW_ARRAY(s->page, n) || !GROW_ARRAY(s->dirty, n) || !GROW_ARRAY(s->ref, n) ||
+        !GROW_ARRAY(s->prev, n) || !GROW_ARRAY(s->next, n) || !GROW_ARRAY(s->rank, n))
+        return -1;
     s->alloc = (uint32_t)n;
     return 0;
 }

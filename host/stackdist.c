@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/grow.h"
 #include "host/optbands.h"
 #include "host/u64map.h"
 
@@ -50,19 +51,8 @@ struct stack_sim {
 static int grow_ids(stack_sim *s)
 {
     size_t cap = s->capids ? s->capids * 2 : 1024;
-    uint64_t *last = realloc(s->last, cap * sizeof *last);
-    if (last)
-        s->last = last;
-    uint32_t *pos = realloc(s->pos, cap * sizeof *pos);
-    if (pos)
-        s->pos = pos;
-    uint32_t *maxd = realloc(s->maxd, cap * sizeof *maxd);
-    if (maxd)
-        s->maxd = maxd;
-    uint8_t *hw = realloc(s->has_write, cap);
-    if (hw)
-        s->has_write = hw;
-    if (!last || !pos || !maxd || !hw)
+    if (!GROW_ARRAY(s->last, cap) || !GROW_ARRAY(s->pos, cap) || !GROW_ARRAY(s->maxd, cap) ||
+        !GROW_ARRAY(s->has_write, cap))
         return -1;
     s->capids = cap;
     return 0;

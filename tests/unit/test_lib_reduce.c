@@ -18,6 +18,8 @@
 #include "mt_reduce.h"
 #include "mt_swenc.h"
 
+#include "reduce_exact.h"
+
 typedef struct {
     ht_record *r;
     size_t n, cap;
@@ -43,91 +45,12 @@ static void sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned
     push(v, ht_full_sample(cycle, page << 12 | mask, (int)rw));
 }
 
-/* Faults of `policy` at (size, budget) in a result. */
-static uint64_t faults_of(const policy_result *r, pg_policy p, uint64_t size, uint64_t budget)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (r->rows[i].policy == p && r->rows[i].size == size && r->rows[i].budget == budget)
-            return r->rows[i].c.faults;
-    fail_msg("no row for %s size %lu budget %lu", pg_policy_name(p), (unsigned long)size,
-             (unsigned long)budget);
-    return 0;
-}
-
-/* Distinct metapages of size s in a trace. */
-static uint64_t distinct(const uint64_t *addr, size_t n, uint64_t s)
-{
-    uint64_t *v = malloc((n ? n : 1) * sizeof *v);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t p = addr[i] / s;
-        size_t j = 0;
-        while (j < m && v[j] != p)
-            j++;
-        if (j == m)
-            v[m++] = p;
-    }
-    free(v);
-    return m;
-}
-
 /* Compares full against reduced for every size and every budget >= max(B, s); returns the number
  * of (size, budget, policy) mismatches (0 when the reduction is exact). */
 static int compare(const uint64_t *addr, const uint8_t *rw, size_t n, uint64_t budget_b,
                    const recs *reduced, int *configs)
 {
-    ht_record *full = malloc(n * sizeof *full);
-    for (size_t i = 0; i < n; i++)
-        full[i] = ht_full_sample(i, addr[i], rw[i]);
-    trace_mode_info tm = {.mode = TM_REDUCE, .reduce_budget = budget_b};
-    trace_mode_info tb = {.mode = TM_BURST};
-    int bad = 0;
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        uint64_t s = UINT64_C(4096) << i;
-        policy_config cfg;
-        policy_defaults(&cfg);
-        cfg.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NULL; /* OPT's spill files */
-        cfg.nsizes = 1;
-        cfg.sizes[0] = s;
-        memset(cfg.enabled, 0, sizeof cfg.enabled);
-        cfg.enabled[PG_LRU] = cfg.enabled[PG_OPT] = 1;
-        uint64_t lo = mt_reduce_k(budget_b, i), hi = distinct(addr, n, s) + 1;
-        cfg.nbudgets = 0;
-        for (uint64_t m = lo; m <= hi && cfg.nbudgets < POLICY_MAX_BUDGETS; m++)
-            cfg.budgets[cfg.nbudgets++] = m * s;
-        if (!cfg.nbudgets)
-            cfg.budgets[cfg.nbudgets++] = lo * s;
-        cfg.primary_budget = cfg.budgets[0];
-        ht_source *fs = ht_array_source(full, n, "full");
-        ht_source *rs = ht_array_source(reduced->r, reduced->n, "reduced");
-        policy_result a, b;
-        char err[256];
-        assert_int_equal(policy_run_mode(fs, &tb, &cfg, &a, err, sizeof err), 0);
-        if (reduced->n) {
-            assert_int_equal(policy_run_mode(rs, &tm, &cfg, &b, err, sizeof err), 0);
-        } else {
-            memset(&b, 0, sizeof b);
-        }
-        for (int k = 0; k < cfg.nbudgets; k++)
-            for (pg_policy p = PG_LRU; p < PG_COUNT; p++) {
-                if (!cfg.enabled[p])
-                    continue;
-                uint64_t fa = n ? faults_of(&a, p, s, cfg.budgets[k]) : 0;
-                uint64_t fb = reduced->n ? faults_of(&b, p, s, cfg.budgets[k]) : 0;
-                bad += fa != fb;
-                (*configs)++;
-                if (reduced->n) /* every row at budgets >= B is labelled exact */
-                    for (size_t j = 0; j < b.n; j++)
-                        assert_int_equal(b.rows[j].fidelity, ROW_EXACT);
-            }
-        policy_result_free(&a);
-        if (reduced->n)
-            policy_result_free(&b);
-        ht_close(fs);
-        ht_close(rs);
-    }
-    free(full);
-    return bad;
+    return reduce_exact_mismatches(addr, rw, n, budget_b, reduced->r, reduced->n, configs);
 }
 
 static uint64_t rng(uint64_t *s)

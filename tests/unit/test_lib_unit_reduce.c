@@ -18,6 +18,8 @@
 #include "mt_swenc.h"
 #include "mt_unit_reduce.h"
 
+#include "reduce_exact.h"
+
 /* ---- records as the sink gets them ---------------------------------------------------- */
 
 typedef struct {
@@ -78,77 +80,14 @@ static void run_software(const uint64_t *cyc, const uint64_t *addr, const uint8_
 
 /* ---- exactness against the full trace (as test_lib_reduce.c checks mt_reduce) ------------ */
 
-static uint64_t faults_of(const policy_result *r, pg_policy p, uint64_t size, uint64_t budget)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (r->rows[i].policy == p && r->rows[i].size == size && r->rows[i].budget == budget)
-            return r->rows[i].c.faults;
-    fail_msg("no row for size %lu budget %lu", (unsigned long)size, (unsigned long)budget);
-    return 0;
-}
-
-static uint64_t distinct(const uint64_t *addr, size_t n, uint64_t s)
-{
-    uint64_t *v = malloc((n ? n : 1) * sizeof *v);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < m && v[j] != addr[i] / s)
-            j++;
-        if (j == m)
-            v[m++] = addr[i] / s;
-    }
-    free(v);
-    return m;
-}
-
-/* Mismatches of LRU/OPT faults, full trace against the records, at every size and every budget
- * from k_i metapages to one more than the trace touches. */
+/* Mismatches of LRU/OPT faults, full trace against the records (reduce_exact.h). */
 static int compare(const uint64_t *addr, const uint8_t *rw, size_t n, uint64_t budget_b,
                    const raw_recs *red, int *configs)
 {
-    ht_record *full = malloc(n * sizeof *full), *rr = malloc((red->n ? red->n : 1) * sizeof *rr);
-    for (size_t i = 0; i < n; i++)
-        full[i] = ht_full_sample(i, addr[i], rw[i]);
+    ht_record *rr = malloc((red->n ? red->n : 1) * sizeof *rr);
     for (size_t i = 0; i < red->n; i++)
         rr[i] = ht_full_sample(red->v[i][0], red->v[i][1] << 12 | red->v[i][3], (int)red->v[i][2]);
-    trace_mode_info tm = {.mode = TM_REDUCE, .reduce_budget = budget_b};
-    trace_mode_info tb = {.mode = TM_BURST};
-    int bad = 0;
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
-        uint64_t s = UINT64_C(4096) << i;
-        policy_config cfg;
-        policy_defaults(&cfg);
-        cfg.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NULL;
-        cfg.nsizes = 1;
-        cfg.sizes[0] = s;
-        memset(cfg.enabled, 0, sizeof cfg.enabled);
-        cfg.enabled[PG_LRU] = cfg.enabled[PG_OPT] = 1;
-        uint64_t lo = mt_reduce_k(budget_b, i), hi = distinct(addr, n, s) + 1;
-        cfg.nbudgets = 0;
-        for (uint64_t m = lo; m <= hi && cfg.nbudgets < POLICY_MAX_BUDGETS; m++)
-            cfg.budgets[cfg.nbudgets++] = m * s;
-        if (!cfg.nbudgets)
-            cfg.budgets[cfg.nbudgets++] = lo * s;
-        cfg.primary_budget = cfg.budgets[0];
-        ht_source *fs = ht_array_source(full, n, "full");
-        ht_source *rs = ht_array_source(rr, red->n, "reduced");
-        policy_result a, b;
-        char err[256];
-        assert_int_equal(policy_run_mode(fs, &tb, &cfg, &a, err, sizeof err), 0);
-        assert_int_equal(policy_run_mode(rs, &tm, &cfg, &b, err, sizeof err), 0);
-        for (int k = 0; k < cfg.nbudgets; k++)
-            for (pg_policy p = PG_LRU; p < PG_COUNT; p++)
-                if (cfg.enabled[p]) {
-                    bad += faults_of(&a, p, s, cfg.budgets[k]) != faults_of(&b, p, s, cfg.budgets[k]);
-                    (*configs)++;
-                }
-        policy_result_free(&a);
-        policy_result_free(&b);
-        ht_close(fs);
-        ht_close(rs);
-    }
-    free(full);
+    int bad = reduce_exact_mismatches(addr, rw, n, budget_b, rr, red->n, configs);
     free(rr);
     return bad;
 }

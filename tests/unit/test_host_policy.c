@@ -321,6 +321,7 @@ static void test_masked_equals_per_size_views(void **state)
     }
     assert_int_equal(at, a.n);
     assert_int_equal(a.samples, most);
+    policy_result_free(&a);
     /* a mask bit outside the address's in-page bits: refused by name */
     unsigned bad[] = {4, 0, 12, 1, 6, 2};
     assert_int_equal(policy_run_masked(src, &cfg, bad, &a, err, sizeof err), -1);

@@ -41,9 +41,12 @@ struct level {
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
     uint64_t *hist;          /* counted uses at depth d = 1..K, and deeper than K at K + 1 */
     int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
-    /* Fenwick tree over the times metapages left the filter */
-    uint32_t *bit, *owner;   /* owner[t]: the metapage that left at t (valid iff its left == t) */
-    uint32_t cap, now, live; /* tree size, last time used, entries in the tree */
+    /* The times metapages left the filter: every time 1..now was given to one (owner[t], valid
+     * iff its left == t), which is still below the filter ("live") or was used again since
+     * ("dead").  A Fenwick tree counts the dead times only: a metapage leaving takes the next
+     * time without touching the tree, and the live ones after t are (now - t) less the dead. */
+    uint32_t *bit, *owner;
+    uint32_t cap, now, live; /* time line length, last time given, live times */
 };
 
 struct mpstack {
@@ -196,11 +199,11 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
 }
 
 /* (cap and bit in locals: the stores through bit could alias them) */
-static void bit_add(struct level *L, uint32_t i, int32_t v)
+static void bit_add(struct level *L, uint32_t i, uint32_t v)
 {
     uint32_t *bit = L->bit, cap = L->cap;
     for (; i <= cap; i += i & -i)
-        bit[i] = (uint32_t)((int32_t)bit[i] + v);
+        bit[i] += v;
 }
 
 static uint32_t bit_prefix(const struct level *L, uint32_t i)
@@ -213,7 +216,7 @@ static uint32_t bit_prefix(const struct level *L, uint32_t i)
 }
 
 /* The time line is full: renumber the live entries 1..live in order (growing the line while
- * more than half of it would be live) and rebuild the tree.  Amortised O(1) per push. */
+ * more than half of it would be live); no time is dead then.  Amortised O(1) per push. */
 static void compact(struct level *L)
 {
     uint32_t cap = L->cap;
@@ -221,6 +224,8 @@ static void compact(struct level *L)
         cap *= 2;
     uint32_t *owner = calloc((size_t)cap + 1, sizeof *owner);
     uint32_t *bit = cap != L->cap ? calloc((size_t)cap + 1, sizeof *bit) : L->bit;
+    if (bit == L->bit)
+        memset(bit, 0, ((size_t)cap + 1) * sizeof *bit);
     if (!owner || !bit) {
         fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
         exit(1);
@@ -239,11 +244,6 @@ static void compact(struct level *L)
         free(L->bit);
     L->bit = bit;
     L->cap = cap;
-    /* Tree of ones at 1..t2: node i covers (i - lowbit(i), i]. */
-    for (uint32_t i = 1; i <= cap; i++) {
-        uint32_t lo = i - (i & -i), hi = i < t2 ? i : t2;
-        L->bit[i] = hi > lo ? hi - lo : 0;
-    }
     L->now = t2;
 }
 
@@ -306,9 +306,12 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
         }
         return;
     }
-    uint64_t later = L->live - bit_prefix(L, s->left);
+    /* the live times after its own: all times after it less the dead ones (now - live dead in
+     * all, those up to its own counted by the tree) */
+    uint64_t dead_after = (L->now - L->live) - bit_prefix(L, s->left);
+    uint64_t later = (L->now - s->left) - dead_after;
     uint64_t d64 = in_filter + later + 1;
-    bit_add(L, s->left, -1);
+    bit_add(L, s->left, 1);
     L->live--;
     s->left = 0;
     count_use(L, s, d64 > L->K ? L->K + 1 : (uint32_t)d64, is_write);
@@ -335,7 +338,6 @@ static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pe
             compact(L);
         s->left = ++L->now;
         L->owner[L->now] = m;
-        bit_add(L, L->now, 1);
         L->live++;
     }
 }

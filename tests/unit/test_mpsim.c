@@ -472,6 +472,58 @@ static void test_lru_stack_filter_edges(void **state)
     }
 }
 
+/* The time line below the filter (mpstack.c: a metapage leaving takes the next time; a tree
+ * counts the times of those used again, the dead ones; a full line is renumbered and grown):
+ * working sets of 40, 300 and 3000 units visited in random order (units leave the filter and
+ * come back from every depth, many times die between renumberings), a sweep up and down over
+ * 2000 units (every size's metapage changes, depths grow to the whole stack), reads and writes,
+ * the emulator's writes, results read across renumberings; budgets that count the uses below
+ * the filter at every size (small) and the fidelity grid. */
+static void test_lru_stack_time_line(void **state)
+{
+    (void)state;
+    const char *specs[] = {"4K..2M:1M..64M", "4K..64K:8K..512K"};
+    const uint64_t ram = 32 * MiB, ram_pages = ram >> 12;
+    const uint64_t sets[] = {40, 300, 3000};
+    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; si++) {
+        struct mpsim_config *cfgs;
+        size_t n;
+        char err[256];
+        assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
+        struct mpsim *sims[2];
+        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
+        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
+        assert_non_null(sims[0]);
+        assert_non_null(sims[1]);
+        uint64_t seed = 31 + si;
+        for (size_t w = 0; w < sizeof sets / sizeof sets[0]; w++) {
+            uint64_t base = rng_next(&seed) % (ram_pages - 2 * sets[w]);
+            for (int i = 0; i < 12000; i++) {
+                uint64_t x = rng_next(&seed);
+                uint64_t page = base + 2 * (x % sets[w]); /* every other page: 8K shares too */
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], page, (x >> 32) % 5 == 0);
+                if ((x >> 40) % 1000 == 0)
+                    for (size_t k = 0; k < 2; k++)
+                        mpsim_host_write(sims[k], page << 12, 4096);
+                if (i % 3000 == 2999)
+                    assert_same_results(sims[0], sims[1]);
+            }
+        }
+        for (int round = 0; round < 3; round++)
+            for (uint64_t i = 0; i < 4000; i++) {
+                uint64_t page = 100 + (i < 2000 ? i : 3999 - i);
+                bool write = (rng_next(&seed) % 7) == 0;
+                for (size_t k = 0; k < 2; k++)
+                    mpsim_access(sims[k], page, write);
+            }
+        assert_same_results(sims[0], sims[1]);
+        mpsim_destroy(sims[0]);
+        mpsim_destroy(sims[1]);
+        free(cfgs);
+    }
+}
+
 /* LO..HI ranges: powers of two, pairs without a whole metapage left out. */
 static void test_parse_ranges(void **state)
 {
@@ -511,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_lru_stack_equals_each),
         cmocka_unit_test(test_lru_stack_alternations),
         cmocka_unit_test(test_lru_stack_filter_edges),
+        cmocka_unit_test(test_lru_stack_time_line),
         cmocka_unit_test(test_parse_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,9 +31,11 @@
  *  - The third unit coming back (code, stack and data cycling) is a rotation of the first three
  *    entries, without the general scan's loop.
  *  - A unit not in the filter: sizes whose metapage has no unit in the filter take a deep use,
- *    depth = (metapages in the filter) + (metapages that left it later, a Fenwick tree over the
- *    times they left) + 1.  The unit falling out applies its pending writes, and its metapage
- *    goes into the size's tree when it was the first (so the last) unit of it in the filter.
+ *    depth = (metapages in the filter) + (metapages that left it later and are still below it)
+ *    + 1.  The unit falling out applies its pending writes, and its metapage takes the size's
+ *    next time when it was the first (so the last) unit of it in the filter.  A Fenwick tree
+ *    counts only the "dead" times (of metapages used again since), so leaving touches no tree:
+ *    those below the filter after time t are (now - t) less the dead ones after t.
  * The counts are exact for every C >= c_min of each size. */
 #ifndef EMU_MPSTACK_H
 #define EMU_MPSTACK_H

@@ -224,12 +224,12 @@ static void compact(struct level *L)
         cap *= 2;
     uint32_t *owner = calloc((size_t)cap + 1, sizeof *owner);
     uint32_t *bit = cap != L->cap ? calloc((size_t)cap + 1, sizeof *bit) : L->bit;
-    if (bit == L->bit)
-        memset(bit, 0, ((size_t)cap + 1) * sizeof *bit);
     if (!owner || !bit) {
         fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
         exit(1);
     }
+    if (bit == L->bit) /* no time is dead after renumbering */
+        memset(bit, 0, ((size_t)cap + 1) * sizeof *bit);
     uint32_t t2 = 0;
     for (uint32_t t = 1; t <= L->now; t++) {
         uint32_t m = L->owner[t];

@@ -76,6 +76,9 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->pf.last = c->pf.other = 1; /* no page's base */
     c->pf.last_stamp = UINT64_MAX;
     c->spec_stamp = UINT64_MAX;
+#ifdef MT_RING_PROBE
+    c->ring_probe = calloc(RING_PROBE_WORDS, sizeof *c->ring_probe);
+#endif
     c->poll_cycle = BUS_POLL_CYCLES;
     c->cross_page = dpage_scratch_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
@@ -88,6 +91,12 @@ void cpu_free(mt_cpu *c)
     dpage_free_all(c);
     free(c->cross_page);
     c->cross_page = NULL;
+#ifdef MT_RING_PROBE
+    fprintf(stderr, "mtemu: ring probe: %llu records (runs entered and fast-path data accesses)\n",
+            (unsigned long long)(c->ring_probe_n / 2));
+    free(c->ring_probe);
+    c->ring_probe = NULL;
+#endif
 }
 
 void cpu_reset(mt_cpu *c, uint64_t pc)

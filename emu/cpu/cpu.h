@@ -317,6 +317,12 @@ typedef struct mt_cpu {
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
      * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
     uint64_t spec_stamp, spec_old_due, spec_old_now, spec_old_last;
+#ifdef MT_RING_PROBE
+#define RING_PROBE_WORDS (1u << 17) /* 1 MiB, a power of two */
+    /* a measurement build only (interp.inc RING_PROBE): what an access ring's producer would
+     * write, recorded into a buffer that nothing reads */
+    uint64_t *ring_probe, ring_probe_n;
+#endif
     ram_page_observer observer;
     void *observer_ctx;
     struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the

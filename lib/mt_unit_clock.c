@@ -221,13 +221,14 @@ void mt_unit_clock_one(mt_unit *u)
     } else if (w == W_HOLD) {
         /* a rest cycle, or the sample is not ready: the hold keeps it */
     } else if (w != W_NONE && u->enc.run_cnt) {
-        uint32_t n = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
         if (room) {
-            len = n;
+            len = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
             bound = BOUND_RUN;
             u->enc.run_cnt = 0;
         }
-    } else if (w != W_NONE) {
+    } else if (w != W_NONE && room) {
+        /* (the packet is made only when it can be chosen: a stalled unit, its FIFO without room
+         * or in rest cycles, waits with a packet due for many clocks) */
         uint32_t n = 0;
         switch (w) {
         case W_SECTION:
@@ -249,40 +250,38 @@ void mt_unit_clock_one(mt_unit *u)
         case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
         default: break;
         }
-        if (room) {
-            len = n;
-            bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
-                    : w == W_END ? BOUND_END : BOUND_VALUE;
-            switch (w) {
-            case W_SECTION:
-                if (u->sect_switch) {
-                    u->rep_idx = 0;
-                    u->rep_cycle = u->sec_start;
-                }
-                mt_enc_reset(&u->enc, u->sec_fmt);
-                u->sect_pending = u->sect_switch = 0;
-                u->hold.after = 0;
-                break;
-            case W_SYNC:
-                if (u->on_sync) {
-                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
-                                            .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
-                    u->on_sync(u->on_sync_ctx, &m);
-                }
-                u->sync_seq++;
-                kind = MT_INFLIGHT_SYNC;
-                mt_enc_reset(&u->enc, u->enc.fmt);
-                u->sync_pending = 0;
-                u->sect_pending = 1;
-                break;
-            case W_OVERFLOW: u->drop_pending = 0; break;
-            case W_MARKER: u->marker_pending = u->marker_urgent = 0; break;
-            case W_END: /* busy clears as the END enters the FIFO */
-                u->end_pending = 0;
-                kind = MT_INFLIGHT_END;
-                break;
-            default: break;
+        len = n;
+        bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
+                : w == W_END ? BOUND_END : BOUND_VALUE;
+        switch (w) {
+        case W_SECTION:
+            if (u->sect_switch) {
+                u->rep_idx = 0;
+                u->rep_cycle = u->sec_start;
             }
+            mt_enc_reset(&u->enc, u->sec_fmt);
+            u->sect_pending = u->sect_switch = 0;
+            u->hold.after = 0;
+            break;
+        case W_SYNC:
+            if (u->on_sync) {
+                const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
+                                        .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
+                u->on_sync(u->on_sync_ctx, &m);
+            }
+            u->sync_seq++;
+            kind = MT_INFLIGHT_SYNC;
+            mt_enc_reset(&u->enc, u->enc.fmt);
+            u->sync_pending = 0;
+            u->sect_pending = 1;
+            break;
+        case W_OVERFLOW: u->drop_pending = 0; break;
+        case W_MARKER: u->marker_pending = u->marker_urgent = 0; break;
+        case W_END: /* busy clears as the END enters the FIFO */
+            u->end_pending = 0;
+            kind = MT_INFLIGHT_END;
+            break;
+        default: break;
         }
     }
 

@@ -199,6 +199,14 @@ typedef struct {
     int next;
 } batch_jobs;
 
+static double wall_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double thread_cpu_s(void)
 {
     struct timespec ts;
@@ -402,6 +410,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
     }
 
     /* Pass 1: batches of raw samples -> run streams -> the simulations of every size */
+    double read_cpu0 = thread_cpu_s(), read_wall0 = wall_s();
     ht_record r;
     int got = 1;
     uint64_t idx = 0;
@@ -486,6 +495,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
                 goto fail;
             }
         }
+        double cpu0 = thread_cpu_s(); /* (the simulations' time when they run on this thread) */
         if (dispatched) {
             pthread_join(dispatcher, NULL);
             dispatched = 0;
@@ -502,6 +512,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             if (!dispatched)
                 run_batch(&jobs, eng, ns);
         }
+        read_cpu0 += thread_cpu_s() - cpu0;
     }
     if (dispatched) {
         pthread_join(dispatcher, NULL);
@@ -510,6 +521,8 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
     for (int s = 0; s < ns; s++)
         if (eng[s].rc)
             goto oom;
+    out->read_cpu_s = thread_cpu_s() - read_cpu0;
+    out->read_wall_s = wall_s() - read_wall0;
     /* masked: the samples of the size that has most */
     out->samples = mask_bit ? 0 : idx;
     for (int s = 0; s < ns; s++) {
@@ -527,6 +540,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             opts[s] = eng[s].opt;
             runs[s] = st[1 + s].runs;
         }
+        double opt_wall0 = wall_s();
         size_t nkeys = keymap.count;
         u64map_free(&keymap); /* the keys array is all the scans need */
         if (policy_opt_run(&base, keys, nkeys, mask_bit ? POLICY_MASK_BITS : 0, mask_bit,
@@ -534,6 +548,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
                            runs, ns, cfg->tmpdir, out->opt_cpu_s, err, errlen) != 0)
             goto fail;
         spill_file_free(&base);
+        out->opt_wall_s = wall_s() - opt_wall0;
     }
 
     /* Rows: the simulations saw runs; the accesses are the trace's */

@@ -26,11 +26,12 @@ static void help(void)
            "recommendation is the cheapest LRU/FIFO/CLOCK configuration at --budget, with OPT's\n"
            "cost at that size as the bound.  LRU and OPT cover all budgets of a size in one pass\n"
            "(stack algorithms), on runs (repeats of a metapage count once), sizes on two threads;\n"
-           "OPT keeps the 4 KiB runs (8 bytes each) and two passes' next-use arrays (4 bytes per run)\n"
-           "in unlinked files in --tmpdir ($TMPDIR, /tmp): at most 16 bytes per access.  --baseline runs one\n"
+           "OPT keeps the 4 KiB runs (4 bytes each) and two passes' next-use arrays (4 bytes per run)\n"
+           "in unlinked files in --tmpdir ($TMPDIR, /tmp): at most 12 bytes per access.  --baseline runs one\n"
            "simulation per configuration instead (same numbers, slower).  32-bit samples are skipped.\n"
            "--stats: per size on stderr, the runs and the CPU time of its simulations and of OPT\n"
-           "(accesses of the trace per CPU second).\n"
+           "(accesses of the trace per CPU second); then the CPU time of the thread reading the\n"
+           "trace and the wall time of the pass over it and of OPT.\n"
            "Sizes: a list (4K,64K) or a power-of-two range (4K..2M).\n");
     fputs(roi_help, stdout);
 }
@@ -182,6 +183,11 @@ int cmd_policy(int argc, char **argv)
                         res.opt_cpu_s[s] > 0 ? a / res.opt_cpu_s[s] / 1e6 : 0.0);
             fputc('\n', stderr);
         }
+    if (stats && res.has_stats)
+        fprintf(stderr,
+                "metatrace policy: threads: the pass over the trace %.3f s CPU on the reading thread "
+                "(the simulations beside it), %.3f s wall; OPT's passes %.3f s wall\n",
+                res.read_cpu_s, res.read_wall_s, res.opt_wall_s);
     /* a budget smaller than a metapage holds none: its rows are not in the table, say so */
     for (int s = 0; s < cfg.nsizes; s++)
         for (int b = 0; b < cfg.nbudgets; b++)

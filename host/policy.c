@@ -7,11 +7,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "host/fifoclock.h"
+#include "host/grow.h"
 #include "host/policy_opt.h"
 #include "host/simpolicy.h"
 #include "host/spill.h"
 #include "host/stackdist.h"
 #include "host/u64map.h"
+
+/* OPT's run file numbers the distinct 4 KiB keys in 31 bits (key id << 1 | write). */
+#define OPT_MAX_KEYS ((UINT64_C(1) << 31) - 1)
 
 #ifndef OPT_BANDS_ALWAYS
 #define OPT_BANDS_ALWAYS 0
@@ -144,7 +149,8 @@ static void run_derive(run_stream *r, const run_stream *parent, int last)
 
 typedef struct {
     stack_sim *lru, *opt;
-    policy_sim **fifo, **clock; /* per budget (NULL when the budget holds no metapage) */
+    fifoclock *fc;              /* FIFO and CLOCK at every budget that holds a metapage */
+    int fc_of[2][POLICY_MAX_BUDGETS]; /* [FIFO, CLOCK][budget]: its index in fc, -1 none */
     u64map ids;                 /* page -> dense id shared by LRU, FIFO and CLOCK */
     uint32_t kmax;
     run_stream *in;             /* this size's runs */
@@ -154,18 +160,11 @@ typedef struct {
     double cpu_s;               /* CPU seconds in engine_batch (--stats) */
 } size_engine;
 
-static void engine_free(size_engine *e, int nb)
+static void engine_free(size_engine *e)
 {
     stack_sim_free(e->lru);
     stack_sim_free(e->opt);
-    for (int b = 0; b < nb; b++) {
-        if (e->fifo)
-            policy_sim_free(e->fifo[b]);
-        if (e->clock)
-            policy_sim_free(e->clock[b]);
-    }
-    free(e->fifo);
-    free(e->clock);
+    fifoclock_free(e->fc);
     if (e->ids.keys)
         u64map_free(&e->ids);
 }
@@ -183,12 +182,8 @@ static int engine_batch(size_engine *e)
         uint32_t id = (uint32_t)*slot;
         if (e->lru && stack_sim_access_id(e->lru, id, write, 0) != 0)
             return -1;
-        for (int b = 0; b < e->nb; b++) {
-            if (e->fifo[b] && policy_sim_access(e->fifo[b], id, write, 0) < 0)
-                return -1;
-            if (e->clock[b] && policy_sim_access(e->clock[b], id, write, 0) < 0)
-                return -1;
-        }
+        if (e->fc && fifoclock_access(e->fc, id, write) != 0)
+            return -1;
     }
     return 0;
 }
@@ -203,6 +198,14 @@ typedef struct {
     pthread_mutex_t lock;
     int next;
 } batch_jobs;
+
+static double wall_s(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 double thread_cpu_s(void)
 {
@@ -233,7 +236,7 @@ static void run_batch(batch_jobs *j, size_engine *eng, int ns)
 {
     j->norder = j->next = 0;
     for (int s = 0; s < ns; s++) {
-        if (!eng[s].kmax || !eng[s].nbatch || (!eng[s].lru && !eng[s].fifo))
+        if (!eng[s].kmax || !eng[s].nbatch || (!eng[s].lru && !eng[s].fc))
             continue;
         int at = j->norder++;
         while (at > 0 && eng[j->order[at - 1]].nbatch < eng[s].nbatch) {
@@ -326,8 +329,11 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
     size_engine *eng = calloc((size_t)ns, sizeof *eng);
     /* streams: [0] the 4 KiB runs, [1 + s] size s's runs */
     run_stream *st = calloc((size_t)ns + 1, sizeof *st);
-    spill_vec base = {.fd = -1};
-    size_t base_released = 0;
+    spill_file base = {.fd = -1}; /* OPT's run file: key id << 1 | write per 4 KiB run */
+    u64map keymap = {0};           /* OPT: key (4 KiB page, with its mask) -> key id */
+    uint64_t *keys = NULL;         /* key id -> key */
+    size_t keycap = 0;
+    uint32_t *kbuf = NULL;         /* a batch's runs as written to the run file */
     batch_jobs jobs = {.eng = eng, .ns = ns};
     pthread_t dispatcher;
     int dispatched = 0; /* a batch's simulations are running on `dispatcher` */
@@ -372,40 +378,47 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
         }
         if (!e->kmax)
             continue;
-        if (want_sims) {
-            e->fifo = calloc((size_t)nb, sizeof *e->fifo);
-            e->clock = calloc((size_t)nb, sizeof *e->clock);
-            if (!e->fifo || !e->clock || u64map_init(&e->ids, 1024))
-                goto oom;
-        }
+        if (want_sims && u64map_init(&e->ids, 1024))
+            goto oom;
         if (cfg->enabled[PG_LRU] && !(e->lru = stack_sim_new(PG_LRU, e->kmax)))
             goto oom;
-        for (int b = 0; b < nb && want_sims; b++) {
+        pg_policy fc_pol[2 * POLICY_MAX_BUDGETS];
+        uint32_t fc_res[2 * POLICY_MAX_BUDGETS];
+        int nfc = 0;
+        for (int b = 0; b < nb; b++) {
             uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
-            if (!k)
-                continue;
-            if (cfg->enabled[PG_FIFO] && !(e->fifo[b] = policy_sim_new_dense(PG_FIFO, k)))
-                goto oom;
-            if (cfg->enabled[PG_CLOCK] && !(e->clock[b] = policy_sim_new_dense(PG_CLOCK, k)))
-                goto oom;
+            for (int p = 0; p < 2; p++) {
+                e->fc_of[p][b] = -1;
+                if (k && cfg->enabled[p ? PG_CLOCK : PG_FIFO]) {
+                    e->fc_of[p][b] = nfc;
+                    fc_pol[nfc] = p ? PG_CLOCK : PG_FIFO;
+                    fc_res[nfc++] = k;
+                }
+            }
         }
+        if (nfc && !(e->fc = fifoclock_new(fc_pol, fc_res, nfc)))
+            goto oom;
         if (cfg->enabled[PG_OPT] && !(e->opt = opt_sim_new(cfg, cfg->sizes[s], mask_bit != NULL)))
             goto oom;
     }
-    if (cfg->enabled[PG_OPT] && spill_init(&base, cfg->tmpdir) != 0) {
+    if (cfg->enabled[PG_OPT] && (u64map_init(&keymap, 1024) != 0))
+        goto oom;
+    if (cfg->enabled[PG_OPT] && spill_file_init(&base, cfg->tmpdir, 0) != 0) {
         snprintf(err, errlen, "cannot create OPT's run file in %s",
                  cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp");
         goto fail;
     }
 
     /* Pass 1: batches of raw samples -> run streams -> the simulations of every size */
+    double read_cpu0 = thread_cpu_s(), read_wall0 = wall_s();
     ht_record r;
     int got = 1;
     uint64_t idx = 0;
     for (uint64_t batch = 0; got == 1; batch++) {
         size_t raw = 0;
         size_t limit = batch < POLICY_BATCH_DOUBLINGS ? (size_t)POLICY_BATCH_FIRST << batch : POLICY_BATCH;
-        if (grow_batch(st, ns, batch & 1, limit, batch_cap) != 0)
+        if (grow_batch(st, ns, batch & 1, limit, batch_cap) != 0 ||
+            (base.fd >= 0 && !GROW_ARRAY(kbuf, limit + 2)))
             goto oom;
         for (int s = 0; s <= ns; s++)
             st[s].buf = st[s].bufs[batch & 1]; /* the other half may be being simulated */
@@ -451,18 +464,38 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             st[1 + s].runs += st[1 + s].n;
         }
         if (base.fd >= 0) {
-            if (spill_append(&base, st[0].buf, st[0].n) != 0) {
+            for (size_t i = 0; i < st[0].n; i++) {
+                uint64_t v = st[0].buf[i];
+                int inserted;
+                uint64_t *slot = u64map_put(&keymap, v >> 1, keymap.count, &inserted);
+                if (!slot)
+                    goto oom;
+                if (inserted) {
+                    if (keymap.count > OPT_MAX_KEYS) {
+                        snprintf(err, errlen,
+                                 "OPT: more than %llu distinct 4 KiB pages, more than this "
+                                 "analysis numbers",
+                                 (unsigned long long)OPT_MAX_KEYS);
+                        goto fail;
+                    }
+                    if (keymap.count > keycap) {
+                        keycap = keycap ? keycap * 2 : 1024;
+                        if (!GROW_ARRAY(keys, keycap))
+                            goto oom;
+                    }
+                    keys[*slot] = v >> 1;
+                }
+                kbuf[i] = (uint32_t)(*slot << 1 | (v & 1));
+            }
+            if (spill_file_write(&base, base.n, kbuf, st[0].n) != 0) {
                 snprintf(err, errlen,
-                         "OPT's run file: no space left in %s (needs 8 bytes x %llu runs)",
+                         "OPT's run file: no space left in %s (needs 4 bytes x %llu runs)",
                          cfg->tmpdir ? cfg->tmpdir : "$TMPDIR or /tmp",
                          (unsigned long long)st[0].runs);
                 goto fail;
             }
-            /* written: the file keeps it, not our memory (a page's partial start is released
-             * with the next batch) */
-            spill_release(&base, base_released, base.n);
-            base_released = base.n - base.n % 512;
         }
+        double cpu0 = thread_cpu_s(); /* (the simulations' time when they run on this thread) */
         if (dispatched) {
             pthread_join(dispatcher, NULL);
             dispatched = 0;
@@ -479,6 +512,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             if (!dispatched)
                 run_batch(&jobs, eng, ns);
         }
+        read_cpu0 += thread_cpu_s() - cpu0;
     }
     if (dispatched) {
         pthread_join(dispatcher, NULL);
@@ -487,6 +521,8 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
     for (int s = 0; s < ns; s++)
         if (eng[s].rc)
             goto oom;
+    out->read_cpu_s = thread_cpu_s() - read_cpu0;
+    out->read_wall_s = wall_s() - read_wall0;
     /* masked: the samples of the size that has most */
     out->samples = mask_bit ? 0 : idx;
     for (int s = 0; s < ns; s++) {
@@ -504,14 +540,15 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             opts[s] = eng[s].opt;
             runs[s] = st[1 + s].runs;
         }
-        if (spill_shrink(&base) != 0) {
-            snprintf(err, errlen, "OPT's run file: cannot shrink it");
-            goto fail;
-        }
-        if (policy_opt_run(&base, mask_bit ? POLICY_MASK_BITS : 0, mask_bit, cfg->sizes, opts,
+        double opt_wall0 = wall_s();
+        size_t nkeys = keymap.count;
+        u64map_free(&keymap); /* the keys array is all the scans need */
+        if (policy_opt_run(&base, keys, nkeys, mask_bit ? POLICY_MASK_BITS : 0, mask_bit,
+                           cfg->sizes, opts,
                            runs, ns, cfg->tmpdir, out->opt_cpu_s, err, errlen) != 0)
             goto fail;
-        spill_free(&base);
+        spill_file_free(&base);
+        out->opt_wall_s = wall_s() - opt_wall0;
     }
 
     /* Rows: the simulations saw runs; the accesses are the trace's */
@@ -533,18 +570,14 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
                 if (add_row(out, &cap, PG_LRU, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
                     goto oom;
             }
-            if (e->fifo && e->fifo[b]) {
-                policy_sim_counts(e->fifo[b], &c);
-                c.accesses = nsamp[s];
-                if (add_row(out, &cap, PG_FIFO, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
-                    goto oom;
-            }
-            if (e->clock && e->clock[b]) {
-                policy_sim_counts(e->clock[b], &c);
-                c.accesses = nsamp[s];
-                if (add_row(out, &cap, PG_CLOCK, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
-                    goto oom;
-            }
+            for (int p = 0; p < 2; p++)
+                if (e->fc && e->fc_of[p][b] >= 0) {
+                    fifoclock_counts(e->fc, e->fc_of[p][b], &c);
+                    c.accesses = nsamp[s];
+                    if (add_row(out, &cap, p ? PG_CLOCK : PG_FIFO, cfg->sizes[s], cfg->budgets[b],
+                                &c, &cfg->cost))
+                        goto oom;
+                }
             if (e->opt) {
                 stack_sim_counts(e->opt, k, &c);
                 c.accesses = nsamp[s];
@@ -569,11 +602,15 @@ done:
     if (dispatched)
         pthread_join(dispatcher, NULL);
     if (base.fd >= 0)
-        spill_free(&base);
+        spill_file_free(&base);
+    if (keymap.keys)
+        u64map_free(&keymap);
+    free(keys);
+    free(kbuf);
     pthread_mutex_destroy(&jobs.lock);
     if (eng)
         for (int s = 0; s < ns; s++)
-            engine_free(&eng[s], nb);
+            engine_free(&eng[s]);
     if (st)
         for (int s = 0; s <= ns; s++) {
             free(st[s].bufs[0]);

@@ -69,6 +69,10 @@ typedef struct {
     int has_stats;
     uint64_t runs[POLICY_MAX_SIZES];
     double sim_cpu_s[POLICY_MAX_SIZES], opt_cpu_s[POLICY_MAX_SIZES];
+    /* The pass over the trace: CPU seconds of the thread reading it (decoding, the run streams,
+     * OPT's run file; the simulations run beside it on two more) and its wall seconds; the wall
+     * seconds of OPT's passes after it.  What bounds the time on two idle cores. */
+    double read_cpu_s, read_wall_s, opt_wall_s;
 } policy_result;
 
 void policy_defaults(policy_config *c);

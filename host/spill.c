@@ -158,3 +158,72 @@ void spill_free(spill_vec *s)
     s->fd = -1;
     s->n = s->cap = 0;
 }
+
+int spill_file_init(spill_file *f, const char *dir, size_t n)
+{
+    char path[4096];
+    if (!dir)
+        dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/metatrace-spill-XXXXXX", dir && *dir ? dir : "/tmp");
+    f->fd = mkstemp(path);
+    f->n = 0;
+    if (f->fd < 0)
+        return -1;
+    unlink(path); /* gone when closed, even if we are killed */
+    if (n && posix_fallocate(f->fd, 0, (off_t)(n * sizeof(uint32_t))) != 0) {
+        close(f->fd);
+        f->fd = -1;
+        return -1;
+    }
+    f->n = n;
+    account(1, n * sizeof(uint32_t), 0);
+    return 0;
+}
+
+int spill_file_write(spill_file *f, size_t at, const uint32_t *x, size_t n)
+{
+    const char *p = (const char *)x;
+    size_t left = n * sizeof *x;
+    off_t off = (off_t)(at * sizeof *x);
+    while (left) {
+        ssize_t w = pwrite(f->fd, p, left, off);
+        if (w <= 0)
+            return -1;
+        p += w;
+        off += w;
+        left -= (size_t)w;
+    }
+    if (at + n > f->n) {
+        account(0, (at + n - f->n) * sizeof *x, 0);
+        f->n = at + n;
+    }
+    return 0;
+}
+
+int spill_file_read(const spill_file *f, size_t at, uint32_t *x, size_t n)
+{
+    if (at + n > f->n)
+        return -1;
+    char *p = (char *)x;
+    size_t left = n * sizeof *x;
+    off_t off = (off_t)(at * sizeof *x);
+    while (left) {
+        ssize_t r = pread(f->fd, p, left, off);
+        if (r <= 0)
+            return -1;
+        p += r;
+        off += r;
+        left -= (size_t)r;
+    }
+    return 0;
+}
+
+void spill_file_free(spill_file *f)
+{
+    if (f->fd >= 0) {
+        close(f->fd);
+        account(-1, 0, f->n * sizeof(uint32_t));
+    }
+    f->fd = -1;
+    f->n = 0;
+}

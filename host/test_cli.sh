@@ -259,6 +259,7 @@ has roi_whole_policy_faults out '^lru,4096,1,4096,7,6,'
 # is one); the table unchanged
 "$MT" policy m.csv --sizes 4K --budget 4K --policies lru,opt --format csv --stats >out 2>err
 if grep -q '^metatrace policy: stats: 4K: 6 runs of 7 accesses (85.7%); LRU/FIFO/CLOCK [0-9.]* s CPU.*; OPT [0-9.]* s CPU' err \
+    && grep -q '^metatrace policy: threads: the pass over the trace [0-9.]* s CPU on the reading thread .*, [0-9.]* s wall; OPT.s passes [0-9.]* s wall$' err \
     && grep -q '^lru,4096,1,4096,7,6,' out; then pass policy_stats; else fail policy_stats; fi
 check roi_export "$MT" export m.csv --to csv --from 6 --to-cycle 7
 if [ "$(tail -n +2 out | tr '\n' ' ')" = "6,0x80003000,W 7,0x80003008,R " ]; then pass roi_export_rows; else fail roi_export_rows; fi

@@ -207,8 +207,9 @@ static void test_engine_equals_baseline(void **state)
 /* OPT alone, over sizes of which some hold no metapage in any budget (skipped between OPT
  * sizes): equal to the baseline (one pass over the raw trace per configuration, against
  * policy_opt.c's run streams, two sizes at a time), and never more than the 4 KiB run file and
- * two next-use arrays alive at once, at most 16 bytes per sample in all (host/policy_opt.h's
- * bound), however many sizes. */
+ * two next-use arrays alive at once, at most 12 bytes per sample in all (host/policy_opt.h's
+ * bound), however many sizes; the 140,000 samples cross the pieces the files are read and
+ * written in (64 Ki entries). */
 static void test_opt_per_size_bounded(void **state)
 {
     (void)state;
@@ -232,7 +233,7 @@ static void test_opt_per_size_bounded(void **state)
     assert_int_equal(policy_run(src, &cfg, &a, err, sizeof err), 0);
     assert_true(spill_peak_live() <= 3);
     assert_true(spill_peak_live() >= 2);
-    assert_true(spill_peak_bytes() <= 16 * a.samples);
+    assert_true(spill_peak_bytes() <= 12 * a.samples);
     assert_int_equal(policy_run_baseline(src, &cfg, &b, err, sizeof err), 0);
     assert_int_equal(a.n, 6 * 2);
     assert_int_equal(a.n, b.n);
@@ -255,8 +256,8 @@ static void test_opt_per_size_bounded(void **state)
 /* A size-masked trace (a reduce trace's records: the low bits of the address say which sizes
  * see the record): policy_run_masked, one read for every size, gives the rows of policy_run on
  * each size's view (trace_mode_size_view: the way reduce traces were read before), every
- * policy, in the same order, accesses included; OPT's temporary space stays within 8 bytes per
- * record for the run file plus two sizes' next-use arrays.  The stream is made to catch a
+ * policy, in the same order, accesses included; OPT's temporary space stays within 4 bytes per
+ * record for the run file plus two sizes' next-use arrays (12 bytes per record).  The stream is made to catch a
  * wrong demultiplexing: runs of one page whose masks differ (a size must not see the other
  * record's write), records no asked size sees, 32-bit samples, sizes out of order, and batches
  * (more records than the engine's first batches hold). */
@@ -287,7 +288,7 @@ static void test_masked_equals_per_size_views(void **state)
     char err[256];
     spill_reset_peak();
     assert_int_equal(policy_run_masked(src, &cfg, bits, &a, err, sizeof err), 0);
-    assert_true(spill_peak_bytes() <= 24 * n);
+    assert_true(spill_peak_bytes() <= 12 * n);
     size_t at = 0;
     uint64_t most = 0;
     for (int s = 0; s < cfg.nsizes; s++) {

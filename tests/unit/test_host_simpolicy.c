@@ -3,8 +3,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
+#include "host/fifoclock.h"
 #include "host/simpolicy.h"
 
 /* The classic reference string 1 2 3 4 1 2 5 1 2 3 4 5 with three frames, writes at #1 (page 1),
@@ -94,12 +96,121 @@ static void test_writes_mark_dirty_once_per_residency(void **state)
     policy_sim_free(s);
 }
 
+/* fifoclock (every FIFO and CLOCK configuration of a size in one structure) against one
+ * policy_sim per configuration: the hand-worked trace above first. */
+static void test_fifoclock_hand_trace(void **state)
+{
+    (void)state;
+    pg_policy pol[4] = {PG_CLOCK, PG_FIFO, PG_FIFO, PG_CLOCK};
+    uint32_t res[4] = {3, 4, 3, 12};
+    fifoclock *f = fifoclock_new(pol, res, 4);
+    assert_non_null(f);
+    uint64_t ids[8] = {0};
+    uint32_t n = 0;
+    for (int i = 0; i < 12; i++) { /* pages 1..5 -> dense ids in order of first use */
+        if (!ids[pages[i]])
+            ids[pages[i]] = ++n;
+        assert_int_equal(fifoclock_access(f, (uint32_t)ids[pages[i]] - 1, writes[i]), 0);
+    }
+    pg_counts c;
+    fifoclock_counts(f, 0, &c); /* CLOCK, 3 frames */
+    assert_int_equal(c.accesses, 12);
+    assert_int_equal(c.faults, 9);
+    assert_int_equal(c.writebacks, 2);
+    fifoclock_counts(f, 1, &c); /* FIFO, 4 frames: Belady's anomaly */
+    assert_int_equal(c.faults, 10);
+    fifoclock_counts(f, 2, &c); /* FIFO, 3 frames */
+    assert_int_equal(c.faults, 9);
+    assert_int_equal(c.writebacks, 2);
+    fifoclock_counts(f, 3, &c); /* never full: the 5 cold faults only */
+    assert_int_equal(c.faults, 5);
+    assert_int_equal(c.writebacks, 0);
+    fifoclock_free(f);
+}
+
+static uint64_t xs_next(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Random traces over footprints of 1..300 pages (a hot set and a cold tail, writes 1 in 4),
+ * resident counts on both sides of each footprint, out of order and repeated, some becoming
+ * full mid-trace: every configuration's counts equal its own simulation's at several points. */
+static void test_fifoclock_equals_policy_sim(void **state)
+{
+    (void)state;
+    static const uint32_t res[] = {1, 2, 3, 7, 16, 7, 50, 128, 255, 256, 300, 1000, 2};
+    enum { NR = sizeof res / sizeof res[0], N = 2 * NR };
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int trial = 0; trial < 24; trial++) {
+        uint64_t foot = 1 + xs_next(&x) % (trial < 4 ? 4 : 300);
+        pg_policy pol[N];
+        uint32_t r[N];
+        policy_sim *ref[N];
+        for (int i = 0; i < N; i++) {
+            pol[i] = i % 2 ? PG_CLOCK : PG_FIFO;
+            r[i] = res[i / 2];
+            ref[i] = policy_sim_new_dense(pol[i], r[i]);
+            assert_non_null(ref[i]);
+        }
+        fifoclock *f = fifoclock_new(pol, r, N);
+        assert_non_null(f);
+        uint32_t *id_of = calloc(foot, sizeof *id_of), nids = 0;
+        assert_non_null(id_of);
+        for (int a = 0; a < 20000; a++) {
+            uint64_t v = xs_next(&x);
+            uint64_t page = v % 4 ? (v >> 8) % (foot / 8 + 1) : (v >> 8) % foot;
+            int write = (v >> 40) % 4 == 0;
+            if (!id_of[page])
+                id_of[page] = ++nids;
+            uint32_t id = id_of[page] - 1;
+            assert_int_equal(fifoclock_access(f, id, write), 0);
+            for (int i = 0; i < N; i++)
+                assert_true(policy_sim_access(ref[i], id, write, 0) >= 0);
+            if (a % 5000 == 4999 || a < 50)
+                for (int i = 0; i < N; i++) {
+                    pg_counts want, got;
+                    policy_sim_counts(ref[i], &want);
+                    fifoclock_counts(f, i, &got);
+                    assert_int_equal(got.accesses, want.accesses);
+                    assert_int_equal(got.faults, want.faults);
+                    assert_int_equal(got.writebacks, want.writebacks);
+                }
+        }
+        for (int i = 0; i < N; i++)
+            policy_sim_free(ref[i]);
+        fifoclock_free(f);
+        free(id_of);
+    }
+}
+
+static void test_fifoclock_refuses_bad_input(void **state)
+{
+    (void)state;
+    pg_policy lru = PG_LRU, fifo = PG_FIFO;
+    uint32_t one = 1, zero = 0;
+    assert_null(fifoclock_new(&lru, &one, 1));  /* a stack algorithm: not here */
+    assert_null(fifoclock_new(&fifo, &zero, 1)); /* no frame */
+    assert_null(fifoclock_new(&fifo, &one, 0));
+    fifoclock *f = fifoclock_new(&fifo, &one, 1);
+    assert_non_null(f);
+    assert_int_equal(fifoclock_access(f, 1, 0), -1); /* id 1 before id 0: not dense */
+    assert_int_equal(fifoclock_access(f, 0, 0), 0);
+    fifoclock_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_trace_three_frames),
         cmocka_unit_test(test_belady_anomaly_fifo_four_frames),
         cmocka_unit_test(test_writes_mark_dirty_once_per_residency),
+        cmocka_unit_test(test_fifoclock_hand_trace),
+        cmocka_unit_test(test_fifoclock_equals_policy_sim),
+        cmocka_unit_test(test_fifoclock_refuses_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

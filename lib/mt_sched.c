@@ -2,7 +2,8 @@
 
 int mt_sched_from_unit(mt_sched *s, const mt_unit *u)
 {
-    if (u->nwrites || u->sp_on) /* a write to apply, or the spatial front end: it hears every access */
+    /* a write to apply, or a front end (spatial, reduce): it hears every access, not only captures */
+    if (u->nwrites || u->sp_on || u->rd_on)
         return -1;
     *s = (mt_sched){.active = u->active, .int_open = u->int_open, .span = u->sec_span, .r = u->sec_r,
                     .next_sp = u->next_sp, .sec_end = u->sec_end, .now = u->now,

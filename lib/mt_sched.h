@@ -35,7 +35,7 @@ typedef struct {
 } mt_sched;
 
 /* The schedule of u as it stands between inputs. 0, or -1 (s untouched) when u holds a register
- * write not yet applied, or runs the spatial front end (which hears every access): then only u
+ * write not yet applied, or runs a front end, spatial or reduce (which hears every access): then only u
  * can say what is due. */
 int mt_sched_from_unit(mt_sched *s, const mt_unit *u);
 

@@ -43,9 +43,19 @@ static void cb(void *ctx, const mt_dec_event *e)
     s->ends += e->type == MT_DEV_END;
 }
 
+/* FUZZ_UNIT_MODES (fuzz_unit_modes.c): the unit's two front ends, SPATIAL and REDUCE, can be
+ * switched on too.  A session with either is clocked every cycle (the front ends hear every
+ * access), so it is a target of its own: fuzz_unit keeps the seed's burst/span unit fast. */
+#ifndef FUZZ_UNIT_MODES
+#define FUZZ_UNIT_MODES 0
+#endif
 static const uint32_t regs[] = {MT_REG_CTRL, MT_REG_KIND_MASK, MT_REG_TAP, MT_REG_FMT, MT_REG_SYNC_PERIOD,
                                 MT_REG_RATE_H, MT_REG_RATE_L, MT_REG_LEN_H_LO, MT_REG_LEN_H_HI,
-                                MT_REG_LEN_L_LO, MT_REG_LEN_L_HI, MT_REG_MARKER};
+                                MT_REG_LEN_L_LO, MT_REG_LEN_L_HI, MT_REG_MARKER,
+#if FUZZ_UNIT_MODES
+                                MT_REG_SPATIAL, MT_REG_REDUCE
+#endif
+};
 
 /* One 4-byte item of the input: a register write (reg, val) or an access at cycle c. */
 static int item_is_write(const uint8_t *x) { return (x[1] & 0xE0) == 0xE0; }

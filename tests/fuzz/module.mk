@@ -33,6 +33,9 @@ $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
 $(FUZZ_OBJ)/lib/mt_unit.o $(FUZZ_OBJ)/lib/mt_unit_%.o $(FUZZ_OBJ)/lib/mt_enc.o $(FUZZ_OBJ)/lib/mt_fifo.o \
   $(FUZZ_OBJ)/lib/mt_sched.o: FUZZ_OBJ_OPT := -fno-sanitize-coverage=trace-cmp
 FUZZ_CFLAGS_unit := -fno-sanitize-coverage=trace-cmp
+# fuzz_unit_modes: the same harness with SPATIAL and REDUCE among its writes (#includes fuzz_unit.c)
+FUZZ_CFLAGS_unit_modes := $(FUZZ_CFLAGS_unit)
+$(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
 FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)

@@ -80,6 +80,9 @@ static void test_sched_picks_the_captures(void **state)
             {MT_REG_LEN_L_LO, trial % 5 == 4 ? 0 : 1 + (uint32_t)(tu_rand(&rs) % 3000)},
             {MT_REG_LEN_H_HI, 0},
             {MT_REG_LEN_L_HI, 0},
+            /* a front end in some sessions: it hears every access, so the copy must step aside */
+            {MT_REG_REDUCE, trial % 8 == 3 ? MT_REDUCE_EN | (uint32_t)(tu_rand(&rs) % 11) << MT_REDUCE_LGK_SHIFT : 0},
+            {MT_REG_SPATIAL, trial % 8 == 5 ? MT_SPATIAL_EN | (uint32_t)(tu_rand(&rs) % 17) << MT_SPATIAL_LG2N_SHIFT : 0},
             {MT_REG_CTRL, MT_CTRL_ENABLE},
         };
         for (unsigned k = 0; k < sizeof w / sizeof w[0]; k++)
@@ -121,7 +124,8 @@ static void test_sched_picks_the_captures(void **state)
     }
 }
 
-/* The copy refuses a unit with a write not yet applied, and says "nothing due" without a session. */
+/* The copy refuses a unit with a write not yet applied or a front end running, and says "nothing
+ * due" without a session. */
 static void test_sched_copy_rules(void **state)
 {
     (void)state;
@@ -140,6 +144,19 @@ static void test_sched_copy_rules(void **state)
     assert_true(mt_sched_due(&s) == 6 + 24); /* the reset rate: the next sample point */
     a.cycle = 8; /* before now: refused */
     assert_int_equal(mt_sched_access(&s, &a), 0);
+    /* a session with a front end (reduce, spatial): every access goes to the unit, no copy */
+    const uint32_t front[][2] = {{MT_REG_REDUCE, MT_REDUCE_EN}, {MT_REG_SPATIAL, MT_SPATIAL_EN}};
+    for (unsigned k = 0; k < 2; k++) {
+        mt_unit_mmio_write(&u, u.now, MT_REG_CTRL, 0);
+        while (u.busy || u.active) /* an ENABLE counts once the last session's END is out */
+            mt_unit_advance(&u, u.now + 1);
+        mt_unit_mmio_write(&u, u.now, front[k][0], front[k][1]);
+        mt_unit_mmio_write(&u, u.now + 1, MT_REG_CTRL, MT_CTRL_ENABLE);
+        mt_unit_advance(&u, u.now + 2);
+        assert_true(u.active);
+        assert_int_equal(mt_sched_from_unit(&s, &u), -1);
+        mt_unit_mmio_write(&u, u.now, front[k][0], 0);
+    }
     mt_unit_free(&u);
 }
 

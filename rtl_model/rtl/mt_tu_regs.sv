@@ -402,15 +402,21 @@ module mt_tu_regs #(
     end
   end
 
-  // The copy: words 0x000..0x00F, written with the value the register reads back (SYNC_PERIOD
-  // clamped, a rate of 0 or 1 as 1, LEN_*_HI's eight bits), at a write of SYNC_PERIOD .. LEN_L_HI
-  // (0x009..0x00F: aw_hi_zero, aw_mid and a non-zero [2:0]); ID and VERSION are its initial
-  // contents.  A read outside 0x000..0x00F reads its word 0x002 (CTRL, not in the copy: 0).
+  // The copy: words 0x000..0x00F, written at a write of SYNC_PERIOD .. LEN_L_HI (0x009..0x00F:
+  // aw_hi_zero, aw_mid and a non-zero [2:0]) with the bits the register keeps (SYNC_PERIOD's 14,
+  // LEN_*_HI's eight: a mask of the address alone, so that the RAM's write data is two tables
+  // from the write's flip-flops); the normalisations, which depend on the value written (a rate
+  // of 0 or 1 reads as 1, SYNC_PERIOD clamped to 64..8192), are applied to the answer from the
+  // flags set at the write (rc_one_q, rc_64_q and the clamp's gates, registered at the request:
+  // placed with them in the write data, the value's tests were five tables before the RAM and
+  // the worst path of two of three placements).  ID and VERSION are its initial contents.  A read
+  // outside 0x000..0x00F reads its word 0x002 (CTRL, not in the copy: 0).
   localparam logic [16*32-1:0] RcReset = {32'h0000_0002, 32'h540B_E400, 32'h0000_0000,
       32'h3B9A_CA00, 32'd2048, 32'd24, 32'd4096, {7{32'd0}}, 32'h0001_0000, 32'h4D54_5455};
-  logic        rc_we, rc_lo_nz, rc_low16, rc_wide, rc_sync, rc_hi, rc_rate, rc_mid, rc_byte;
+  logic        rc_we, rc_lo_nz, rc_low16, rc_wide, rc_mid;
   logic [3:0]  rc_raddr;
   logic [31:0] rc_wdata, rc_rdata;
+  logic        rc_one_q, rc_64_q, rc_clamp_lo_q, rc_clamp_hi_q;
   assign rc_lo_nz = reg_addr_i[2:0] != 3'd0;
   mt_tu_lut4 #(.Init(LAnd4)) u_l_rcwe (.i({rc_lo_nz, wr, aw_mid, aw_hi_zero}), .o(rc_we));
   assign rc_low16 = aw_hi_zero && reg_addr_i[5:4] == 2'd0;
@@ -418,16 +424,21 @@ module mt_tu_regs #(
   always_comb begin
     rc_wide = reg_addr_i[3:0] == RegRateH[3:0] || reg_addr_i[3:0] == RegRateL[3:0] ||
               reg_addr_i[3:0] == RegLenHLo[3:0] || reg_addr_i[3:0] == RegLenLLo[3:0];
-    rc_sync = reg_addr_i[3:0] == RegSyncPeriod[3:0];
-    rc_hi   = reg_addr_i[3:0] == RegLenHHi[3:0] || reg_addr_i[3:0] == RegLenLHi[3:0];
-    rc_rate = reg_addr_i[3:0] == RegRateH[3:0] || reg_addr_i[3:0] == RegRateL[3:0];
-    rc_mid  = rc_wide || (rc_sync && !wd_sync_lo && !wd_sync_hi);
-    rc_byte = rc_mid || rc_hi;
+    rc_mid  = !(reg_addr_i[3:0] == RegLenHHi[3:0] || reg_addr_i[3:0] == RegLenLHi[3:0]);
     rc_wdata = {reg_wdata_i[31:14] & {18{rc_wide}}, reg_wdata_i[13:8] & {6{rc_mid}},
-                reg_wdata_i[7:0] & {8{rc_byte}}};
-    rc_wdata[6]  = rc_wdata[6] || (rc_sync && wd_sync_lo);
-    rc_wdata[13] = rc_wdata[13] || (rc_sync && !wd_sync_lo && wd_sync_hi);
-    rc_wdata[0]  = rc_wdata[0] || (rc_rate && wd_le1);
+                reg_wdata_i[7:0]};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rc_one_q <= 1'b0;  rc_64_q <= 1'b0;  rc_clamp_lo_q <= 1'b0;  rc_clamp_hi_q <= 1'b0;
+    end else begin
+      // (SYNC_PERIOD < 64 has bits 13:6 zero, so its answer zeroes bits 5:0 and sets bit 6; one
+      // > 8192 has bit 13 set, so its answer zeroes bits 12:0)
+      rc_one_q      <= (rsel[RegRateH[4:0]] && rate_h_one_q) || (rsel[RegRateL[4:0]] && rate_l_one_q);
+      rc_64_q       <= rsel[RegSyncPeriod[4:0]] && sync_lo_q;
+      rc_clamp_lo_q <= rsel[RegSyncPeriod[4:0]] && (sync_lo_q || sync_hi_q);
+      rc_clamp_hi_q <= rsel[RegSyncPeriod[4:0]] && sync_hi_q;
+    end
   end
   mt_tu_rdcopy #(.Reset(RcReset)) u_rc (
     .clk_i,
@@ -449,7 +460,8 @@ module mt_tu_regs #(
   // DROPPED: the count plus the drops of the last cycle (which are added one cycle late) is what
   // the count register holds in the next cycle, the cycle the read data is due; no register
   // write shares the read's cycle (one register access per clock), so no start clears it between.
-  assign reg_rdata_o = live_q | rc_rdata | ({32{dropped_sel_q}} & dropped_next_i);
+  assign reg_rdata_o = live_q | (rc_rdata & ~{19'd0, {7{rc_clamp_hi_q}}, {6{rc_clamp_lo_q}}}) |
+                       32'(rc_one_q) | (32'(rc_64_q) << 6) | ({32{dropped_sel_q}} & dropped_next_i);
   assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : (is_dropped ? dropped_i : live);
   logic [1:0] unused_peek;
   assign unused_peek = aw_peek[159:158];

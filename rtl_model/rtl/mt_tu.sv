@@ -7,6 +7,8 @@
 //
 //   mt_tu_regs  MMIO registers and read port (answers a clock after the request)
 //   mt_tu_awram the wide configuration registers as written (block RAM, inside mt_tu_regs)
+//   mt_tu_rdcopy the read port's copy of the registers a write alone changes (block RAM, inside
+//               mt_tu_regs), read at the request's address
 //   mt_tu_ctrl  session, schedule, hold, pending flags, compressor state and their next state;
 //               inside it the pieces it steers (docs/trace-unit-rtl.md section 1):
 //     mt_tu_capture, mt_tu_arb       the capture's filter; the arbitration
@@ -20,6 +22,7 @@
 //   mt_tu_lut4  one 4-input table (SB_LUT4 on iCE40) for the few control levels that set the clock
 //   mt_tu_spatial the spatial front end: in spatial mode the capture takes its records instead of
 //               the accesses (the per-size memory mt_tu_spkept in block RAM)
+//   mt_tu_modereg the SPATIAL and REDUCE registers (inside mt_tu_spatial and mt_tu_rdpath)
 //   mt_tu_rdpath the reduce mode: the exact filter mt_tu_reduce and a queue of its records, which
 //               the capture takes instead of the accesses; it holds a session's stop back until
 //               the filter has flushed

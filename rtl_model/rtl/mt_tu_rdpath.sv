@@ -58,12 +58,25 @@ module mt_tu_rdpath #(
   localparam logic [9:0] RegReduce = 10'h019;   // byte offset 0x064
   localparam int unsigned RQ = 1 << LgR;
 
-  // ---- the register, and its value latched while no session runs ----------------------------
-  logic       en_q, en_l_q, tap_l_q;
-  logic [4:0] lgk_q, lgk_l_q, km_l_q;
-  logic [31:0] rdata_q;
-  assign reg_rdata_now_o = reg_addr_i == RegReduce ? {19'd0, lgk_q, 7'd0, en_q} : '0;
-  assign reg_rdata_o = rdata_q;
+  // ---- the register, and its value latched while no session runs (mt_tu_modereg) -------------
+  logic       en_l_q, tap_l_q;
+  logic [4:0] lgk_l_q, km_l_q;
+  mt_tu_modereg #(.Addr(RegReduce), .LgMax(LgKMax)) u_reg (
+    .clk_i,
+    .rst_ni,
+    .active_i,
+    .kind_mask_i,
+    .tap_i,
+    .reg_wr_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o,
+    .reg_rdata_now_o,
+    .en_o        (en_l_q),
+    .lg_o        (lgk_l_q),
+    .kind_mask_o (km_l_q),
+    .tap_o       (tap_l_q)
+  );
 
   // ---- the session -----------------------------------------------------------------------------
   logic on, on_q, flush_q, pass_f, idle, f_rec_v, f_rec_w;
@@ -126,19 +139,9 @@ module mt_tu_rdpath #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      en_q <= 1'b0;  lgk_q <= '0;  en_l_q <= 1'b0;  lgk_l_q <= '0;  km_l_q <= 5'h1F;  tap_l_q <= 1'b0;
-      rdata_q <= '0;
       on_q <= 1'b0;  flush_q <= 1'b0;
       rqn_q <= '0;  rqh_q <= '0;
     end else begin
-      rdata_q <= reg_rdata_now_o;
-      if (reg_wr_i && reg_addr_i == RegReduce) begin
-        en_q <= reg_wdata_i[0];
-        lgk_q <= reg_wdata_i[12:8] > 5'(LgKMax) ? 5'(LgKMax) : reg_wdata_i[12:8];
-      end
-      if (!active_i) begin
-        en_l_q <= en_q;  lgk_l_q <= lgk_q;  km_l_q <= kind_mask_i;  tap_l_q <= tap_i;
-      end
       on_q <= on;
       if (!on || stop_o) flush_q <= 1'b0;
       else if (ctrl_stop_wr_i) flush_q <= 1'b1;
@@ -152,8 +155,8 @@ module mt_tu_rdpath #(
     end
   end
 
-  // (the register's other bits, the access's page offset: not used)
+  // (the filter's co-simulation outputs: not used here)
   logic unused_bits;
-  assign unused_bits = ^{reg_wdata_i[31:13], reg_wdata_i[7:1], f_taken, f_ready, f_rec_cycle,
+  assign unused_bits = ^{f_taken, f_ready, f_rec_cycle,
                          f_clocks, f_forced};
 endmodule

@@ -373,20 +373,17 @@ module mt_tu_regs #(
     live = live_word(rsel, status_i, fifo_level_i, samples_i[31:0], bytes_i[31:0], cycle_i[31:0]);
   end
 
-  // The read data of the next cycle is an AND-OR of the registers' words under the one-hot
+  // The read data of the next cycle: the registers that change only by a register write and the
+  // constant ones come out of a copy of them in block RAM read at the request's address
+  // (mt_tu_rdcopy), already selected; the others are an AND-OR of their words under the one-hot
   // address decode registered now (rsel_q), so that no AND-OR is between the address and a
   // flip-flop: in the request's cycle only the decode (two levels of tables) and, for the values
   // that may change before the answer, a register of them: the status, the FIFO level, and the low
   // words of SAMPLES, BYTES and the cycle counter as one word selected by address bits 2:1 (two
   // levels; the decode says whether it is read).  The other registers cannot change between a
   // read and its answer: no register write shares the read's cycle (one access per clock), and
-  // the HI latches change only on a read of their LO.  The block RAM's word, whose output comes
-  // late in the cycle, is three levels of tables from the read data.  The normalisations of
-  // SYNC_PERIOD and the rates are folded into the selects (their flags do not change either).
-  localparam int unsigned SSync = 0, SSync64 = 1, SSync8k = 2, SRateH = 3, SRateH1 = 4,
-                          SRateL = 5, SRateL1 = 6, SLenHLo = 7, SLenHHi = 8, SLenLLo = 9,
-                          SLenLHi = 10, SDropped = 11, NSel = 12;
-  logic [NSel-1:0] rd_sel_q;
+  // the HI latches change only on a read of their LO.  So the read data is one level of tables
+  // after the RAM's output and the registers.
   logic [23:0] rsel_q;
   logic [7:0]  status_q;
   logic [16:0] level_q;
@@ -404,34 +401,67 @@ module mt_tu_regs #(
       cnt_lo_q <= reg_addr_i[2] ? (reg_addr_i[1] ? cycle_i[31:0] : bytes_i[31:0]) : samples_i[31:0];
     end
   end
-  assign rd_sel_q[SSync]    = rsel_q[RegSyncPeriod[4:0]] && !sync_lo_q && !sync_hi_q;
-  assign rd_sel_q[SSync64]  = rsel_q[RegSyncPeriod[4:0]] && sync_lo_q;
-  assign rd_sel_q[SSync8k]  = rsel_q[RegSyncPeriod[4:0]] && !sync_lo_q && sync_hi_q;
-  assign rd_sel_q[SRateH]   = rsel_q[RegRateH[4:0]];
-  assign rd_sel_q[SRateH1]  = rsel_q[RegRateH[4:0]] && rate_h_one_q;
-  assign rd_sel_q[SRateL]   = rsel_q[RegRateL[4:0]];
-  assign rd_sel_q[SRateL1]  = rsel_q[RegRateL[4:0]] && rate_l_one_q;
-  assign rd_sel_q[SLenHLo]  = rsel_q[RegLenHLo[4:0]];
-  assign rd_sel_q[SLenHHi]  = rsel_q[RegLenHHi[4:0]];
-  assign rd_sel_q[SLenLLo]  = rsel_q[RegLenLLo[4:0]];
-  assign rd_sel_q[SLenLHi]  = rsel_q[RegLenLHi[4:0]];
-  assign rd_sel_q[SDropped] = rsel_q[RegDropped[4:0]];
+
+  // The copy: words 0x000..0x00F, written at a write of SYNC_PERIOD .. LEN_L_HI (0x009..0x00F:
+  // aw_hi_zero, aw_mid and a non-zero [2:0]) with the bits the register keeps (SYNC_PERIOD's 14,
+  // LEN_*_HI's eight: a mask of the address alone, so that the RAM's write data is two tables
+  // from the write's flip-flops); the normalisations, which depend on the value written (a rate
+  // of 0 or 1 reads as 1, SYNC_PERIOD clamped to 64..8192), are applied to the answer from the
+  // flags set at the write (rc_one_q, rc_64_q and the clamp's gates, registered at the request:
+  // placed with them in the write data, the value's tests were five tables before the RAM and
+  // the worst path of two of three placements).  ID and VERSION are its initial contents.  A read
+  // outside 0x000..0x00F reads its word 0x002 (CTRL, not in the copy: 0).
+  localparam logic [16*32-1:0] RcReset = {32'h0000_0002, 32'h540B_E400, 32'h0000_0000,
+      32'h3B9A_CA00, 32'd2048, 32'd24, 32'd4096, {7{32'd0}}, 32'h0001_0000, 32'h4D54_5455};
+  logic        rc_we, rc_lo_nz, rc_low16, rc_wide, rc_mid;
+  logic [3:0]  rc_raddr;
+  logic [31:0] rc_wdata, rc_rdata;
+  logic        rc_one_q, rc_64_q, rc_clamp_lo_q, rc_clamp_hi_q;
+  assign rc_lo_nz = reg_addr_i[2:0] != 3'd0;
+  mt_tu_lut4 #(.Init(LAnd4)) u_l_rcwe (.i({rc_lo_nz, wr, aw_mid, aw_hi_zero}), .o(rc_we));
+  assign rc_low16 = aw_hi_zero && reg_addr_i[5:4] == 2'd0;
+  assign rc_raddr = rc_low16 ? reg_addr_i[3:0] : RegCtrl[3:0];
+  always_comb begin
+    rc_wide = reg_addr_i[3:0] == RegRateH[3:0] || reg_addr_i[3:0] == RegRateL[3:0] ||
+              reg_addr_i[3:0] == RegLenHLo[3:0] || reg_addr_i[3:0] == RegLenLLo[3:0];
+    rc_mid  = !(reg_addr_i[3:0] == RegLenHHi[3:0] || reg_addr_i[3:0] == RegLenLHi[3:0]);
+    rc_wdata = {reg_wdata_i[31:14] & {18{rc_wide}}, reg_wdata_i[13:8] & {6{rc_mid}},
+                reg_wdata_i[7:0]};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rc_one_q <= 1'b0;  rc_64_q <= 1'b0;  rc_clamp_lo_q <= 1'b0;  rc_clamp_hi_q <= 1'b0;
+    end else begin
+      // (SYNC_PERIOD < 64 has bits 13:6 zero, so its answer zeroes bits 5:0 and sets bit 6; one
+      // > 8192 has bit 13 set, so its answer zeroes bits 12:0)
+      rc_one_q      <= (rsel[RegRateH[4:0]] && rate_h_one_q) || (rsel[RegRateL[4:0]] && rate_l_one_q);
+      rc_64_q       <= rsel[RegSyncPeriod[4:0]] && sync_lo_q;
+      rc_clamp_lo_q <= rsel[RegSyncPeriod[4:0]] && (sync_lo_q || sync_hi_q);
+      rc_clamp_hi_q <= rsel[RegSyncPeriod[4:0]] && sync_hi_q;
+    end
+  end
+  mt_tu_rdcopy #(.Reset(RcReset)) u_rc (
+    .clk_i,
+    .rst_ni,
+    .we_i    (rc_we),
+    .waddr_i (reg_addr_i[3:0]),
+    .wdata_i (rc_wdata),
+    .raddr_i (rc_raddr),
+    .rdata_o (rc_rdata)
+  );
+
+  // The registers of the AND-OR: ID and VERSION are in the copy (their selects held at 0 here).
+  logic [23:0] live_sel_q;
+  logic        dropped_sel_q;
   logic [31:0] live_q;
-  assign live_q = live_word(rsel_q, status_q, level_q, cnt_lo_q, cnt_lo_q, cnt_lo_q);
+  assign live_sel_q = rsel_q & ~((24'd1 << RegId[4:0]) | (24'd1 << RegVersion[4:0]));
+  assign dropped_sel_q = rsel_q[RegDropped[4:0]];
+  assign live_q = live_word(live_sel_q, status_q, level_q, cnt_lo_q, cnt_lo_q, cnt_lo_q);
   // DROPPED: the count plus the drops of the last cycle (which are added one cycle late) is what
   // the count register holds in the next cycle, the cycle the read data is due; no register
   // write shares the read's cycle (one register access per clock), so no start clears it between.
-  // (a rate written as 0 or 1 is stored so and reads as 1; SYNC_PERIOD reads clamped to 64..8192)
-  assign reg_rdata_o = live_q |
-      ({32{rd_sel_q[SSync]}}    & {18'd0, aw_o[157:144]}) |
-      (32'(rd_sel_q[SSync64]) << 6) | (32'(rd_sel_q[SSync8k]) << 13) |
-      ({32{rd_sel_q[SRateH]}}   & aw_o[143:112]) | 32'(rd_sel_q[SRateH1]) |
-      ({32{rd_sel_q[SRateL]}}   & aw_o[111:80]) | 32'(rd_sel_q[SRateL1]) |
-      ({32{rd_sel_q[SLenHLo]}}  & aw_o[71:40]) |
-      ({32{rd_sel_q[SLenHHi]}}  & {24'd0, aw_o[79:72]}) |
-      ({32{rd_sel_q[SLenLLo]}}  & aw_o[31:0]) |
-      ({32{rd_sel_q[SLenLHi]}}  & {24'd0, aw_o[39:32]}) |
-      ({32{rd_sel_q[SDropped]}} & dropped_next_i);
+  assign reg_rdata_o = live_q | (rc_rdata & ~{19'd0, {7{rc_clamp_hi_q}}, {6{rc_clamp_lo_q}}}) |
+                       32'(rc_one_q) | (32'(rc_64_q) << 6) | ({32{dropped_sel_q}} & dropped_next_i);
   assign reg_rdata_now_o = is_aw ? aw_field(aw_sel, aw_peek[157:0]) : (is_dropped ? dropped_i : live);
   logic [1:0] unused_peek;
   assign unused_peek = aw_peek[159:158];

@@ -49,18 +49,28 @@ module mt_tu_spatial (
     44'h33ac916ab3c, 44'habe1f4532e1, 44'hf0c747ea2ea, 44'h96a51a8749b,
     44'h8a8724c81ec, 44'hd188009454f, 44'he6aa1b965f4, 44'h8397b1dcdaf};
 
-  // ---- the register, and its value latched while no session runs ----------------------------
-  logic       en_q, en_l_q, tap_l_q;
-  logic [4:0] lg_q, lg_l_q, km_l_q;
-  logic       sel;
-  logic [31:0] rval, rdata_q;
-  assign sel  = reg_addr_i == RegSpatial;
-  assign rval = {19'd0, lg_q, 7'd0, en_q};
-  assign reg_rdata_now_o = sel ? rval : '0;
-  assign reg_rdata_o = rdata_q;
-  // (the access's page offset, the register's other bits and the memory's spare bit are not used)
+  // ---- the register, and its value latched while no session runs (mt_tu_modereg) -------------
+  logic       en_l_q, tap_l_q;
+  logic [4:0] lg_l_q, km_l_q;
+  mt_tu_modereg #(.Addr(RegSpatial), .LgMax(16)) u_reg (
+    .clk_i,
+    .rst_ni,
+    .active_i,
+    .kind_mask_i,
+    .tap_i,
+    .reg_wr_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o,
+    .reg_rdata_now_o,
+    .en_o        (en_l_q),
+    .lg_o        (lg_l_q),
+    .kind_mask_o (km_l_q),
+    .tap_o       (tap_l_q)
+  );
+  // (the access's page offset and the memory's spare bit are not used)
   logic unused_bits;
-  assign unused_bits = ^{acc_addr_i[11:0], reg_wdata_i[31:13], reg_wdata_i[7:1], kept_rdata[31]};
+  assign unused_bits = ^{acc_addr_i[11:0], kept_rdata[31]};
 
   // ---- state ---------------------------------------------------------------------------------
   typedef enum logic [1:0] {StIdle = 2'd0, StPass = 2'd1, StChain = 2'd2} st_e;
@@ -221,8 +231,6 @@ module mt_tu_spatial (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      en_q <= 1'b0;  lg_q <= '0;  en_l_q <= 1'b0;  lg_l_q <= '0;  km_l_q <= 5'h1F;  tap_l_q <= 1'b0;
-      rdata_q <= '0;
       st_q <= StIdle;
       last_v_q <= 1'b0; prev_v_q <= 1'b0; last_q <= '0; prev_q <= '0;
       last_sm_q <= '0;  prev_sm_q <= '0;  alt_q <= '0;  alt_ok_q <= 1'b0;
@@ -232,14 +240,6 @@ module mt_tu_spatial (
       cur_q <= '0;      cur_rw_q <= 1'b0;  cur_kind_q <= '0;  cur_tap_q <= 1'b0;
       cur_sm_q <= '0;   cur_rec_q <= '0;   rm_q <= '0;        out_q <= 1'b0;
     end else begin
-      if (reg_wr_i && sel) begin
-        en_q <= reg_wdata_i[0];
-        lg_q <= (reg_wdata_i[12:8] > 5'd16) ? 5'd16 : reg_wdata_i[12:8];
-      end
-      rdata_q <= reg_rdata_now_o;
-      if (!active_i) begin   // a session latches the values of its start's clock
-        en_l_q <= en_q;  lg_l_q <= lg_q;  km_l_q <= kind_mask_i;  tap_l_q <= tap_i;
-      end
       st_q <= st_d;
       last_v_q <= last_v_d; prev_v_q <= prev_v_d; last_q <= last_d; prev_q <= prev_d;
       last_sm_q <= last_sm_d; prev_sm_q <= prev_sm_d; alt_q <= alt_d; alt_ok_q <= alt_ok_d;

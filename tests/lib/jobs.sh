@@ -14,6 +14,8 @@
 #
 # TEST_JOBS: how many jobs at once (default 2; TEST_JOBS=1 runs them one after the other, in the
 # same order, with the same output).  Jobs must not share files: give each its own names.
+# A job costs a fork of the shell and two files: runs of a few milliseconds (the ISA tests) go
+# into jobs by the dozen, not one each.
 TEST_JOBS=${TEST_JOBS:-2}
 case $TEST_JOBS in ''|*[!0-9]*|0) echo "FAIL jobs: TEST_JOBS='$TEST_JOBS' is not a positive count"; exit 1 ;; esac
 
@@ -39,8 +41,9 @@ jobs_end() {
   wait
   local i rc status=0
   for ((i = 0; i < _jobs_count; i++)); do
-    cat "$_jobs_dir/$i.out"
-    rc=$(cat "$_jobs_dir/$i.rc" 2>/dev/null)
+    [ -s "$_jobs_dir/$i.out" ] && cat "$_jobs_dir/$i.out"
+    rc=
+    [ -f "$_jobs_dir/$i.rc" ] && read -r rc <"$_jobs_dir/$i.rc"
     [ "$rc" = 0 ] || status=1
   done
   rm -rf "$_jobs_dir"

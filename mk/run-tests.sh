@@ -7,9 +7,13 @@
 #    a script that prints none counts as one test, passed when it exits 0. Exit 77 = skipped.
 # Every test runs under a timeout so that nothing can hang CI (TEST_TIMEOUT, 300 s; a script may
 # ask for more with a line "# test-timeout: SECONDS"). Output of failing tests is shown.
+# Tests run one at a time; a script whose runs are independent runs them two at a time itself
+# (tests/lib/jobs.sh, TEST_JOBS), so the machine's two cores stay busy without tests sharing files.
+# Before the summary: the time of all tests and the ten slowest (where CI's time goes).
 set -u
 passed=0; failed=0; skipped=0
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+log=$(mktemp); times=$(mktemp); trap 'rm -f "$log" "$times"' EXIT
+all_start=$SECONDS
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 
 for t in "$@"; do
@@ -24,6 +28,7 @@ for t in "$@"; do
   timeout --kill-after=10 "$limit" "$t" </dev/null >"$log" 2>&1
   rc=$?
   secs=$((SECONDS - start))
+  echo "$secs $name" >>"$times"
   if [[ $t == *.sh ]]; then
     p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
     if [ "$rc" -eq 77 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
@@ -48,5 +53,6 @@ for t in "$@"; do
   fi
 done
 [ "$skipped" -gt 0 ] && echo "($skipped skipped)"
+echo "$(($SECONDS - all_start)) s in all; slowest: $(sort -k1,1nr -k2 "$times" | head -n 10 | awk '{printf "%s%s %ss", sep, $2, $1; sep = ", "}')"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,6 +15,12 @@
 RTL_SRCS    := rtl_model/rtl/mt_tu_pkg.sv $(filter-out %_pkg.sv,$(sort $(wildcard rtl_model/rtl/*.sv)))
 RTL_TOP     := mt_tu
 RTL_OUT     := $(BUILD)/rtl
+# What carries no sanitizer (the Verilated C++, the C++ shim, the gate netlist) is the same in both
+# builds: built once, under build/rtl, and shared by make SAN=1 (which before built all of it again:
+# seven Verilator builds and a yosys run).  Only the libraries and programs that link the C parts
+# (sanitized under SAN=1) are per build.  $(call rtl_vl,DIR): DIR's shared twin.
+RTL_VL_OUT  := build/rtl
+rtl_vl       = $(patsubst $(RTL_OUT)%,$(RTL_VL_OUT)%,$(1))
 RTL_A       := $(RTL_OUT)/libmtrtl.a
 RTL_FST_A   := $(RTL_OUT)/fst/libmtrtl.a
 RTL_LIBS    := -lstdc++ -lpthread
@@ -37,21 +43,23 @@ RTL_ENV     := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES
 RTL_C_OBJS  := $(OBJ)/rtl_model/sim/mt_lockstep.o $(OBJ)/rtl_model/sim/pktctx.o
 
 # $(call rtl_build,outdir,extra verilator flags,extra shim defines[,sources: the RTL by default])
+# (the Verilated objects and mt_rtl.o in $(call rtl_vl,outdir), the library in outdir)
 define rtl_build
-$(1)/obj/V$(RTL_TOP)__ALL.a: $(or $(4),$(RTL_SRCS)) rtl_model/module.mk
-	@mkdir -p $(1)/obj
-	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(if $(4),,$(RTL_PARAMS)) $(2) -Mdir $(1)/obj $(or $(4),$(RTL_SRCS)) --build -j 2 \
-	  -MAKEFLAGS "$(RTL_OPT)" >$(1)/verilator.log 2>&1 || { cat $(1)/verilator.log; exit 1; }
-	$(RTL_ENV) make -s -C $(1)/obj -f V$(RTL_TOP).mk $(RTL_OPT) verilated.o verilated_threads.o \
+$(call rtl_vl,$(1))/obj/V$(RTL_TOP)__ALL.a: $(or $(4),$(RTL_SRCS)) rtl_model/module.mk
+	@mkdir -p $(call rtl_vl,$(1))/obj
+	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(if $(4),,$(RTL_PARAMS)) $(2) -Mdir $(call rtl_vl,$(1))/obj $(or $(4),$(RTL_SRCS)) --build -j 2 \
+	  -MAKEFLAGS "$(RTL_OPT)" >$(call rtl_vl,$(1))/verilator.log 2>&1 || { cat $(call rtl_vl,$(1))/verilator.log; exit 1; }
+	$(RTL_ENV) make -s -C $(call rtl_vl,$(1))/obj -f V$(RTL_TOP).mk $(RTL_OPT) verilated.o verilated_threads.o \
 	  $(if $(findstring fst,$(2)),verilated_fst_c.o)
 
-$(1)/mt_rtl.o: rtl_model/sim/mt_rtl.cpp rtl_model/sim/mt_rtl.h $(1)/obj/V$(RTL_TOP)__ALL.a
-	g++ $(RTL_CXXFLAGS) $(3) -I$(1)/obj -c $$< -o $$@
+$(call rtl_vl,$(1))/mt_rtl.o: rtl_model/sim/mt_rtl.cpp rtl_model/sim/mt_rtl.h $(call rtl_vl,$(1))/obj/V$(RTL_TOP)__ALL.a
+	g++ $(RTL_CXXFLAGS) $(3) -I$(call rtl_vl,$(1))/obj -c $$< -o $$@
 
-$(1)/libmtrtl.a: $(1)/mt_rtl.o $(1)/obj/V$(RTL_TOP)__ALL.a $(RTL_C_OBJS)
-	rm -f $$@ && $(AR) rcs $$@ $(1)/mt_rtl.o $(RTL_C_OBJS) \
-	  $$$$(ls $(1)/obj/V$(RTL_TOP)__ALL.o 2>/dev/null || ls $(1)/obj/V$(RTL_TOP)*.o) $(1)/obj/verilated.o \
-	  $(1)/obj/verilated_threads.o $(if $(findstring fst,$(2)),$(1)/obj/verilated_fst_c.o)
+$(1)/libmtrtl.a: $(call rtl_vl,$(1))/mt_rtl.o $(call rtl_vl,$(1))/obj/V$(RTL_TOP)__ALL.a $(RTL_C_OBJS)
+	@mkdir -p $(1)
+	rm -f $$@ && $(AR) rcs $$@ $(call rtl_vl,$(1))/mt_rtl.o $(RTL_C_OBJS) \
+	  $$$$(ls $(call rtl_vl,$(1))/obj/V$(RTL_TOP)__ALL.o 2>/dev/null || ls $(call rtl_vl,$(1))/obj/V$(RTL_TOP)*.o) $(call rtl_vl,$(1))/obj/verilated.o \
+	  $(call rtl_vl,$(1))/obj/verilated_threads.o $(if $(findstring fst,$(2)),$(call rtl_vl,$(1))/obj/verilated_fst_c.o)
 endef
 
 $(eval $(call rtl_build,$(RTL_OUT),,))
@@ -64,13 +72,13 @@ $(eval $(call rtl_build,$(RTL_OUT)/fst,--trace-fst --trace-structs,-DVM_TRACE=1 
 # synthesis harness's FIFO (Depth 4096, Drain 4: the 4-byte write port), so that the full build
 # as `make synth` places it is simulated too (the plain and gate builds cover D > 4096, N > 4).
 YOSYS_DATDIR := $(or $(shell yosys-config --datdir 2>/dev/null),$(abspath $(dir $(shell command -v yosys 2>/dev/null))../share/yosys))
-RTL_ICE40_PRIMS := $(RTL_OUT)/ice40/prims.v
+RTL_ICE40_PRIMS := $(RTL_VL_OUT)/ice40/prims.v
 $(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
 	@mkdir -p $(@D)
 	{ echo '`define NO_ICE40_DEFAULT_ASSIGNMENTS'; sed -n '/^`ifndef NO_ICE40_DEFAULT_ASSIGNMENTS/,/^`endif/p' $<; \
 	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; \
 	  awk '/^module SB_LUT4 /,/^endmodule/' $<; } >$@
-$(RTL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
+$(RTL_VL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
 $(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style -GDepth=4096 -GDrain=4 $(RTL_ICE40_PRIMS),-DMT_RTL_BUILT_DRAIN=4 -DMT_RTL_BUILT_DEPTH=4096))
 $(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
 	$(CC) $(LDFLAGS) $^ -o $@ $(RTL_LIBS) $(LDLIBS)
@@ -81,8 +89,8 @@ $(RTL_OUT)/ice40/mt_rtl_tb: $(OBJ)/rtl_model/tb/mt_rtl_tb.o $(RTL_OUT)/ice40/lib
 # with yosys' models of every iCE40 cell in it (flip-flops power up at 0, as the FPGA's do), so
 # that what synthesis makes of the RTL is checked against the C model (test_rtl_gate.sh).
 RTL_GATE    := $(RTL_OUT)/gate
-RTL_GATE_V  := $(RTL_GATE)/mt_tu_gate.v
-RTL_GATE_PRIMS := $(RTL_GATE)/prims.v
+RTL_GATE_V  := $(RTL_VL_OUT)/gate/mt_tu_gate.v
+RTL_GATE_PRIMS := $(RTL_VL_OUT)/gate/prims.v
 $(RTL_GATE_V): $(RTL_SRCS) rtl_model/synth/gate_netlist.sh rtl_model/synth/flow.sh
 	rtl_model/synth/gate_netlist.sh $@ $(RTL_SRCS)
 $(RTL_GATE_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk

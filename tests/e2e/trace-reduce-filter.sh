@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # test-timeout: 300
 # The CPU's page filter (emu/cpu/cpu.h mt_page_filter, docs/metapaging.md "Recording speed"):
 # `--trace-mode reduce` alone hands the filter only the accesses that change the page and the last
@@ -14,16 +14,18 @@ MTEMU=$BIN/mtemu
 T=$(mktemp -d "${TMPDIR:-/tmp}/trace-reduce-filter.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 
-# same NAME ELF ARGS... : reduce alone against reduce beside --trace-all
+# same NAME ELF ARGS... : reduce alone against reduce beside --trace-all.  The cases go two at a
+# time (tests/lib/jobs.sh), each in its own files under $T/NAME, their lines printed in order.
 same() {
-    name=$1 elf=$2
+    local name=$1 elf=$2 T=$T/$1
     shift 2
+    mkdir -p "$T"
     if ! "$MTEMU" -q -m 16M "$@" --trace-mode reduce --trace "$T/f.mtr" "$FWBUILD/$elf" >/dev/null 2>"$T/err"; then
-        echo "FAIL $name (mtemu, filtered)"; cat "$T/err"; return
+        echo "FAIL $name (mtemu, filtered)"; cat "$T/err"; return 1
     fi
     if ! "$MTEMU" -q -m 16M "$@" --trace-mode reduce --trace "$T/u.mtr" --trace-all "$T/a.mtr" \
             "$FWBUILD/$elf" >/dev/null 2>"$T/err"; then
-        echo "FAIL $name (mtemu, every access)"; cat "$T/err"; return
+        echo "FAIL $name (mtemu, every access)"; cat "$T/err"; return 1
     fi
     # the records byte for byte (decoded with their cycles), and the trailers: the filtered run
     # can only say how many page changes it heard (trace.page_changes), the other the accesses
@@ -36,20 +38,24 @@ same() {
     else
         echo "FAIL $name (the filtered reduce trace differs from the every-access one)"
         diff "$T/f.txt" "$T/u.txt" | head -4
+        return 1
     fi
 }
-same trace-reduce-filter-wss wss.elf --append "min=64K max=512K iters=1" --trace-reduce-budget 64K
-same trace-reduce-filter-wss-4k wss.elf --append "min=64K max=256K iters=1" --trace-reduce-budget 4K
-same trace-reduce-filter-random random.elf --append "size=512K iters=1" --trace-reduce-budget 128K
-same trace-reduce-filter-pchase pchase.elf --append "size=256K stride=64" --trace-reduce-budget 8K
-same trace-reduce-filter-qsort qsort.elf --max-insns 3000000 --trace-reduce-budget 16K
-same trace-reduce-filter-matmul matmul.elf --max-insns 3000000
-same trace-reduce-filter-loadstore wss.elf --append "min=64K max=512K iters=1" --trace-kinds load,store \
+. "$(dirname "$0")/../lib/jobs.sh"
+jobs_begin
+job same trace-reduce-filter-wss wss.elf --append "min=64K max=512K iters=1" --trace-reduce-budget 64K
+job same trace-reduce-filter-wss-4k wss.elf --append "min=64K max=256K iters=1" --trace-reduce-budget 4K
+job same trace-reduce-filter-random random.elf --append "size=512K iters=1" --trace-reduce-budget 128K
+job same trace-reduce-filter-pchase pchase.elf --append "size=256K stride=64" --trace-reduce-budget 8K
+job same trace-reduce-filter-qsort qsort.elf --max-insns 3000000 --trace-reduce-budget 16K
+job same trace-reduce-filter-matmul matmul.elf --max-insns 3000000
+job same trace-reduce-filter-loadstore wss.elf --append "min=64K max=512K iters=1" --trace-kinds load,store \
     --trace-reduce-budget 64K
-same trace-reduce-filter-cache random.elf --append "size=256K iters=1" --timing=cache --trace-reduce-budget 64K
-same trace-reduce-filter-metapage-sim seq.elf --append "size=256K iters=1" --metapage-sim 4K:64K \
+job same trace-reduce-filter-cache random.elf --append "size=256K iters=1" --timing=cache --trace-reduce-budget 64K
+job same trace-reduce-filter-metapage-sim seq.elf --append "size=256K iters=1" --metapage-sim 4K:64K \
     --trace-reduce-budget 64K
-same trace-reduce-filter-pager wss.elf --append "min=64K max=512K iters=1" --metapage-budget 256K \
+job same trace-reduce-filter-pager wss.elf --append "min=64K max=512K iters=1" --metapage-budget 256K \
     --trace-reduce-budget 64K
-same trace-reduce-filter-pager-timed wss.elf --append "min=64K max=512K iters=1" --metapage-budget 256K \
+job same trace-reduce-filter-pager-timed wss.elf --append "min=64K max=512K iters=1" --metapage-budget 256K \
     --metapage-fault-cycles 1000 --trace-reduce-budget 64K
+jobs_end

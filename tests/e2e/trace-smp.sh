@@ -38,8 +38,30 @@ run() { # name args...: stderr in $tmp/name.err
 }
 harts() { grep '^harts ' "$tmp/$1.err"; }
 
-run traced --trace "$tmp/a.mtr" --dump-dtb "$tmp/unit.dtb"
-run plain --dtb "$tmp/unit.dtb"
+boot1=(-q --stats -m 256M --bios "$SBI" --kernel "$IMAGE" --append 'console=ttyS0 mt.run="poweroff -f"')
+run1() { # name args...: one hart; stderr in $tmp/name.err
+  local name=$1; shift
+  timeout 300 "$MTEMU" "${boot1[@]}" "$@" >/dev/null 2>"$tmp/$name.err" </dev/null
+}
+# The nine boots go two at a time (tests/lib/jobs.sh), each into its own files; the checks below
+# read them in a fixed order.  An untraced run needs its traced run's device tree: each such pair
+# is one job.
+. "$(dirname "$0")/../lib/jobs.sh"
+traced_then_plain() { run traced --trace "$tmp/a.mtr" --dump-dtb "$tmp/unit.dtb"; run plain --dtb "$tmp/unit.dtb"; }
+inline1_then_plain1() {
+  run1 h1in --trace "$tmp/h1.mtr" --trace-thread=off --dump-dtb "$tmp/unit1.dtb"
+  run1 h1un --dtb "$tmp/unit1.dtb"
+}
+jobs_begin
+job traced_then_plain
+job inline1_then_plain1
+job run inline --trace "$tmp/b.mtr" --trace-thread=off
+job run all --trace-all "$tmp/all.mtr"
+job run hash1 --event-hash
+job run hash2 --event-hash
+job run1 h1th --trace "$tmp/h1t.mtr" --trace-thread=on
+jobs_end
+
 if [ -n "$(harts traced)" ] && [ "$(harts traced)" = "$(harts plain)" ] &&
    grep -q 'reboot: Power down' "$tmp/traced.out"; then pass trace-smp-invisible
 else fail trace-smp-invisible "traced: $(harts traced) / untraced: $(harts plain)"; fi
@@ -54,10 +76,8 @@ if [ "${1:-0}" -gt 100000 ] && [ "${2:-1}" -le $((${1:-0} / 10000)) ] && [ "$ski
    [ "${5:-0}" -gt "${cycles:-0}" ]; then pass trace-smp-stream
 else fail trace-smp-stream "samples/dropped '$samples', skipped '$skipped', out of order/decoded/last '$order', hart 0 cycles $cycles"; fi
 
-run inline --trace "$tmp/b.mtr" --trace-thread=off
 if cmp -s "$tmp/a.mtr" "$tmp/b.mtr"; then pass trace-smp-thread-same; else fail trace-smp-thread-same "the files differ"; fi
 
-run all --trace-all "$tmp/all.mtr"
 # --stats gives the per-kind counts of hart 0 only ("below: hart 0"), and every hart's instructions:
 # every hart's fetches (one per instruction) and hart 0's data accesses are a floor the recording
 # reaches only with the other harts' accesses in it
@@ -67,16 +87,9 @@ got=$("$MT" info "$tmp/all.mtr" 2>/dev/null | sed -n 's/^samples: \([0-9]*\).*/\
 if [ -n "$got" ] && [ -n "$total" ] && [ "$data0" -gt 0 ] && [ "$got" -ge $((total + data0)) ]; then pass trace-smp-all
 else fail trace-smp-all "recorded $got, all harts' instructions $total + hart 0's data accesses $data0"; fi
 
-run hash1 --event-hash
-run hash2 --event-hash
 h1=$(grep '^events ' "$tmp/hash1.err"); h2=$(grep '^events ' "$tmp/hash2.err")
 if [ -n "$h1" ] && [ "$h1" = "$h2" ]; then pass event-hash-smp; else fail event-hash-smp "'$h1' / '$h2'"; fi
-boot1=(-q --stats -m 256M --bios "$SBI" --kernel "$IMAGE" --append 'console=ttyS0 mt.run="poweroff -f"')
 count() { grep -E '^(instructions|cycles) ' "$tmp/$1.err" | tr -s ' ' | tr '\n' ' '; }
-timeout 300 "$MTEMU" "${boot1[@]}" --trace "$tmp/h1.mtr" --trace-thread=off --dump-dtb "$tmp/unit1.dtb" \
-    >/dev/null 2>"$tmp/h1in.err" </dev/null
-timeout 300 "$MTEMU" "${boot1[@]}" --trace "$tmp/h1t.mtr" --trace-thread=on >/dev/null 2>"$tmp/h1th.err" </dev/null
-timeout 300 "$MTEMU" "${boot1[@]}" --dtb "$tmp/unit1.dtb" >/dev/null 2>"$tmp/h1un.err" </dev/null
 if [ -n "$(count h1un)" ] && [ "$(count h1in)" = "$(count h1un)" ] && [ "$(count h1th)" = "$(count h1un)" ] &&
    cmp -s "$tmp/h1.mtr" "$tmp/h1t.mtr"; then pass trace-invisible-1hart
 else fail trace-invisible-1hart "traced in line '$(count h1in)', thread '$(count h1th)', untraced '$(count h1un)'"; fi

@@ -93,12 +93,13 @@ import --from csv in.csv -o i.mtr
 import --from hmtt in.hmtt -o i.mtr --ticks-to-cycles 3
 size --t 1s --measured in.mtr
 WORDS
-status=0
-total=0
-# FUZZ_TARGETS picks some (e.g. FUZZ_TARGETS="unit dt" to re-run two after a fix)
-for t in ${FUZZ_TARGETS:-dec mtr unit elf dt import cli gdb mtemu metatrace}; do
-  bin=$fz/fuzz_$t
-  [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; status=1; continue; }
+# fuzz_one TARGET: one libFuzzer run, its PASS/FAIL line; its run count in $fz/fuzz_TARGET.runs.
+# The targets run two at a time (tests/lib/jobs.sh; -max_total_time is wall time, and on 2 cores
+# each run still has a core of its own), their lines printed in the order below.
+fuzz_one() {
+  local t=$1 bin=$fz/fuzz_$1 work opts runs cpu
+  rm -f "$fz/fuzz_$t.runs"
+  [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; return 1; }
   work=$(mktemp -d)
   cp "$corpus/$t"/* "$work"/
   # inputs that once failed (tests/fuzz/regress/<target>/): run first, as seeds
@@ -125,11 +126,23 @@ for t in ${FUZZ_TARGETS:-dec mtr unit elf dt import cli gdb mtemu metatrace}; do
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}')
     cpu=$(awk '{print $1 + $2}' "$fz/fuzz_$t.cpu")
     echo "PASS fuzz_$t ($runs runs in ${secs}s, $(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}') execs/s, $(awk -v r="$runs" -v c="$cpu" 'BEGIN { q = 0; if (c > 0) q = r / c; printf "%.0f", q }') per CPU second)"
-    total=$((total + runs))
+    echo "${runs:-0}" >"$fz/fuzz_$t.runs"
+    rm -rf "$work"
   else
-    echo "FAIL fuzz_$t"; tail -n 30 "$fz/fuzz_$t.log"; status=1
+    echo "FAIL fuzz_$t"; tail -n 30 "$fz/fuzz_$t.log"
+    rm -rf "$work"; return 1
   fi
-  rm -rf "$work"
+}
+. "$(dirname "$0")/../lib/jobs.sh"
+status=0
+targets=${FUZZ_TARGETS:-dec mtr unit elf dt import cli gdb mtemu metatrace}
+jobs_begin
+# FUZZ_TARGETS picks some (e.g. FUZZ_TARGETS="unit dt" to re-run two after a fix)
+for t in $targets; do job fuzz_one "$t"; done
+jobs_end || status=1
+total=0
+for t in $targets; do
+  [ -f "$fz/fuzz_$t.runs" ] && total=$((total + $(cat "$fz/fuzz_$t.runs")))
 done
 echo "fuzz: $total executions in all"
 exit $status

@@ -10,8 +10,8 @@
 # Programs: tests/metapaging's mp-small (self-checking, memory-bound; every configuration) and
 # the ISA test ELFs (M, S and U mode, Sv39 page-table walks included; the 2 x 4 KiB budget, the
 # one that makes them thrash, under every policy).
-# It boots Linux on 4 harts nine times: about 215 s on a 2-core machine, over the runner's 300 s
-# under ASan + UBSan (make SAN=1 test), hence its own limit:
+# It boots Linux on 4 harts nine times: about 215 s of CPU on a 2-core machine, over the runner's
+# 300 s under ASan + UBSan (make SAN=1 test), hence its own limit; its runs go two at a time.
 # test-timeout: 900
 set -u
 BIN=${BIN:-build/bin}
@@ -65,36 +65,82 @@ summary() { # what must be equal: console, exit code, instruction and cycle coun
   grep -E "^(instructions|cycles|ram-hash) " "$tmp/$1.err"
 }
 
+# Phase 1 runs every mtemu run, two at a time (tests/lib/jobs.sh): no run depends on another, each
+# writes its own files.  Phase 2 compares them in a fixed order, so the output does not depend on
+# which run ended first.  The Linux boots go first: they are the longest runs.
+. "$(dirname "$0")/../lib/jobs.sh"
+# A run's files: $tmp/<key>.{out,err,rc,json}; the key names the program and the configuration.
+key() { local k="$1/$2"; echo "${k//\//_}"; }
+SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+have_linux=0
+[ -f build/linux/Image ] && [ -f "$SBI" ] && have_linux=1
+boot=(-smp 4 -m 256M --bios "$SBI" --kernel build/linux/Image --append 'console=ttyS0 mt.run="poweroff -f"')
+smp_run() { # name args...
+  local name=$1; shift
+  timeout --kill-after=2 "${EQ_TIMEOUT:-120}" "$EMU" -q --stats --ram-hash "${boot[@]}" "$@" \
+    >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+  echo $? >"$tmp/$name.rc"
+}
+smp_configs=(4K:1M 64K:8M)
+# every program's configurations ("size:budget"): the ISA tests are small, the 2 x 4 KiB budget
+# is the one that thrashes them
+prog_configs() { if [[ $1 == mp-* ]]; then echo "${configs[@]}"; else echo "${configs[0]}"; fi; }
+
+jobs_begin
+if [ "$have_linux" = 1 ]; then
+  job smp_run "$(key linux-smp4 ref)" --metapage-sim "4K:1M:*,64K:8M:*" --stats-json "$tmp/$(key linux-smp4 ref).json"
+  for c in "${smp_configs[@]}"; do
+    size=${c%%:*}; budget=${c#*:}
+    for p in "${policies[@]}"; do
+      k=$(key linux-smp4 "$size:$budget:$p")
+      job smp_run "$k" --metapage-size "$size" --metapage-budget "$budget" --metapage-policy "$p" \
+        --stats-json "$tmp/$k.json"
+    done
+  done
+fi
+for elf in "${progs[@]}"; do
+  prog=$(basename "$elf" .elf)
+  job run "$(key "$prog" ref)" --metapage-sim "$sim_spec" --stats-json "$tmp/$(key "$prog" ref).json" "$elf"
+  for c in $(prog_configs "$prog"); do
+    size=${c%%:*}; budget=${c#*:}
+    for p in "${policies[@]}"; do
+      k=$(key "$prog" "$size:$budget:$p")
+      job run "$k" --metapage-size "$size" --metapage-budget "$budget" --metapage-policy "$p" \
+        --stats-json "$tmp/$k.json" "$elf"
+    done
+  done
+done
+elf=$FWBUILD/metapaging/mp-small.elf
+job run fc-ref "$elf"
+job run fc-charged --metapage-budget 64K --metapage-fault-cycles 1000 --stats-json "$tmp/fc-charged.json" "$elf"
+jobs_end
+
 failed=0
 for elf in "${progs[@]}"; do
   prog=$(basename "$elf" .elf)
-  run ref --metapage-sim "$sim_spec" --stats-json "$tmp/ref.json" "$elf"
-  if ! grep -q '^ram-hash ' "$tmp/ref.err" || ! grep -q '^instructions ' "$tmp/ref.err"; then
+  ref=$(key "$prog" ref)
+  if ! grep -q '^ram-hash ' "$tmp/$ref.err" || ! grep -q '^instructions ' "$tmp/$ref.err"; then
     echo "FAIL equality/$prog: the reference run printed no instruction count or RAM hash"
-    sed 's/^/    /' "$tmp/ref.err" | tail -n 5
+    sed 's/^/    /' "$tmp/$ref.err" | tail -n 5
     failed=1; continue
   fi
-  summary ref >"$tmp/ref.sum"
-  # The ISA tests are small: the 2 x 4 KiB budget is the one that thrashes them.
-  prog_configs=("${configs[@]}")
-  [[ $prog == mp-* ]] || prog_configs=("${configs[0]}")
-  for c in "${prog_configs[@]}"; do
+  summary "$ref" >"$tmp/$ref.sum"
+  for c in $(prog_configs "$prog"); do
     size=${c%%:*}; budget=${c#*:}
     for p in "${policies[@]}"; do
       name="$prog/$size:$budget:$p"
-      run paged --metapage-size "$size" --metapage-budget "$budget" --metapage-policy "$p" \
-        --stats-json "$tmp/paged.json" "$elf"
-      summary paged >"$tmp/paged.sum"
-      if diff -q "$tmp/ref.sum" "$tmp/paged.sum" >/dev/null; then
+      k=$(key "$prog" "$size:$budget:$p")
+      summary "$k" >"$tmp/$k.sum"
+      if diff -q "$tmp/$ref.sum" "$tmp/$k.sum" >/dev/null; then
         echo "PASS equality/$name"
       else
         echo "FAIL equality/$name"
-        diff "$tmp/ref.sum" "$tmp/paged.sum" | head -n 8 | sed 's/^/    /'
-        grep -m2 'meta-pager' "$tmp/paged.err" | sed 's/^/    /'
+        diff "$tmp/$ref.sum" "$tmp/$k.sum" | head -n 8 | sed 's/^/    /'
+        grep -m2 'meta-pager' "$tmp/$k.err" | sed 's/^/    /'
         failed=1
       fi
-      want=$(online_counts "$tmp/ref.json" "$(bytes "$size")" "$(bytes "$budget")" "$p")
-      got=$(pager_counts "$tmp/paged.json")
+      want=$(online_counts "$tmp/$ref.json" "$(bytes "$size")" "$(bytes "$budget")" "$p")
+      got=$(pager_counts "$tmp/$k.json")
       if [[ $want =~ ^([a-z_]+\ [0-9]+\ )+$ ]] && [ "$want" = "$got" ]; then
         echo "PASS online/$name"
       else
@@ -109,32 +155,23 @@ done
 # -smp 4: Debian's OpenSBI and Linux to poweroff, every hart behind one meta-pager (each hart's
 # observer, every hart's TLBs dropped on an eviction): the same as flat RAM for every policy at a
 # budget that thrashes, and the online simulations count what the real pager does.
-SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-if [ -f build/linux/Image ] && [ -f "$SBI" ]; then
-  boot=(-smp 4 -m 256M --bios "$SBI" --kernel build/linux/Image --append 'console=ttyS0 mt.run="poweroff -f"')
-  smp_run() { # name args...
-    local name=$1; shift
-    timeout --kill-after=2 "${EQ_TIMEOUT:-120}" "$EMU" -q --stats --ram-hash "${boot[@]}" "$@" \
-      >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
-    echo $? >"$tmp/$name.rc"
-  }
+if [ "$have_linux" = 1 ]; then
   smp_sum() { cat "$tmp/$1.out"; echo "exit $(cat "$tmp/$1.rc")"; grep -E "^(harts|cycles|ram-hash) " "$tmp/$1.err"; }
-  smp_run ref --metapage-sim "4K:1M:*,64K:8M:*" --stats-json "$tmp/ref.json"
-  smp_sum ref >"$tmp/ref.sum"
-  if ! grep -q 'reboot: Power down' "$tmp/ref.out"; then
+  ref=$(key linux-smp4 ref)
+  smp_sum "$ref" >"$tmp/$ref.sum"
+  if ! grep -q 'reboot: Power down' "$tmp/$ref.out"; then
     echo "FAIL equality/linux-smp4: the flat boot did not power off"; failed=1
   else
-    for c in 4K:1M 64K:8M; do
+    for c in "${smp_configs[@]}"; do
       size=${c%%:*}; budget=${c#*:}
       for p in "${policies[@]}"; do
         name="linux-smp4/$size:$budget:$p"
-        smp_run paged --metapage-size "$size" --metapage-budget "$budget" --metapage-policy "$p" \
-          --stats-json "$tmp/paged.json"
-        smp_sum paged >"$tmp/paged.sum"
-        if diff -q "$tmp/ref.sum" "$tmp/paged.sum" >/dev/null; then echo "PASS equality/$name"
-        else echo "FAIL equality/$name"; diff "$tmp/ref.sum" "$tmp/paged.sum" | head -n 8 | sed 's/^/    /'; failed=1; fi
-        want=$(online_counts "$tmp/ref.json" "$(bytes "$size")" "$(bytes "$budget")" "$p")
-        got=$(pager_counts "$tmp/paged.json")
+        k=$(key linux-smp4 "$size:$budget:$p")
+        smp_sum "$k" >"$tmp/$k.sum"
+        if diff -q "$tmp/$ref.sum" "$tmp/$k.sum" >/dev/null; then echo "PASS equality/$name"
+        else echo "FAIL equality/$name"; diff "$tmp/$ref.sum" "$tmp/$k.sum" | head -n 8 | sed 's/^/    /'; failed=1; fi
+        want=$(online_counts "$tmp/$ref.json" "$(bytes "$size")" "$(bytes "$budget")" "$p")
+        got=$(pager_counts "$tmp/$k.json")
         if [[ $want =~ ^([a-z_]+\ [0-9]+\ )+$ ]] && [ "$want" = "$got" ] && [[ ! $got =~ evictions\ 0\  ]]; then
           echo "PASS online/$name"
         else
@@ -145,14 +182,11 @@ if [ -f build/linux/Image ] && [ -f "$SBI" ]; then
   fi
 fi
 # --metapage-fault-cycles N: the same run, N more cycles per fault (exactly), nothing else changes.
-elf=$FWBUILD/metapaging/mp-small.elf
-run ref "$elf"
-run charged --metapage-budget 64K --metapage-fault-cycles 1000 --stats-json "$tmp/charged.json" "$elf"
-base=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/ref.err")
-cyc=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/charged.err")
-faults=$(sed -n 's/^    "faults": \([0-9]*\),$/\1/p' "$tmp/charged.json")
+base=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/fc-ref.err")
+cyc=$(sed -n 's/^cycles *\([0-9]*\).*/\1/p' "$tmp/fc-charged.err")
+faults=$(sed -n 's/^    "faults": \([0-9]*\),$/\1/p' "$tmp/fc-charged.json")
 if [ -n "$base" ] && [ -n "$faults" ] && [ "$faults" -gt 0 ] && [ "$cyc" = $((base + 1000 * faults)) ] &&
-   diff -q "$tmp/ref.out" "$tmp/charged.out" >/dev/null; then
+   diff -q "$tmp/fc-ref.out" "$tmp/fc-charged.out" >/dev/null; then
   echo "PASS fault-cycles/mp-small"
 else
   echo "FAIL fault-cycles/mp-small: cycles $cyc, expected $base + 1000 x $faults"

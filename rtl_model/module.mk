@@ -45,8 +45,10 @@ RTL_C_OBJS  := $(OBJ)/rtl_model/sim/mt_lockstep.o $(OBJ)/rtl_model/sim/pktctx.o
 # $(call rtl_build,outdir,extra verilator flags,extra shim defines[,sources: the RTL by default])
 # (the Verilated objects and mt_rtl.o in $(call rtl_vl,outdir), the library in outdir)
 define rtl_build
+# (a fresh -Mdir each time: Verilator's files are numbered by content, so a changed RTL leaves the
+# last build's objects behind, and the library below, which takes every V*.o, linked both)
 $(call rtl_vl,$(1))/obj/V$(RTL_TOP)__ALL.a: $(or $(4),$(RTL_SRCS)) rtl_model/module.mk
-	@mkdir -p $(call rtl_vl,$(1))/obj
+	@rm -rf $(call rtl_vl,$(1))/obj && mkdir -p $(call rtl_vl,$(1))/obj
 	$(RTL_ENV) $(VERILATOR) $(RTL_VFLAGS) $(if $(4),,$(RTL_PARAMS)) $(2) -Mdir $(call rtl_vl,$(1))/obj $(or $(4),$(RTL_SRCS)) --build -j 2 \
 	  -MAKEFLAGS "$(RTL_OPT)" >$(call rtl_vl,$(1))/verilator.log 2>&1 || { cat $(call rtl_vl,$(1))/verilator.log; exit 1; }
 	$(RTL_ENV) make -s -C $(call rtl_vl,$(1))/obj -f V$(RTL_TOP).mk $(RTL_OPT) verilated.o verilated_threads.o \

@@ -315,6 +315,23 @@ static void assert_same_results(const struct mpsim *a, const struct mpsim *b)
     }
 }
 
+/* The stack pass and one simulation per configuration over the same configurations (sims[0],
+ * sims[1]): what the LRU tests below compare. */
+static void open_stack_pair(uint64_t ram, const struct mpsim_config *cfgs, size_t n, struct mpsim *sims[2])
+{
+    char err[256];
+    sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
+    sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
+    assert_non_null(sims[0]);
+    assert_non_null(sims[1]);
+}
+
+static void close_pair(struct mpsim *sims[2])
+{
+    mpsim_destroy(sims[0]);
+    mpsim_destroy(sims[1]);
+}
+
 /* Every LRU budget of every size by one stack pass (mpstack) == one simulation per
  * configuration, every count, on many streams and configuration sets: budgets holding more
  * metapages than the filter and fewer, one resident metapage (counted apart from the stack),
@@ -343,10 +360,7 @@ static void test_lru_stack_equals_each(void **state)
         assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
         for (size_t k = 0; k < 3; k++) {
             struct mpsim *sims[2];
-            sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
-            sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
-            assert_non_null(sims[0]);
-            assert_non_null(sims[1]);
+            open_stack_pair(ram, cfgs, n, sims);
             mpsim_host_write(sims[0], 0, 64 * 1024);
             mpsim_host_write(sims[1], 0, 64 * 1024);
             feed_program_like(sims, 2, ram_pages, 100 + si * 7 + k, 30000, spreads[k], wfracs[k]);
@@ -354,8 +368,7 @@ static void test_lru_stack_equals_each(void **state)
             feed_program_like(sims, 2, ram_pages, 900 + si * 7 + k, 30000, spreads[2 - k],
                               wfracs[(k + 1) % 3]);
             assert_same_results(sims[0], sims[1]);
-            mpsim_destroy(sims[0]);
-            mpsim_destroy(sims[1]);
+            close_pair(sims);
         }
         free(cfgs);
     }
@@ -381,10 +394,7 @@ static void test_lru_stack_alternations(void **state)
         char err[256];
         assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
         struct mpsim *sims[2];
-        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
-        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
-        assert_non_null(sims[0]);
-        assert_non_null(sims[1]);
+        open_stack_pair(ram, cfgs, n, sims);
         uint64_t seed = 77 + si, hot[6];
         for (size_t k = 0; k < 6; k++) /* near one another (sharing large metapages) or far */
             hot[k] = k < 3 ? 1000 + k * (1u << (2 * k)) : (rng_next(&seed) % ram_pages);
@@ -426,8 +436,7 @@ static void test_lru_stack_alternations(void **state)
             }
         }
         assert_same_results(sims[0], sims[1]);
-        mpsim_destroy(sims[0]);
-        mpsim_destroy(sims[1]);
+        close_pair(sims);
         free(cfgs);
     }
 }
@@ -449,10 +458,7 @@ static void test_lru_stack_filter_edges(void **state)
         char err[256];
         assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
         struct mpsim *sims[2];
-        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
-        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
-        assert_non_null(sims[0]);
-        assert_non_null(sims[1]);
+        open_stack_pair(ram, cfgs, n, sims);
         uint64_t seed = 5 + si;
         for (size_t c = 0; c < sizeof cycles / sizeof cycles[0]; c++)
             for (size_t d = 0; d < sizeof strides / sizeof strides[0]; d++) {
@@ -466,8 +472,7 @@ static void test_lru_stack_filter_edges(void **state)
                     }
                 assert_same_results(sims[0], sims[1]);
             }
-        mpsim_destroy(sims[0]);
-        mpsim_destroy(sims[1]);
+        close_pair(sims);
         free(cfgs);
     }
 }
@@ -491,10 +496,7 @@ static void test_lru_stack_time_line(void **state)
         char err[256];
         assert_int_equal(mpsim_parse(specs[si], &cfgs, &n, err, sizeof err), 0);
         struct mpsim *sims[2];
-        sims[0] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_STACK, err, sizeof err);
-        sims[1] = mpsim_create_method(ram, cfgs, n, 9, MPSIM_LRU_EACH, err, sizeof err);
-        assert_non_null(sims[0]);
-        assert_non_null(sims[1]);
+        open_stack_pair(ram, cfgs, n, sims);
         uint64_t seed = 31 + si;
         for (size_t w = 0; w < sizeof sets / sizeof sets[0]; w++) {
             uint64_t base = rng_next(&seed) % (ram_pages - 2 * sets[w]);
@@ -518,8 +520,7 @@ static void test_lru_stack_time_line(void **state)
                     mpsim_access(sims[k], page, write);
             }
         assert_same_results(sims[0], sims[1]);
-        mpsim_destroy(sims[0]);
-        mpsim_destroy(sims[1]);
+        close_pair(sims);
         free(cfgs);
     }
 }

@@ -1,5 +1,7 @@
 #include "host/spill.h"
 
+#include "mt_fullio.h"
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -182,17 +184,8 @@ int spill_file_init(spill_file *f, const char *dir, size_t n)
 
 int spill_file_write(spill_file *f, size_t at, const uint32_t *x, size_t n)
 {
-    const char *p = (const char *)x;
-    size_t left = n * sizeof *x;
-    off_t off = (off_t)(at * sizeof *x);
-    while (left) {
-        ssize_t w = pwrite(f->fd, p, left, off);
-        if (w <= 0)
-            return -1;
-        p += w;
-        off += w;
-        left -= (size_t)w;
-    }
+    if (mt_pwrite_full(f->fd, x, n * sizeof *x, (uint64_t)at * sizeof *x) < 0)
+        return -1;
     if (at + n > f->n) {
         account(0, (at + n - f->n) * sizeof *x, 0);
         f->n = at + n;
@@ -204,17 +197,9 @@ int spill_file_read(const spill_file *f, size_t at, uint32_t *x, size_t n)
 {
     if (at + n > f->n)
         return -1;
-    char *p = (char *)x;
-    size_t left = n * sizeof *x;
-    off_t off = (off_t)(at * sizeof *x);
-    while (left) {
-        ssize_t r = pread(f->fd, p, left, off);
-        if (r <= 0)
-            return -1;
-        p += r;
-        off += r;
-        left -= (size_t)r;
-    }
+    size_t want = n * sizeof *x;
+    if (mt_pread_full(f->fd, x, want, (uint64_t)at * sizeof *x) != (ssize_t)want)
+        return -1;
     return 0;
 }
 

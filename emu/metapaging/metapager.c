@@ -1,5 +1,6 @@
 /* The meta-pager; see metapager.h and docs/metapaging.md. */
 #include "emu/metapaging/metapager.h"
+#include "mt_fullio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -421,50 +422,30 @@ static void mark_stored(struct metapager *mp, uint64_t m)
     mp->stored[m >> 3] |= (uint8_t)(1u << (m & 7));
 }
 
-/* Full pwrite, or -1 with the error set. A write that makes no progress is a full disk. */
+/* Full pwrite, or -1 with the error set (a write that makes no progress is a full disk). */
 static int write_all(struct metapager *mp, const uint8_t *buf, size_t len, uint64_t off)
 {
     uint64_t t0 = now_ns();
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = pwrite(mp->fd, buf + done, len - done, (off_t)(off + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            set_error(mp, "backing file %s: write of %zu bytes at offset %" PRIu64 " failed: %s",
-                      mp->path, len, off, n < 0 ? strerror(errno) : strerror(ENOSPC));
-            mp->stats.io_ns += now_ns() - t0;
-            return -1;
-        }
-        done += (size_t)n;
-    }
+    int rc = mt_pwrite_full(mp->fd, buf, len, off);
+    if (rc < 0)
+        set_error(mp, "backing file %s: write of %zu bytes at offset %" PRIu64 " failed: %s", mp->path, len, off,
+                  strerror(errno));
     mp->stats.io_ns += now_ns() - t0;
-    return 0;
+    return rc;
 }
 
 /* Full pread; bytes past the end of the file read as zero (a sparse file's tail). */
 static int read_all(struct metapager *mp, uint8_t *buf, size_t len, uint64_t off)
 {
     uint64_t t0 = now_ns();
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = pread(mp->fd, buf + done, len - done, (off_t)(off + done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            set_error(mp, "backing file %s: read of %zu bytes at offset %" PRIu64 " failed: %s",
-                      mp->path, len, off, strerror(errno));
-            mp->stats.io_ns += now_ns() - t0;
-            return -1;
-        }
-        if (n == 0) {
-            memset(buf + done, 0, len - done);
-            break;
-        }
-        done += (size_t)n;
-    }
+    ssize_t got = mt_pread_full(mp->fd, buf, len, off);
+    if (got < 0)
+        set_error(mp, "backing file %s: read of %zu bytes at offset %" PRIu64 " failed: %s", mp->path, len, off,
+                  strerror(errno));
+    else
+        memset(buf + got, 0, len - (size_t)got);
     mp->stats.io_ns += now_ns() - t0;
-    return 0;
+    return got < 0 ? -1 : 0;
 }
 
 static uint8_t *frame_of_slot(const struct metapager *mp, uint32_t slot)

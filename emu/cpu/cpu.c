@@ -675,9 +675,11 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     c->spec_old_due = due;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
-    const mt_access a = {.cycle = at, .addr = (dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2)) & MT_PADDR_MASK,
-                         .size = (uint8_t)dinsn_len(j), .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
-    cpu_sampler_append(smp, &a);
+    if (smp->n == smp->cap)
+        smp->flush(smp);
+    smp->batch[smp->n++] = (accring_entry){
+        at, accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                               dinsn_len(j))};
     smp->accesses++;
     smp->fast++;
     smp->last_cycle = at + 1;

@@ -159,8 +159,8 @@ typedef struct cpu_sampler {
     accring_entry *batch;
     void (*flush)(struct cpu_sampler *smp); /* hands batch[0..n) on and sets n = 0 */
     uint64_t last_cycle; /* the first cycle a capture may have (one access per cycle) */
-    uint64_t accesses;   /* accesses given to the schedule (trace.accesses) */
-    uint64_t fast;       /* captures the interpreter took itself (and kept) */
+    uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
+    uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */

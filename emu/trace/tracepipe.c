@@ -155,7 +155,7 @@ void tracepipe_resume(tracepipe *p)
 tracepipe_stats tracepipe_counts(const tracepipe *p)
 {
     accring_stats r = p->ring ? accring_counts(p->ring) : (accring_stats){0};
-    return (tracepipe_stats){.accesses = p->smp.accesses, .collisions = p->collisions,
+    return (tracepipe_stats){.accesses = p->smp.accesses + p->smp.fast, .collisions = p->collisions,
                              .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,
                              .consumer_seconds = r.consumer_seconds, .fast = p->smp.fast,
                              .taken_back = p->smp.taken_back};

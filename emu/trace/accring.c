@@ -173,30 +173,6 @@ __attribute__((target("prfchw"))) void accring_push(accring *r, const mt_access 
         publish(r);
 }
 
-/* The same for n accesses: the loop keeps the ring's fields in registers (a batch of captures
- * costs about a quarter of n single pushes). */
-__attribute__((target("prfchw"))) void accring_push_many(accring *r, const mt_access *a, unsigned n)
-{
-    uint64_t head = r->head;
-    for (unsigned i = 0; i < n; i++, head++) {
-        if (head - r->tail_seen >= RING_SIZE) {
-            r->head = head;
-            r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
-            if (head - r->tail_seen >= RING_SIZE)
-                wait_done(r, head - RING_SIZE + 1);
-        }
-        if ((head & 3) == 0) /* a line starts: claim the one a few entries on */
-            __builtin_prefetch(&r->ring[(head + PREFETCH_AHEAD) & (RING_SIZE - 1)], 1);
-        r->ring[head & (RING_SIZE - 1)] = accring_pack(&a[i]);
-        if (head + 1 - r->published_head >= PUBLISH_EVERY) {
-            r->head = head + 1;
-            publish(r);
-        }
-    }
-    r->head = head;
-    r->pushed += n;
-}
-
 __attribute__((target("prfchw"))) void accring_push_entries(accring *r, const accring_entry *e, unsigned n)
 {
     unsigned left = n;

@@ -69,8 +69,6 @@ typedef void (*accring_take_fn)(void *ctx, const mt_access *a);
 accring *accring_create(accring_take_fn take, void *ctx, const char *name);
 /* Queues one access (waits while the ring is full). */
 void accring_push(accring *r, const mt_access *a);
-/* Queues a[0..n) in order (accring_push of each). */
-void accring_push_many(accring *r, const mt_access *a, unsigned n);
 /* Queues e[0..n) in order, copied in blocks (the producer packed them itself: no per-access work
  * here), and claims the lines of the next n entries for writing so that the next call finds them
  * in this core's cache. */

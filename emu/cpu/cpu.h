@@ -10,6 +10,7 @@
 #include "emu/cpu/cache.h"
 #include "emu/cpu/hyp.h"
 #include "emu/platform/ram.h"
+#include "emu/trace/accring.h" /* accring_entry: the sampler's batch is in the ring's form */
 #include "mt_event.h"
 #include "mt_sched.h"
 
@@ -154,12 +155,12 @@ typedef struct cpu_sampler {
     /* the schedule stands for the unit (no register write pending in it), a session runs, and
      * it captures fetches on the core tap: the interpreter may take captures (the pipe keeps it) */
     bool usable;
-    uint32_t n, cap;    /* batch[0..n): captures not yet handed on */
-    mt_access *batch;
+    uint32_t n, cap;    /* batch[0..n): captures not yet handed on, packed as the ring stores them */
+    accring_entry *batch;
     void (*flush)(struct cpu_sampler *smp); /* hands batch[0..n) on and sets n = 0 */
     uint64_t last_cycle; /* the first cycle a capture may have (one access per cycle) */
-    uint64_t accesses;   /* accesses given to the schedule (trace.accesses) */
-    uint64_t fast;       /* captures the interpreter took itself (and kept) */
+    uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
+    uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
@@ -170,7 +171,7 @@ static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
 {
     if (smp->n == smp->cap)
         smp->flush(smp);
-    smp->batch[smp->n++] = *a;
+    smp->batch[smp->n++] = accring_pack(a);
 }
 
 /* The listener's page filter (cpu_set_page_filter): a listener that needs, of the accesses of

@@ -24,34 +24,15 @@
 #define CONSUMER_POLL_NS 200000u /* the consumer polls this long with nothing to do, then sleeps */
 #define PREFETCH_AHEAD 32u       /* entries (8 lines) the producer claims its lines ahead of writing */
 
-/* An access in 16 bytes, four to a cache line: the line transfers between the cores are what the
- * queue costs, so fewer lines per access is most of its speed. */
-typedef struct {
-    uint64_t cycle;
-    uint64_t bits; /* addr[55:0], write 56, kind 59:57, tap 60, log2(size) 63:61 */
-} packed_access;
-
-static inline packed_access pack(const mt_access *a)
-{
-    unsigned size_log2 = a->size ? (unsigned)__builtin_ctz(a->size) & 7 : 0;
-    return (packed_access){a->cycle, (a->addr & MT_PADDR_MASK) | (uint64_t)(a->write & 1) << 56 |
-                                         (uint64_t)(a->kind & 7) << 57 | (uint64_t)(a->tap & 1) << 60 |
-                                         (uint64_t)size_log2 << 61};
-}
-
-static inline mt_access unpack(const packed_access *e)
-{
-    return (mt_access){.cycle = e->cycle, .addr = e->bits & MT_PADDR_MASK, .write = (uint8_t)(e->bits >> 56 & 1),
-                       .kind = (uint8_t)(e->bits >> 57 & 7), .tap = (uint8_t)(e->bits >> 60 & 1),
-                       .size = (uint8_t)(1u << (e->bits >> 61))};
-}
+/* An access is stored in 16 bytes (accring_entry), four to a cache line: the line transfers
+ * between the cores are what the queue costs, so fewer lines per access is most of its speed. */
 
 /* The producer's fields, the consumer's and each shared counter on lines of their own: the
  * consumer must not pull the line the producer writes per access. */
 struct accring {
     accring_take_fn take;
     void *ctx;
-    packed_access *ring;
+    accring_entry *ring;
     char name[16];
     /* producer's */
     _Alignas(64) uint64_t head, published_head, tail_seen, pushed, waits;
@@ -104,7 +85,7 @@ static void *consumer(void *arg)
     accring *r = arg;
     const accring_take_fn take = r->take;
     void *const ctx = r->ctx;
-    const packed_access *const ring = r->ring;
+    const accring_entry *const ring = r->ring;
     uint64_t tail = 0;
     pthread_setname_np(pthread_self(), r->name);
     for (;;) {
@@ -112,7 +93,7 @@ static void *consumer(void *arg)
         if (head == tail && (head = await_work(r, tail)) == tail)
             break; /* quit, with everything taken */
         while (tail != head) {
-            const mt_access a = unpack(&ring[tail & (RING_SIZE - 1)]);
+            const mt_access a = accring_unpack(&ring[tail & (RING_SIZE - 1)]);
             take(ctx, &a);
             if ((++tail & (DONE_EVERY - 1)) == 0) /* room for a producer waiting on a full ring */
                 atomic_store_explicit(&r->done, tail, memory_order_release);
@@ -185,35 +166,42 @@ __attribute__((target("prfchw"))) void accring_push(accring *r, const mt_access 
     }
     /* the line a few entries on: its ownership is fetched while the guest runs */
     __builtin_prefetch(&r->ring[(r->head + PREFETCH_AHEAD) & (RING_SIZE - 1)], 1);
-    r->ring[r->head & (RING_SIZE - 1)] = pack(a);
+    r->ring[r->head & (RING_SIZE - 1)] = accring_pack(a);
     r->head++;
     r->pushed++;
     if (r->head - r->published_head >= PUBLISH_EVERY)
         publish(r);
 }
 
-/* The same for n accesses: the loop keeps the ring's fields in registers (a batch of captures
- * costs about a quarter of n single pushes). */
-__attribute__((target("prfchw"))) void accring_push_many(accring *r, const mt_access *a, unsigned n)
+__attribute__((target("prfchw"))) void accring_push_entries(accring *r, const accring_entry *e, unsigned n)
 {
-    uint64_t head = r->head;
-    for (unsigned i = 0; i < n; i++, head++) {
-        if (head - r->tail_seen >= RING_SIZE) {
-            r->head = head;
+    unsigned left = n;
+    while (left) {
+        /* a block: what fits before the ring wraps, in what the consumer has freed */
+        uint64_t free = RING_SIZE - (r->head - r->tail_seen);
+        if (free < left) {
             r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
-            if (head - r->tail_seen >= RING_SIZE)
-                wait_done(r, head - RING_SIZE + 1);
+            free = RING_SIZE - (r->head - r->tail_seen);
+            if (free == 0) {
+                wait_done(r, r->head - RING_SIZE + 1);
+                continue;
+            }
         }
-        if ((head & 3) == 0) /* a line starts: claim the one a few entries on */
-            __builtin_prefetch(&r->ring[(head + PREFETCH_AHEAD) & (RING_SIZE - 1)], 1);
-        r->ring[head & (RING_SIZE - 1)] = pack(&a[i]);
-        if (head + 1 - r->published_head >= PUBLISH_EVERY) {
-            r->head = head + 1;
+        const unsigned at = (unsigned)(r->head & (RING_SIZE - 1));
+        unsigned k = RING_SIZE - at < left ? RING_SIZE - at : left;
+        if (k > free)
+            k = (unsigned)free;
+        memcpy(&r->ring[at], e, (size_t)k * sizeof *e);
+        e += k;
+        left -= k;
+        r->head += k;
+        if (r->head - r->published_head >= PUBLISH_EVERY)
             publish(r);
-        }
     }
-    r->head = head;
     r->pushed += n;
+    /* the next block's lines: their ownership comes from the other core while the guest runs */
+    for (unsigned i = 0; i < n; i += 4)
+        __builtin_prefetch(&r->ring[(r->head + i) & (RING_SIZE - 1)], 1);
 }
 
 void accring_sync(accring *r)

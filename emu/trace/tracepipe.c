@@ -18,7 +18,7 @@ struct tracepipe {
     bool direct;  /* a register write is pending in u (or the thread has stopped): in line */
     bool stopped; /* the thread has quit (tracepipe_stop) */
     uint64_t collisions; /* as tracedev counts them (accesses, last_cycle: in smp) */
-    mt_access batch[PIPE_BATCH];
+    accring_entry batch[PIPE_BATCH];
 };
 
 static void model_take(void *ctx, const mt_access *a) { mt_unit_access_cycle(ctx, a); }
@@ -26,11 +26,14 @@ static void model_take(void *ctx, const mt_access *a) { mt_unit_access_cycle(ctx
 static void flush_batch(cpu_sampler *smp)
 {
     tracepipe *p = (tracepipe *)((char *)smp - offsetof(tracepipe, smp));
-    if (p->ring)
-        accring_push_many(p->ring, smp->batch, smp->n);
-    else
-        for (uint32_t i = 0; i < smp->n; i++)
-            mt_unit_access_cycle(p->u, &smp->batch[i]);
+    if (p->ring) {
+        accring_push_entries(p->ring, smp->batch, smp->n);
+    } else {
+        for (uint32_t i = 0; i < smp->n; i++) {
+            const mt_access a = accring_unpack(&smp->batch[i]);
+            mt_unit_access_cycle(p->u, &a);
+        }
+    }
     smp->n = 0;
 }
 
@@ -152,7 +155,7 @@ void tracepipe_resume(tracepipe *p)
 tracepipe_stats tracepipe_counts(const tracepipe *p)
 {
     accring_stats r = p->ring ? accring_counts(p->ring) : (accring_stats){0};
-    return (tracepipe_stats){.accesses = p->smp.accesses, .collisions = p->collisions,
+    return (tracepipe_stats){.accesses = p->smp.accesses + p->smp.fast, .collisions = p->collisions,
                              .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,
                              .consumer_seconds = r.consumer_seconds, .fast = p->smp.fast,
                              .taken_back = p->smp.taken_back};

@@ -63,8 +63,10 @@ struct accring {
     _Alignas(64) _Atomic uint64_t published;
     _Alignas(64) _Atomic uint64_t done;
     _Alignas(64) _Atomic int sleeping, quit;
+    _Atomic uint64_t room_wanted; /* word mode: the producer sleeps until done reaches it (0: not) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    pthread_cond_t room_cv; /* word mode: the producer's sleep on a full ring */
     pthread_t thread;
 };
 
@@ -162,7 +164,9 @@ static accring *start(accring *r, const char *name, void *(*thread_fn)(void *))
         return NULL;
     }
     pthread_cond_init(&r->cv, NULL);
+    pthread_cond_init(&r->room_cv, NULL);
     if (pthread_create(&r->thread, NULL, thread_fn, r) != 0) {
+        pthread_cond_destroy(&r->room_cv);
         pthread_cond_destroy(&r->cv);
         pthread_mutex_destroy(&r->mu);
         free(r->ring);
@@ -257,6 +261,7 @@ void accring_destroy(accring *r)
     if (!r)
         return;
     accring_stop(r);
+    pthread_cond_destroy(&r->room_cv);
     pthread_cond_destroy(&r->cv);
     pthread_mutex_destroy(&r->mu);
     free(r->ring);
@@ -294,7 +299,15 @@ static void *consumer_words(void *arg)
                 n = WORDS_DONE_EVERY;
             take(ctx, &words[at], n);
             tail += n;
-            atomic_store_explicit(&r->done, tail, memory_order_release);
+            /* done before the look at room_wanted, the producer's room_wanted before its look at
+             * done (both sequentially consistent): one of the two sees the other */
+            atomic_store(&r->done, tail);
+            uint64_t wanted = atomic_load(&r->room_wanted);
+            if (wanted && tail >= wanted) {
+                pthread_mutex_lock(&r->mu);
+                pthread_cond_signal(&r->room_cv);
+                pthread_mutex_unlock(&r->mu);
+            }
         }
     }
     struct timespec ts;
@@ -319,6 +332,27 @@ accring *accring_create_words(accring_take_words_fn take, void *ctx, const char 
     return start(r, name, consumer_words);
 }
 
+/* Until the consumer's tail reaches `target` (published first). The simulations' thread is the
+ * slower of the two, so the producer waits on a full ring thousands of times a run, each for a
+ * quarter of the ring's work (about half a millisecond): after a short spin it sleeps until the
+ * consumer wakes it, instead of spinning and yielding the core its own consumer may need. */
+static void wait_room_words(accring *r, uint64_t target)
+{
+    publish(r);
+    r->waits++;
+    for (unsigned spins = 0; spins < 2000; spins++) {
+        if ((r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire)) >= target)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->room_wanted, target);
+    while ((r->tail_seen = atomic_load(&r->done)) < target)
+        pthread_cond_wait(&r->room_cv, &r->mu);
+    atomic_store(&r->room_wanted, 0);
+    pthread_mutex_unlock(&r->mu);
+}
+
 void accring_push_words(accring *r, const uint64_t *w, uint64_t n)
 {
     const uint64_t size = r->word_mask + 1;
@@ -329,7 +363,7 @@ void accring_push_words(accring *r, const uint64_t *w, uint64_t n)
         if (r->head - r->tail_seen >= size) {
             r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
             if (r->head - r->tail_seen >= size)
-                wait_done(r, r->head - size + (n < step ? n : step));
+                wait_room_words(r, r->head - size + (n < step ? n : step));
         }
         uint64_t at = r->head & r->word_mask, k = size - (r->head - r->tail_seen);
         if (k > size - at)

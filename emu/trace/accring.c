@@ -340,7 +340,7 @@ static void wait_room_words(accring *r, uint64_t target)
 {
     publish(r);
     r->waits++;
-    for (unsigned spins = 0; spins < 2000; spins++) {
+    for (unsigned spins = 0; spins < 100; spins++) { /* a few microseconds */
         if ((r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire)) >= target)
             return;
         cpu_relax();
@@ -356,14 +356,14 @@ static void wait_room_words(accring *r, uint64_t target)
 void accring_push_words(accring *r, const uint64_t *w, uint64_t n)
 {
     const uint64_t size = r->word_mask + 1;
-    /* on a full ring, wait for a quarter of it (or what is left to push): fewer round trips */
+    /* on a full ring, wait for a quarter of it (whatever is left to push): fewer round trips */
     const uint64_t step = size / 4 ? size / 4 : 1;
     r->pushed += n;
     while (n) {
         if (r->head - r->tail_seen >= size) {
             r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
             if (r->head - r->tail_seen >= size)
-                wait_room_words(r, r->head - size + (n < step ? n : step));
+                wait_room_words(r, r->head - size + step);
         }
         uint64_t at = r->head & r->word_mask, k = size - (r->head - r->tail_seen);
         if (k > size - at)

@@ -337,11 +337,6 @@ const struct mpsim *mp_session_sim(struct mp_session *s)
     return s->sim;
 }
 
-bool mp_session_sim_threaded(const struct mp_session *s)
-{
-    return s->thread != NULL;
-}
-
 static void host_write_seen(void *ctx, uint64_t paddr, uint64_t len)
 {
     mp_session_host_write(ctx, paddr, len);

@@ -91,9 +91,6 @@ struct ram_page_batch *mp_session_page_batch(struct mp_session *s);
  * size are hits for every configuration after the first (docs/metapaging.md). */
 unsigned mp_session_observe_shift(const struct mp_session *s);
 
-/* True when the simulations run on their own thread. */
-bool mp_session_sim_threaded(const struct mp_session *s);
-
 /* True when faults cost emulated cycles (--metapage-fault-cycles), so the page observer's calls
  * may move the CPU's cycle count. */
 bool mp_session_faults_cost_cycles(const struct mp_session *s);

@@ -1,12 +1,14 @@
 /* Meta-paging options, session and report; see mpctl.h. */
 #include "emu/metapaging/mpctl.h"
 #include "emu/cliopt.h"
+#include "emu/metapaging/mpsimthread.h"
 #include "mt_outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void mp_options_default(struct mp_options *o)
 {
@@ -35,6 +37,9 @@ const char *mp_options_help(void)
            "  --metapage-sim-lru M      stack (default: every LRU budget of a size in one "
            "stack-distance\n"
            "                            pass) or each (one simulation per configuration)\n"
+           "  --metapage-sim-thread M   on: the simulations on a thread of their own (the "
+           "same results);\n"
+           "                            off: in line; auto (default): on with 2 or more CPUs\n"
            "  --stats-json FILE         meta-paging statistics as JSON (--stats prints them too)\n"
            "  --ram-hash                print a hash of all guest RAM at exit (stderr)\n";
 }
@@ -148,6 +153,21 @@ int mp_options_parse(struct mp_options *o, int argc, char **argv, int *i, char *
         o->sim_lru_each = strcmp(v, "each") == 0;
         return 1;
     }
+    if ((m = cliopt_match("--metapage-sim-thread", argc, argv, i, &v, true, err, errlen)) != 0) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "on") == 0)
+            o->sim_thread = MP_SIM_THREAD_ON;
+        else if (strcmp(v, "off") == 0)
+            o->sim_thread = MP_SIM_THREAD_OFF;
+        else if (strcmp(v, "auto") == 0)
+            o->sim_thread = MP_SIM_THREAD_AUTO;
+        else {
+            snprintf(err, errlen, "option --metapage-sim-thread: '%s' is not on, off or auto", v);
+            return -1;
+        }
+        return 1;
+    }
     if ((m = cliopt_match("--stats-json", argc, argv, i, &v, true, err, errlen)) != 0) {
         if (m < 0)
             return -1;
@@ -197,13 +217,43 @@ struct mp_session {
      * reads the simulations or the emulator writes RAM, so the order is the access order). */
     struct ram_page_batch batch;
     uint64_t batch_entries[MP_BATCH];
+    /* The simulations on their own thread (--metapage-sim-thread): the batch goes to its ring,
+     * with a pager too (the pager's faults never wait for the simulations), and the emulator's
+     * writes after it.  NULL: in line. */
+    struct mpsim_thread *thread;
+    uint64_t smallest_sim_size; /* the smallest simulated metapage (UINT64_MAX: none) */
+    struct mpsim_thread_stats thread_stats; /* the thread's, once it ended (--stats) */
+    bool thread_stats_valid;
 };
 
 static void drain_batch(struct ram_page_batch *b)
 {
     struct mp_session *s = (struct mp_session *)((char *)b - offsetof(struct mp_session, batch));
-    s->observed += mpsim_access_batch(s->sim, b->entries, b->n, s->ram_base >> MP_PAGE_SHIFT);
+    if (s->thread)
+        mpsim_thread_access_batch(s->thread, b->entries, b->n);
+    else
+        s->observed += mpsim_access_batch(s->sim, b->entries, b->n, s->ram_base >> MP_PAGE_SHIFT);
     b->n = 0;
+}
+
+/* Everything reported so far applied to the simulations, which are then the caller's to read
+ * until the next report. */
+static void settle_sim(struct mp_session *s)
+{
+    if (s->batch.n)
+        drain_batch(&s->batch);
+    if (s->thread) {
+        uint64_t inside = mpsim_thread_sync(s->thread);
+        if (!s->pager) /* with a pager, mp_session_observe counts them */
+            s->observed = inside;
+    }
+}
+
+static bool want_thread(int mode)
+{
+    if (mode == MP_SIM_THREAD_AUTO)
+        return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+    return mode == MP_SIM_THREAD_ON;
 }
 
 static void charge_fault(void *ctx)
@@ -242,9 +292,18 @@ struct mp_session *mp_session_create(const struct mp_options *o, uint64_t ram_ba
         s->sim = mpsim_create_method(ram_bytes, cfgs, n, o->seed,
                                      o->sim_lru_each ? MPSIM_LRU_EACH : MPSIM_LRU_STACK, err,
                                      errlen);
+        s->smallest_sim_size = UINT64_MAX;
+        for (size_t i = 0; i < n; i++)
+            if (cfgs[i].metapage_bytes < s->smallest_sim_size)
+                s->smallest_sim_size = cfgs[i].metapage_bytes;
         free(cfgs);
         if (!s->sim)
             goto fail;
+        if (want_thread(o->sim_thread) &&
+            !(s->thread = mpsim_thread_start(s->sim, ram_base >> MP_PAGE_SHIFT,
+                                             MPSIM_THREAD_RING_LOG2)))
+            fprintf(stderr, "mtemu: --metapage-sim: no thread for the simulations (out of "
+                            "memory or threads); they run in line (the same results)\n");
     }
     return s;
 fail:
@@ -257,6 +316,7 @@ void mp_session_destroy(struct mp_session *s)
     if (!s)
         return;
     mp_destroy(s->pager);
+    mpsim_thread_destroy(s->thread); /* before the simulations it works on */
     mpsim_destroy(s->sim);
     free(s);
 }
@@ -273,8 +333,7 @@ struct ram_page_batch *mp_session_page_batch(struct mp_session *s)
 
 const struct mpsim *mp_session_sim(struct mp_session *s)
 {
-    if (s->batch.n)
-        drain_batch(&s->batch);
+    settle_sim(s);
     return s->sim;
 }
 
@@ -317,10 +376,10 @@ bool mp_session_needs_observer(const struct mp_session *s)
 
 unsigned mp_session_observe_shift(const struct mp_session *s)
 {
+    /* not from mpsim_result: the simulations may be busy on their thread */
     uint64_t smallest = s->pager ? s->opt.metapage_bytes : UINT64_MAX;
-    for (size_t i = 0; s->sim && i < mpsim_count(s->sim); i++)
-        if (mpsim_result(s->sim, i)->cfg.metapage_bytes < smallest)
-            smallest = mpsim_result(s->sim, i)->cfg.metapage_bytes;
+    if (s->sim && s->smallest_sim_size < smallest)
+        smallest = s->smallest_sim_size;
     unsigned shift = MP_PAGE_SHIFT;
     while (smallest != UINT64_MAX && (UINT64_C(1) << (shift + 1)) <= smallest)
         shift++;
@@ -334,8 +393,13 @@ void mp_session_observe(void *session, uint64_t pfn, bool is_write)
     if (page >= s->ram_bytes >> MP_PAGE_SHIFT)
         return; /* a device or the boot ROM */
     s->observed++;
-    if (s->sim)
+    if (s->thread) { /* queued in batches like the CPU's: the pager below never waits for it */
+        s->batch.entries[s->batch.n] = pfn << 1 | (uint64_t)is_write;
+        if (++s->batch.n == s->batch.cap)
+            drain_batch(&s->batch);
+    } else if (s->sim) {
         mpsim_access(s->sim, page, is_write);
+    }
     /* The access itself gets its pointer from the RAM's slow path or a TLB entry; this call
      * keeps LRU's recency and CLOCK's reference bits exact for TLB hits.  It cannot fail for a
      * page that is resident; a fault here is one the access would take anyway. */
@@ -356,8 +420,12 @@ void mp_session_host_write(struct mp_session *s, uint64_t paddr, uint64_t len)
 {
     if (s->batch.n) /* the accesses before it first */
         drain_batch(&s->batch);
-    if (s->sim && paddr >= s->ram_base)
-        mpsim_host_write(s->sim, paddr - s->ram_base, len);
+    if (s->sim && paddr >= s->ram_base) {
+        if (s->thread)
+            mpsim_thread_host_write(s->thread, paddr - s->ram_base, len);
+        else
+            mpsim_host_write(s->sim, paddr - s->ram_base, len);
+    }
 }
 
 static void print_text(const struct mp_session *s, FILE *f)
@@ -395,6 +463,10 @@ static void print_text(const struct mp_session *s, FILE *f)
                     r->bytes_out);
         }
     }
+    if (s->thread_stats_valid)
+        fprintf(f,
+                "  online thread: %" PRIu64 " words queued, %" PRIu64 " waits, %.3f s of CPU\n",
+                s->thread_stats.words, s->thread_stats.waits, s->thread_stats.thread_seconds);
 }
 
 void mp_session_set_run(struct mp_session *s, uint64_t instructions, uint64_t accesses,
@@ -467,8 +539,14 @@ static void print_json(const struct mp_session *s, FILE *f)
 
 int mp_session_report(struct mp_session *s, FILE *text, char *err, size_t errlen)
 {
-    if (s->batch.n)
-        drain_batch(&s->batch);
+    settle_sim(s);
+    if (s->thread) { /* the run is over: end the thread (its CPU time is known then) */
+        mpsim_thread_stop(s->thread);
+        s->thread_stats = mpsim_thread_counts(s->thread);
+        s->thread_stats_valid = true;
+        mpsim_thread_destroy(s->thread);
+        s->thread = NULL; /* anything later runs in line */
+    }
     if (s->opt.stats && text && (s->pager || s->sim))
         print_text(s, text);
     if (s->opt.ram_hash && text && s->ram)

@@ -28,10 +28,15 @@ struct mp_options {
     const char *sim_spec;    /* --metapage-sim SPEC: configurations evaluated online */
     bool sim_lru_each;       /* --metapage-sim-lru each: one core per LRU configuration (the
                                 reference; default stack: one stack pass per size) */
+    int sim_thread;          /* --metapage-sim-thread: MP_SIM_THREAD_AUTO (default: on with 2
+                                or more CPUs online), _ON (the simulations on a thread of their
+                                own, mpsimthread.h) or _OFF (in line, on the emulator's thread) */
     bool stats;              /* the emulator's --stats: report on stderr at exit */
     const char *stats_json;  /* --stats-json FILE */
     bool ram_hash;           /* --ram-hash: a hash of all guest RAM at exit, on stderr */
 };
+
+enum { MP_SIM_THREAD_AUTO, MP_SIM_THREAD_ON, MP_SIM_THREAD_OFF };
 
 void mp_options_default(struct mp_options *o);
 
@@ -52,14 +57,16 @@ const char *mp_options_help(void);
 struct mp_session;
 
 /* For guest RAM [ram_base, ram_base + ram_bytes).  NULL with err on a bad configuration or a
- * backing file that cannot be created. */
+ * backing file that cannot be created.  Starts the simulations' thread when asked for (should it
+ * fail to start, they run in line: the same results). */
 struct mp_session *mp_session_create(const struct mp_options *o, uint64_t ram_base,
                                      uint64_t ram_bytes, char *err, size_t errlen);
 void mp_session_destroy(struct mp_session *s);
 
 /* The meta-pager, or NULL with an unlimited budget (the RAM stays flat and as fast as ever). */
 struct metapager *mp_session_pager(struct mp_session *s);
-/* The online simulations, or NULL without --metapage-sim. */
+/* The online simulations, or NULL without --metapage-sim.  With the simulations on their thread
+ * this waits until it has taken every report so far; read them before the next report. */
 const struct mpsim *mp_session_sim(struct mp_session *s);
 
 /* Puts the pager (if any) behind `ram` and has the simulations told of the emulator's own RAM

@@ -33,6 +33,8 @@ struct accring {
     accring_take_fn take;
     void *ctx;
     accring_entry *ring;
+    accring_take_words_fn take_words; /* word mode (accring_create_words): ring is NULL */
+    uint64_t *words, word_mask;
     char name[16];
     /* producer's */
     _Alignas(64) uint64_t head, published_head, tail_seen, pushed, waits;
@@ -42,8 +44,10 @@ struct accring {
     _Alignas(64) _Atomic uint64_t published;
     _Alignas(64) _Atomic uint64_t done;
     _Alignas(64) _Atomic int sleeping, quit;
+    _Atomic uint64_t room_wanted; /* word mode: the producer sleeps until done reaches it (0: not) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    pthread_cond_t room_cv; /* word mode: the producer's sleep on a full ring */
     pthread_t thread;
 };
 
@@ -130,30 +134,47 @@ static void wait_done(accring *r, uint64_t target)
     }
 }
 
-accring *accring_create(accring_take_fn take, void *ctx, const char *name)
+/* The ring's shared part, its name and its consumer thread; frees r on failure. */
+static accring *start(accring *r, const char *name, void *(*thread_fn)(void *))
 {
-    accring *r = aligned_alloc(_Alignof(accring), sizeof *r); /* its lines as laid out */
-    if (!r)
-        return NULL;
-    memset(r, 0, sizeof *r);
-    r->take = take;
-    r->ctx = ctx;
     strncpy(r->name, name, sizeof r->name - 1);
-    r->ring = aligned_alloc(64, RING_SIZE * sizeof *r->ring);
-    if (!r->ring || pthread_mutex_init(&r->mu, NULL) != 0) {
+    if (!(r->ring || r->words) || pthread_mutex_init(&r->mu, NULL) != 0) {
         free(r->ring);
+        free(r->words);
         free(r);
         return NULL;
     }
     pthread_cond_init(&r->cv, NULL);
-    if (pthread_create(&r->thread, NULL, consumer, r) != 0) {
+    pthread_cond_init(&r->room_cv, NULL);
+    if (pthread_create(&r->thread, NULL, thread_fn, r) != 0) {
+        pthread_cond_destroy(&r->room_cv);
         pthread_cond_destroy(&r->cv);
         pthread_mutex_destroy(&r->mu);
         free(r->ring);
+        free(r->words);
         free(r);
         return NULL;
     }
     return r;
+}
+
+static accring *alloc_ring(void)
+{
+    accring *r = aligned_alloc(_Alignof(accring), sizeof *r); /* its lines as laid out */
+    if (r)
+        memset(r, 0, sizeof *r);
+    return r;
+}
+
+accring *accring_create(accring_take_fn take, void *ctx, const char *name)
+{
+    accring *r = alloc_ring();
+    if (!r)
+        return NULL;
+    r->take = take;
+    r->ctx = ctx;
+    r->ring = aligned_alloc(64, RING_SIZE * sizeof *r->ring);
+    return start(r, name, consumer);
 }
 
 /* prfchw: the prefetch asks for the line to write (PREFETCHW), not only to read */
@@ -228,13 +249,119 @@ void accring_destroy(accring *r)
     if (!r)
         return;
     accring_stop(r);
+    pthread_cond_destroy(&r->room_cv);
     pthread_cond_destroy(&r->cv);
     pthread_mutex_destroy(&r->mu);
     free(r->ring);
+    free(r->words);
     free(r);
 }
 
 accring_stats accring_counts(const accring *r)
 {
     return (accring_stats){.pushed = r->pushed, .waits = r->waits, .consumer_seconds = r->consumer_seconds};
+}
+
+/* ---- word mode ---------------------------------------------------------------------------- */
+
+#define WORDS_DONE_EVERY 4096u /* words handed to take between two updates of `done` */
+
+static void *consumer_words(void *arg)
+{
+    accring *r = arg;
+    const accring_take_words_fn take = r->take_words;
+    void *const ctx = r->ctx;
+    const uint64_t *const words = r->words;
+    const uint64_t mask = r->word_mask;
+    uint64_t tail = 0;
+    pthread_setname_np(pthread_self(), r->name);
+    for (;;) {
+        uint64_t head = atomic_load_explicit(&r->published, memory_order_acquire);
+        if (head == tail && (head = await_work(r, tail)) == tail)
+            break; /* quit, with everything taken */
+        while (tail != head) {
+            uint64_t at = tail & mask, n = head - tail;
+            if (n > mask + 1 - at) /* up to the ring's end */
+                n = mask + 1 - at;
+            if (n > WORDS_DONE_EVERY)
+                n = WORDS_DONE_EVERY;
+            take(ctx, &words[at], n);
+            tail += n;
+            /* done before the look at room_wanted, the producer's room_wanted before its look at
+             * done (both sequentially consistent): one of the two sees the other */
+            atomic_store(&r->done, tail);
+            uint64_t wanted = atomic_load(&r->room_wanted);
+            if (wanted && tail >= wanted) {
+                pthread_mutex_lock(&r->mu);
+                pthread_cond_signal(&r->room_cv);
+                pthread_mutex_unlock(&r->mu);
+            }
+        }
+    }
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        r->consumer_seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return NULL;
+}
+
+accring *accring_create_words(accring_take_words_fn take, void *ctx, const char *name,
+                              unsigned log2_words)
+{
+    if (log2_words < 1 || log2_words > 24)
+        return NULL;
+    accring *r = alloc_ring();
+    if (!r)
+        return NULL;
+    r->take_words = take;
+    r->ctx = ctx;
+    r->word_mask = (UINT64_C(1) << log2_words) - 1;
+    size_t bytes = (size_t)(r->word_mask + 1) * sizeof *r->words;
+    r->words = aligned_alloc(64, bytes < 64 ? 64 : bytes);
+    return start(r, name, consumer_words);
+}
+
+/* Until the consumer's tail reaches `target` (published first). The simulations' thread is the
+ * slower of the two, so the producer waits on a full ring thousands of times a run, each for a
+ * quarter of the ring's work (about half a millisecond): after a short spin it sleeps until the
+ * consumer wakes it, instead of spinning and yielding the core its own consumer may need. */
+static void wait_room_words(accring *r, uint64_t target)
+{
+    publish(r);
+    r->waits++;
+    for (unsigned spins = 0; spins < 100; spins++) { /* a few microseconds */
+        if ((r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire)) >= target)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->room_wanted, target);
+    while ((r->tail_seen = atomic_load(&r->done)) < target)
+        pthread_cond_wait(&r->room_cv, &r->mu);
+    atomic_store(&r->room_wanted, 0);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void accring_push_words(accring *r, const uint64_t *w, uint64_t n)
+{
+    const uint64_t size = r->word_mask + 1;
+    /* on a full ring, wait for a quarter of it (whatever is left to push): fewer round trips */
+    const uint64_t step = size / 4 ? size / 4 : 1;
+    r->pushed += n;
+    while (n) {
+        if (r->head - r->tail_seen >= size) {
+            r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
+            if (r->head - r->tail_seen >= size)
+                wait_room_words(r, r->head - size + step);
+        }
+        uint64_t at = r->head & r->word_mask, k = size - (r->head - r->tail_seen);
+        if (k > size - at)
+            k = size - at;
+        if (k > n)
+            k = n;
+        memcpy(&r->words[at], w, k * sizeof *w);
+        r->head += k;
+        w += k;
+        n -= k;
+    }
+    publish(r);
 }

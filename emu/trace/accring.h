@@ -80,6 +80,21 @@ void accring_stop(accring *r);
 /* accring_stop, then frees the ring. */
 void accring_destroy(accring *r);
 
+/* Word mode: the same ring carrying plain 64-bit words, for a producer whose items are not bus
+ * accesses (the online meta-paging simulations' page reports: emu/metapaging/mpsimthread.c).
+ * The consumer hands the words on in order, in runs that are contiguous in the ring (a run ends
+ * at the ring's end or after at most a few thousand words), to `take`; what the words mean and
+ * where an item ends is the caller's business (an item may be split across runs). The producer
+ * publishes at the end of every accring_push_words, so push items in batches. The ring holds
+ * 2^log2_words words (1..24; tests use tiny rings). accring_sync, accring_stop, accring_destroy
+ * and accring_counts (pushed counts words) are as above; accring_push and accring_push_many must
+ * not be used on such a ring. */
+typedef void (*accring_take_words_fn)(void *ctx, const uint64_t *words, uint64_t n);
+accring *accring_create_words(accring_take_words_fn take, void *ctx, const char *name,
+                              unsigned log2_words);
+/* Queues w[0..n) in order (waits while the ring is full), then publishes them. */
+void accring_push_words(accring *r, const uint64_t *w, uint64_t n);
+
 typedef struct {
     uint64_t pushed;
     uint64_t waits;          /* times the producer waited for the consumer (full ring, sync) */

@@ -33,6 +33,8 @@ TEST_DEPS += $(MPW_ELFS)
 
 # Invisibility and online == real (docs/metapaging.md): mtemu on mp-small and the ISA tests.
 TEST_SCRIPTS += tests/metapaging/equality.sh
+# The simulations on their own thread == in line (--metapage-sim-thread on/off).
+TEST_SCRIPTS += tests/metapaging/thread.sh
 
 # The fault path alone (no emulator): faults per second and the share of backing-file I/O.
 $(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(MP_LINK) $(MT_A)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The online simulations on their own thread (--metapage-sim-thread on, docs/metapaging.md "On a
+# thread of its own") give exactly the in-line results: the --stats-json of the 69 LRU
+# configurations of the fidelity grid plus FIFO and CLOCK cores, byte-identical on and off, on 1
+# and 2 harts; with the meta-pager itself on and faults costing cycles, the same pager counts,
+# cycles and online counts (only the measured seconds may differ).  Also: the option's bad values
+# exit 2 naming it, and --stats reports the thread only when there is one.  Seconds of CPU.
+set -u
+BIN=${BIN:-build/bin}
+FWBUILD=${FWBUILD:-build/firmware}
+EMU=${MTEMU:-$BIN/mtemu}
+if [ ! -x "$EMU" ]; then
+  echo "mtemu not built yet ($EMU missing)"; exit 77
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # name condition-result
+  if [ "$2" = 0 ]; then echo "PASS $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+spec=4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock
+progs=("$FWBUILD/qsort.elf:size=64K" "$FWBUILD/metapaging/mp-small.elf:")
+for p in "${progs[@]}"; do
+  elf=${p%%:*} args=${p#*:} name=$(basename "$elf" .elf)
+  if [ ! -e "$elf" ]; then
+    echo "FAIL thread/$name: $elf missing"; fails=$((fails + 1)); continue
+  fi
+  for smp in 1 2; do
+    for th in off on; do
+      "$EMU" -q --smp $smp ${args:+--append "$args"} --metapage-sim "$spec" \
+        --metapage-sim-thread $th --stats-json "$tmp/$name-$smp-$th.json" "$elf" \
+        >"$tmp/$name-$smp-$th.out" 2>&1
+      echo $? >"$tmp/$name-$smp-$th.rc"
+    done
+    cmp -s "$tmp/$name-$smp-off.json" "$tmp/$name-$smp-on.json" &&
+      cmp -s "$tmp/$name-$smp-off.rc" "$tmp/$name-$smp-on.rc" &&
+      [ "$(cat "$tmp/$name-$smp-on.rc")" = 0 ] &&
+      [ "$(grep -c '"policy"' "$tmp/$name-$smp-on.json")" = 75 ]
+    check "thread/$name/smp$smp/json" $?
+    # With the pager (64K x 1M, LRU) and 5000 cycles per fault: its cycles must not depend on
+    # where the simulations run.
+    for th in off on; do
+      "$EMU" -q --stats --smp $smp ${args:+--append "$args"} --metapage-size 64K \
+        --metapage-budget 1M --metapage-fault-cycles 5000 --metapage-sim "$spec" \
+        --metapage-sim-thread $th --stats-json "$tmp/p-$name-$smp-$th.json" "$elf" \
+        >"$tmp/p-$name-$smp-$th.out" 2>&1
+    done
+    diff <(grep -v seconds "$tmp/p-$name-$smp-off.json") \
+         <(grep -v seconds "$tmp/p-$name-$smp-on.json") >/dev/null &&
+      diff <(grep -E '^(cycles|instret|insns)|faults' "$tmp/p-$name-$smp-off.out") \
+           <(grep -E '^(cycles|instret|insns)|faults' "$tmp/p-$name-$smp-on.out") >/dev/null &&
+      grep -q '^cycles' "$tmp/p-$name-$smp-on.out" &&
+      grep -q '"faults": [1-9]' "$tmp/p-$name-$smp-on.json"
+    check "thread/$name/smp$smp/pager" $?
+  done
+done
+# --stats names the thread when it runs, and only then.
+grep -q "online thread:" "$tmp/p-qsort-1-on.out" && ! grep -q "online thread:" "$tmp/p-qsort-1-off.out"
+check "thread/stats-line" $?
+# Bad values: exit 2, the option named.
+"$EMU" -q --metapage-sim 4K:1M --metapage-sim-thread maybe "$FWBUILD/qsort.elf" >"$tmp/bad.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q -- "--metapage-sim-thread: 'maybe' is not on, off or auto" "$tmp/bad.out"
+check "thread/bad-value" $?
+"$EMU" -q --metapage-sim 4K:1M --metapage-sim-thread >"$tmp/missing.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q -- "--metapage-sim-thread" "$tmp/missing.out"
+check "thread/missing-value" $?
+exit $((fails > 0))

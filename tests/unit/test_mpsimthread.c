@@ -1,0 +1,256 @@
+/* Unit tests of the online simulations on their own thread (emu/metapaging/mpsimthread.c, over
+ * emu/trace/accring.c's word mode): every count equals that of the same calls made in line, on
+ * random and adversarial report streams, with rings so small that every batch wraps and the
+ * ring is full at almost every push, results read in the middle of a stream, the emulator's own
+ * writes between batches, and the end of a run with a full ring. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/metapaging/mpsim.h"
+#include "emu/metapaging/mpsimthread.h"
+#include "emu/trace/accring.h"
+
+#define MiB (UINT64_C(1) << 20)
+#define RAM (64 * MiB)
+#define RAM_PAGES (RAM >> 12)
+#define FIRST_PFN (UINT64_C(0x80000000) >> 12)
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* The whole LRU fidelity grid (the stack pass) and the replacement cores of the other policies. */
+static const char *const SPEC = "4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock/random";
+
+static struct mpsim *new_sim(void)
+{
+    struct mpsim_config *c;
+    size_t n;
+    char err[256];
+    assert_int_equal(mpsim_parse(SPEC, &c, &n, err, sizeof err), 0);
+    struct mpsim *sim = mpsim_create(RAM, c, n, 7, err, sizeof err);
+    free(c);
+    assert_non_null(sim);
+    return sim;
+}
+
+/* Reports: pfn << 1 | write.  `kind` 0: random with locality (a hot window that moves, a few
+ * pages outside RAM, one write in four); 1: adversarial for the stack pass (two pages
+ * alternating, broken by a third, sweeps over more metapages than the filter holds, writes to
+ * the front). */
+static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
+{
+    uint64_t hot = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rng_next(seed), page;
+        if (kind == 0) {
+            if ((r & 1023) == 0)
+                hot = rng_next(seed) % RAM_PAGES;
+            page = (r >> 10) % 16 == 0 ? (r >> 14) % RAM_PAGES : (hot + (r >> 14) % 64) % RAM_PAGES;
+            if ((r >> 40) % 97 == 0) { /* a device or the boot ROM: ignored */
+                e[i] = (FIRST_PFN - 1 - (r >> 50) % 8) << 1;
+                continue;
+            }
+        } else {
+            size_t phase = i / 500 % 3;
+            if (phase == 0)
+                page = i % 2 ? 5 : 4096 + (i % 7 == 0 ? 600 : 0);
+            else if (phase == 1)
+                page = (i * 257) % 3000; /* a sweep over 3000 pages, 12 M of RAM */
+            else
+                page = (r >> 8) % 3 * 512;   /* three 2 MiB metapages in turn */
+        }
+        e[i] = (FIRST_PFN + page) << 1 | ((r >> 60) % 4 == 0);
+    }
+}
+
+/* The counts of every configuration at one point of a stream. */
+struct snapshot {
+    uint64_t inside;
+    struct mpsim_result r[96];
+};
+
+static void take_snapshot(const struct mpsim *sim, uint64_t inside, struct snapshot *s)
+{
+    assert_true(mpsim_count(sim) <= sizeof s->r / sizeof s->r[0]);
+    s->inside = inside;
+    for (size_t i = 0; i < mpsim_count(sim); i++)
+        s->r[i] = *mpsim_result(sim, i);
+}
+
+static void assert_snapshot(const struct mpsim *sim, uint64_t inside, const struct snapshot *s)
+{
+    assert_int_equal(inside, s->inside);
+    for (size_t i = 0; i < mpsim_count(sim); i++) {
+        const struct mpsim_result a = *mpsim_result(sim, i), *b = &s->r[i];
+        assert_int_equal(a.cfg.metapage_bytes, b->cfg.metapage_bytes);
+        assert_int_equal(a.cfg.budget_bytes, b->cfg.budget_bytes);
+        assert_int_equal(a.resident_metapages, b->resident_metapages);
+        assert_int_equal(a.accesses, b->accesses);
+        assert_int_equal(a.faults, b->faults);
+        assert_int_equal(a.zero_fills, b->zero_fills);
+        assert_int_equal(a.backing_reads, b->backing_reads);
+        assert_int_equal(a.evictions, b->evictions);
+        assert_int_equal(a.writebacks, b->writebacks);
+        assert_int_equal(a.bytes_in, b->bytes_in);
+        assert_int_equal(a.bytes_out, b->bytes_out);
+    }
+}
+
+/* One stream fed in line to one simulation, then through the thread (ring of 2^ring_log2 words)
+ * to another, in the same batches of random length (0 to beyond the ring) with the emulator's
+ * writes between them; the counts compared at `reads` points and at the end.  (Two passes, not
+ * one interleaved: the thread then never waits for the in-line work, and the test stays fast.) */
+static void run_stream(unsigned ring_log2, int kind, size_t total, unsigned reads, uint64_t seed)
+{
+    uint64_t *e = malloc(total * sizeof *e);
+    struct snapshot *snaps = calloc(reads + 1, sizeof *snaps);
+    assert_non_null(e);
+    assert_non_null(snaps);
+    fill(e, total, kind, &seed);
+    for (int threaded = 0; threaded <= 1; threaded++) {
+        struct mpsim *sim = new_sim();
+        struct mpsim_thread *t = NULL;
+        if (threaded)
+            assert_non_null(t = mpsim_thread_start(sim, FIRST_PFN, ring_log2));
+        uint64_t rs = seed, inside = 0;
+        size_t next_read = reads ? total / (reads + 1) : total + 1;
+        unsigned read = 0;
+        for (size_t at = 0; at < total;) {
+            uint64_t r = rng_next(&rs);
+            size_t n = r % 8 == 0 ? 0 : r % 8 == 1 ? 1 : (size_t)(r >> 8) % (r % 8 == 2 ? 40000 : 4097);
+            if (n > total - at)
+                n = total - at;
+            if (t)
+                mpsim_thread_access_batch(t, e + at, n);
+            else
+                inside += mpsim_access_batch(sim, e + at, n, FIRST_PFN);
+            at += n;
+            if ((r >> 40) % 16 == 0) { /* the emulator writes RAM (a loader, HTIF) */
+                uint64_t off = (r >> 20) % RAM, len = 1 + (r >> 44) % (3 * MiB);
+                if (t)
+                    mpsim_thread_host_write(t, off, len);
+                else
+                    mpsim_host_write(sim, off, len);
+            }
+            if (at >= next_read && read < reads) { /* results read in the middle of the run */
+                if (t)
+                    assert_snapshot(sim, mpsim_thread_sync(t), &snaps[read]);
+                else
+                    take_snapshot(sim, inside, &snaps[read]);
+                read++;
+                next_read += total / (reads + 1);
+            }
+        }
+        if (t) {
+            /* the end of the run: stopped straight after the last push (the ring full when it is
+             * tiny) */
+            mpsim_thread_stop(t);
+            assert_snapshot(sim, mpsim_thread_sync(t), &snaps[reads]);
+            assert_true(mpsim_thread_counts(t).words >= total);
+            mpsim_thread_destroy(t);
+        } else {
+            take_snapshot(sim, inside, &snaps[reads]);
+        }
+        mpsim_destroy(sim);
+    }
+    free(snaps);
+    free(e);
+}
+
+static void test_random_streams(void **state)
+{
+    (void)state;
+    /* a tiny ring is a round trip between the threads every few words: shorter streams there */
+    const unsigned rings[] = {1, 3, 6, 12, MPSIM_THREAD_RING_LOG2};
+    const size_t totals[] = {600, 2000, 8000, 120000, 120000};
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
+        run_stream(rings[i], 0, totals[i], 3, 11 + i);
+}
+
+static void test_adversarial_streams(void **state)
+{
+    (void)state;
+    const unsigned rings[] = {1, 2, 5, 13, MPSIM_THREAD_RING_LOG2};
+    const size_t totals[] = {600, 1000, 6000, 90000, 90000};
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
+        run_stream(rings[i], 1, totals[i], 5, 101 + i);
+}
+
+/* A ring that wraps many times with no read before the end, and a thread destroyed with a full
+ * ring and no sync (it must take everything, then end: no hang, no leak under ASan). */
+static void test_wrap_and_destroy_full(void **state)
+{
+    (void)state;
+    run_stream(4, 0, 10000, 0, 5);
+    struct mpsim *sim = new_sim();
+    struct mpsim_thread *t = mpsim_thread_start(sim, FIRST_PFN, 3);
+    assert_non_null(t);
+    uint64_t seed = 9, e[5000];
+    fill(e, 5000, 0, &seed);
+    mpsim_thread_access_batch(t, e, 5000);
+    mpsim_thread_destroy(t);
+    mpsim_destroy(sim);
+}
+
+/* The ring's word mode itself: every word arrives once, in order, for any split of the pushes. */
+struct seen {
+    uint64_t next, bad;
+};
+static void take_check(void *ctx, const uint64_t *w, uint64_t n)
+{
+    struct seen *s = ctx;
+    for (uint64_t i = 0; i < n; i++)
+        if (w[i] != s->next++)
+            s->bad++;
+}
+
+static void test_word_ring_order(void **state)
+{
+    (void)state;
+    assert_null(accring_create_words(take_check, NULL, "t", 0)); /* sizes out of range */
+    assert_null(accring_create_words(take_check, NULL, "t", 25));
+    for (unsigned log2 = 1; log2 <= 10; log2 += 3) {
+        struct seen s = {0, 0};
+        accring *r = accring_create_words(take_check, &s, "t", log2);
+        assert_non_null(r);
+        uint64_t w[300], v = 0, seed = log2;
+        for (int k = 0; k < 100; k++) {
+            uint64_t n = rng_next(&seed) % (4u << log2 < 300 ? 4u << log2 : 300); /* a few ring lengths */
+            for (uint64_t i = 0; i < n; i++)
+                w[i] = v++;
+            accring_push_words(r, w, n);
+            if (k % 25 == 0) {
+                accring_sync(r);
+                assert_int_equal(s.next, v);
+            }
+        }
+        accring_stop(r);
+        assert_int_equal(s.next, v);
+        assert_int_equal(s.bad, 0);
+        assert_int_equal(accring_counts(r).pushed, v);
+        accring_destroy(r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_word_ring_order),
+        cmocka_unit_test(test_random_streams),
+        cmocka_unit_test(test_adversarial_streams),
+        cmocka_unit_test(test_wrap_and_destroy_full),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

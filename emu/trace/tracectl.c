@@ -22,6 +22,9 @@
 /* A stopping unit writes END and drains its FIFO within a few thousand cycles; this bounds the
  * RTL-only wait so that a broken RTL cannot hang the emulator. */
 #define RTL_STOP_LIMIT UINT64_C(10000000)
+/* B of the unit's own reduce path (--trace-unit=rtl|both) when --trace-reduce-budget is not
+ * given: its largest, 4K << MT_REDUCE_LGK_MAX = 4 MiB (the software default is above it) */
+#define UNIT_REDUCE_DEFAULT_BUDGET (UINT64_C(4096) << MT_REDUCE_LGK_MAX)
 
 static const char *const kind_names[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
 static const char *const unit_names[3] = {"model", "rtl", "both"};
@@ -71,7 +74,7 @@ const char *trace_options_help(void)
            "                            spatial (every access to a hashed sample of the metapages of\n"
            "                            each size 4K..2M: fault counts are estimates, scaled by the host)\n"
            "  --trace-reduce-budget B   reduce mode's budget B in bytes, a multiple of 4K from 4K to 1G\n"
-           "                            (default 4M)\n"
+           "                            (default 16M; the unit's own reduce path: 4M)\n"
            "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
            "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
            "                            that rate whenever it has sampled more than 1024 metapages\n"
@@ -261,6 +264,7 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_bytes(v, &x) || x < MT_REDUCE_BUDGET_MIN || x > MT_REDUCE_BUDGET_MAX || x % 4096)
             BAD("--trace-reduce-budget", "a byte count, a multiple of 4K from 4K to 1G (e.g. 1M)");
         o->reduce_budget = x;
+        o->reduce_budget_given = true;
     } else if (OPT("--waves")) {
         if (m < 0)
             return -1;
@@ -413,6 +417,8 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     /* the reduce mode of the RTL is the unit's reduce path (lib/mt_unit_rd.c): the same program,
      * a budget of 4K << k pages (k = 0..10) */
     if (o->mode == TRACE_MODE_REDUCE && o->unit != TRACE_UNIT_MODEL) {
+        if (!o->reduce_budget_given)
+            o->reduce_budget = UNIT_REDUCE_DEFAULT_BUDGET;
         const uint64_t b = o->reduce_budget;
         if (b < 4096 || b > (UINT64_C(4096) << MT_REDUCE_LGK_MAX) || (b & (b - 1))) {
             snprintf(err, errlen, "option --trace-reduce-budget: the unit's reduce path (--trace-unit=%s) takes "

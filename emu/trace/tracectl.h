@@ -44,7 +44,9 @@ struct trace_options {
     unsigned all_tap;           /* --trace-all-tap core|dram (default core) */
     bool all_ram_only;          /* --trace-all-ram: only accesses to guest RAM (no MMIO) */
     trace_mode mode;            /* --trace-mode burst|reduce|spatial (default burst) */
-    uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET) */
+    uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET,
+                                 * the unit's own reduce path: its largest, 4M) */
+    bool reduce_budget_given;   /* --trace-reduce-budget was on the command line */
     uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
     bool unit_reduce;           /* reduce mode through the unit's reduce path (REDUCE register):
                                  * --trace-mode reduce with --trace-unit=rtl|both */

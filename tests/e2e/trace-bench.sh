@@ -81,7 +81,7 @@ echo "$base $period $burst $all $small $both $per_sample $mispredict $reduce $cp
     printf "    a sample per %.1f instructions (%.1f ns untraced) costs %.1f ns; a sample at a time the host\n", n, gap, cost
     printf "    cannot foresee costs a mispredicted branch, %.1f ns here: about %.2fx at best\n", m, gap / (gap + m)
     printf "  --trace-all load,store (every access)            %6.1f MIPS  %.2fx  (user time %.2fx)\n", a, a / b, ra
-    printf "  --trace-mode reduce (exact reduction, B = 4M)    %6.1f MIPS  %.2fx  (user time %.2fx)\n", r, r / b, rr
+    printf "  --trace-mode reduce (exact reduction, B = 16M)   %6.1f MIPS  %.2fx  (user time %.2fx)\n", r, r / b, rr
     printf "  bench_cpu (3e8 instructions) without tracing     %6.1f MIPS  (%.2f s user)\n", cb, cbc
     printf "  --trace-mode spatial (N = 1)                     %6.1f MIPS  %.2fx  (user time %.2fx)\n", sp, sp / b, rs
     printf "  bench_cpu --trace-mode reduce                    %6.1f MIPS  %.2fx  (user time %.2fx)\n", cr, cr / cb, rcr

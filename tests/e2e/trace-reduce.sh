@@ -112,6 +112,14 @@ else
     echo "FAIL trace-reduce-header-names-mode"
     "$MT" info "$T/s.mtr" 2>&1 | head
 fi
+# without --trace-reduce-budget: the default B, 16 MiB (lib/mt_reduce.h; docs/metapaging.md "The
+# default B"), in the header of the run above that gave none
+if "$MT" info "$T/rdf.mtr" 2>/dev/null | grep -q "trace.reduce_budget=16777216$"; then
+    echo "PASS trace-reduce-default-budget-16M"
+else
+    echo "FAIL trace-reduce-default-budget-16M"
+    "$MT" info "$T/rdf.mtr" 2>&1 | grep reduce_budget
+fi
 
 # commands that read samples as accesses refuse a reduce trace by name instead of misreading it
 for cmd in "compare $T/s.mtr $T/s.mtr" "rowbuf $T/s.mtr" "reconstruct $T/s.mtr -o $T/x.mtr" "export $T/s.mtr --to csv -o $T/x.csv"; do

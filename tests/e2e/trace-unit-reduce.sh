@@ -2,7 +2,7 @@
 # The unit's reduce mode on mtemu (REDUCE register; lib/mt_unit_rd.c, rtl_model/rtl/mt_tu_rdpath.sv
 # over mt_tu_reduce.sv): firmware workloads with --trace-mode reduce --trace-unit=both (the C model
 # and the Verilated RTL in lockstep, compared every clock, the session's stop and flush included):
-# no divergence, at B = 4M, 64K and 4K.  The RTL alone (--trace-unit=rtl) writes the lockstep
+# no divergence, at B = 4M, 64K and 4K, and at the unit's default (4M, its largest).  The RTL alone (--trace-unit=rtl) writes the lockstep
 # run's stream; the file says what it is (trace.mode=reduce, trace.reduce_in_unit=1) and metatrace
 # reads its records; a budget the unit's path cannot hold is a named error (exit 2).
 set -u
@@ -28,6 +28,18 @@ run stride "size=64K stride=0" 4K
 run pchase "size=64K stride=64" 4M
 run memcpy "size=16K iters=1" 64K
 run qsort "size=8K iters=1" 4K
+
+# without --trace-reduce-budget the unit's path takes its largest B, 4M (the software default,
+# 16M, is above what it holds), in lockstep
+"$BIN/mtemu" -q --stats --trace "$T/d.mtr" --trace-mode reduce --trace-unit=both \
+    --append "size=16K iters=1" "$FWBUILD/memcpy.elf" >/dev/null 2>"$T/d.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "bytes compared, identical" "$T/d.err" &&
+   "$MT" info "$T/d.mtr" 2>/dev/null | grep -q "trace.reduce_budget=4194304$"; then
+    echo "PASS reduce-unit-default-budget-4M"
+else
+    echo "FAIL reduce-unit-default-budget-4M (exit $rc)"; head -5 "$T/d.err"
+fi
 
 # the RTL alone gives the lockstep run's stream; the header names the mode; metatrace reads it
 for u in rtl both; do

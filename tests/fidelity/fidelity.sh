@@ -3,7 +3,7 @@
 # firmware workload and the Linux workload, over metapage sizes 4K..2M x budgets 1M..64M x
 # LRU/FIFO/CLOCK/OPT.
 #
-#   tests/fidelity/fidelity.sh [--short] [--linux-scale N] [--doc FILE] [--keep DIR]
+#   tests/fidelity/fidelity.sh [--short] [--linux-scale N] [--doc FILE] [--keep DIR | --resume DIR]
 #   tests/fidelity/fidelity.sh --tables-from DIR [--linux-scale N] [--doc FILE]
 #
 # Truth: mtemu's online counts (--metapage-sim 4K..2M:1M..64M:lru/fifo/clock --stats-json; exact,
@@ -27,24 +27,30 @@
 # within that bound.  --doc FILE: replace the block between the markers
 # <!-- fidelity:begin --> and <!-- fidelity:end --> in FILE with the tables.  --tables-from DIR:
 # no runs, only the tables (and --doc) from a --keep directory, e.g. of a run stopped part way
-# (hours for the 100 s workload): they say so when the run did not finish.
+# (hours for the 100 s workload): they say so when the run did not finish.  --resume DIR: as
+# --keep DIR, but a run or analysis whose output an earlier run left in DIR (a stopped one
+# included) is not made again: its output and CPU time are reused (an mtemu run that failed
+# there, per its .rc file, is made again); the tables are rebuilt from all of them (--short:
+# its checks are made again, they are seconds).
 set -u
 BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
 MTEMU=$BIN/mtemu MT=$BIN/metatrace
 LINUX_IMAGE=${LINUX_IMAGE:-$BUILD/linux/Image}
 OPENSBI=${OPENSBI:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin}
-short=0 linux_scale=35 doc= keep= from=
+short=0 linux_scale=35 doc= keep= from= resume=0
 while [ $# -gt 0 ]; do
     case $1 in
     --short) short=1 ;;
     --linux-scale) linux_scale=$2; shift ;;
     --doc) doc=$2; shift ;;
     --keep) keep=$2; shift ;;
+    --resume) keep=$2; resume=1; shift ;;
     --tables-from) from=$2; shift ;;
     *) echo "fidelity.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
     shift
 done
+[ $resume = 1 ] && [ ! -d "$keep" ] && { echo "fidelity.sh: --resume $keep: no such directory (a --keep directory)" >&2; exit 2; }
 if [ -n "$from" ]; then
     T=$from
     [ -f "$T/rows.md" ] && [ -f "$T/speed.md" ] ||
@@ -79,8 +85,16 @@ pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
 _, status, use = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as f:
     f.write("%.4f\n" % (use.ru_utime + use.ru_stime))
-sys.exit(os.waitstatus_to_exitcode(status))' "$out" "$@" >"$out.log" 2>&1
+rc = os.waitstatus_to_exitcode(status)
+with open(sys.argv[1] + ".rc", "w") as f:
+    f.write("%d\n" % rc)
+sys.exit(rc)' "$out" "$@" >"$out.log" 2>&1
 }
+# have FILE: --resume and FILE is there, not empty (an earlier run's output, reused)
+have() { [ $resume = 1 ] && [ -s "$1" ]; }
+# done_run TIME PRODUCT: --resume and the earlier mtemu run that TIME times left PRODUCT and did
+# not fail (its TIME.rc says 0; a directory older than the .rc files: PRODUCT alone says so)
+done_run() { have "$1" && have "$2" && { [ ! -f "$1.rc" ] || [ "$(cat "$1.rc")" = 0 ]; }; }
 # (the quotient first: in printf's argument list mawk takes `b > 0` for a redirection to a file "0")
 ratio() { awk -v a="$(cat "$1")" -v b="$(cat "$2")" 'BEGIN { r = 0; if (b > 0) r = a / b; printf "%.2f", r }'; }
 bytes() { stat -c %s "$1" 2>/dev/null || echo 0; }
@@ -129,7 +143,8 @@ row() {
 # come exact or scaled already
 opt_of() {
     : >"$3"
-    [ -s "$d/opt.truth" ] && optrows "$1" "$d/opt.$(basename "$1")" || return 0
+    [ -s "$d/opt.truth" ] || return 0
+    have "$d/opt.$(basename "$1")" || optrows "$1" "$d/opt.$(basename "$1")" || return 0
     sc=1
     [ "$2" = 1 ] && sc=$(awk -v a="$accesses" -v n="$(cat "$d/opt.$(basename "$1").n")" 'BEGIN { q = 0; if (n > 0) q = a / n; printf "%.9f", q }')
     opterr "$d/opt.truth" "$d/opt.$(basename "$1")" "$sc" >"$3"
@@ -141,9 +156,12 @@ speed=$T/speed.md
 one() {
     name=$1; shift
     d=$T/$name; mkdir -p "$d"
-    timed "$d/t.none" "$MTEMU" -q "$@" || { fail "fidelity-$name (untraced run)"; cat "$d/t.none.log"; return; }
-    timed "$d/t.lru" "$MTEMU" -q --metapage-sim "$SIZES:$BUDGETS" --stats-json "$d/lru.json" "$@"
-    timed "$d/t.truth" "$MTEMU" -q --metapage-sim "$GRID" --stats-json "$d/truth.json" "$@" \
+    done_run "$d/t.none" "$d/t.none" ||
+        timed "$d/t.none" "$MTEMU" -q "$@" || { fail "fidelity-$name (untraced run)"; cat "$d/t.none.log"; return; }
+    done_run "$d/t.lru" "$d/lru.json" ||
+        timed "$d/t.lru" "$MTEMU" -q --metapage-sim "$SIZES:$BUDGETS" --stats-json "$d/lru.json" "$@"
+    done_run "$d/t.truth" "$d/truth.json" ||
+        timed "$d/t.truth" "$MTEMU" -q --metapage-sim "$GRID" --stats-json "$d/truth.json" "$@" \
         || { fail "fidelity-$name (truth run)"; cat "$d/t.truth.log"; return; }
     insns=$(sed -n 's/.*"instructions": \([0-9]*\).*/\1/p' "$d/truth.json")
     emus=$(sed -n 's/.*"emulated_seconds": \([0-9.]*\).*/\1/p' "$d/truth.json")
@@ -152,53 +170,64 @@ one() {
     accesses=$(sed -n 's/.*"accesses": \([0-9]*\).*/\1/p' "$d/truth.json" | head -1)
     # the exact mode first: OPT's truth (exact for LRU and OPT at budgets >= B, the grid's
     # smallest budget; docs/metapaging.md "Exact reduction") and a mode of its own below
-    : >"$d/opt.truth"
+    have "$d/opt.truth" || : >"$d/opt.truth"
     opt=
     if [ $short = 1 ]; then
         # one run gives the every-access trace, the online counts and (when the modes exist) the
         # reduce trace of the same program, the short checks' common ground; OPT's truth is that
         # reduce trace (the check below compares it with the every-access trace's OPT)
-        "$MTEMU" -q --trace-all "$d/all.mtr" --trace-all-ram --metapage-sim "$GRID" --stats-json "$d/all.json" \
-            $( [ $have_modes = 1 ] && echo "--trace-mode reduce --trace-reduce-budget ${BLIST%%,*} --trace $d/reduce1.mtr") \
-            "$@" >"$d/all.log" 2>&1 && opt=$d/all.mtr || { fail "fidelity-$name (every-access run)"; cat "$d/all.log"; }
-        [ $have_modes = 1 ] && [ -n "$opt" ] && optrows "$d/reduce1.mtr" "$d/opt.truth"
+        if have "$d/all.json" && have "$d/all.mtr" && { [ $have_modes = 0 ] || have "$d/reduce1.mtr"; }; then opt=$d/all.mtr
+        else
+            "$MTEMU" -q --trace-all "$d/all.mtr" --trace-all-ram --metapage-sim "$GRID" --stats-json "$d/all.json" \
+                $( [ $have_modes = 1 ] && echo "--trace-mode reduce --trace-reduce-budget ${BLIST%%,*} --trace $d/reduce1.mtr") \
+                "$@" >"$d/all.log" 2>&1 && opt=$d/all.mtr || { fail "fidelity-$name (every-access run)"; cat "$d/all.log"; }
+        fi
+        [ $have_modes = 1 ] && [ -n "$opt" ] && { have "$d/opt.truth" || optrows "$d/reduce1.mtr" "$d/opt.truth"; }
     fi
     red_ok=0
     if [ $have_modes = 1 ]; then
-        timed "$d/t.reduce" "$MTEMU" -q --trace-mode reduce --trace-reduce-budget "${BLIST%%,*}" --trace "$d/reduce.mtr" "$@" && red_ok=1
+        done_run "$d/t.reduce" "$d/reduce.mtr" && red_ok=1 ||
+            { timed "$d/t.reduce" "$MTEMU" -q --trace-mode reduce --trace-reduce-budget "${BLIST%%,*}" --trace "$d/reduce.mtr" "$@" && red_ok=1; }
         # (a metatrace policy that fails or is stopped leaves no OPT truth: the OPT column says -)
-        [ $red_ok = 1 ] && [ $short = 0 ] && { optrows "$d/reduce.mtr" "$d/opt.truth" ||
+        [ $red_ok = 1 ] && [ $short = 0 ] && ! have "$d/opt.truth" && { optrows "$d/reduce.mtr" "$d/opt.truth" ||
             { echo "fidelity.sh: $name: no OPT truth: $(head -c 300 "$d/opt.truth.err")" >&2; : >"$d/opt.truth"; }; }
     fi
     # burst/span (the trace unit's defaults), then each reconstruction of it
-    timed "$d/t.trace" "$MTEMU" -q --trace "$d/bs.mtr" "$@" || { fail "fidelity-$name (--trace run)"; return; }
+    done_run "$d/t.trace" "$d/bs.mtr" ||
+        timed "$d/t.trace" "$MTEMU" -q --trace "$d/bs.mtr" "$@" || { fail "fidelity-$name (--trace run)"; return; }
     cmp_args="--budgets $BLIST --budget $PRIMARY"
-    "$MT" compare "$d/truth.json" "$d/bs.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.bs.json" 2>"$d/c.err" \
+    have "$d/c.bs.json" ||
+        "$MT" compare "$d/truth.json" "$d/bs.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.bs.json" 2>"$d/c.err" \
         || { fail "fidelity-$name (compare)"; cat "$d/c.err"; return; }
     opt_of "$d/bs.mtr" 1 "$d/o.bs"
     row "$name" "burst/span" "$(bytes "$d/bs.mtr")" "$(ratio "$d/t.trace" "$d/t.none")" "$d/c.bs.json" "$(cat "$d/o.bs")"
     for m in $METHODS; do
-        "$MT" reconstruct "$d/bs.mtr" -o "$d/r.$m.mtr" --method "$m" >/dev/null 2>&1 || continue
-        "$MT" compare "$d/truth.json" "$d/r.$m.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.$m.json" 2>/dev/null || continue
+        have "$d/r.$m.mtr" || "$MT" reconstruct "$d/bs.mtr" -o "$d/r.$m.mtr" --method "$m" >/dev/null 2>&1 || continue
+        have "$d/c.$m.json" ||
+            "$MT" compare "$d/truth.json" "$d/r.$m.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.$m.json" 2>/dev/null || continue
         opt_of "$d/r.$m.mtr" 1 "$d/o.$m"
         row "$name" "burst/span + $m" "$(bytes "$d/bs.mtr")" "$(ratio "$d/t.trace" "$d/t.none")" "$d/c.$m.json" "$(cat "$d/o.$m")"
     done
     if [ $have_modes = 1 ]; then
-        if [ $red_ok = 1 ] && "$MT" compare "$d/truth.json" "$d/reduce.mtr" $cmp_args --policies lru,fifo,clock --format json \
-            >"$d/c.reduce.json" 2>/dev/null; then
+        if [ $red_ok = 1 ] && { have "$d/c.reduce.json" ||
+            "$MT" compare "$d/truth.json" "$d/reduce.mtr" $cmp_args --policies lru,fifo,clock --format json \
+            >"$d/c.reduce.json" 2>"$d/c.reduce.err"; }; then
             row "$name" "reduce (B = ${BLIST%%,*})" "$(bytes "$d/reduce.mtr")" "$(ratio "$d/t.reduce" "$d/t.none")" "$d/c.reduce.json" \
                 "$( [ -s "$d/opt.truth" ] && echo truth)"
         else
             row_skip "$name" reduce "mtemu --trace-mode reduce or metatrace compare failed"; fail "fidelity-$name (reduce run)"
+            cat "$d/c.reduce.err" 2>/dev/null
         fi
         # spatial at its default rate
-        if timed "$d/t.spatial" "$MTEMU" -q --trace-mode spatial --trace "$d/spatial.mtr" "$@" &&
-            "$MT" compare "$d/truth.json" "$d/spatial.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.spatial.json" 2>/dev/null; then
+        if { done_run "$d/t.spatial" "$d/spatial.mtr" || timed "$d/t.spatial" "$MTEMU" -q --trace-mode spatial --trace "$d/spatial.mtr" "$@"; } &&
+            { have "$d/c.spatial.json" ||
+              "$MT" compare "$d/truth.json" "$d/spatial.mtr" $cmp_args --policies lru,fifo,clock --format json >"$d/c.spatial.json" 2>"$d/c.spatial.err"; }; then
             # (not in --short: 3 s of metatrace policy for a column no check reads)
             [ $short = 1 ] && : >"$d/o.spatial" || opt_of "$d/spatial.mtr" 0 "$d/o.spatial"
             row "$name" "spatial" "$(bytes "$d/spatial.mtr")" "$(ratio "$d/t.spatial" "$d/t.none")" "$d/c.spatial.json" "$(cat "$d/o.spatial")"
         else
             row_skip "$name" spatial "mtemu --trace-mode spatial or metatrace compare failed"; fail "fidelity-$name (spatial run)"
+            cat "$d/c.spatial.err" 2>/dev/null
         fi
     fi
     # the short variant's checks

@@ -179,6 +179,13 @@ static void release_below(mt_reduce *r, uint64_t limit)
  * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
 static uint32_t oldest_pending(const mt_reduce_filter *f)
 {
+    if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
+        uint32_t best = UINT32_MAX;
+        for (uint32_t j = 0; j < f->n; j++)
+            if (f->e[j].pend && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
+                best = j;
+        return best;
+    }
     for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
         if (f->e[e].pend)
             return e;
@@ -298,6 +305,17 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
     f->link[f->k].next = e;
 }
 
+/* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
+ * entry, one reference per time, so this is the entry the recency list would have at its end). */
+static inline uint32_t lru_small(const mt_reduce_filter *f)
+{
+    uint32_t e = 0;
+    for (uint32_t j = 1; j < f->n; j++)
+        if (f->e[j].last < f->e[e].last)
+            e = j;
+    return e;
+}
+
 /* A miss of filter i at time t: the reference is kept at once, and when the filter is full the
  * LRU entry leaves (its pending reference kept).  Returns the entry p now has. */
 static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
@@ -306,14 +324,16 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     keep_now(r, t, page4k, rw, i);
     uint32_t e;
     if (f->n == f->k) {
-        e = f->link[f->k].prev; /* the LRU entry */
+        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend)
             keep_late(r, x->last, x->ref, x->rw, i);
         if (x->last > f->evicted_last)
             f->evicted_last = x->last;
-        hash_delete(f, x->page);
-        list_unlink(f, e);
+        if (f->k > MT_REDUCE_SMALL_K) {
+            hash_delete(f, x->page);
+            list_unlink(f, e);
+        }
     } else {
         e = f->n++;
     }
@@ -339,11 +359,13 @@ static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, 
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         x->pend = 1;
-        list_unlink(f, e);
+        if (f->k > MT_REDUCE_SMALL_K)
+            list_unlink(f, e);
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
     }
-    list_push_front(f, e);
+    if (f->k > MT_REDUCE_SMALL_K)
+        list_push_front(f, e);
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
     x->rw = (uint8_t)rw;

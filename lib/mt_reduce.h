@@ -67,7 +67,9 @@ typedef struct {
     uint32_t hmask;
     /* k <= MT_REDUCE_SMALL_K (the large sizes: 2 entries at 2 MiB for B = 4 MiB): no hash, the
      * entries' metapages side by side, found by comparing them all (cheaper than a hash probe
-     * and its deletion on every miss, which are most references there) */
+     * and its deletion on every miss, which are most references there), and no recency list
+     * either: the LRU entry is the one with the smallest `last` (distinct per entry), found by
+     * the same kind of scan on a miss, so a hit only writes its entry */
     uint64_t small[MT_REDUCE_SMALL_K];
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
 } mt_reduce_filter;

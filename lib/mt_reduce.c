@@ -1,6 +1,7 @@
 /* The reduce mode's exact filter: see mt_reduce.h and docs/metapaging.md "Exact reduction". */
 #include "mt_reduce.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,10 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         }
         f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
     }
+    for (r->nbig = 0; r->nbig < MT_REDUCE_SIZES && r->f[r->nbig].k > MT_REDUCE_SMALL_K; r->nbig++)
+        ;
+    for (r->one = 0; r->one < MT_REDUCE_SIZES && r->f[r->one].k >= 2; r->one++)
+        ;
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
     if (!r->now) {
@@ -246,9 +251,9 @@ static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
 #define SLOT_ENTRY_MASK ((UINT64_C(1) << MT_REDUCE_SLOT_BITS) - 1)
 
 /* Entry of metapage p, or UINT32_MAX (not in the filter). */
-static inline uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
+static inline __attribute__((always_inline)) uint32_t lookup(const mt_reduce_filter *f, uint64_t p, bool small)
 {
-    if (f->k <= MT_REDUCE_SMALL_K) {
+    if (small) {
         for (uint32_t j = 0; j < f->n; j++)
             if (f->small[j] == p)
                 return j;
@@ -352,10 +357,11 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 
 /* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page), which
  * is not the filter's MRU metapage. */
-static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
+static inline __attribute__((always_inline)) void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
+                                                              uint64_t page4k, unsigned rw, bool small)
 {
     mt_reduce_filter *f = &r->f[i];
-    uint32_t e = lookup(f, p);
+    uint32_t e = lookup(f, p, small);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
@@ -364,12 +370,12 @@ static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, 
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         x->pend = 1;
-        if (f->k > MT_REDUCE_SMALL_K)
+        if (!small)
             list_unlink(f, e);
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
     }
-    if (f->k > MT_REDUCE_SMALL_K)
+    if (!small)
         list_push_front(f, e);
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
@@ -386,8 +392,13 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     r->last_ref = page4k + 1;
     unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
-    for (unsigned i = 0; i < n; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw);
+    /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
+     * small ones: two loops, so that neither asks at every size which kind of filter it has */
+    unsigned i = 0;
+    for (; i < n && i < r->nbig; i++)
+        filter_ref(r, i, t, page4k >> i, page4k, rw, false);
+    for (; i < n; i++)
+        filter_ref(r, i, t, page4k >> i, page4k, rw, true);
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
         release_below(r, watermark(r));
@@ -401,10 +412,9 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
  * holds one entry only if x and y are the same metapage there. */
 static int alternation_ok(const mt_reduce *r, uint64_t x, uint64_t y)
 {
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-        if (r->f[i].k < 2 && (x >> i) != (y >> i))
-            return 0;
-    return 1;
+    /* the sizes of one entry are those from r->one on (k falls as the size grows), and x and y in
+     * one metapage of size r->one are in one metapage of every larger size */
+    return r->one >= MT_REDUCE_SIZES || (x >> r->one) == (y >> r->one);
 }
 
 static void replay_skipped(mt_reduce *r)

@@ -82,6 +82,9 @@ typedef struct {
 typedef struct {
     uint64_t budget;
     mt_reduce_filter f[MT_REDUCE_SIZES];
+    /* k falls as the size grows: sizes 0..nbig-1 have more than MT_REDUCE_SMALL_K entries (a hash
+     * table and a recency list), sizes from `one` on a single entry */
+    unsigned nbig, one;
     /* the 4 KiB page of the last reference through the filters + 1 (0: none): size i's MRU
      * metapage is its >> i, so a change of page reaches only the sizes up to its highest
      * changed bit (the others see a repeat, which changes nothing) */

@@ -179,34 +179,30 @@ static void release_below(mt_reduce *r, uint64_t limit)
     }
 }
 
-/* Filter f's pending entry with the oldest last reference, if that is at most `bound`, else
- * UINT32_MAX (none, or all newer).  The recency list is in order of `last` (a reference moves its
- * entry to the front), so it is the first pending entry from the LRU end, and the walk stops at
- * the first entry newer than `bound`: the large filters' LRU ends hold many decided entries, and
- * the caller's bound (the oldest pending reference of the sizes looked at before) ends the walk
- * there.  A small filter (no list) is scanned whole. */
-static uint32_t oldest_pending(const mt_reduce_filter *f, uint64_t bound)
+/* Filter f's pending entry with the oldest last reference, or UINT32_MAX (none).  The recency
+ * list is in order of `last` (a reference moves its entry to the front), so it is the first
+ * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
+static uint32_t oldest_pending(const mt_reduce_filter *f)
 {
-    uint32_t best = UINT32_MAX;
-    if (f->k <= MT_REDUCE_SMALL_K) {
+    if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
+        uint32_t best = UINT32_MAX;
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && f->e[j].last <= bound && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
+            if (f->e[j].pend && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
                 best = j;
         return best;
     }
-    for (uint32_t e = f->link[f->k].prev; e != f->k && f->e[e].last <= bound; e = f->link[e].prev)
+    for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
         if (f->e[e].pend)
             return e;
     return UINT32_MAX;
 }
 
-/* The oldest reference any filter may still keep: records before it are final.  From the largest
- * size (the fewest entries) down, so that the bound cuts the long walks of the small sizes. */
+/* The oldest reference any filter may still keep: records before it are final. */
 static uint64_t watermark(const mt_reduce *r)
 {
     uint64_t w = UINT64_MAX;
-    for (unsigned i = MT_REDUCE_SIZES; i-- > 0;) {
-        uint32_t j = oldest_pending(&r->f[i], w);
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
+        uint32_t j = oldest_pending(&r->f[i]);
         if (j != UINT32_MAX && r->f[i].e[j].last < w)
             w = r->f[i].e[j].last;
     }
@@ -222,10 +218,9 @@ static int force_oldest(mt_reduce *r)
     unsigned bi = 0;
     uint32_t bj = UINT32_MAX;
     uint64_t best = UINT64_MAX;
-    /* the smallest size of the oldest: from the largest size down, a tie goes to the smaller */
-    for (unsigned i = MT_REDUCE_SIZES; i-- > 0;) {
-        uint32_t j = oldest_pending(&r->f[i], best);
-        if (j != UINT32_MAX && r->f[i].e[j].last <= best) {
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) { /* the smallest size of the oldest, as a scan */
+        uint32_t j = oldest_pending(&r->f[i]);
+        if (j != UINT32_MAX && r->f[i].e[j].last < best) {
             best = r->f[i].e[j].last;
             bi = i;
             bj = j;

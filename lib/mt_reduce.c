@@ -35,6 +35,7 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
             return -1;
         }
         f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
+        f->hint = UINT32_MAX;
     }
     for (r->nbig = 0; r->nbig < MT_REDUCE_SIZES && r->f[r->nbig].k > MT_REDUCE_SMALL_K; r->nbig++)
         ;
@@ -182,7 +183,7 @@ static void release_below(mt_reduce *r, uint64_t limit)
 /* Filter f's pending entry with the oldest last reference, or UINT32_MAX (none).  The recency
  * list is in order of `last` (a reference moves its entry to the front), so it is the first
  * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
-static uint32_t oldest_pending(const mt_reduce_filter *f)
+static uint32_t oldest_pending(mt_reduce_filter *f)
 {
     if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
         uint32_t best = UINT32_MAX;
@@ -191,14 +192,24 @@ static uint32_t oldest_pending(const mt_reduce_filter *f)
                 best = j;
         return best;
     }
+    /* The last answer still holds while that entry is pending with the same `last`: it was not
+     * referenced since (a reference moves `last`), and the entries behind it in the list, none of
+     * them pending then, can only have left or moved to the front (pending needs a reference).
+     * The LRU ends of the large filters hold long runs of decided entries, walked at every flush
+     * and forced keep otherwise. */
+    if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
+        return f->hint;
     for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
-        if (f->e[e].pend)
+        if (f->e[e].pend) {
+            f->hint = e;
+            f->hint_last = f->e[e].last;
             return e;
+        }
     return UINT32_MAX;
 }
 
 /* The oldest reference any filter may still keep: records before it are final. */
-static uint64_t watermark(const mt_reduce *r)
+static uint64_t watermark(mt_reduce *r)
 {
     uint64_t w = UINT64_MAX;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {

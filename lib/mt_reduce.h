@@ -72,6 +72,8 @@ typedef struct {
      * the same kind of scan on a miss, so a hit only writes its entry */
     uint64_t small[MT_REDUCE_SMALL_K];
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
+    uint32_t hint;          /* the oldest pending entry last found, and its `last` (lib/mt_reduce.c */
+    uint64_t hint_last;     /* oldest_pending: still the answer while both are unchanged) */
 } mt_reduce_filter;
 
 /* A record waiting in the reorder stage: 16 bytes (page << 11 | mask << 1 | rw in one word). */

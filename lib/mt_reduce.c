@@ -1,6 +1,7 @@
 /* The reduce mode's exact filter: see mt_reduce.h and docs/metapaging.md "Exact reduction". */
 #include "mt_reduce.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,12 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
             return -1;
         }
         f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
+        f->hint = UINT32_MAX;
     }
+    for (r->nbig = 0; r->nbig < MT_REDUCE_SIZES && r->f[r->nbig].k > MT_REDUCE_SMALL_K; r->nbig++)
+        ;
+    for (r->one = 0; r->one < MT_REDUCE_SIZES && r->f[r->one].k >= 2; r->one++)
+        ;
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
     if (!r->now) {
@@ -177,16 +183,33 @@ static void release_below(mt_reduce *r, uint64_t limit)
 /* Filter f's pending entry with the oldest last reference, or UINT32_MAX (none).  The recency
  * list is in order of `last` (a reference moves its entry to the front), so it is the first
  * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
-static uint32_t oldest_pending(const mt_reduce_filter *f)
+static uint32_t oldest_pending(mt_reduce_filter *f)
 {
+    if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
+        uint32_t best = UINT32_MAX;
+        for (uint32_t j = 0; j < f->n; j++)
+            if (f->e[j].pend && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
+                best = j;
+        return best;
+    }
+    /* The last answer still holds while that entry is pending with the same `last`: it was not
+     * referenced since (a reference moves `last`), and the entries behind it in the list, none of
+     * them pending then, can only have left or moved to the front (pending needs a reference).
+     * The LRU ends of the large filters hold long runs of decided entries, walked at every flush
+     * and forced keep otherwise. */
+    if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
+        return f->hint;
     for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
-        if (f->e[e].pend)
+        if (f->e[e].pend) {
+            f->hint = e;
+            f->hint_last = f->e[e].last;
             return e;
+        }
     return UINT32_MAX;
 }
 
 /* The oldest reference any filter may still keep: records before it are final. */
-static uint64_t watermark(const mt_reduce *r)
+static uint64_t watermark(mt_reduce *r)
 {
     uint64_t w = UINT64_MAX;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
@@ -234,9 +257,9 @@ static inline uint32_t hash_of(const mt_reduce_filter *f, uint64_t p)
 #define SLOT_ENTRY_MASK ((UINT64_C(1) << MT_REDUCE_SLOT_BITS) - 1)
 
 /* Entry of metapage p, or UINT32_MAX (not in the filter). */
-static inline uint32_t lookup(const mt_reduce_filter *f, uint64_t p)
+static inline __attribute__((always_inline)) uint32_t lookup(const mt_reduce_filter *f, uint64_t p, bool small)
 {
-    if (f->k <= MT_REDUCE_SMALL_K) {
+    if (small) {
         for (uint32_t j = 0; j < f->n; j++)
             if (f->small[j] == p)
                 return j;
@@ -298,6 +321,17 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
     f->link[f->k].next = e;
 }
 
+/* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
+ * entry, one reference per time, so this is the entry the recency list would have at its end). */
+static inline uint32_t lru_small(const mt_reduce_filter *f)
+{
+    uint32_t e = 0;
+    for (uint32_t j = 1; j < f->n; j++)
+        if (f->e[j].last < f->e[e].last)
+            e = j;
+    return e;
+}
+
 /* A miss of filter i at time t: the reference is kept at once, and when the filter is full the
  * LRU entry leaves (its pending reference kept).  Returns the entry p now has. */
 static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
@@ -306,14 +340,16 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     keep_now(r, t, page4k, rw, i);
     uint32_t e;
     if (f->n == f->k) {
-        e = f->link[f->k].prev; /* the LRU entry */
+        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend)
             keep_late(r, x->last, x->ref, x->rw, i);
         if (x->last > f->evicted_last)
             f->evicted_last = x->last;
-        hash_delete(f, x->page);
-        list_unlink(f, e);
+        if (f->k > MT_REDUCE_SMALL_K) {
+            hash_delete(f, x->page);
+            list_unlink(f, e);
+        }
     } else {
         e = f->n++;
     }
@@ -327,10 +363,11 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 
 /* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page), which
  * is not the filter's MRU metapage. */
-static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, uint64_t page4k, unsigned rw)
+static inline __attribute__((always_inline)) void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
+                                                              uint64_t page4k, unsigned rw, bool small)
 {
     mt_reduce_filter *f = &r->f[i];
-    uint32_t e = lookup(f, p);
+    uint32_t e = lookup(f, p, small);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
@@ -339,11 +376,13 @@ static inline void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, 
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         x->pend = 1;
-        list_unlink(f, e);
+        if (!small)
+            list_unlink(f, e);
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
     }
-    list_push_front(f, e);
+    if (!small)
+        list_push_front(f, e);
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
     x->rw = (uint8_t)rw;
@@ -359,8 +398,13 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     r->last_ref = page4k + 1;
     unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
-    for (unsigned i = 0; i < n; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw);
+    /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
+     * small ones: two loops, so that neither asks at every size which kind of filter it has */
+    unsigned i = 0;
+    for (; i < n && i < r->nbig; i++)
+        filter_ref(r, i, t, page4k >> i, page4k, rw, false);
+    for (; i < n; i++)
+        filter_ref(r, i, t, page4k >> i, page4k, rw, true);
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
         release_below(r, watermark(r));
@@ -374,10 +418,9 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
  * holds one entry only if x and y are the same metapage there. */
 static int alternation_ok(const mt_reduce *r, uint64_t x, uint64_t y)
 {
-    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-        if (r->f[i].k < 2 && (x >> i) != (y >> i))
-            return 0;
-    return 1;
+    /* the sizes of one entry are those from r->one on (k falls as the size grows), and x and y in
+     * one metapage of size r->one are in one metapage of every larger size */
+    return r->one >= MT_REDUCE_SIZES || (x >> r->one) == (y >> r->one);
 }
 
 static void replay_skipped(mt_reduce *r)

@@ -68,9 +68,13 @@ typedef struct {
     uint32_t hmask;
     /* k <= MT_REDUCE_SMALL_K (the large sizes: 2 entries at 2 MiB for B = 4 MiB): no hash, the
      * entries' metapages side by side, found by comparing them all (cheaper than a hash probe
-     * and its deletion on every miss, which are most references there) */
+     * and its deletion on every miss, which are most references there), and no recency list
+     * either: the LRU entry is the one with the smallest `last` (distinct per entry), found by
+     * the same kind of scan on a miss, so a hit only writes its entry */
     uint64_t small[MT_REDUCE_SMALL_K];
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
+    uint32_t hint;          /* the oldest pending entry last found, and its `last` (lib/mt_reduce.c */
+    uint64_t hint_last;     /* oldest_pending: still the answer while both are unchanged) */
 } mt_reduce_filter;
 
 /* A record waiting in the reorder stage: 16 bytes (page << 11 | mask << 1 | rw in one word). */
@@ -81,6 +85,9 @@ typedef struct {
 typedef struct {
     uint64_t budget;
     mt_reduce_filter f[MT_REDUCE_SIZES];
+    /* k falls as the size grows: sizes 0..nbig-1 have more than MT_REDUCE_SMALL_K entries (a hash
+     * table and a recency list), sizes from `one` on a single entry */
+    unsigned nbig, one;
     /* the 4 KiB page of the last reference through the filters + 1 (0: none): size i's MRU
      * metapage is its >> i, so a change of page reaches only the sizes up to its highest
      * changed bit (the others see a repeat, which changes nothing) */

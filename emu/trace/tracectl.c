@@ -720,6 +720,24 @@ static bool rec_access(void *ctx, const mt_access *a)
     return true;
 }
 
+/* rec_access for the reduce filter alone (no --trace-all, spatial or unit model beside it), the
+ * recorder behind the CPU's page filter on the Linux runs' every page change: the device hands it
+ * only accesses of cfg's kinds and tap (the recorder's kind_mask and tap are those then), so what
+ * is left to ask is guest RAM, and whether an alternation has settled. */
+static bool red_only_access(void *ctx, const mt_access *a)
+{
+    struct trace_session *s = ctx;
+    if (a->addr >= s->ram_base && a->addr < s->ram_end) {
+        mt_reduce_access(&s->red, a->cycle, a->addr, a->write);
+        if (s->red_failed || s->red.oom)
+            return false;
+    }
+    uint64_t last, other;
+    if (mt_reduce_settled(&s->red, &last, &other))
+        tracedev_page_pair(&s->dev, last, other);
+    return true;
+}
+
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
 {
     struct trace_session *s = ctx;
@@ -955,7 +973,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     }
     bool filtered = s->red_init || s->ured_init || s->sp_init;
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
-                             .tap = s->all ? o->all_tap : o->cfg.tap, .access = rec_access, .marker = all_marker,
+                             .tap = s->all ? o->all_tap : o->cfg.tap,
+                             .access = s->red_init && !s->all && !s->sp_init ? red_only_access : rec_access,
+                             .marker = all_marker,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);

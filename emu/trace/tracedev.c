@@ -92,6 +92,17 @@ static void fail(mt_tracedev *d)
 }
 
 static uint64_t model_only_listener(void *ctx, const mt_access *a);
+static uint64_t recorder_only_listener(void *ctx, const mt_access *a);
+
+/* The recorder behind the CPU's page filter with the C model idle (no session, no register write
+ * waiting for an access: its next due UINT64_MAX, which only a register write changes, and each
+ * write re-arms): tracedev_listener would only hand the access to the recorder and answer
+ * UINT64_MAX, so recorder_only_listener does that without the checks for the unit and the other
+ * backends (the reduce mode's Linux runs hear a page change every few accesses). */
+static bool recorder_alone(const mt_tracedev *d)
+{
+    return d->model && !d->pipe && page_filtered(d) && mt_unit_next_due(d->model) == UINT64_MAX;
+}
 
 /* The recorder alone (no session of the unit to feed, no register write pending in it): the CPU
  * hands over only the kinds the recorder takes, so a fetch costs a load/store recorder nothing.
@@ -111,7 +122,9 @@ void tracedev_rearm(mt_tracedev *d)
         cpu_set_listener(d->cpu, tracepipe_listener, d->pipe, due(d));
         cpu_set_sampler(d->cpu, tracepipe_sampler(d->pipe));
     } else
-        cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener : tracedev_listener,
+        cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener
+                                 : recorder_alone(d)                      ? recorder_only_listener
+                                                                          : tracedev_listener,
                          d, due(d));
     uint32_t kinds = page_filtered(d) ? d->rec.kind_mask : 0;
     if (kinds != d->cpu->pf.kinds) {
@@ -165,6 +178,31 @@ static uint64_t model_only_listener(void *ctx, const mt_access *a)
     return mt_unit_next_due(u);
 }
 
+/* The recorder's part of tracedev_listener: one access of its kinds and tap, one per cycle. */
+static inline void recorder_hears(mt_tracedev *d, const mt_access *a)
+{
+    if (d->rec.skipped && page_filtered(d)) /* what the page filter kept back since the last */
+        rec_skipped(d, cpu_filter_ordinal(d->cpu));
+    if (a->cycle < d->rec_last) {
+        d->collisions++;
+    } else {
+        d->rec_last = a->cycle + 1;
+        d->rec_accesses++;
+        if (!d->rec.access(d->rec.ctx, a))
+            fail(d);
+    }
+}
+
+/* tracedev_listener when recorder_alone holds (what tracedev_rearm installs then): the unit is not
+ * due (UINT64_MAX) and stays so until a register write re-arms; the page filter stays armed. */
+static uint64_t recorder_only_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    if (!d->failed && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap)
+        recorder_hears(d, a);
+    return UINT64_MAX;
+}
+
 uint64_t tracedev_listener(void *ctx, const mt_access *a)
 {
     mt_tracedev *d = ctx;
@@ -174,18 +212,8 @@ uint64_t tracedev_listener(void *ctx, const mt_access *a)
         return model_listener(d, a);
     if (d->failed)
         return UINT64_MAX;
-    if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
-        if (d->rec.skipped && page_filtered(d)) /* what the page filter kept back since the last */
-            rec_skipped(d, cpu_filter_ordinal(d->cpu));
-        if (a->cycle < d->rec_last) {
-            d->collisions++;
-        } else {
-            d->rec_last = a->cycle + 1;
-            d->rec_accesses++;
-            if (!d->rec.access(d->rec.ctx, a))
-                fail(d);
-        }
-    }
+    if (d->rec.access && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap)
+        recorder_hears(d, a);
     /* The unit takes one access per cycle, of its own tap: filtering the tap here keeps a core
      * access and the DRAM transfer it causes (same cycle) from both claiming that cycle. */
     uint64_t unit_due = d->be.next_due(d->be.ctx);

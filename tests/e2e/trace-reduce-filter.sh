@@ -41,6 +41,32 @@ same() {
         return 1
     fi
 }
+# unit_session NAME: the guest programs the unit (rt-check's trace checks: a session with markers)
+# while the reduce recorder runs.  The filtered run's listener changes with the unit's state (the
+# recorder's own listener while the unit is idle, the device's while a session or a register write
+# is pending, emu/trace/tracedev.c recorder_alone): the reduce records must be those of the
+# every-access run, and the unit must sample the same accesses in both.
+unit_session() {
+    local name=$1 T=$T/$1
+    mkdir -p "$T"
+    local args=(-q -m 16M --append "mem=16M trace=1" --trace-mode reduce --trace-reduce-budget 16K --stats)
+    if ! "$MTEMU" "${args[@]}" --trace "$T/f.mtr" "$FWBUILD/rt-check.elf" >"$T/f.out" 2>"$T/f.err" ||
+       ! "$MTEMU" "${args[@]}" --trace "$T/u.mtr" --trace-all "$T/a.mtr" "$FWBUILD/rt-check.elf" >"$T/u.out" 2>"$T/u.err"; then
+        echo "FAIL $name (mtemu)"; cat "$T/f.err" "$T/u.err"; return 1
+    fi
+    "$BIN/metatrace" decode "$T/f.mtr" >"$T/f.txt" 2>&1
+    "$BIN/metatrace" decode "$T/u.mtr" >"$T/u.txt" 2>&1
+    grep -E '^trace\.(samples|accesses) ' "$T/f.err" >"$T/f.unit"
+    grep -E '^trace\.(samples|accesses) ' "$T/u.err" >"$T/u.unit"
+    if grep -q 'result rt-check failures=0' "$T/f.out" && grep -q '^trace.samples [1-9]' "$T/f.unit" &&
+       [ -s "$T/f.txt" ] && cmp -s "$T/f.txt" "$T/u.txt" && cmp -s "$T/f.unit" "$T/u.unit"; then
+        echo "PASS $name ($(wc -l <"$T/f.txt") records identical, $(head -1 "$T/f.unit"))"
+    else
+        echo "FAIL $name (records or the unit's samples differ, or the guest's session failed)"
+        diff "$T/f.txt" "$T/u.txt" | head -4; diff "$T/f.unit" "$T/u.unit"; tail -2 "$T/f.out"
+        return 1
+    fi
+}
 . "$(dirname "$0")/../lib/jobs.sh"
 jobs_begin
 job same trace-reduce-filter-wss wss.elf --append "min=64K max=512K iters=1" --trace-reduce-budget 64K
@@ -58,4 +84,5 @@ job same trace-reduce-filter-pager wss.elf --append "min=64K max=512K iters=1" -
     --trace-reduce-budget 64K
 job same trace-reduce-filter-pager-timed wss.elf --append "min=64K max=512K iters=1" --metapage-budget 256K \
     --metapage-fault-cycles 1000 --trace-reduce-budget 64K
+job unit_session trace-reduce-filter-unit-session
 jobs_end

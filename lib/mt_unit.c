@@ -87,33 +87,13 @@ void mt_unit_free(mt_unit *u)
     mt_fifo_free(&u->fifo);
 }
 
-/* ---- lazy time ------------------------------------------------------------------------ */
+/* ---- lazy time (skip_to: mt_unit_internal.h) ------------------------------------------- */
 
 static int quiet(const mt_unit *u)
 {
     return !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
            !(u->sp_on && mt_usp_busy(&u->sp)) && !u->rd_on;
-}
-
-/* Cycles [now, j) with nothing but drain and interval openings (quiet, j <= sec_end). */
-static void skip_to(mt_unit *u, uint64_t j)
-{
-    uint64_t n = j - u->now;
-    if (u->fifo.occ) {
-        uint64_t bytes = n >= u->fifo.occ ? u->fifo.occ : n * u->p.drain;
-        drain(u, bytes);
-    }
-    if (u->active && u->next_sp < j) {
-        uint64_t m = (j - 1 - u->next_sp) / u->sec_r + 1;
-        u->int_open = 1;
-        u->int_sp = u->next_sp + (m - 1) * u->sec_r;
-        u->int_idx = u->next_idx + m - 1;
-        u->next_idx += m;
-        u->next_sp += m * u->sec_r;
-    }
-    u->now = j;
-    enter_due(u, j - 1); /* callers never skip past a due packet's cycle */
 }
 
 /* The cycle up to which advance may skip from a quiet state: not past the section end, and not
@@ -316,6 +296,8 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
                 continue;
             }
         }
+        if (u->lazy && mt_unit_bulk_step(u, cycle)) /* a stalled unit (mt_unit_bulk.c) */
+            continue;
         if (u->lazy && u->fast && fast_ok(u))
             fast_clock(u, &u->acc);
         else
@@ -460,7 +442,9 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
     mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
     mt_unit_advance(u, u->now + 1);
     while (u->busy || u->fifo.occ) {
-        if (quiet(u) && u->fifo.occ)
+        /* the FIFO cannot be empty before it has drained what it holds: steps that never pass
+         * the first idle cycle, long ones for a lazy unit's bulk step */
+        if (u->fifo.occ)
             mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
         else
             mt_unit_advance(u, u->now + 1);

@@ -157,6 +157,9 @@ typedef struct {
     uint8_t overflowed, marker_lost, err_order;
     uint32_t latch_samples_hi, latch_bytes_hi, latch_cycle_hi;
     uint64_t order_errors; /* accesses ignored for breaking the contract */
+    /* the lazy model's bulk step (lib/mt_unit_bulk.c): cycles it completed, section switches it
+     * made arithmetically (observers only: for tests and profiles) */
+    uint64_t bulk_cycles, bulk_switches;
     /* batched output (mt_unit_batch_output) */
     int batch;
     uint8_t *stage;

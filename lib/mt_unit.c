@@ -441,12 +441,16 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
 {
     mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
     mt_unit_advance(u, u->now + 1);
+    /* Steps that never pass the first idle cycle (not busy, FIFO empty): the FIFO drains what it
+     * holds first; a packet in flight enters it first (an END too: then it holds the END); busy
+     * with neither, the END is still to be chosen, so a lazy unit's bulk step, which stops at
+     * every act and entry, cannot pass it (a reduce session's flush: thousands of cycles). */
     while (u->busy || u->fifo.occ) {
-        /* the FIFO cannot be empty before it has drained what it holds: steps that never pass
-         * the first idle cycle, long ones for a lazy unit's bulk step */
         if (u->fifo.occ)
             mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
-        else
+        else if (u->pipe_n)
+            mt_unit_advance(u, u->pipe[u->pipe_head].due + 1);
+        else if (!(u->lazy && mt_unit_bulk_step(u, UINT64_MAX)))
             mt_unit_advance(u, u->now + 1);
     }
     mt_unit_flush(u);

@@ -67,9 +67,10 @@ static inline uint64_t at_least_now(const mt_unit *u, uint64_t t)
  * first cycle it holds is a breakpoint. */
 static uint64_t first_act(const mt_unit *u)
 {
-    uint64_t b[5];
+    if (acts_at(u, u->now))
+        return u->now; /* (the common answer in a busy stretch: no other breakpoint looked at) */
+    uint64_t b[4];
     unsigned n = 0;
-    b[n++] = u->now;
     b[n++] = at_least_now(u, u->rest_until);
     if (u->hold.valid)
         b[n++] = at_least_now(u, u->hold.ready);

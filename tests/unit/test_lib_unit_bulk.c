@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -97,7 +98,7 @@ static void trial(uint64_t seed, int mode, int batch, mt_unit u[2], tu_buf out[2
     for (int i = 0; i < 400; i++) {
         const uint64_t r = tu_rand(&rs);
         /* the gap: mostly a few cycles, sometimes long (the unit stalls or idles in it) */
-        c += r % 8 == 0 ? 200 + (r >> 8) % 6000 : (r >> 8) % 4;
+        c += r % 8 == 0 ? 200 + (r >> 8) % 3000 : (r >> 8) % 4;
         const unsigned what = (unsigned)(r >> 24) % 64;
         uint32_t off = 0, val = 0;
         if (what == 0 || (i == 0)) {
@@ -185,6 +186,9 @@ static void run_trials(int mode, int n, uint64_t *bulk_cycles, uint64_t *bulk_sw
     }
     free(out[0].p);
     free(out[1].p);
+    if (getenv("BULK_COUNTS"))
+        printf("mode %d: %lu bulk cycles, %lu switches, %lu cycles\n", mode, (unsigned long)*bulk_cycles,
+               (unsigned long)*bulk_switches, (unsigned long)*cycles);
 }
 
 /* Bursts and spans: stalls on a full FIFO, rest cycles and held samples, switches in the gaps. */
@@ -193,7 +197,7 @@ static void test_bulk_equals_per_cycle(void **state)
     (void)state;
     uint64_t bc, bs, cycles;
     run_trials(PLAIN, 40, &bc, &bs, &cycles);
-    assert_true(bc > 100000); /* the bulk step had work (228,000 cycles of 7 million; quiet ones are
+    assert_true(bc > 100000); /* the bulk step had work (216,000 cycles of 3.9 million; quiet ones are
                                * skip_to's), and runs of switches */
     assert_true(bs > 1000);
 }
@@ -205,7 +209,7 @@ static void test_bulk_reduce(void **state)
     (void)state;
     uint64_t bc, bs, cycles;
     run_trials(REDUCE, 24, &bc, &bs, &cycles);
-    assert_true(bc > cycles / 10); /* (1.9 million of 4.2 million) */
+    assert_true(bc > cycles / 10); /* (1.0 million of 2.3 million) */
     assert_true(bs > 1000);
 }
 
@@ -215,7 +219,7 @@ static void test_bulk_spatial(void **state)
     (void)state;
     uint64_t bc, bs, cycles;
     run_trials(SPATIAL, 16, &bc, &bs, &cycles);
-    assert_true(bc > 30000); /* (75,000 of 2.7 million) */
+    assert_true(bc > 30000); /* (96,000 of 1.5 million) */
     assert_true(bs > 1000);
 }
 

@@ -58,8 +58,17 @@ int mt_unit_reset(mt_unit *u, const mt_unit_params *params)
 {
     uint8_t *fifo_buf = u->fifo.buf, *stage = u->stage;
     uint32_t buf_depth = u->buf_depth;
-    mt_unit_rd_free(u);
-    if (init_state(u, params) != 0) {
+    /* the reduce path's buffers stay too (its next session's start reuses or replaces them) */
+    const mt_unit_reduce rd = u->rd;
+    const uint8_t rd_alloc = u->rd_alloc;
+    mt_unit_rdrec *rd_pend = u->rd_pend;
+    const uint32_t rd_pend_cap = u->rd_pend_cap;
+    const int ok = init_state(u, params) == 0;
+    u->rd = rd;
+    u->rd_alloc = rd_alloc;
+    u->rd_pend = rd_pend;
+    u->rd_pend_cap = rd_pend_cap;
+    if (!ok) {
         u->fifo.buf = fifo_buf; /* still u's: mt_unit_free releases them */
         u->stage = stage;
         u->buf_depth = buf_depth;

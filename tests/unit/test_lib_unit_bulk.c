@@ -81,7 +81,7 @@ enum { PLAIN, SPATIAL, REDUCE };
 /* One random program: the same writes and accesses to a lazy unit (the bulk step) and to one
  * clocked every cycle.  Sections of 2 to 41 cycles (often 2 to 5) switch many times in a gap; the FIFO (32 to
  * 287 bytes, 1 to 3 bytes a cycle) fills and drops samples. */
-static void trial(uint64_t seed, int mode, int batch, mt_unit u[2], tu_buf out[2])
+static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], tu_buf out[2])
 {
     uint64_t rs = seed;
     mt_unit_params p = {.depth = 32 + (uint32_t)(tu_rand(&rs) % 256), .drain = 1 + (uint32_t)(tu_rand(&rs) % 3),
@@ -89,7 +89,8 @@ static void trial(uint64_t seed, int mode, int batch, mt_unit u[2], tu_buf out[2
     for (int k = 0; k < 2; k++) {
         out[k].n = 0;
         p.sink_ctx = &out[k];
-        assert_int_equal(mt_unit_init(&u[k], &p), 0);
+        /* reset: the lazy unit is the last trial's, its buffers (the reduce path's) kept */
+        assert_int_equal(k == 0 && reset ? mt_unit_reset(&u[k], &p) : mt_unit_init(&u[k], &p), 0);
         u[k].lazy = k == 0;
         if (k == 0 && batch)
             assert_int_equal(mt_unit_batch_output(&u[k], 1), 0);
@@ -171,17 +172,18 @@ static void trial(uint64_t seed, int mode, int batch, mt_unit u[2], tu_buf out[2
     assert_int_equal(u[1].bulk_cycles, 0); /* the reference never takes it */
 }
 
-static void run_trials(int mode, int n, uint64_t *bulk_cycles, uint64_t *bulk_switches, uint64_t *cycles)
+/* n trials; with `reset` the lazy unit is made once and reset between them (fuzz_unit's way). */
+static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64_t *bulk_switches, uint64_t *cycles)
 {
     tu_buf out[2] = {{0}, {0}};
+    mt_unit u[2];
     *bulk_cycles = *bulk_switches = *cycles = 0;
     for (int t = 0; t < n; t++) {
-        mt_unit u[2];
-        trial(0xB01C + (uint64_t)t * 7919 + (uint64_t)mode * 104729, mode, t % 3 == 2, u, out);
+        trial(0xB01C + (uint64_t)t * 7919 + (uint64_t)mode * 104729, mode, t % 3 == 2, reset && t > 0, u, out);
         *bulk_cycles += u[0].bulk_cycles;
         *bulk_switches += u[0].bulk_switches;
         *cycles += u[0].now;
-        for (int k = 0; k < 2; k++)
+        for (int k = reset && t + 1 < n; k < 2; k++)
             mt_unit_free(&u[k]);
     }
     free(out[0].p);
@@ -196,7 +198,7 @@ static void test_bulk_equals_per_cycle(void **state)
 {
     (void)state;
     uint64_t bc, bs, cycles;
-    run_trials(PLAIN, 40, &bc, &bs, &cycles);
+    run_trials(PLAIN, 40, 0, &bc, &bs, &cycles);
     assert_true(bc > 100000); /* the bulk step had work (216,000 cycles of 3.9 million; quiet ones are
                                * skip_to's), and runs of switches */
     assert_true(bs > 1000);
@@ -208,7 +210,7 @@ static void test_bulk_reduce(void **state)
 {
     (void)state;
     uint64_t bc, bs, cycles;
-    run_trials(REDUCE, 24, &bc, &bs, &cycles);
+    run_trials(REDUCE, 24, 0, &bc, &bs, &cycles);
     assert_true(bc > cycles / 10); /* (1.0 million of 2.3 million) */
     assert_true(bs > 1000);
 }
@@ -218,9 +220,19 @@ static void test_bulk_spatial(void **state)
 {
     (void)state;
     uint64_t bc, bs, cycles;
-    run_trials(SPATIAL, 16, &bc, &bs, &cycles);
+    run_trials(SPATIAL, 16, 0, &bc, &bs, &cycles);
     assert_true(bc > 30000); /* (96,000 of 1.5 million) */
     assert_true(bs > 1000);
+}
+
+/* Reduce sessions on one unit reset between them (mt_unit_reset keeps the reduce path's buffers,
+ * and its next session's start reuses them when the budget is the same): the same as fresh ones. */
+static void test_bulk_reduce_reset(void **state)
+{
+    (void)state;
+    uint64_t bc, bs, cycles;
+    run_trials(REDUCE, 12, 1, &bc, &bs, &cycles);
+    assert_true(bc > cycles / 10);
 }
 
 int main(void)
@@ -229,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_bulk_equals_per_cycle),
         cmocka_unit_test(test_bulk_reduce),
         cmocka_unit_test(test_bulk_spatial),
+        cmocka_unit_test(test_bulk_reduce_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,8 +58,17 @@ int mt_unit_reset(mt_unit *u, const mt_unit_params *params)
 {
     uint8_t *fifo_buf = u->fifo.buf, *stage = u->stage;
     uint32_t buf_depth = u->buf_depth;
-    mt_unit_rd_free(u);
-    if (init_state(u, params) != 0) {
+    /* the reduce path's buffers stay too (its next session's start reuses or replaces them) */
+    const mt_unit_reduce rd = u->rd;
+    const uint8_t rd_alloc = u->rd_alloc;
+    mt_unit_rdrec *rd_pend = u->rd_pend;
+    const uint32_t rd_pend_cap = u->rd_pend_cap;
+    const int ok = init_state(u, params) == 0;
+    u->rd = rd;
+    u->rd_alloc = rd_alloc;
+    u->rd_pend = rd_pend;
+    u->rd_pend_cap = rd_pend_cap;
+    if (!ok) {
         u->fifo.buf = fifo_buf; /* still u's: mt_unit_free releases them */
         u->stage = stage;
         u->buf_depth = buf_depth;
@@ -87,33 +96,13 @@ void mt_unit_free(mt_unit *u)
     mt_fifo_free(&u->fifo);
 }
 
-/* ---- lazy time ------------------------------------------------------------------------ */
+/* ---- lazy time (skip_to: mt_unit_internal.h) ------------------------------------------- */
 
 static int quiet(const mt_unit *u)
 {
     return !u->acc_valid && !u->nwrites && !u->hold.valid && !u->sect_pending &&
            !u->sync_pending && !u->drop_pending && !u->marker_pending && !u->end_pending &&
            !(u->sp_on && mt_usp_busy(&u->sp)) && !u->rd_on;
-}
-
-/* Cycles [now, j) with nothing but drain and interval openings (quiet, j <= sec_end). */
-static void skip_to(mt_unit *u, uint64_t j)
-{
-    uint64_t n = j - u->now;
-    if (u->fifo.occ) {
-        uint64_t bytes = n >= u->fifo.occ ? u->fifo.occ : n * u->p.drain;
-        drain(u, bytes);
-    }
-    if (u->active && u->next_sp < j) {
-        uint64_t m = (j - 1 - u->next_sp) / u->sec_r + 1;
-        u->int_open = 1;
-        u->int_sp = u->next_sp + (m - 1) * u->sec_r;
-        u->int_idx = u->next_idx + m - 1;
-        u->next_idx += m;
-        u->next_sp += m * u->sec_r;
-    }
-    u->now = j;
-    enter_due(u, j - 1); /* callers never skip past a due packet's cycle */
 }
 
 /* The cycle up to which advance may skip from a quiet state: not past the section end, and not
@@ -316,6 +305,8 @@ void mt_unit_advance(mt_unit *u, uint64_t cycle)
                 continue;
             }
         }
+        if (u->lazy && mt_unit_bulk_step(u, cycle)) /* a stalled unit (mt_unit_bulk.c) */
+            continue;
         if (u->lazy && u->fast && fast_ok(u))
             fast_clock(u, &u->acc);
         else
@@ -459,10 +450,16 @@ uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle)
 {
     mt_unit_mmio_write(u, cycle < u->now ? u->now : cycle, MT_REG_CTRL, 0);
     mt_unit_advance(u, u->now + 1);
+    /* Steps that never pass the first idle cycle (not busy, FIFO empty): the FIFO drains what it
+     * holds first; a packet in flight enters it first (an END too: then it holds the END); busy
+     * with neither, the END is still to be chosen, so a lazy unit's bulk step, which stops at
+     * every act and entry, cannot pass it (a reduce session's flush: thousands of cycles). */
     while (u->busy || u->fifo.occ) {
-        if (quiet(u) && u->fifo.occ)
+        if (u->fifo.occ)
             mt_unit_advance(u, u->now + (u->fifo.occ + u->p.drain - 1) / u->p.drain);
-        else
+        else if (u->pipe_n)
+            mt_unit_advance(u, u->pipe[u->pipe_head].due + 1);
+        else if (!(u->lazy && mt_unit_bulk_step(u, UINT64_MAX)))
             mt_unit_advance(u, u->now + 1);
     }
     mt_unit_flush(u);

@@ -157,6 +157,9 @@ typedef struct {
     uint8_t overflowed, marker_lost, err_order;
     uint32_t latch_samples_hi, latch_bytes_hi, latch_cycle_hi;
     uint64_t order_errors; /* accesses ignored for breaking the contract */
+    /* the lazy model's bulk step (lib/mt_unit_bulk.c): cycles it completed, section switches it
+     * made arithmetically (observers only: for tests and profiles) */
+    uint64_t bulk_cycles, bulk_switches;
     /* batched output (mt_unit_batch_output) */
     int batch;
     uint8_t *stage;
@@ -174,7 +177,8 @@ typedef struct {
 int mt_unit_init(mt_unit *u, const mt_unit_params *params);
 void mt_unit_free(mt_unit *u);
 /* mt_unit_init(u, params) on a unit made by mt_unit_init, keeping its buffers when they hold the
- * new depth (no allocation): for a caller that runs many short sessions (tests/fuzz/fuzz_unit.c).
+ * new depth (no allocation), and the reduce path's for its next session of the same budget: for a
+ * caller that runs many short sessions (tests/fuzz/fuzz_unit.c).
  * The unit's pending output is dropped, not handed to the sink (mt_unit_stop first to keep it).
  * 0, or -1 with bad params (u then keeps its buffers: mt_unit_free still releases them). */
 int mt_unit_reset(mt_unit *u, const mt_unit_params *params);

@@ -25,17 +25,44 @@ static void enter_section(mt_unit *u, unsigned span, uint64_t t)
     u->int_open = 0;
 }
 
+/* The section a switch from `span` enters: the other one, unless its length is 0. */
+static unsigned next_span(const mt_unit *u, unsigned span)
+{
+    return section_len(u, !span) ? !span : span;
+}
+
 static void section_switch(mt_unit *u, uint64_t t)
 {
-    unsigned next = !u->sec_span;
-    if (section_len(u, next) == 0)
-        next = u->sec_span;
-    enter_section(u, next, t);
+    enter_section(u, next_span(u, u->sec_span), t);
     u->sect_pending = u->sect_switch = 1;
     if (u->hold.valid && u->hold.after) {
         u->hold.valid = 0;
         drop_sample(u);
     }
+}
+
+uint64_t mt_unit_repeat_switches(mt_unit *u, uint64_t j)
+{
+    uint64_t s = u->sec_end; /* the first switch */
+    unsigned span = next_span(u, u->sec_span), other = next_span(u, span);
+    const uint64_t len = section_len(u, span);
+    if (other == span) { /* one section, entered again every len cycles */
+        const uint64_t k = (j - 1 - s) / len;
+        s += k * len;
+        u->bulk_switches += k + 1;
+    } else { /* span and other alternate: a period of two switches */
+        const uint64_t period = len + section_len(u, other), k = (j - 1 - s) / period;
+        s += k * period;
+        u->bulk_switches += 2 * k + 1;
+        if (s + len < j) {
+            s += len;
+            span = other;
+            u->bulk_switches++;
+        }
+    }
+    enter_section(u, span, s); /* section_switch at s, without a change to the facts above */
+    open_due_interval(u, s);
+    return s;
 }
 
 static void start_session(mt_unit *u, uint64_t t)
@@ -129,8 +156,6 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
     }
 }
 
-enum winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
-
 void mt_unit_clock_one(mt_unit *u)
 {
     const uint64_t t = u->now;
@@ -177,24 +202,7 @@ void mt_unit_clock_one(mt_unit *u)
     }
 
     /* D. arbitration */
-    const int barrier = u->sect_pending || u->sync_pending;
-    enum winner w = W_NONE;
-    if (u->marker_urgent && !barrier)
-        w = W_MARKER; /* passed once already: it passes the hold's sample and an OVERFLOW now, so
-                       * that it is never late by more than a few acts (row 0) */
-    else if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
-        w = W_HOLD; /* not ready yet, it holds back a SECTION or SYNC, which must not pass an older
-                     * sample; OVERFLOW and MARKER may pass it, END waits for it */
-    else if (u->sect_pending)
-        w = W_SECTION;
-    else if (u->sync_pending)
-        w = W_SYNC;
-    else if (u->drop_pending && u->fifo.occ <= u->p.depth / 2)
-        w = W_OVERFLOW; /* only once the FIFO has drained to half: drops must not feed more drops */
-    else if (u->marker_pending)
-        w = W_MARKER;
-    else if (u->end_pending && !u->drop_pending && !u->hold.valid)
-        w = W_END; /* after everything else, including an OVERFLOW waiting for half-full */
+    const enum mt_unit_winner w = mt_unit_winner(u, t, u->fifo.occ);
 
     if (w == W_HOLD && !rest && t >= u->hold.ready) {
         mt_unit_sample *s = &u->hold;

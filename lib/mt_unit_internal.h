@@ -4,6 +4,7 @@
  *   mt_unit_clock.c  one generic clock, exactly docs/trace-unit.md section 4 (clock_one), with
  *                    sessions, sections and register writes
  *   mt_unit_output.c the batched output stage and the output marks
+ *   mt_unit_bulk.c   a stalled unit's cycles in one step (waiting for room, rest or its hold)
  * and this header: the pipeline from a chosen packet to the FIFO (docs/trace-unit.md 4.A, 4.D,
  * 4.E) and the small steps every path takes, inline so that splitting changed no code. */
 #ifndef MT_UNIT_INTERNAL_H
@@ -17,6 +18,17 @@
 void mt_unit_hand_over(mt_unit *u);
 /* mt_unit_clock.c: one generic cycle at u->now (docs/trace-unit.md section 4). */
 void mt_unit_clock_one(mt_unit *u);
+/* mt_unit_clock.c: the section switches in cycles [sec_end, j) (sec_end >= now, session active)
+ * of a unit whose SECTION is due for a switch already (sect_pending, sect_switch) and whose hold
+ * has no sample behind the barrier: each switch then changes only the section and its intervals,
+ * so only the last one's stay.  Sets them (section and interval state as after that switch's
+ * schedule step) and returns its cycle; the caller completes the cycles' drain and entries. */
+uint64_t mt_unit_repeat_switches(mt_unit *u, uint64_t j);
+/* mt_unit_bulk.c: completes cycles from now towards `cycle` in one step when no input is
+ * recorded and the generic clock would only drain, open intervals and switch sections in them
+ * (a stalled unit: the arbitration waits for room, a rest cycle or the hold's readiness).
+ * 1 when it advanced now, 0 when cycle now needs the generic clock. */
+int mt_unit_bulk_step(mt_unit *u, uint64_t cycle);
 /* The reduce mode (mt_unit_rd.c): a session's start at t (after the latch), its clock t (the
  * capture's input; hold_free: the hold was empty at the clock's start), the stop asked at t. */
 void mt_unit_rd_start(mt_unit *u, uint64_t t);
@@ -171,12 +183,60 @@ static inline void open_due_interval(mt_unit *u, uint64_t t)
     }
 }
 
+/* D: the arbitration's winner in cycle t, with the FIFO at occ after the cycle's drain (the
+ * generic clock's, and what the bulk step predicts for the cycles it skips). */
+enum mt_unit_winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
+static inline enum mt_unit_winner mt_unit_winner(const mt_unit *u, uint64_t t, uint64_t occ)
+{
+    const int barrier = u->sect_pending || u->sync_pending;
+    if (u->marker_urgent && !barrier)
+        return W_MARKER; /* passed once already: it passes the hold's sample and an OVERFLOW now,
+                          * so that it is never late by more than a few acts (row 0) */
+    if (u->hold.valid && !(u->hold.after && barrier) && (t >= u->hold.ready || barrier))
+        return W_HOLD; /* not ready yet, it holds back a SECTION or SYNC, which must not pass an
+                        * older sample; OVERFLOW and MARKER may pass it, END waits for it */
+    if (u->sect_pending)
+        return W_SECTION;
+    if (u->sync_pending)
+        return W_SYNC;
+    if (u->drop_pending && occ <= u->p.depth / 2)
+        return W_OVERFLOW; /* only once the FIFO has drained to half: drops must not feed more drops */
+    if (u->marker_pending)
+        return W_MARKER;
+    if (u->end_pending && !u->drop_pending && !u->hold.valid)
+        return W_END; /* after everything else, including an OVERFLOW waiting for half-full */
+    return W_NONE;
+}
+
 static inline void reported(mt_unit *u, const mt_unit_sample *s)
 {
     u->rep_idx = s->idx + 1;
     u->rep_cycle = s->sp + u->sec_r;
     u->samples++;
     u->last_sp = s->sp;
+}
+
+/* ---- lazy time ------------------------------------------------------------------------ */
+
+/* Cycles [now, j) with nothing but drain and interval openings (j <= sec_end while active; no
+ * packet in flight enters the FIFO before j - 1). */
+static inline void skip_to(mt_unit *u, uint64_t j)
+{
+    uint64_t n = j - u->now;
+    if (u->fifo.occ) {
+        uint64_t bytes = n >= u->fifo.occ ? u->fifo.occ : n * u->p.drain;
+        drain(u, bytes);
+    }
+    if (u->active && u->next_sp < j) {
+        uint64_t m = (j - 1 - u->next_sp) / u->sec_r + 1;
+        u->int_open = 1;
+        u->int_sp = u->next_sp + (m - 1) * u->sec_r;
+        u->int_idx = u->next_idx + m - 1;
+        u->next_idx += m;
+        u->next_sp += m * u->sec_r;
+    }
+    u->now = j;
+    enter_due(u, j - 1); /* callers never skip past a due packet's cycle */
 }
 
 #endif

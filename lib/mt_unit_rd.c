@@ -60,11 +60,12 @@ void mt_unit_rd_start(mt_unit *u, uint64_t t)
     u->rd_pend_n = u->rd_pend_head = 0;
     if (!u->rd_on)
         return;
-    if (u->rd_alloc)
-        mt_urd_free(&u->rd);
-    u->rd_alloc = 0;
     const unsigned lgk = (u->cfg.reduce >> MT_REDUCE_LGK_SHIFT) & 0x1F;
-    if (mt_urd_init(&u->rd, UINT64_C(4096) << lgk, MT_UNIT_REDUCE_W, MT_UNIT_REDUCE_Q, rd_sink, u) != 0) {
+    const uint64_t budget = UINT64_C(4096) << lgk;
+    /* the last session's buffers when they have the shape (mt_unit_reset keeps them too) */
+    if ((u->rd_alloc ? mt_urd_restart : mt_urd_init)(&u->rd, budget, MT_UNIT_REDUCE_W, MT_UNIT_REDUCE_Q,
+                                                     rd_sink, u) != 0) {
+        u->rd_alloc = 0;
         u->rd_on = 0; /* out of memory */
         return;
     }

@@ -42,6 +42,41 @@ int mt_urd_init(mt_unit_reduce *u, uint64_t budget, uint32_t wslots, uint32_t qc
     return 0;
 }
 
+int mt_urd_restart(mt_unit_reduce *u, uint64_t budget, uint32_t wslots, uint32_t qcap,
+                   mt_reduce_sink sink, void *ctx)
+{
+    if (budget != u->budget || wslots != u->wslots || qcap != u->qcap) { /* another shape */
+        mt_urd_free(u);
+        return mt_urd_init(u, budget, wslots, qcap, sink, ctx);
+    }
+    /* mt_urd_init's state in the same buffers.  Only the buckets need their initial contents:
+     * an entry is written whole as it joins its filter (only those below n are read), a window
+     * slot as its reference is written, a queue element as it is queued. */
+    mt_urd_filter f[MT_REDUCE_SIZES];
+    memcpy(f, u->f, sizeof f);
+    mt_urd_slot *w = u->w;
+    mt_urd_req *q = u->q;
+    memset(u, 0, sizeof *u);
+    u->budget = budget;
+    u->wslots = wslots;
+    u->qcap = qcap;
+    u->sink = sink;
+    u->ctx = ctx;
+    u->seq = u->whead = 1;
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
+        mt_urd_filter *g = &u->f[i];
+        g->k = f[i].k;
+        g->hbits = f[i].hbits;
+        g->head = g->tail = MT_URD_NIL;
+        g->e = f[i].e;
+        g->bucket = f[i].bucket;
+        memset(g->bucket, 0xff, ((size_t)1 << g->hbits) * sizeof *g->bucket); /* MT_URD_NIL */
+    }
+    u->w = w;
+    u->q = q;
+    return 0;
+}
+
 void mt_urd_free(mt_unit_reduce *u)
 {
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {

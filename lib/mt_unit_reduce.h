@@ -115,6 +115,10 @@ typedef struct {
  * 2^20 (else -1), or out of memory. */
 int mt_urd_init(mt_unit_reduce *u, uint64_t budget, uint32_t wslots, uint32_t qcap,
                 mt_reduce_sink sink, void *ctx);
+/* mt_urd_free + mt_urd_init on a path made by mt_urd_init, keeping its buffers when the shape
+ * (budget, W, Q) is the same (a unit's next reduce session: no allocation).  0, or -1 as init. */
+int mt_urd_restart(mt_unit_reduce *u, uint64_t budget, uint32_t wslots, uint32_t qcap,
+                   mt_reduce_sink sink, void *ctx);
 void mt_urd_free(mt_unit_reduce *u);
 /* One access at `cycle` (strictly increasing from call to call): 1 when taken (a repeat too),
  * 0 when lost. */

@@ -44,8 +44,9 @@ static void cb(void *ctx, const mt_dec_event *e)
 }
 
 /* FUZZ_UNIT_MODES (fuzz_unit_modes.c): the unit's two front ends, SPATIAL and REDUCE, can be
- * switched on too.  A session with either is clocked every cycle (the front ends hear every
- * access), so it is a target of its own: fuzz_unit keeps the seed's burst/span unit fast. */
+ * switched on too.  A session with either is clocked at every access (the front ends hear every
+ * access; its idle stretches are the lazy model's bulk steps), so it is a target of its own:
+ * fuzz_unit keeps the seed's burst/span unit fast. */
 #ifndef FUZZ_UNIT_MODES
 #define FUZZ_UNIT_MODES 0
 #endif
@@ -183,7 +184,9 @@ static uint64_t span(const uint8_t *d, size_t n)
  * session started after 280,000 cycles): 272 execs per CPU second on it, 10,638 (median of 3)
  * with the bound (docs/robustness.md).  At 100,000 cycles a corpus grown for 840 s ran 1,537.
  * Sections, sessions and gaps shorter than the bound reach the same code: 150,000 runs from the
- * seeds reached 723-733 edges with it, 721-728 without. */
+ * seeds reached 723-733 edges with it, 721-728 without.  Since the lazy model's bulk step
+ * (lib/mt_unit_bulk.c) a stalled unit's cycles cost O(events) in the lazy passes too; the bound
+ * stays (docs/robustness.md, fourth session). */
 #define MAX_SPAN 20000
 
 /* The bytes of the input that hold its items within MAX_SPAN cycles. */

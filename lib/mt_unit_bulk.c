@@ -1,0 +1,160 @@
+/* The trace unit model's bulk step: a stalled unit's cycles in O(events) instead of O(cycles).
+ *
+ * A unit with something pending but no input (no access, no register write) often waits: for
+ * room in the FIFO (a SECTION, SYNC, OVERFLOW, MARKER or END due, the FIFO full), for the end of
+ * the rest cycles after an act (v4), or for its hold's sample to be ready; meanwhile its sections
+ * may switch every few cycles and, in a reduce session, its reduce path may be idle for long.  In
+ * such a cycle the generic clock (mt_unit_clock.c) only drains the FIFO and opens intervals, and
+ * every fact its arbitration looks at either stays put or moves monotonically with the cycle:
+ * the FIFO's occupancy falls by the drain rate, a rest cycle ends at rest_until, the hold's
+ * sample becomes ready at hold.ready, the FIFO reaches half at a cycle the drain fixes.  So the
+ * first cycle in which the arbitration acts is one of those few breakpoints, and the cycles
+ * before it, and before the next section switch, packet entry or reduce-path event, are skipped
+ * arithmetically.  A section switch while a switch's SECTION is due already (and no sample is
+ * behind the barrier) changes nothing the arbitration sees, so a run of them is arithmetic too
+ * (mt_unit_repeat_switches).  Exactly the bytes, occupancies, counters and register values of
+ * clocking every cycle: test_lib_unit_bulk compares the two, and fuzz_unit's lazy pass uses it.
+ *
+ * What stays the generic clock's: any cycle with an input, the act itself, the first switch of a
+ * run (it makes the SECTION due or drops a sample behind the barrier), a busy spatial pass, and a
+ * reduce path's events: a reference starting in its filters, a record reaching the record queue,
+ * the queue's head going to the capture, the flushed path's stop. */
+#include "mt_unit_internal.h"
+
+#define NEVER UINT64_MAX
+
+/* The FIFO's occupancy after cycle t's drain (t >= now; no packet enters it in [now, t)). */
+static uint64_t occ_after(const mt_unit *u, uint64_t t)
+{
+    const uint64_t occ = u->fifo.occ, cycles = t - u->now + 1;
+    if (cycles >= occ) /* (at least one byte a cycle) */
+        return 0;
+    const uint64_t n = cycles * u->p.drain; /* < 65536 * 8: no overflow */
+    return n >= occ ? 0 : occ - n;
+}
+
+/* The first cycle >= now after whose drain the occupancy is at most `level`. */
+static uint64_t occ_reaches(const mt_unit *u, uint64_t level)
+{
+    if (u->fifo.occ <= level)
+        return u->now;
+    return u->now + (u->fifo.occ - level + u->p.drain - 1) / u->p.drain - 1;
+}
+
+/* Whether the generic clock's arbitration acts in cycle t (t >= now, no input, no section switch
+ * or packet entry in [now, t)): the hold's sample is absorbed, chosen or dropped, or another
+ * packet (a RUN first) is chosen. */
+static int acts_at(const mt_unit *u, uint64_t t)
+{
+    const uint64_t occ = occ_after(u, t);
+    const int rest = t < u->rest_until;
+    const enum mt_unit_winner w = mt_unit_winner(u, t, occ);
+    if (w == W_NONE)
+        return 0;
+    if (w == W_HOLD)
+        return !rest && t >= u->hold.ready;
+    return !rest && u->p.depth - occ >= (uint64_t)MT_PKT_MAX * (u->pipe_n + 1u); /* has_room */
+}
+
+static inline uint64_t at_least_now(const mt_unit *u, uint64_t t)
+{
+    return t > u->now ? t : u->now;
+}
+
+/* The first cycle >= now in which the arbitration acts, assuming no input, switch or entry
+ * before it (NEVER: none).  Every fact acts_at looks at is a step function of t with its step at
+ * one of the breakpoints below, so acts_at is constant between consecutive breakpoints and the
+ * first cycle it holds is a breakpoint. */
+static uint64_t first_act(const mt_unit *u)
+{
+    if (acts_at(u, u->now))
+        return u->now; /* (the common answer in a busy stretch: no other breakpoint looked at) */
+    uint64_t b[4];
+    unsigned n = 0;
+    b[n++] = at_least_now(u, u->rest_until);
+    if (u->hold.valid)
+        b[n++] = at_least_now(u, u->hold.ready);
+    const uint64_t need = (uint64_t)MT_PKT_MAX * (u->pipe_n + 1u); /* room for a packet */
+    if (u->p.depth >= need)
+        b[n++] = occ_reaches(u, u->p.depth - need);
+    if (u->drop_pending)
+        b[n++] = occ_reaches(u, u->p.depth / 2);
+    uint64_t first = NEVER;
+    for (unsigned i = 0; i < n; i++)
+        if (b[i] < first && acts_at(u, b[i]))
+            first = b[i];
+    return first;
+}
+
+/* The first cycle >= now in which the reduce path does something without an input (NEVER:
+ * nothing): a queued reference starts in the filters, the oldest record out of them reaches the
+ * record queue, the queue's head goes to the capture (an interval open and the hold free), or
+ * the flushed path stops the session. */
+static uint64_t rd_event(const mt_unit *u)
+{
+    uint64_t e = NEVER;
+    const mt_unit_reduce *r = &u->rd;
+    if (r->qnum) {
+        const uint64_t at = r->q[r->qhead].at + 1;
+        e = at_least_now(u, r->busy_until > at ? r->busy_until : at);
+    }
+    if (u->rd_pend_n) {
+        const uint64_t c = at_least_now(u, u->rd_pend[u->rd_pend_head].clock); /* (MT_URD_UNKNOWN: never) */
+        if (c < e)
+            e = c;
+    }
+    if (u->rd_qn && !u->hold.valid) {
+        const uint64_t c = u->int_open ? u->now : u->next_sp < u->sec_end ? u->next_sp : u->sec_end;
+        if (c < e)
+            e = c;
+    }
+    if (u->rd_flush && !u->rd_qn) {
+        const uint64_t c = at_least_now(u, u->rd_idle_at);
+        if (c < e)
+            e = c;
+    }
+    return e;
+}
+
+int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
+{
+    if (u->acc_valid || u->nwrites || (u->sp_on && mt_usp_busy(&u->sp)))
+        return 0;
+    uint64_t j = cycle;
+    if (u->pipe_n && u->pipe[u->pipe_head].due + 1 < j)
+        j = u->pipe[u->pipe_head].due + 1; /* its entry may end the stall */
+    if (u->rd_on) {
+        const uint64_t e = rd_event(u);
+        if (e < j)
+            j = e;
+    }
+    if (j <= u->now)
+        return 0;
+    const uint64_t a = first_act(u);
+    if (a < j)
+        j = a;
+    if (j <= u->now)
+        return 0; /* the arbitration acts now */
+    if (u->active && u->sec_end < j) {
+        if (u->sect_pending && u->sect_switch && !(u->hold.valid && u->hold.after)) {
+            /* a run of switches that change nothing the arbitration sees: the last one's section
+             * and intervals, the drain up to it, an entry in its cycle */
+            const uint64_t from = u->now, s = mt_unit_repeat_switches(u, j);
+            const uint64_t cycles = s + 1 - u->now;
+            if (u->fifo.occ)
+                drain(u, cycles >= u->fifo.occ ? u->fifo.occ : cycles * u->p.drain);
+            u->now = s + 1;
+            enter_due(u, s);
+            if (u->now < j)
+                skip_to(u, j);
+            u->bulk_cycles += j - from;
+            return 1;
+        }
+        j = u->sec_end; /* the switch is the generic clock's */
+    }
+    if (j <= u->now)
+        return 0;
+    u->bulk_cycles += j - u->now;
+    skip_to(u, j);
+    return 1;
+}

@@ -13,8 +13,12 @@
 // one.)
 //
 // Two steps (contract v4's pipeline): in the clock of its inputs the LEB bytes, the prefix with
-// field A in place and field B's rotation are formed and registered; in the next clock field B is
-// rotated into place and the two are merged (bytes_o).
+// field A in place (the whole 14-byte word) and field B's rotation are formed and registered; in
+// the next clock the chunk's bytes are selected from that word, field B is rotated into place and
+// the two are merged (bytes_o).  (The chunk's select was in the first step until 2026-12-06: after
+// field A's LEB bytes and the prefix's select it made the first step seven tables deep, the
+// minimal build's worst path on most placement seeds; in the second it runs beside field B's
+// rotation.)
 module mt_tu_pack #(
   parameter int unsigned Lanes = 8   // bytes a chunk: 8 or 4
 ) (
@@ -41,29 +45,31 @@ module mt_tu_pack #(
   // field B's offset within this chunk, mod 16 (negative when it started in an earlier chunk)
   assign rot_b  = off_b - ck_off;
 
-  logic [W-1:0] a_sh;    // prefix + field A, this chunk
+  logic [111:0] a;       // prefix + field A, the packet's bytes 0..13
+  logic [W-1:0] a_sh;    // the same, this chunk's bytes
   logic [W-1:0] b_sh;    // field B, this chunk
   always_comb begin
     // the prefix is 1, 2 (a header and one byte) or 7 bytes (SYNC) long: a select, not a shifter
-    // (field A is at most 7 bytes, so the two end within 14 bytes); then the chunk's bytes
-    logic [127:0] a;
-    if (pre_len_i[2]) a = {16'd0, fa_bytes, 56'd0};
-    else if (pre_len_i[1]) a = {56'd0, fa_bytes, 16'd0};
-    else a = {64'd0, fa_bytes, 8'd0};
-    a = a | {72'd0, pre_i};
-    a_sh = W'(a >> {ck_off, 3'b000});
+    // (field A is at most 7 bytes, so the two end within 14 bytes)
+    if (pre_len_i[2]) a = {fa_bytes, 56'd0};
+    else if (pre_len_i[1]) a = {40'd0, fa_bytes, 16'd0};
+    else a = {48'd0, fa_bytes, 8'd0};
+    a = a | {56'd0, pre_i};
   end
 
-  logic [W-1:0] a_sh_q;
+  logic [111:0] a_q;
   logic [63:0]  fb_bytes_q;
-  logic [3:0]   rot_b_q;
+  logic [3:0]   rot_b_q, ck_off_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      a_sh_q <= '0;  fb_bytes_q <= '0;  rot_b_q <= '0;
+      a_q <= '0;  fb_bytes_q <= '0;  rot_b_q <= '0;  ck_off_q <= '0;
     end else begin
-      a_sh_q <= a_sh;  fb_bytes_q <= fb_bytes;  rot_b_q <= rot_b;
+      a_q <= a;  fb_bytes_q <= fb_bytes;  rot_b_q <= rot_b;  ck_off_q <= ck_off;
     end
   end
+
+  // the chunk's bytes of the prefix and field A (bytes past 13 are zero)
+  assign a_sh = W'({16'd0, a_q} >> {ck_off_q, 3'b000});
 
   // field B rotated left by rot_b bytes within 16 (its non-zero bytes never wrap: a packet is at
   // most 16 bytes), the largest step first; only the chunk's bytes are kept
@@ -77,5 +83,5 @@ module mt_tu_pack #(
     b_sh = y[W-1:0];
   end
 
-  assign bytes_o = a_sh_q | b_sh;
+  assign bytes_o = a_sh | b_sh;
 endmodule

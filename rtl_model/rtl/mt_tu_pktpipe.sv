@@ -215,6 +215,27 @@ module mt_tu_pktpipe #(
                                        4'd0} : 8'd0);
   end
 
+  // The prefix's length + field B's (P2's p2_pb_q), as a select of sums rather than a sum of
+  // selects: the sums of each source's length (registers) and its packet's prefix length are
+  // formed beside the select, so no carry chain follows it (until 2026-12-06 the adder after
+  // q_lb's select was the minimal build's worst path on three of four placement seeds).  The
+  // prefix's length is the packet's: a sample's 1, or 2 with a run byte (pre_len); END 1; SECTION
+  // 2; SYNC 7; a packet without field B (RUN, OVERFLOW, MARKER, a match) its pre_len alone.
+  logic [4:0] q_pb, pb_pay1, pb_pay2, pb_drop, pb_t2, pb_rep2, pb_t7;
+  assign pb_pay1 = 5'd1 + 5'(pay_len_i);
+  assign pb_pay2 = 5'd2 + 5'(pay_len_i);
+  assign pb_drop = 5'd1 + 5'(len_drop_q);
+  assign pb_t2   = 5'd2 + 5'(len_t_q);
+  assign pb_rep2 = 5'd2 + 5'(len_rep_q);
+  assign pb_t7   = 5'd7 + 5'(len_t_q);
+  always_comb begin
+    if (!p1_fb_en_q) q_pb = 5'(p1_pre_len_q);
+    else if (p1_sample_q) q_pb = p1_pre_len_q[1] ? pb_pay2 : pb_pay1;
+    else if (p1_end_q) q_pb = pb_drop;
+    else if (p1_sect_q) q_pb = p1_sw_q ? pb_t2 : pb_rep2;
+    else q_pb = pb_t7;   // SYNC
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
@@ -274,7 +295,7 @@ module mt_tu_pktpipe #(
         p2_la_q      <= q_la;
         p2_fb_q      <= q_fb;
         p2_lb_q      <= q_lb;
-        p2_pb_q      <= 5'(p1_pre_len_q) + 5'(q_lb);
+        p2_pb_q      <= q_pb;
       end
       // PQ: the packer's second step; PW: the packet's bytes on their way to the FIFO's banks
       // (written from PW); P3 commits the packet one clock after its first write
@@ -301,7 +322,8 @@ module mt_tu_pktpipe #(
   end
 
   // (the prefix's and field B's lengths are added in P1, where neither is late, so that P2's
-  // length, behind which are the FIFO counts and the second half, is one adder from registers)
+  // length, behind which are the FIFO counts and the second half, is one adder from registers;
+  // q_pb above)
   assign p2_len = p2_pb_q + 5'(p2_la_q);
 
   // P2: the packet's bytes, into the FIFO's banks at the end of this cycle; P3 commits it.

@@ -114,15 +114,32 @@ module mt_tu_rdpath #(
   );
 
   // ---- the record queue --------------------------------------------------------------------------
-  logic [54:0]  rq_q [RQ];   // {page, rw, mask}
-  logic [LgR:0] rqn_q;
-  logic [LgR-1:0] rqh_q;
-  logic         pop, push, full;
-  logic [54:0]  head;
-  assign full = rqn_q == (LgR+1)'(RQ);
-  assign pop  = on && rqn_q != '0 && cap_open_i && (!hold_valid_i || (f_rec_v && full));
-  assign push = on && f_rec_v && (!full || pop);
-  assign head = rq_q[rqh_q];
+  // RQ entries in block RAM (mt_tu_ram, a registered read port), with the head read a clock ahead
+  // as the FIFO's banks are: in each clock the RAM is read at the next clock's head index, so the
+  // head is a register (the RAM's output) and no 64-way select of flip-flops is behind it.  When
+  // the entry pushed in a clock is the next clock's head (the queue empty, or one entry popped as
+  // one is pushed) the RAM, read-first, gives the old row: the pushed entry is then taken from a
+  // register beside it (hd_byp_q, hd_push_q).  (Until 2026-12-06 the queue was 64 x 55
+  // flip-flops read combinationally at rq_q[rqh_q]: 3 520 flip-flops and a 64-way select.)
+  logic [LgR:0]   rqn_q;
+  logic [LgR-1:0] rqh_q, rqh_d, rqt;
+  logic           pop, push, full, hd_byp_q;
+  logic [54:0]    head, wdata, ram_head, hd_push_q;
+  assign full  = rqn_q == (LgR+1)'(RQ);
+  assign pop   = on && rqn_q != '0 && cap_open_i && (!hold_valid_i || (f_rec_v && full));
+  assign push  = on && f_rec_v && (!full || pop);
+  assign rqt   = rqh_q + rqn_q[LgR-1:0];   // the tail: where a push writes
+  assign rqh_d = !on ? '0 : rqh_q + {{(LgR-1){1'b0}}, pop};
+  assign wdata = {f_rec_page, f_rec_w, f_rec_mask};
+  mt_tu_ram #(.Depth(RQ), .Width(55)) u_rq (
+    .clk_i,
+    .we_i    (push),
+    .waddr_i (rqt),
+    .wdata_i (wdata),
+    .raddr_i (rqh_d),
+    .rdata_o (ram_head)
+  );
+  assign head = hd_byp_q ? hd_push_q : ram_head;
   assign rec_valid_o = pop;
   assign rec_addr_o  = {head[54:11], 2'b00, head[9:0]};
   assign rec_write_o = head[10];
@@ -140,18 +157,15 @@ module mt_tu_rdpath #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       on_q <= 1'b0;  flush_q <= 1'b0;
-      rqn_q <= '0;  rqh_q <= '0;
+      rqn_q <= '0;  rqh_q <= '0;  hd_byp_q <= 1'b0;  hd_push_q <= '0;
     end else begin
       on_q <= on;
       if (!on || stop_o) flush_q <= 1'b0;
       else if (ctrl_stop_wr_i) flush_q <= 1'b1;
-      if (!on) begin
-        rqn_q <= '0;  rqh_q <= '0;
-      end else begin
-        rqn_q <= rqn_q - {{LgR{1'b0}}, pop} + {{LgR{1'b0}}, push};
-        if (pop) rqh_q <= rqh_q + 1'b1;
-        if (push) rq_q[rqh_q + rqn_q[LgR-1:0]] <= {f_rec_page, f_rec_w, f_rec_mask};
-      end
+      rqh_q <= rqh_d;
+      rqn_q <= !on ? '0 : rqn_q - {{LgR{1'b0}}, pop} + {{LgR{1'b0}}, push};
+      hd_byp_q  <= push && rqt == rqh_d;
+      hd_push_q <= wdata;
     end
   end
 

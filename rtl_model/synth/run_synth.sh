@@ -12,7 +12,7 @@
 #            section 6), on the UP5K (sg48); files in OUTDIR/minimal
 # Each: yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39
 # I/O pins of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target once
-# per seed of SEEDS (default 1-10, two at a time; SEED=N runs one).  The core alone (mt_tu, out of
+# per seed of SEEDS (default 1-10, JOBS at a time, default the number of cores; SEED=N runs one).  The core alone (mt_tu, out of
 # context) is synthesised too, so that its own size is reported next to the total (CORE=0 skips it:
 # one yosys run less per build).
 # Writes OUTDIR/summary.txt: the full build's lut4 N, ff N, bram N, dsp N and fmax_mhz F (the
@@ -81,9 +81,9 @@ synth_build() {
       exit 1
     fi
   done
-  # Place and route, once per seed, two at a time.
+  # Place and route, once per seed, JOBS at a time.
   local s jobs_max pnr_ok=1
-  jobs_max=$(nproc 2>/dev/null || echo 1)
+  jobs_max=${JOBS:-$(nproc 2>/dev/null || echo 1)}
   for s in $SEEDS; do
     mkdir -p "$d/seed-$s"
     nextpnr-ice40 $pnr --json "$d/mt_tu_sg48.json" --pcf-allow-unconstrained \

@@ -84,6 +84,23 @@ static uint64_t await_work(accring *r, uint64_t tail)
     return head;
 }
 
+/* The consumer's next published head beyond tail, or tail when told to quit with everything
+ * taken. */
+static uint64_t next_head(accring *r, uint64_t tail)
+{
+    uint64_t head = atomic_load_explicit(&r->published, memory_order_acquire);
+    return head != tail ? head : await_work(r, tail);
+}
+
+/* The consumer's last act: its CPU time, for accring_counts (read after the join). */
+static void *consumer_quit(accring *r)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        r->consumer_seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return NULL;
+}
+
 static void *consumer(void *arg)
 {
     accring *r = arg;
@@ -92,10 +109,7 @@ static void *consumer(void *arg)
     const accring_entry *const ring = r->ring;
     uint64_t tail = 0;
     pthread_setname_np(pthread_self(), r->name);
-    for (;;) {
-        uint64_t head = atomic_load_explicit(&r->published, memory_order_acquire);
-        if (head == tail && (head = await_work(r, tail)) == tail)
-            break; /* quit, with everything taken */
+    for (uint64_t head; (head = next_head(r, tail)) != tail;) {
         while (tail != head) {
             const mt_access a = accring_unpack(&ring[tail & (RING_SIZE - 1)]);
             take(ctx, &a);
@@ -104,10 +118,7 @@ static void *consumer(void *arg)
         }
         atomic_store_explicit(&r->done, tail, memory_order_release);
     }
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-        r->consumer_seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    return NULL;
+    return consumer_quit(r);
 }
 
 static void publish(accring *r)
@@ -275,10 +286,7 @@ static void *consumer_words(void *arg)
     const uint64_t mask = r->word_mask;
     uint64_t tail = 0;
     pthread_setname_np(pthread_self(), r->name);
-    for (;;) {
-        uint64_t head = atomic_load_explicit(&r->published, memory_order_acquire);
-        if (head == tail && (head = await_work(r, tail)) == tail)
-            break; /* quit, with everything taken */
+    for (uint64_t head; (head = next_head(r, tail)) != tail;) {
         while (tail != head) {
             uint64_t at = tail & mask, n = head - tail;
             if (n > mask + 1 - at) /* up to the ring's end */
@@ -298,10 +306,7 @@ static void *consumer_words(void *arg)
             }
         }
     }
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-        r->consumer_seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    return NULL;
+    return consumer_quit(r);
 }
 
 accring *accring_create_words(accring_take_words_fn take, void *ctx, const char *name,

@@ -109,20 +109,21 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     uint64_t d = cycle - s->ptr, skip = s->rate == 1 ? d : d / s->rate;
     if (skip * s->rate != d || skip > MT_SKIP_MAX)
         return -1;
-    mt_enc_plan p;
-    mt_enc_plan_sample(&s->enc, mt_fmt_addr_part(s->fmt, addr), rw, skip, &p);
-    mt_enc_commit(&s->enc, &p);
-    if (s->batched && p.len && s->batch_n + sizeof p.bytes <= sizeof s->batch) {
-        /* the whole packet buffer, a constant size (one move, no length-driven copy); only
-         * p.len bytes count */
-        memcpy(s->batch + s->batch_n, p.bytes, sizeof p.bytes);
-        s->batch_n += p.len;
-        s->bytes += p.len;
-        s->sync_bytes += p.len;
+    const uint64_t a = mt_fmt_addr_part(s->fmt, addr);
+    /* straight into the batch when it has room for a whole packet (the every-access recorder's
+     * path: no plan, no copy); one call site, so the compressor step is inlined once */
+    uint8_t b[MT_PKT_MAX];
+    const int direct = s->batched && s->batch_n + MT_PKT_MAX <= sizeof s->batch;
+    uint8_t *out = direct ? s->batch + s->batch_n : b;
+    const unsigned len = mt_enc_put_sample(&s->enc, a, rw, skip, out);
+    if (direct) {
+        s->batch_n += len;
+        s->bytes += len;
+        s->sync_bytes += len;
         if (s->sync_bytes > MT_PREV_BYTES_MAX)
             s->sync_bytes = MT_PREV_BYTES_MAX;
     } else {
-        put(s, p.bytes, p.len);
+        put(s, b, len);
     }
     s->ptr = cycle + s->rate;
     s->floor = cycle + 1;

@@ -633,6 +633,8 @@ static bool all_start(struct trace_session *s, uint64_t cycle)
     return mt_writer_section(s->all, 0, MT_FMT_FULL, 1, cycle) == 0;
 }
 
+/* Also the recorder's access call itself when --trace-all is alone (no reduce or spatial filter):
+ * the device then hands it only accesses of all_kinds on all_tap, rec_access's own test. */
 static bool all_access(void *ctx, const mt_access *a)
 {
     struct trace_session *s = ctx;
@@ -974,7 +976,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     bool filtered = s->red_init || s->ured_init || s->sp_init;
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap,
-                             .access = s->red_init && !s->all && !s->sp_init ? red_only_access : rec_access,
+                             .access = s->red_init && !s->all && !s->sp_init ? red_only_access
+                                       : s->all && !filtered                     ? all_access
+                                                                                 : rec_access,
                              .marker = all_marker,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};

@@ -93,6 +93,7 @@ static void fail(mt_tracedev *d)
 
 static uint64_t model_only_listener(void *ctx, const mt_access *a);
 static uint64_t recorder_only_listener(void *ctx, const mt_access *a);
+static uint64_t every_access_listener(void *ctx, const mt_access *a);
 
 /* The recorder behind the CPU's page filter with the C model idle (no session, no register write
  * waiting for an access: its next due UINT64_MAX, which only a register write changes, and each
@@ -102,6 +103,15 @@ static uint64_t recorder_only_listener(void *ctx, const mt_access *a);
 static bool recorder_alone(const mt_tracedev *d)
 {
     return d->model && !d->pipe && page_filtered(d) && mt_unit_next_due(d->model) == UINT64_MAX;
+}
+
+/* The recorder wants every access of its kinds (no page filter: --trace-all) and the C model is
+ * idle as in recorder_alone: tracedev_listener would hand the access to the recorder, find the unit
+ * not due and answer 0 (every access), so every_access_listener does only that. */
+static bool every_access_alone(const mt_tracedev *d)
+{
+    return d->model && !d->pipe && d->rec.access && !d->rec.page_changes && !d->failed &&
+           mt_unit_next_due(d->model) == UINT64_MAX;
 }
 
 /* The recorder alone (no session of the unit to feed, no register write pending in it): the CPU
@@ -124,6 +134,7 @@ void tracedev_rearm(mt_tracedev *d)
     } else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener
                                  : recorder_alone(d)                      ? recorder_only_listener
+                                 : every_access_alone(d)                  ? every_access_listener
                                                                           : tracedev_listener,
                          d, due(d));
     uint32_t kinds = page_filtered(d) ? d->rec.kind_mask : 0;
@@ -201,6 +212,29 @@ static uint64_t recorder_only_listener(void *ctx, const mt_access *a)
     if (!d->failed && ((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap)
         recorder_hears(d, a);
     return UINT64_MAX;
+}
+
+/* tracedev_listener when every_access_alone holds (what tracedev_rearm installs then): the unit
+ * stays idle until a register write re-arms, so the answer is the recorder's, every access (0),
+ * until it fails. */
+static uint64_t every_access_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    if (d->failed)
+        return UINT64_MAX;
+    if (((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
+        if (a->cycle < d->rec_last) {
+            d->collisions++;
+        } else {
+            d->rec_last = a->cycle + 1;
+            d->rec_accesses++;
+            if (!d->rec.access(d->rec.ctx, a)) {
+                fail(d);
+                return UINT64_MAX;
+            }
+        }
+    }
+    return 0;
 }
 
 uint64_t tracedev_listener(void *ctx, const mt_access *a)

@@ -740,6 +740,18 @@ static bool red_only_access(void *ctx, const mt_access *a)
     return true;
 }
 
+/* rec_access for the spatial filter alone (no --trace-all, reduce filter or unit model beside it),
+ * as red_only_access is for the reduce filter: the device hands it only accesses of cfg's kinds and
+ * tap, so sp_access's decision is the guest-RAM test. */
+static bool sp_only_access(void *ctx, const mt_access *a)
+{
+    struct trace_session *s = ctx;
+    s->sp_last_in = a->addr >= s->ram_base && a->addr < s->ram_end;
+    if (s->sp_last_in)
+        mt_spatial_access(&s->sp, a->cycle, a->addr, a->write);
+    return !s->red_failed;
+}
+
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
 {
     struct trace_session *s = ctx;
@@ -977,6 +989,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap,
                              .access = s->red_init && !s->all && !s->sp_init ? red_only_access
+                                       : s->sp_init && !s->all && !s->red_init && !s->ured_init ? sp_only_access
                                        : s->all && !filtered                     ? all_access
                                                                                  : rec_access,
                              .marker = all_marker,

@@ -297,22 +297,13 @@ void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
     }
 }
 
-void cpu_page_filter_cross_fetch(mt_cpu *c, uint64_t pa, unsigned size)
-{
-    if (!(c->pf.kinds & 1) || !c->listener || c->pf.last_stamp == cpu_time(c))
-        return;
-    const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .size = (uint8_t)size,
-                         .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
-    c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
-    cpu_update_next_event(c);
-}
-
 uint64_t cpu_filter_ordinal(const mt_cpu *c)
 {
     uint64_t n = c->pf.ord_off;
     for (unsigned k = 0; k < MT_KIND_COUNT; k++)
-        if ((c->pf.kinds >> k) & 1) /* a fetch per instruction retired or trapped after its fetch */
-            n += k == MT_KIND_FETCH ? c->instret + c->fetch_traps : c->access_count[k];
+        if ((c->pf.kinds >> k) & 1) /* a fetch per instruction retired or trapped after its
+                                     * fetch, and the second halves of straddling ones */
+            n += c->access_count[k] + (k == MT_KIND_FETCH ? c->instret + c->fetch_traps : 0);
     return n;
 }
 

@@ -324,7 +324,7 @@ int main(int argc, char **argv)
         for (unsigned h = 0; h < m->nharts; h++) {
             const mt_cpu *c = m->harts[h];
             insns += c->instret;
-            accesses += c->instret; /* one fetch per instruction, as --stats counts them */
+            accesses += c->instret; /* a fetch per instruction, as --stats counts them */
             for (int k = 0; k < MT_KIND_COUNT; k++) /* fetches: the straddling ones' second halves */
                 accesses += c->access_count[k];
         }

@@ -11,8 +11,11 @@
 #   straddle-cycles-distinct  the every-access trace's cycles strictly increase
 #   straddle-online-truth     metatrace's counts over the every-access trace equal mtemu's online
 #                             --metapage-sim counts, every (policy, size, budget) row
-#   straddle-invisible        tracing changes nothing: the untraced run has the traced run's
-#                             instructions and cycles (runs interpreter against hooked)
+#   straddle-invisible        tracing changes nothing: the untraced run and the burst-traced one
+#                             (the runs interpreter, its sampler) have the every-access run's
+#                             instructions and cycles (interpreter_hooked)
+#   straddle-burst-samples    each sample of the burst trace names the page of the every-access
+#                             trace's access of its cycle
 #   straddle-observed-same    the online counts are the same from the observed interpreter
 #                             (--metapage-sim alone) as from the hooked one (with --trace-all)
 #   straddle-filter-same      the reduce records (decoded) and the spatial trace (bytes) are the
@@ -80,11 +83,24 @@ else
 fi
 
 "$MTEMU" --stats "$ELF" >/dev/null 2>"$tmp/plain.err"
-if [ "$(stat_of plain cycles)" = "$(stat_of all cycles)" ] && [ "$(stat_of plain instructions)" = "$insns" ]; then
-    pass "straddle-invisible ($(stat_of all cycles) cycles)"
+"$MTEMU" --stats --trace "$tmp/burst.mtr" --trace-thread=off "$ELF" >/dev/null 2>"$tmp/burst.err"
+if [ "$(stat_of plain cycles)" = "$(stat_of all cycles)" ] && [ "$(stat_of plain instructions)" = "$insns" ] &&
+   [ "$(stat_of burst cycles)" = "$(stat_of all cycles)" ] && [ "$(stat_of burst instructions)" = "$insns" ]; then
+    pass "straddle-invisible ($(stat_of all cycles) cycles untraced, every access, burst)"
 else
-    fail straddle-invisible "untraced: $(stat_of plain instructions) instructions, $(stat_of plain cycles) cycles; traced: $insns, $(stat_of all cycles)"
+    fail straddle-invisible "untraced: $(stat_of plain instructions) instructions, $(stat_of plain cycles) cycles; every access: $insns, $(stat_of all cycles); burst: $(stat_of burst instructions), $(stat_of burst cycles)"
 fi
+
+# the burst trace's samples (the runs interpreter's sampler) are accesses of the every-access
+# trace: the same 4 KiB page (the default burst format's 48-bit samples name a page) at the same
+# cycle
+"$MT" decode "$tmp/every.mtr" --samples-only >"$tmp/every.txt" 2>/dev/null
+"$MT" decode "$tmp/burst.mtr" --samples-only >"$tmp/burst.txt" 2>/dev/null
+match=$(awk 'NR == FNR { at[$1] = substr($4, 1, 13); next } { n++; if (($1 in at) && at[$1] == substr($4, 1, 13)) m++ }
+             END { print m + 0, n + 0 }' "$tmp/every.txt" "$tmp/burst.txt")
+set -- $match
+if [ "${2:-0}" -gt 100 ] && [ "$1" = "$2" ]; then pass "straddle-burst-samples ($2 samples, each the page of the every-access trace's access of its cycle)"
+else fail straddle-burst-samples "matching/samples: '$match'"; fi
 
 "$MTEMU" -q --metapage-sim "$GRID" --stats-json "$tmp/obs.json" "$ELF" >/dev/null 2>&1
 if [ -s "$tmp/obs.json" ] && cmp -s <(grep -v '"seconds"' "$tmp/obs.json") <(grep -v '"seconds"' "$tmp/all.json"); then

@@ -23,8 +23,10 @@
 #                             --trace-all beside (interpreter_hooked)
 #   straddle-timing-none      --timing=none: cycles = every access (each a cycle of its own) + 2
 #                             per trap (the trapped instruction's fetch, the trap)
-# Without the second half's own cycle (before 2026-12-06) the walk's first PTE read shared the
-# first half's cycle: 276 accesses skipped here, and 34 of the 72 online rows differed.
+# Without the second half's own cycle and fetch (before 2026-12-06) the walk's first PTE read
+# shared the first half's cycle and the second half was no access: 276 accesses skipped here, 34
+# of the 72 online rows off, 12 of 482 burst samples another page; 4 of the 9 checks fail.
+# About 1 s.
 set -u
 BIN=${BIN:-build/bin}
 FWBUILD=${FWBUILD:-build/firmware}
@@ -40,7 +42,7 @@ TRAPS=7 # the guest's: ROUNDS (6) faults of case 7, and the final ECALL
 SIZES=4K..64K
 BUDGETS=8K,16K,32K,64K,128K,256K
 GRID=$SIZES:8K..256K:lru/fifo/clock
-stat_of() { sed -n "s/^$2 *\([0-9]*\).*/\1/p" "$tmp/$1.err" | head -1; }
+stat_of() { v=$(sed -n "s/^$2 *\([0-9]*\).*/\1/p" "$tmp/$1.err" | head -1); echo "${v:-0}"; }
 
 "$MTEMU" --stats --trace-all "$tmp/all.mtr" --trace-all-ram --metapage-sim "$GRID" --stats-json "$tmp/all.json" \
     "$ELF" >"$tmp/all.out" 2>"$tmp/all.err"

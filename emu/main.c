@@ -324,10 +324,9 @@ int main(int argc, char **argv)
         for (unsigned h = 0; h < m->nharts; h++) {
             const mt_cpu *c = m->harts[h];
             insns += c->instret;
-            accesses += c->instret; /* one fetch per instruction, as --stats counts them */
-            for (int k = 0; k < MT_KIND_COUNT; k++)
-                if (k != MT_KIND_FETCH)
-                    accesses += c->access_count[k];
+            accesses += c->instret; /* a fetch per instruction, as --stats counts them */
+            for (int k = 0; k < MT_KIND_COUNT; k++) /* fetches: the straddling ones' second halves */
+                accesses += c->access_count[k];
         }
         mp_session_set_run(mps, insns, accesses, (double)cpu_mtime(&m->cpu) * 1e-7);
     }

@@ -297,22 +297,15 @@ void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
     }
 }
 
-void cpu_page_filter_cross_fetch(mt_cpu *c, uint64_t pa, unsigned size)
-{
-    if (!(c->pf.kinds & 1) || !c->listener || c->pf.last_stamp == cpu_time(c))
-        return;
-    const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .size = (uint8_t)size,
-                         .kind = MT_KIND_FETCH, .tap = MT_TAP_CORE};
-    c->listener_due = cpu_local_cycle(c, listener_call(c, &a));
-    cpu_update_next_event(c);
-}
-
 uint64_t cpu_filter_ordinal(const mt_cpu *c)
 {
-    /* a fetch per instruction retired or trapped after its fetch; the other kinds as counted.
-     * Masks instead of a loop of tests: the spatial recorder asks at every page change. */
+    /* a fetch per instruction retired or trapped after its fetch, and the second halves of
+     * straddling ones (access_count[MT_KIND_FETCH]); the other kinds as counted. Masks instead
+     * of a loop of tests: the spatial recorder asks at every page change. */
     const uint32_t kinds = c->pf.kinds;
-    uint64_t n = c->pf.ord_off + ((c->instret + c->fetch_traps) & -(uint64_t)(kinds & 1));
+    uint64_t n = c->pf.ord_off + ((c->instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) &
+                                  -(uint64_t)((kinds >> MT_KIND_FETCH) & 1));
+    _Static_assert(MT_KIND_FETCH == 0, "the loop below starts after the fetch kind");
     for (unsigned k = 1; k < MT_KIND_COUNT; k++)
         n += c->access_count[k] & -(uint64_t)((kinds >> k) & 1);
     return n;

@@ -193,8 +193,9 @@ typedef struct {
     uint64_t other;      /* the armed alternation's other page (its base address; 1: none armed) */
     /* stamp of the last filtered access the listener heard of: a recorder takes one access per
      * cycle (tracedev), so a later one in the same cycle changes nothing for it, and must not
-     * move `last` either (an instruction straddling two pages: its fetch, then in the same cycle
-     * the page-table walk for its second half) */
+     * move `last` either.  The hart stamps every core access at a cycle of its own (an
+     * instruction straddling two pages too: docs/emulator.md "Timing model"), so this guards
+     * the recorder's contract rather than a case that happens */
     uint64_t last_stamp;
     /* the held steps, packed (cpu_filter_pack): few stores, as a step is the fast path's */
     uint64_t pend_stamp[2], pend_word[2];
@@ -348,7 +349,7 @@ typedef struct mt_cpu {
     uint64_t log_pc;
     uint32_t log_raw;
     uint8_t log_rd, log_len, log_priv;
-    uint64_t access_count[MT_KIND_COUNT];
+    uint64_t access_count[MT_KIND_COUNT]; /* fetches: second halves only (cpu_fetch_access) */
     uint64_t tlb_fills, dpage_decodes;
     bool log_commits;
     void *log_file; /* FILE* for --log-commits */
@@ -412,10 +413,6 @@ void cpu_page_filter_flush(mt_cpu *cpu);
  * next one.  A listener that counts accesses (the spatial recorder's `trace.accesses`) adds the
  * difference between two it hears, less one: the repeats of the page the filter kept from it. */
 uint64_t cpu_filter_ordinal(const mt_cpu *cpu);
-/* interpreter_filtered, an instruction straddling two pages: its fetch (at the current cycle,
- * perhaps a repeat of the page the filter kept back) goes to the listener, so that the walk for
- * its second half, in the same cycle, is the second access of that cycle there too. */
-void cpu_page_filter_cross_fetch(mt_cpu *cpu, uint64_t pa, unsigned size);
 /* The same reports, appended to `batch` (ram.h) instead of one call each. */
 void cpu_set_page_batch(mt_cpu *cpu, struct ram_page_batch *batch, unsigned granule_shift);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
@@ -477,6 +474,19 @@ static inline void cpu_access(mt_cpu *cpu, uint64_t pa, unsigned size, int write
         cpu_access_due(cpu, pa, size, write, kind);
     cpu->access_count[kind]++;
     cpu->cycle++;
+}
+
+/* The fetch of an instruction's second half, in another page than its first (an instruction
+ * straddling two pages): an access of its own on the port, stamped at the current cycle like any,
+ * after the first half's fetch and the walk that translated it.  It does not advance the clock:
+ * the instruction's cost runs from this fetch, as any instruction's from its one fetch.  Counted
+ * in access_count[MT_KIND_FETCH], which holds only these (the other fetches are instret and
+ * fetch_traps: one per instruction). */
+static inline void cpu_fetch_access(mt_cpu *cpu, uint64_t pa, unsigned size)
+{
+    if (__builtin_expect(cpu->cycle >= cpu->next_due || cpu->observer || cpu->pf.kinds, 0))
+        cpu_access_due(cpu, pa, size, 0, MT_KIND_FETCH);
+    cpu->access_count[MT_KIND_FETCH]++;
 }
 
 /* Traps and interrupts. */

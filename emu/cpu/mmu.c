@@ -260,7 +260,7 @@ int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out)
     return EXC_NONE;
 }
 
-int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa_out)
+int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel)
 {
     uint64_t pa;
     int e = mmu_translate(cpu, va, ACC_X, cpu->priv, &pa);
@@ -272,7 +272,7 @@ int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa_ou
     if (!page)
         return EXC_INSN_ACCESS;
     memcpy(parcel, page + (pa & 0xfff), 2);
-    *pa_out = pa;
+    cpu_fetch_access(cpu, pa, 2);
     return EXC_NONE;
 }
 

@@ -44,8 +44,10 @@ int mmu_guest_access(mt_cpu *cpu, uint64_t va, unsigned size, bool write, bool h
  * page's decoded-instruction array).  On success *pa_out is the page's physical address; the
  * entry may be NULL when the page cannot be cached (PMP boundary inside it), then *dp_out is set. */
 int mmu_fetch_page(mt_cpu *cpu, uint64_t va, mt_dpage **dp_out);
-/* Reads the 16-bit parcel at va as an instruction fetch (for an instruction straddling pages). */
-int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel, uint64_t *pa);
+/* Reads the 16-bit parcel at va as an instruction fetch (the second half of an instruction
+ * straddling pages): translates it (a walk: PTW accesses, each a cycle) and reports the fetch
+ * (cpu_fetch_access).  The caller has advanced the clock past the first half's fetch. */
+int mmu_fetch_parcel(mt_cpu *cpu, uint64_t va, uint16_t *parcel);
 
 /* Data slow paths (TLB miss, misaligned, MMIO, watched or code pages). */
 int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val);

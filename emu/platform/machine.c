@@ -571,7 +571,7 @@ void machine_print_stats(const mt_machine *m, FILE *f, double seconds)
     static const char *const kinds[MT_KIND_COUNT] = {"fetch", "load", "store", "amo", "ptw"};
     for (int k = 0; k < MT_KIND_COUNT; k++)
         fprintf(f, "access.%-6s %llu\n", kinds[k],
-                (unsigned long long)(k == MT_KIND_FETCH ? c->instret : c->access_count[k]));
+                (unsigned long long)(c->access_count[k] + (k == MT_KIND_FETCH ? c->instret : 0)));
     if (c->cache) {
         const mt_cache_model *cm = c->cache;
         const mt_cache_level *lv[3] = {&cm->l1i, &cm->l1d, &cm->l2};

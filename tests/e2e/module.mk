@@ -27,6 +27,14 @@ TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-reduce.sh tests/e2e/trac
 TEST_SCRIPTS += tests/e2e/console.sh tests/e2e/waves.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 
+# A guest whose instructions straddle pages on fetch, load, store and AMO under Sv39 with cold
+# TLBs: every access a cycle of its own, the recorders against the online truth.
+$(FWBUILD)/e2e/straddle_guest.elf: tests/e2e/straddle_guest.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+TEST_SCRIPTS += tests/e2e/trace-straddle.sh
+TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf
+
 .PHONY: bench-trace
 bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict $(FWBUILD)/bench/bench_cpu.elf
 	BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh

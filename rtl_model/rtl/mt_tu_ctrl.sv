@@ -122,7 +122,10 @@ module mt_tu_ctrl #(
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
-  logic [39:0] sec_left_q;   // sec_end - t (+ 1 while !sec_dec1_q)
+  // sec_left = sec_end - t (+ 1 while !sec_dec1_q), in two halves with a registered borrow
+  // (mt_tu_cntdown): its low half and whether its high half is zero
+  logic [19:0] sec_left_lo;
+  logic        sec_left_hi_zero;
   logic [31:0] sp_left_q;    // next_sp - t (+ 1 while !sp_dec1_q)
   logic        sec_dec1_q, sp_dec1_q;   // the register was not loaded in the last cycle
   logic        sec_r1_q;     // the section's rate is 1
@@ -184,7 +187,6 @@ module mt_tu_ctrl #(
   logic        c_we;            // a session's first cycle: the configuration RAM takes the word
   logic        sec_span_d;
   logic [31:0] sec_r_d;
-  logic [39:0] sec_left_d;
   logic [31:0] sp_left_d;
   logic        int_open_d;
   logic [39:0] int_idx_d;
@@ -625,6 +627,16 @@ module mt_tu_ctrl #(
     .dropped_q_o    (dropped_q),
     .dropped_o      (dr_eff)
   );
+  // The section's count-down: a load is the value itself, the cycle after it counts down by 2.
+  mt_tu_cntdown #(.W(40), .Lo(20)) u_sec_left (
+    .clk_i,
+    .rst_ni,
+    .ld_i      (sw_ld_w),
+    .val_i     (sw_len),
+    .dec1_i    (sec_dec1_q),
+    .lo_o      (sec_left_lo),
+    .hi_zero_o (sec_left_hi_zero)
+  );
   // ---------------------------------------------------------------------------------------------
   // Next state.
   always_comb begin
@@ -633,7 +645,6 @@ module mt_tu_ctrl #(
     c_fmt_h_d = c_fmt_h_q;         c_fmt_l_d = c_fmt_l_q;
     sec_span_d = b_span;           sec_r_d = b_r;
     // (a load is the value itself; the cycle after it counts down by 2)
-    sec_left_d = sw_ld_w ? sw_len : sec_left_q + {39'h7F_FFFF_FFFF, sec_dec1_q};
     sp_left_d  = sp_hit_w ? b_r : sp_left_q + {31'h7FFF_FFFF, sp_dec1_q};
     int_idx_d = b_int_idx;
     next_idx_d = !sp_hit_w ? next_idx_q : (sw_ld_w ? 40'd1 : next_idx_q + 40'd1);
@@ -861,7 +872,7 @@ module mt_tu_ctrl #(
   // with the flags, not behind sw_ld's fan-out.
   logic sec_last_q, sec_last_d;
   assign sec_last_d = sw_ld ? (ld_span ? c_two_l_q : c_two_h_q)
-                            : (sec_left_q == (sec_dec1_q ? 40'd2 : 40'd3));
+                            : (sec_left_hi_zero && sec_left_lo == (sec_dec1_q ? 20'd2 : 20'd3));
   logic sw_ns, sw_d;
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
     .i({active_q, first_q, sw, sec_last_q}), .o(sw_ns));
@@ -892,7 +903,7 @@ module mt_tu_ctrl #(
       c_fmt_h_q <= 2'd0;          c_fmt_l_q <= 2'd1;
       c_len_h_zero_q <= 1'b1;     c_len_l_zero_q <= 1'b1;
       sec_span_q <= 1'b0;                   sec_r_q <= 32'd1;
-      sec_left_q <= '0;         sp_left_q <= '0;
+      sp_left_q <= '0;
       sec_dec1_q <= 1'b1;         sp_dec1_q <= 1'b1;          sec_r1_q <= 1'b1;
       sec_last_q <= 1'b0;
       t_lo_q <= '0;
@@ -930,7 +941,7 @@ module mt_tu_ctrl #(
       c_len_h_zero_q <= c_len_h_zero_d;
       c_len_l_zero_q <= c_len_l_zero_d;
       sec_span_q <= sec_span_d;      sec_r_q <= sec_r_d;
-      sec_left_q <= sec_left_d; sp_left_q <= sp_left_d;
+      sp_left_q <= sp_left_d;
       sec_dec1_q <= !sw_ld;       sp_dec1_q <= !sp_hit;
       sec_last_q <= sec_last_d;
       if (sw_ld) sec_r1_q <= r1_ld;

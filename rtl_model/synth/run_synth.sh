@@ -20,6 +20,10 @@
 # device placed), then minimal.lut4 N, minimal.fmax_mhz F, minimal.device and the other minimal.*
 # figures; and OUTDIR/builds.md, the table of docs/trace-unit-rtl.md section 6.  The best seed's
 # bitstream, log and report of each build are kept (fmax_best_mhz, seed).
+# SUMMARY_ONLY=1 places nothing: it writes summary.txt and builds.md from the figures.txt that
+# earlier runs left in OUTDIR (full) and OUTDIR/minimal, so that the two builds can be placed by
+# two runs side by side (each BUILDS=one build, the full one into another OUTDIR whose
+# figures.txt is copied here) and summarised as one.
 # Exits non-zero when a tool fails or a build does not fit its device; a missed timing target is
 # reported, not an error.
 set -euo pipefail
@@ -143,6 +147,11 @@ synth_build() {
 }
 
 for b in $BUILDS; do
+  if [ "${SUMMARY_ONLY:-0}" = 1 ]; then
+    d=$out; [ "$b" = full ] || d=$out/$b
+    [ -s "$d/figures.txt" ] || { echo "synth: SUMMARY_ONLY: no $d/figures.txt (place the $b build first)" >&2; exit 1; }
+    continue
+  fi
   case $b in
     full) synth_build full "$out" 1 "$FULL_SPATIAL" "$FULL_DEVICE" ;;
     minimal) synth_build minimal "$out/minimal" 0 0 up5k ;;

@@ -5,7 +5,7 @@
  * packets around the first differing byte on both sides and the recent inputs.
  *
  *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--minimal] [--spatial]
- *            [--reduce] [--bench N] [-v]
+ *            [--reduce] [--long] [--bench N] [-v]
  *
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
@@ -23,6 +23,11 @@
  * mode's walking, repeating and alternating accesses, so that the filter's queue fills (lost
  * accesses), its window forces, the record queue fills and the stop waits for the flush; REDUCE
  * writes also come in the middle of a session (latched at the next start).
+ * --long: sections of about 2^20 cycles and more (lengths k * 2^20 - 3 .. k * 2^20 + 3, k 1 or 2),
+ * one session with no register access after its start, sparse accesses: the RTL's section
+ * count-down (mt_tu_cntdown) keeps its halves with a registered borrow between them at bit 20,
+ * and only sections that end past 2^20 cycles reach its high half (the random lengths above stay
+ * below 20 000).  Run with --cycles of a few million.
  * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -125,6 +130,7 @@ typedef struct {
     int minimal; /* --minimal: the RTL lacks the full and line formats and the compressor */
     int spatial; /* --spatial: spatial-mode streams */
     int reduce;  /* --reduce: reduce-mode streams */
+    int long_sections; /* --long: sections past 2^20 cycles, no register access after the start */
 } cosim_t;
 
 static void pull_rtl(cosim_t *c)
@@ -385,6 +391,15 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         sg.last = sg.pool[0];
         sg.prev = sg.pool[1];
     }
+    if (c->long_sections) { /* cfg[3..6]: LEN_H_LO, LEN_H_HI, LEN_L_LO, LEN_L_HI (random_config) */
+        uint32_t kh = (uint32_t)(1 + below(&g, 2));
+        uint32_t dh = (uint32_t)below(&g, 7);
+        uint32_t kl = (uint32_t)(1 + below(&g, 2));
+        uint32_t dl = (uint32_t)below(&g, 7);
+        cfg[3][1] = (kh << 20) + dh - 3;
+        cfg[5][1] = (kl << 20) + dl - 3;
+        cfg[4][1] = cfg[6][1] = 0;
+    }
     uint64_t t = below(&g, 5);
     for (unsigned i = 0; i < ncfg; i++)
         do_write(c, t++, cfg[i][0], cfg[i][1]);
@@ -406,6 +421,10 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
     unsigned mmio_permille = (unsigned)(below(&g, 3) == 0 ? 100 : 10);
     if (c->reduce) /* (a session's start clears the buckets, up to 4 092 clocks: longer sessions) */
         mmio_permille = (unsigned)(below(&g, 3) == 0 ? 20 : 2);
+    if (c->long_sections) { /* (a stop or a new configuration would end the long sections early) */
+        mmio_permille = 0;
+        ag.acc_permille = (unsigned[]){1, 5, 50}[below(&g, 3)];
+    }
     uint64_t end = t + cycles;
     int rc = 0;
     for (; t < end && !rc; t++) {
@@ -573,7 +592,7 @@ static int bench(uint64_t n)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0, one = 0;
-    int verbose = 0, minimal = 0, spatial = 0, reduce = 0;
+    int verbose = 0, minimal = 0, spatial = 0, reduce = 0, long_sections = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -584,10 +603,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--minimal")) minimal = 1;
         else if (!strcmp(a, "--spatial")) spatial = 1;
         else if (!strcmp(a, "--reduce")) reduce = 1;
+        else if (!strcmp(a, "--long")) long_sections = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else {
             fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
-                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--reduce] [--bench N] [-v]\n", a);
+                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--reduce] [--long] [--bench N] [-v]\n", a);
             return 2;
         }
     }
@@ -603,6 +623,7 @@ int main(int argc, char **argv)
     c.minimal = minimal;
     c.spatial = spatial;
     c.reduce = reduce && !spatial;
+    c.long_sections = long_sections;
     stats_t st = {0};
     int fails = 0;
     for (uint64_t i = 0; i < streams; i++) {

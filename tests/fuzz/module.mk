@@ -100,4 +100,4 @@ fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest $(BIN)/
 	@BUILD=$(BUILD) BIN=$(BIN) GUEST_SECONDS=$(FUZZ_S) tests/fuzz/guest_configs.sh
 
 TEST_SCRIPTS += tests/fuzz/run.sh tests/fuzz/guest_configs.sh
-TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest
+TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest $(FUZZ_BIN)/unit_cost # (built: kept compiling)

@@ -36,6 +36,12 @@ FUZZ_CFLAGS_unit := -fno-sanitize-coverage=trace-cmp
 # fuzz_unit_modes: the same harness with SPATIAL and REDUCE among its writes (#includes fuzz_unit.c)
 FUZZ_CFLAGS_unit_modes := $(FUZZ_CFLAGS_unit)
 $(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
+# unit_cost (tests/fuzz/unit_cost.c): fuzz_unit_modes' passes timed input by input, a tool (not
+# a target): ASan, UBSan and coverage counters as in the fuzzer, without libFuzzer
+$(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
+	@mkdir -p $(@D)
+	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -fsanitize-coverage=inline-8bit-counters \
+	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
 FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)
@@ -94,4 +100,4 @@ fuzz: $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest $(BIN)/
 	@BUILD=$(BUILD) BIN=$(BIN) GUEST_SECONDS=$(FUZZ_S) tests/fuzz/guest_configs.sh
 
 TEST_SCRIPTS += tests/fuzz/run.sh tests/fuzz/guest_configs.sh
-TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest
+TEST_DEPS += $(FUZZ_TARGETS) $(BUILD)/tests/gen_golden $(BUILD)/tests/gen_guest $(FUZZ_BIN)/unit_cost # (built: kept compiling)

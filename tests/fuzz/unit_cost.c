@@ -1,0 +1,77 @@
+/* Where fuzz_unit_modes' time goes, input by input: runs each file of a corpus through the
+ * harness's passes (tests/fuzz/fuzz_unit.c, #included: the same code) and prints, per input, the
+ * CPU seconds of all its passes, its name, span and items, and each pass's share: the emulator's
+ * two passes (q: through the schedule's copy, h: every access), the lazy one (a) and the
+ * per-cycle one (b); then the totals.  `sort -rn` puts the expensive inputs first.  Built as
+ * $(BUILD)/fuzz/unit_cost with ASan, UBSan and coverage counters (as the fuzzer's objects are,
+ * without libFuzzer): `make build/fuzz/unit_cost`, then `build/fuzz/unit_cost CORPUS_DIR`.
+ * docs/robustness.md (fifth session) has what it found. */
+#define FUZZ_UNIT_MODES 1
+#include "fuzz_unit.c"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: unit_cost CORPUS_DIR\n");
+        return 2;
+    }
+    DIR *dir = opendir(argv[1]);
+    if (!dir) {
+        fprintf(stderr, "unit_cost: %s: %s\n", argv[1], strerror(errno));
+        return 1;
+    }
+    static uint8_t data[4097];
+    static buf a, b, h, q;
+    double tq = 0, ta = 0, tb = 0, th = 0;
+    unsigned inputs = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "unit_cost: %s: %s\n", path, strerror(errno));
+            continue;
+        }
+        size_t size = fread(data, 1, sizeof data, f);
+        fclose(f);
+        if (size > 4096)
+            continue; /* (as the target: ignored) */
+        size = items_within_span(data, size);
+        inputs++;
+        a.n = b.n = h.n = q.n = 0;
+        uint64_t samples;
+        const int per_cycle = span(data, size) <= PER_CYCLE_SPAN_MAX;
+        const double t0 = cpu_now();
+        run_hooked(data, size, 1, &q);
+        const double t1 = cpu_now();
+        run_hooked(data, size, 0, &h);
+        const double t2 = cpu_now();
+        run(data, size, 1, &a, &samples);
+        const double t3 = cpu_now();
+        if (per_cycle)
+            run(data, size, 0, &b, &samples);
+        const double t4 = cpu_now();
+        tq += t1 - t0, th += t2 - t1, ta += t3 - t2, tb += t4 - t3;
+        printf("%.6f %s span=%llu items=%zu q=%.6f h=%.6f a=%.6f b=%.6f\n", t4 - t0, e->d_name,
+               (unsigned long long)span(data, size), size > 2 ? (size - 2) / 4 : 0, t1 - t0, t2 - t1,
+               t3 - t2, t4 - t3);
+    }
+    closedir(dir);
+    printf("total %.6f inputs=%u q=%.6f h=%.6f a=%.6f b=%.6f\n", tq + th + ta + tb, inputs, tq, th, ta, tb);
+    return 0;
+}

@@ -16,7 +16,7 @@ QEMU=${QEMU:-qemu-system-riscv64}
 CC=${CC:-gcc}
 RVCC=${RVCC:-riscv64-unknown-elf-gcc}
 header_dir=$BUILD/qemu-plugin/include
-LOOPS=1000
+LOOPS=2000   # 6 x LOOPS records: more than one 8192-record buffer, so a flush is tested
 
 [ -f "$header_dir/qemu-plugin.h" ] || {
   echo "skip: $header_dir/qemu-plugin.h not cached (tests/bench/qemu-plugin-header.sh or make bench-qemu-plugin fetches it)"; exit 77; }

@@ -65,7 +65,7 @@ row "mtemu untraced" "$m_cpu" - - "$insns instructions"
 ma_cpu=$(median "$EMU" -q --stats --trace-all "$tmp/all.mtr" "$elf")
 cp "$tmp/err" "$tmp/all.stats"
 ma_bytes=$(stat -c %s "$tmp/all.mtr")
-ma_recs=$(awk '$1 == "trace_all.samples" || $1 == "trace.all.samples" || $1 == "traceall.samples" { print $2 }' "$tmp/all.stats")
+ma_recs=$(awk '$1 == "trace.all" { print $2 }' "$tmp/all.stats")
 row "mtemu --trace-all" "$ma_cpu" "${ma_recs:-?}" "$ma_bytes" "$(awk -v b="$ma_bytes" -v r="${ma_recs:-0}" 'BEGIN { if (r > 0) printf "%.2f bytes/record", b / r }')"
 
 echo "ratios (CPU time):"

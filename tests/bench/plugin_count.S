@@ -7,7 +7,8 @@
  *   loop:  LOOPS x 4 instructions: ld, sd, c.addi (2 bytes: one fetch at its own address), bnez;
  *          LOOPS loads of `cell`, LOOPS stores to `cell + 8`
  *   exit:  3 instructions (lui; lui + addiw) then the finisher's sw (fetched; its store ends QEMU
- *          inside the access, so the plugin records no store for it)
+ *          inside the access: QEMU 7.2's hw/misc/sifive_test.c calls exit(0) there, so the plugin records
+ *          no store for it)
  *
  * LOOPS is passed by the test (-DLOOPS=N, N < 2048 so `li` is one addi). */
   .option norelax

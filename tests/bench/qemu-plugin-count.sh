@@ -5,10 +5,14 @@
 #     or qemu-system-riscv64 or the RISC-V compiler is missing: tests/bench/qemu-plugin-header.sh
 #     fetches the header, and `make bench` runs it);
 #   * run on tests/bench/plugin_count.S, whose records follow from its text alone (see there): after
-#     QEMU's reset vector (6 fetches and 2 loads in its ROM at 0x1000), the program's fetches,
+#     QEMU's reset vector (6 fetches and 2 loads in its ROM at 0x1000: QEMU 7.2's hw/riscv/boot.c,
+#     riscv_setup_rom_reset_vec, auipc/addi/csrr/ld/ld/jr on RV64), the program's fetches,
 #     loads and stores must appear in exactly the order and at exactly the addresses the program
 #     implies: 4 x LOOPS + 7 fetches, LOOPS loads of `cell`, LOOPS stores to `cell + 8`;
 #   * the plugin's own summary line must agree with the file (records = bytes / 8, per kind);
+#   * a second emulator, mtemu (when built), must count the same: its instructions = the plugin's
+#     fetches (both run QEMU's reset vector), its --trace-all accesses = the plugin's records + 1
+#     (mtemu records the finisher's store, which ends QEMU before the plugin sees it);
 #   * bad plugin arguments (none, unknown, unwritable file) must stop QEMU with the plugin's message.
 set -u
 BUILD=${BUILD:-build}
@@ -95,6 +99,21 @@ if [ -n "${f:-}" ] && [ "$f" = "$gf" ] && [ "$l" = "$gl" ] && [ "$s" = "$gs" ] &
   pass summary-matches-file
 else
   fail summary-matches-file "summary '${f:-?} ${l:-?} ${s:-?} ${r:-?} ${b:-?}', file $gf/$gl/$gs records, $size bytes"
+fi
+
+# --- a second emulator's count ---------------------------------------------------------------------
+EMU=${BIN:-$BUILD/bin}/mtemu
+if [ -x "$EMU" ]; then
+  "$EMU" -q --stats --trace-all "$tmp/count.mtr" "$tmp/count.elf" >/dev/null 2>"$tmp/emu.err" </dev/null
+  mi=$(awk '$1 == "instructions" { print $2 }' "$tmp/emu.err")
+  ma=$(awk '$1 == "trace.all" { print $2 }' "$tmp/emu.err")
+  if [ -n "$mi" ] && [ "$mi" = "${f:-x}" ] && [ -n "$ma" ] && [ "$ma" = $((${r:-0} + 1)) ]; then
+    pass mtemu-agrees
+  else
+    fail mtemu-agrees "mtemu: ${mi:-?} instructions, ${ma:-?} accesses; plugin: ${f:-?} fetches, ${r:-?} records"
+  fi
+else
+  echo "mtemu-agrees not run: $EMU not built"
 fi
 
 # --- bad arguments: QEMU must stop with the plugin's own message ----------------------------------

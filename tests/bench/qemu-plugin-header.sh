@@ -36,11 +36,11 @@ if ! ls "$out"/dl/${pkg}_*.dsc >/dev/null 2>&1; then
   apt_opts=(-q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
             -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
             -o APT::Sandbox::User=root)
-  note "fetching Debian's $pkg source package (about 120 MB, once)"
+  note "fetching Debian's $pkg source package (about 24 MB, once)"
   apt-get "${apt_opts[@]}" update >"$out/apt.log" 2>&1 \
     || die "apt-get update with $apt_dir/sources.list failed (no network to Debian's archive?); see $out/apt.log"
   (cd "$out/dl" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >>"$out/apt.log" 2>&1) \
-    || die "apt-get source --download-only $pkg failed; see $out/apt.log"
+    || die "apt-get source --download-only $pkg failed ($(grep -E '^(W: Failed|E:)' "$out/apt.log" | head -1)); see $out/apt.log"
 fi
 
 orig=$(ls "$out"/dl/${pkg}_*.orig.tar.* 2>/dev/null | head -1)
@@ -55,7 +55,8 @@ fi
 
 tmp="$out/extract.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
-tar -xf "$orig" -C "$tmp" --wildcards "*/$header" || die "$header not found in $(basename "$orig")"
+# -m: the extraction time, not the 2022 archive time, so make sees the header as newer than this script.
+tar -xmf "$orig" -C "$tmp" --wildcards "*/$header" || die "$header not found in $(basename "$orig")"
 mkdir -p "$out/include"
 mv "$(find "$tmp" -path "*/$header" | head -1)" "$out/include/qemu-plugin.h"
 rm -rf "$tmp"

@@ -36,8 +36,9 @@ ALL_TARGETS += $(BUILD)/tests/mispredict
 # bench_cpu (tests/bench/bench_qemu_plugin.sh). The plugin's header comes from Debian's qemu source
 # package, fetched once into $(QPLUGIN_DIR) (tests/bench/qemu-plugin-header.sh); without it (no
 # network to Debian's archive) the step says so and skips the QEMU + plugin row. Not part of `all`:
-# building everything must not need the network.
-QPLUGIN_DIR := $(BUILD)/qemu-plugin
+# building everything must not need the network. Like FWBUILD, one copy under build/ serves the
+# plain and the SAN=1 build (the plugin runs inside QEMU: it is never sanitized).
+QPLUGIN_DIR := build/qemu-plugin
 QPLUGIN_H   := $(QPLUGIN_DIR)/include/qemu-plugin.h
 QPLUGIN_SO  := $(QPLUGIN_DIR)/qemu_trace_plugin.so
 $(QPLUGIN_H): tests/bench/qemu-plugin-header.sh

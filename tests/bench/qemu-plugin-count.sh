@@ -19,7 +19,7 @@ BUILD=${BUILD:-build}
 QEMU=${QEMU:-qemu-system-riscv64}
 CC=${CC:-gcc}
 RVCC=${RVCC:-riscv64-unknown-elf-gcc}
-header_dir=$BUILD/qemu-plugin/include
+header_dir=${QPLUGIN_DIR:-build/qemu-plugin}/include   # shared by the plain and SAN=1 builds
 LOOPS=2000   # 6 x LOOPS records: more than one 8192-record buffer, so a flush is tested
 
 [ -f "$header_dir/qemu-plugin.h" ] || {

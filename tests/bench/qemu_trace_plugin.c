@@ -5,8 +5,8 @@
  *   qemu-system-riscv64 ... -plugin build/qemu-plugin/qemu_trace_plugin.so,out=OUT.bin
  *
  * Record: 8 bytes, little-endian, bits 0..55 the guest VIRTUAL address (what the 7.2 API gives for
- * fetches; data accesses use the same for symmetry; bare-metal M-mode code runs untranslated, so
- * there it is also the physical address), bits 56..63 the kind: 0 fetch, 1 load, 2 store (an AMO
+ * fetches; data accesses use the same for symmetry; bare-metal M-mode code runs without address
+ * translation, so there it is also the physical address), bits 56..63 the kind: 0 fetch, 1 load, 2 store (an AMO
  * is reported by QEMU as one access and recorded as a store). No header: the file is exactly
  * 8 x records bytes.
  *
@@ -22,8 +22,8 @@
  * which tests/bench/qemu-plugin-count.sh checks against the file and an independent count.
  *
  * Buffering: one 64 KiB buffer per vCPU (TCG may run vCPUs on threads of their own), written with
- * write(2) under a lock when full and at exit, so the cost per record is a store and an increment,
- * as in mtemu's recorder, and the file is not interleaved below the buffer size. */
+ * write(2) under a lock when full and at exit, so the cost per record is a store and two
+ * increments besides QEMU's helper call, and the file is not interleaved below the buffer size. */
 #define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC with -std=c17 */
 #include <errno.h>
 #include <fcntl.h>

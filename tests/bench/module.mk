@@ -41,7 +41,8 @@ ALL_TARGETS += $(BUILD)/tests/mispredict
 QPLUGIN_DIR := build/qemu-plugin
 QPLUGIN_H   := $(QPLUGIN_DIR)/include/qemu-plugin.h
 QPLUGIN_SO  := $(QPLUGIN_DIR)/qemu_trace_plugin.so
-$(QPLUGIN_H): tests/bench/qemu-plugin-header.sh
+# No prerequisite: the header is fetched once and then kept, whatever the script's date.
+$(QPLUGIN_H):
 	tests/bench/qemu-plugin-header.sh $(QPLUGIN_DIR)
 $(QPLUGIN_SO): tests/bench/qemu_trace_plugin.c $(QPLUGIN_H)
 	$(CC) -std=c17 $(OPT) -g $(WARN) -fPIC -shared -I$(QPLUGIN_DIR)/include $< -o $@ -lpthread

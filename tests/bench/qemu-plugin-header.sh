@@ -55,8 +55,8 @@ fi
 
 tmp="$out/extract.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
-# -m: the extraction time, not the 2022 archive time, so make sees the header as newer than this script.
-tar -xmf "$orig" -C "$tmp" --wildcards "*/$header" || die "$header not found in $(basename "$orig")"
+# -m: the extraction time, not the archive's; as root, tar would otherwise keep the archive's owner.
+tar -xmf "$orig" --no-same-owner --no-same-permissions -C "$tmp" --wildcards "*/$header" || die "$header not found in $(basename "$orig")"
 mkdir -p "$out/include"
 mv "$(find "$tmp" -path "*/$header" | head -1)" "$out/include/qemu-plugin.h"
 rm -rf "$tmp"

@@ -55,7 +55,7 @@ fi
 
 tmp="$out/extract.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
-# -m: the extraction time, not the archive's; as root, tar would otherwise keep the archive's owner.
+# -m: dated now, not as in the archive; --no-same-owner: as root, tar would keep the archive's owner.
 tar -xmf "$orig" --no-same-owner --no-same-permissions -C "$tmp" --wildcards "*/$header" || die "$header not found in $(basename "$orig")"
 mkdir -p "$out/include"
 mv "$(find "$tmp" -path "*/$header" | head -1)" "$out/include/qemu-plugin.h"

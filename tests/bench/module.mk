@@ -31,3 +31,27 @@ $(BUILD)/tests/mispredict: $(OBJ)/tests/bench/mispredict.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@
 ALL_TARGETS += $(BUILD)/tests/mispredict
+
+# QEMU + a TCG plugin writing one record per fetch and data access, beside mtemu --trace-all on
+# bench_cpu (tests/bench/bench_qemu_plugin.sh). The plugin's header comes from Debian's qemu source
+# package, fetched once into $(QPLUGIN_DIR) (tests/bench/qemu-plugin-header.sh); without it (no
+# network to Debian's archive) the step says so and skips the QEMU + plugin row. Not part of `all`:
+# building everything must not need the network. Like FWBUILD, one copy under build/ serves the
+# plain and the SAN=1 build (the plugin runs inside QEMU: it is never sanitized).
+QPLUGIN_DIR := build/qemu-plugin
+QPLUGIN_H   := $(QPLUGIN_DIR)/include/qemu-plugin.h
+QPLUGIN_SO  := $(QPLUGIN_DIR)/qemu_trace_plugin.so
+# No prerequisite: the header is fetched once and then kept, whatever the script's date.
+$(QPLUGIN_H):
+	tests/bench/qemu-plugin-header.sh $(QPLUGIN_DIR)
+$(QPLUGIN_SO): tests/bench/qemu_trace_plugin.c $(QPLUGIN_H)
+	$(CC) -std=c17 $(OPT) -g $(WARN) -fPIC -shared -I$(QPLUGIN_DIR)/include $< -o $@ -lpthread
+
+.PHONY: bench-qemu-plugin
+bench-qemu-plugin: $(BIN)/mtemu $(FWBUILD)/bench/bench_cpu.elf
+	@if tests/bench/qemu-plugin-header.sh $(QPLUGIN_DIR); then $(MAKE) --no-print-directory $(QPLUGIN_SO); fi
+	@BIN=$(BIN) QPLUGIN=$(QPLUGIN_SO) tests/bench/bench_qemu_plugin.sh $(FWBUILD)/bench/bench_cpu.elf
+BENCH_STEPS += bench-qemu-plugin
+
+# The plugin against a program whose records follow from its text (skips without the header).
+TEST_SCRIPTS += tests/bench/qemu-plugin-count.sh

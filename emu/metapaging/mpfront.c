@@ -26,38 +26,64 @@ static size_t fold_pages(struct mpfront *f, const uint64_t *in, size_t n, uint64
                          uint64_t *inside)
 {
     const uint64_t first2 = f->first_pfn << 1, words = f->ram_pages << 1;
-    uint64_t front_w = f->front == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->front << 1;
-    uint64_t second_w = f->second == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->second << 1;
+    /* a and b hold the two front units' read words; which of them is the front depends on the
+     * loop: in `front_a` it is a, in `front_b` b.  An alternation only moves to the other loop,
+     * so it costs no move at all. */
+    uint64_t a = f->front == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->front << 1;
+    uint64_t b = f->second == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->second << 1;
     uint64_t run = 0, outside = 0; /* run: repeats << 32 | alternations */
+    uint64_t w;
     size_t k = 0;
-    for (const uint64_t *p = in, *end = in + n; p < end; p++) {
-        uint64_t w = *p - first2;
-        if (w == second_w) { /* a read alternating (second is never front) */
+    const uint64_t *p = in, *end = in + n;
+/* A report kept: a RUN word first when something was folded since the last one, then the
+ * report's word; the front and second units become (front, second) of the filter again. */
+#define KEEP(front, second)                                                                     \
+    do {                                                                                        \
+        if (w >= words) { /* not RAM (rare): the stack pass skips it */                         \
+            outside++;                                                                          \
+            break;                                                                              \
+        }                                                                                       \
+        out[k] = MPFRONT_RUN | run;                                                             \
+        k += run != 0;                                                                          \
+        run = 0;                                                                                \
+        out[k++] = w;                                                                           \
+        uint64_t read_w = w & ~UINT64_C(1);                                                     \
+        second = read_w != front ? front : second;                                              \
+        front = read_w;                                                                         \
+    } while (0)
+front_a:
+    while (p < end) {
+        w = *p++ - first2;
+        if (w == b) { /* a read alternating: b is the front now (b is never a) */
             run++;
-            second_w = front_w;
-            front_w = w;
-            continue;
+            goto front_b;
         }
-        if (w == front_w) { /* a repeated read: changes nothing */
+        if (w == a) /* a repeated read: changes nothing */
             run += ONE_REPEAT;
-            continue;
-        }
-        if (w >= words) { /* not RAM (rare): the stack pass skips it */
-            outside++;
-            continue;
-        }
-        out[k] = MPFRONT_RUN | run; /* kept only after something was folded */
-        k += run != 0;
-        run = 0;
-        out[k++] = w;
-        uint64_t read_w = w & ~UINT64_C(1);
-        second_w = read_w != front_w ? front_w : second_w;
-        front_w = read_w;
+        else
+            KEEP(a, b);
     }
+    goto done;
+front_b:
+    while (p < end) {
+        w = *p++ - first2;
+        if (w == a) {
+            run++;
+            goto front_a;
+        }
+        if (w == b)
+            run += ONE_REPEAT;
+        else
+            KEEP(b, a);
+    }
+    /* the front is b: name it a */
+    w = a, a = b, b = w;
+done:
+#undef KEEP
     if (run)
         out[k++] = MPFRONT_RUN | run;
-    f->front = front_w == NONE ? MPFRONT_NO_UNIT : (uint32_t)(front_w >> 1);
-    f->second = second_w == NONE ? MPFRONT_NO_UNIT : (uint32_t)(second_w >> 1);
+    f->front = a == NONE ? MPFRONT_NO_UNIT : (uint32_t)(a >> 1);
+    f->second = b == NONE ? MPFRONT_NO_UNIT : (uint32_t)(b >> 1);
     *inside += n - outside;
     return k;
 }

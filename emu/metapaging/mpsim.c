@@ -74,11 +74,14 @@ bool mpsim_stack_units(const struct mpsim *sim, unsigned *unit_shift, uint64_t *
     return true;
 }
 
-uint64_t mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n)
+void mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n)
 {
-    uint64_t reports = mpstack_access_words(sim->stack, words, n);
-    sim->reports += reports;
-    return reports;
+    mpstack_access_words(sim->stack, words, n);
+}
+
+void mpsim_count_reports(struct mpsim *sim, uint64_t n)
+{
+    sim->reports += n;
 }
 
 /* Splits `field` (not NUL-terminated, length len) on '/', parsing each alternative. */

@@ -68,8 +68,10 @@ size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, 
  * *ram_pages of RAM) and reach the simulations by mpsim_access_words. */
 bool mpsim_stack_units(const struct mpsim *sim, unsigned *unit_shift, uint64_t *ram_pages);
 /* Words of mpfront_fold, in order: the same as mpsim_access for each report they stand for
- * (only when mpsim_stack_units); returns how many that is. */
-uint64_t mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n);
+ * (only when mpsim_stack_units), but for the count of reports inside RAM, which mpfront_fold
+ * knows and the caller adds with mpsim_count_reports. */
+void mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n);
+void mpsim_count_reports(struct mpsim *sim, uint64_t n);
 
 /* The emulator's own write of RAM bytes [offset, offset+len): those metapages now have data in a
  * backing store, so a later fault reads them instead of zero-filling (as the real pager does). */

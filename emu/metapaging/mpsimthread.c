@@ -7,7 +7,8 @@
 
 /* The words on the ring: a header, then its operands.  A header's top two bits say what follows:
  * REPORTS, the low bits n reports (pfn << 1 | is_write: far below 2^62); HOST_WRITE, two words
- * (offset, len); WORDS, the low bits n words of mpfront_fold (when the stack pass counts every
+ * (offset, len); WORDS, bits 0-31 n words of mpfront_fold and bits 32-61 the reports inside RAM
+ * they stand for (when the stack pass counts every
  * configuration: the emulator's thread folds the reports that only repeat or alternate the two
  * front units, which takes the stack pass's most common reports off the slower thread).  The thread parses them as they come (an item may be split between two runs the
  * ring hands over), so the emulator's thread only copies its batch behind one header. */
@@ -17,6 +18,8 @@
 #define OP_WORDS UINT64_C(3)
 #define FOLD_CHUNK 4096 /* reports folded at a time (the CPU's batch) */
 #define COUNT_MASK ((UINT64_C(1) << OP_SHIFT) - 1)
+#define WORDS_MASK UINT64_C(0xffffffff)
+#define INSIDE_SHIFT 32
 
 struct mpsim_thread {
     accring *ring;
@@ -40,7 +43,10 @@ static void take_words(void *ctx, const uint64_t *w, uint64_t n)
     while (n) {
         if (t->left == 0) { /* a header */
             t->op = *w >> OP_SHIFT;
-            t->left = t->op == OP_HOST_WRITE ? 2 : *w & COUNT_MASK;
+            t->left = t->op == OP_HOST_WRITE ? 2 : t->op == OP_WORDS ? *w & WORDS_MASK
+                                                                     : *w & COUNT_MASK;
+            if (t->op == OP_WORDS)
+                mpsim_count_reports(t->sim, (*w & COUNT_MASK) >> INSIDE_SHIFT);
             w++, n--;
             continue;
         }
@@ -50,7 +56,7 @@ static void take_words(void *ctx, const uint64_t *w, uint64_t n)
             w += k, n -= k, t->left -= k;
         } else if (t->op == OP_WORDS) {
             uint64_t k = n < t->left ? n : t->left;
-            mpsim_access_words(t->sim, w, (size_t)k); /* (the inside count is the producer's) */
+            mpsim_access_words(t->sim, w, (size_t)k);
             w += k, n -= k, t->left -= k;
         } else {
             t->operand[2 - t->left] = *w;
@@ -86,11 +92,13 @@ void mpsim_thread_access_batch(struct mpsim_thread *t, const uint64_t *entries, 
     if (t->fold) {
         for (uint64_t done = 0; done < n;) {
             size_t chunk = n - done < FOLD_CHUNK ? (size_t)(n - done) : FOLD_CHUNK;
-            size_t k = mpfront_fold(&t->front, entries + done, chunk, t->folded, &t->inside_folded);
+            uint64_t inside = 0;
+            size_t k = mpfront_fold(&t->front, entries + done, chunk, t->folded, &inside);
             done += chunk;
-            if (k == 0)
+            t->inside_folded += inside;
+            if (k == 0 && inside == 0)
                 continue;
-            const uint64_t header = OP_WORDS << OP_SHIFT | k;
+            const uint64_t header = OP_WORDS << OP_SHIFT | inside << INSIDE_SHIFT | k;
             accring_push_words(t->ring, &header, 1);
             accring_push_words(t->ring, t->folded, k);
         }

@@ -599,23 +599,20 @@ static void read_swaps(struct mpstack *st, uint32_t n)
     }
 }
 
-uint64_t mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
+void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
 {
     st->started = true;
-    uint64_t reports = n;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
         if (w & MPFRONT_RUN) {
-            /* the repeats fold away: a read of the front unit changes nothing */
+            /* (the repeats fold away: a read of the front unit changes nothing) */
             uint32_t alts = (uint32_t)w;
-            reports += alts + ((w & ~MPFRONT_RUN) >> 32) - 1;
             if (alts)
                 read_swaps(st, alts);
         } else {
             access_unit(st, (uint32_t)(w >> 1), w & 1);
         }
     }
-    return reports;
 }
 
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m)

@@ -93,14 +93,21 @@ void mpsim_thread_access_batch(struct mpsim_thread *t, const uint64_t *entries, 
         for (uint64_t done = 0; done < n;) {
             size_t chunk = n - done < FOLD_CHUNK ? (size_t)(n - done) : FOLD_CHUNK;
             uint64_t inside = 0;
-            size_t k = mpfront_fold(&t->front, entries + done, chunk, t->folded, &inside);
+            /* folded straight onto the ring behind its header (fold writes up to chunk + 1),
+             * or, where that would cross the ring's end, here first */
+            uint64_t *dst = accring_reserve_words(t->ring, chunk + 2);
+            size_t k = mpfront_fold(&t->front, entries + done, chunk, dst ? dst + 1 : t->folded,
+                                    &inside);
             done += chunk;
             t->inside_folded += inside;
-            if (k == 0 && inside == 0)
-                continue;
             const uint64_t header = OP_WORDS << OP_SHIFT | inside << INSIDE_SHIFT | k;
-            accring_push_words(t->ring, &header, 1);
-            accring_push_words(t->ring, t->folded, k);
+            if (dst) {
+                dst[0] = header;
+                accring_commit_words(t->ring, k + 1);
+            } else {
+                accring_push_words(t->ring, &header, 1);
+                accring_push_words(t->ring, t->folded, k);
+            }
         }
         return;
     }

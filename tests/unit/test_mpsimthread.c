@@ -289,7 +289,8 @@ static void test_wrap_and_destroy_full(void **state)
     mpsim_destroy(sim);
 }
 
-/* The ring's word mode itself: every word arrives once, in order, for any split of the pushes. */
+/* The ring's word mode itself: every word arrives once, in order, for any split of the pushes,
+ * pushed or written in place (accring_reserve_words: NULL where it would cross the ring's end). */
 struct seen {
     uint64_t next, bad;
 };
@@ -313,6 +314,14 @@ static void test_word_ring_order(void **state)
         uint64_t w[300], v = 0, seed = log2;
         for (int k = 0; k < 100; k++) {
             uint64_t n = rng_next(&seed) % (4u << log2 < 300 ? 4u << log2 : 300); /* a few ring lengths */
+            uint64_t *dst = k % 2 ? accring_reserve_words(r, n + 1) : NULL;
+            if (dst) { /* written in place, one word more reserved than committed */
+                for (uint64_t i = 0; i < n; i++)
+                    dst[i] = v++;
+                dst[n] = UINT64_MAX;
+                accring_commit_words(r, n);
+                continue;
+            }
             for (uint64_t i = 0; i < n; i++)
                 w[i] = v++;
             accring_push_words(r, w, n);

@@ -7,11 +7,12 @@
 
 /* The words on the ring: a header, then its operands.  A header's top two bits say what follows:
  * REPORTS, the low bits n reports (pfn << 1 | is_write: far below 2^62); HOST_WRITE, two words
- * (offset, len); WORDS, bits 0-31 n words of mpfront_fold and bits 32-61 the reports inside RAM
- * they stand for (when the stack pass counts every
- * configuration: the emulator's thread folds the reports that only repeat or alternate the two
- * front units, which takes the stack pass's most common reports off the slower thread).  The thread parses them as they come (an item may be split between two runs the
- * ring hands over), so the emulator's thread only copies its batch behind one header. */
+ * (offset, len); WORDS, bits 0-31 n words of mpfront_fold, bits 32-61 the reports inside RAM
+ * they stand for.  WORDS replace REPORTS when the stack pass counts every configuration: the
+ * emulator's thread then folds the reads that repeat or alternate the two front units, the
+ * stack pass's most common reports, off the slower thread.  The thread parses the words as they
+ * come (an item may be split between two runs the ring hands over), so the emulator's thread
+ * only copies its batch behind one header, or folds it straight onto the ring. */
 #define OP_SHIFT 62
 #define OP_REPORTS UINT64_C(1)
 #define OP_HOST_WRITE UINT64_C(2)

@@ -65,6 +65,25 @@ struct mpsim {
     size_t n_active;
 };
 
+bool mpsim_stack_units(const struct mpsim *sim, unsigned *unit_shift, uint64_t *ram_pages)
+{
+    if (!sim->stack || sim->n_active)
+        return false;
+    *unit_shift = sim->stack_shift;
+    *ram_pages = sim->ram_pages;
+    return true;
+}
+
+void mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n)
+{
+    mpstack_access_words(sim->stack, words, n);
+}
+
+void mpsim_count_reports(struct mpsim *sim, uint64_t n)
+{
+    sim->reports += n;
+}
+
 /* Splits `field` (not NUL-terminated, length len) on '/', parsing each alternative. */
 struct alternatives {
     uint64_t v[32];

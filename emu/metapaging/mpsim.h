@@ -63,6 +63,16 @@ void mpsim_access(struct mpsim *sim, uint64_t page, bool is_write);
  * RAM's first.  The same as mpsim_access for each one inside RAM; returns how many were. */
 size_t mpsim_access_batch(struct mpsim *sim, const uint64_t *entries, size_t n, uint64_t first_pfn);
 
+/* Whether the shared LRU stack pass counts every configuration (no core of its own to feed):
+ * then the reports may go through mpfront_fold (mpfront.h, units of RAM page >> *unit_shift,
+ * *ram_pages of RAM) and reach the simulations by mpsim_access_words. */
+bool mpsim_stack_units(const struct mpsim *sim, unsigned *unit_shift, uint64_t *ram_pages);
+/* Words of mpfront_fold, in order: the same as mpsim_access for each report they stand for
+ * (only when mpsim_stack_units), but for the count of reports inside RAM, which mpfront_fold
+ * knows and the caller adds with mpsim_count_reports. */
+void mpsim_access_words(struct mpsim *sim, const uint64_t *words, size_t n);
+void mpsim_count_reports(struct mpsim *sim, uint64_t n);
+
 /* The emulator's own write of RAM bytes [offset, offset+len): those metapages now have data in a
  * backing store, so a later fault reads them instead of zero-filling (as the real pager does). */
 void mpsim_host_write(struct mpsim *sim, uint64_t offset, uint64_t len);

@@ -5,6 +5,9 @@
  * thread hands them to the same mpsim calls in the same order.  Every mpsim count depends only on
  * that order (a batch may be split anywhere: mpsim_access_batch is the same as one mpsim_access
  * per report), so the results are those of the in-line calls, whatever the threads' timing.
+ * When the LRU stack pass counts every configuration (mpsim_stack_units), the emulator's thread
+ * first folds the reads that repeat or alternate the stack filter's two front units
+ * (mpfront.h) and the thread makes the equivalent mpsim_access_words calls instead.
  *
  * The thread owns the mpsim from mpsim_thread_start until mpsim_thread_sync returns; then the
  * caller may read it (mpsim_result) until it queues again.  docs/metapaging.md, "On a thread". */

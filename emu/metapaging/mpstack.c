@@ -1,5 +1,6 @@
 /* Every-budget LRU of every metapage size over one shared filter; see mpstack.h. */
 #include "emu/metapaging/mpstack.h"
+#include "emu/metapaging/mpfront.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -577,6 +578,41 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
         }
     }
     return inside;
+}
+
+/* n reads alternating between the two front units, the second one's first (a RUN word of
+ * mpfront.h): the first may write back at C = 1 (swap_front), and leaves the old front clean at
+ * the C = 1 lanes where the two differ (a read); from then on every one of them is a read swap
+ * that is only counted, as access_unit would count each. */
+static void read_swaps(struct mpstack *st, uint32_t n)
+{
+    if (st->dirty1 & (uint16_t)~st->share01) {
+        settle_swaps(st);
+        swap_front(st, st->unit[1], false);
+        n--;
+    }
+    st->swaps += n;
+    if (n & 1) {
+        uint32_t u = st->unit[1];
+        st->unit[1] = st->unit[0];
+        st->unit[0] = u;
+    }
+}
+
+void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
+{
+    st->started = true;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = words[i];
+        if (w & MPFRONT_RUN) {
+            /* (the repeats fold away: a read of the front unit changes nothing) */
+            uint32_t alts = (uint32_t)w;
+            if (alts)
+                read_swaps(st, alts);
+        } else {
+            access_unit(st, (uint32_t)(w >> 1), w & 1);
+        }
+    }
 }
 
 void mpstack_host_write(struct mpstack *st, int size, uint64_t m)

@@ -370,3 +370,26 @@ void accring_push_words(accring *r, const uint64_t *w, uint64_t n)
     }
     publish(r);
 }
+
+uint64_t *accring_reserve_words(accring *r, uint64_t n)
+{
+    const uint64_t size = r->word_mask + 1, at = r->head & r->word_mask;
+    if (n > size - at)
+        return NULL;
+    if (r->head + n - r->tail_seen > size) {
+        r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
+        if (r->head + n - r->tail_seen > size) {
+            /* as accring_push_words: wait for a quarter of the ring, or n if more */
+            const uint64_t step = size / 4 > n ? size / 4 : n;
+            wait_room_words(r, r->head + step - size);
+        }
+    }
+    return &r->words[at];
+}
+
+void accring_commit_words(accring *r, uint64_t k)
+{
+    r->pushed += k;
+    r->head += k;
+    publish(r);
+}

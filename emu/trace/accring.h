@@ -94,6 +94,12 @@ accring *accring_create_words(accring_take_words_fn take, void *ctx, const char 
                               unsigned log2_words);
 /* Queues w[0..n) in order (waits while the ring is full), then publishes them. */
 void accring_push_words(accring *r, const uint64_t *w, uint64_t n);
+/* For a producer that makes its words as it goes (no copy): room for up to n words in one piece
+ * at the ring's head, waiting while the ring is too full, or NULL when n words would cross the
+ * ring's end (then push them instead).  accring_commit_words(r, k), k <= n, queues the first k
+ * words written there and publishes them; nothing else may be pushed in between. */
+uint64_t *accring_reserve_words(accring *r, uint64_t n);
+void accring_commit_words(accring *r, uint64_t k);
 
 typedef struct {
     uint64_t pushed;

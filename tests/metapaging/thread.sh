@@ -3,7 +3,9 @@
 # thread of its own") give exactly the in-line results: the --stats-json of the 69 LRU
 # configurations of the fidelity grid plus FIFO and CLOCK cores, byte-identical on and off, on 1
 # and 2 harts; with the meta-pager itself on and faults costing cycles, the same pager counts,
-# cycles and online counts (only the measured seconds may differ).  Also: the option's bad values
+# cycles and online counts (only the measured seconds may differ).  The same with LRU only (4 KiB
+# units, and 16 KiB units with one resident metapage at every size), where the emulator's thread
+# folds repeats and alternations before the stack pass (emu/metapaging/mpfront.h).  Also: the option's bad values
 # exit 2 naming it, and --stats reports the thread only when there is one.  Seconds of CPU.
 set -u
 BIN=${BIN:-build/bin}
@@ -18,6 +20,8 @@ check() { # name condition-result
   if [ "$2" = 0 ]; then echo "PASS $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
 }
 spec=4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock
+# LRU only: spec and the number of configurations
+lru_specs=("4K..2M:1M..64M:69" "16K..2M:16K..4M:44")
 progs=("$FWBUILD/qsort.elf:size=64K" "$FWBUILD/metapaging/mp-small.elf:")
 for p in "${progs[@]}"; do
   elf=${p%%:*} args=${p#*:} name=$(basename "$elf" .elf)
@@ -36,21 +40,37 @@ for p in "${progs[@]}"; do
       [ "$(cat "$tmp/$name-$smp-on.rc")" = 0 ] &&
       [ "$(grep -c '"policy"' "$tmp/$name-$smp-on.json")" = 75 ]
     check "thread/$name/smp$smp/json" $?
-    # With the pager (64K x 1M, LRU) and 5000 cycles per fault: its cycles must not depend on
-    # where the simulations run.
-    for th in off on; do
-      "$EMU" -q --stats --smp $smp ${args:+--append "$args"} --metapage-size 64K \
-        --metapage-budget 1M --metapage-fault-cycles 5000 --metapage-sim "$spec" \
-        --metapage-sim-thread $th --stats-json "$tmp/p-$name-$smp-$th.json" "$elf" \
-        >"$tmp/p-$name-$smp-$th.out" 2>&1
+    for ls in "${lru_specs[@]}"; do
+      lspec=${ls%:*} lcount=${ls##*:}
+      for th in off on; do
+        "$EMU" -q --smp $smp ${args:+--append "$args"} --metapage-sim "$lspec" \
+          --metapage-sim-thread $th --stats-json "$tmp/l-$name-$smp-$th.json" "$elf" \
+          >"$tmp/l-$name-$smp-$th.out" 2>&1
+        echo $? >"$tmp/l-$name-$smp-$th.rc"
+      done
+      cmp -s "$tmp/l-$name-$smp-off.json" "$tmp/l-$name-$smp-on.json" &&
+        [ "$(cat "$tmp/l-$name-$smp-off.rc")" = 0 ] && [ "$(cat "$tmp/l-$name-$smp-on.rc")" = 0 ] &&
+        [ "$(grep -c '"policy"' "$tmp/l-$name-$smp-on.json")" = "$lcount" ]
+      check "thread/$name/smp$smp/lru-only/$lspec" $?
     done
-    diff <(grep -v seconds "$tmp/p-$name-$smp-off.json") \
-         <(grep -v seconds "$tmp/p-$name-$smp-on.json") >/dev/null &&
-      diff <(grep -E '^(cycles|instret|insns)|faults' "$tmp/p-$name-$smp-off.out") \
-           <(grep -E '^(cycles|instret|insns)|faults' "$tmp/p-$name-$smp-on.out") >/dev/null &&
-      grep -q '^cycles' "$tmp/p-$name-$smp-on.out" &&
-      grep -q '"faults": [1-9]' "$tmp/p-$name-$smp-on.json"
-    check "thread/$name/smp$smp/pager" $?
+    # With the pager (64K x 1M, LRU) and 5000 cycles per fault: its cycles must not depend on
+    # where the simulations run (with LRU only too: the pager's own batch is folded then).
+    for pspec in "$spec" "${lru_specs[0]%:*}"; do
+      pt=p; [ "$pspec" = "$spec" ] || pt=pl
+      for th in off on; do
+        "$EMU" -q --stats --smp $smp ${args:+--append "$args"} --metapage-size 64K \
+          --metapage-budget 1M --metapage-fault-cycles 5000 --metapage-sim "$pspec" \
+          --metapage-sim-thread $th --stats-json "$tmp/$pt-$name-$smp-$th.json" "$elf" \
+          >"$tmp/$pt-$name-$smp-$th.out" 2>&1
+      done
+      diff <(grep -v seconds "$tmp/$pt-$name-$smp-off.json") \
+           <(grep -v seconds "$tmp/$pt-$name-$smp-on.json") >/dev/null &&
+        diff <(grep -E '^(cycles|instret|insns)|faults' "$tmp/$pt-$name-$smp-off.out") \
+             <(grep -E '^(cycles|instret|insns)|faults' "$tmp/$pt-$name-$smp-on.out") >/dev/null &&
+        grep -q '^cycles' "$tmp/$pt-$name-$smp-on.out" &&
+        grep -q '"faults": [1-9]' "$tmp/$pt-$name-$smp-on.json"
+      check "thread/$name/smp$smp/pager/$pt" $?
+    done
   done
 done
 # --stats names the thread when it runs, and only then.

@@ -2,7 +2,10 @@
  * emu/trace/accring.c's word mode): every count equals that of the same calls made in line, on
  * random and adversarial report streams, with rings so small that every batch wraps and the
  * ring is full at almost every push, results read in the middle of a stream, the emulator's own
- * writes between batches, and the end of a run with a full ring. */
+ * writes between batches, and the end of a run with a full ring.  When the stack pass counts
+ * every configuration the emulator's thread folds repeats and alternations (mpfront.h): those
+ * runs are compared with one LRU core per configuration in line (MPSIM_LRU_EACH), which shares
+ * nothing with the stack pass. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,18 +34,32 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 /* The whole LRU fidelity grid (the stack pass) and the replacement cores of the other policies. */
-static const char *const SPEC = "4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock/random";
+static const char *const SPEC_MIXED = "4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock/random";
+/* LRU only: the stack pass counts everything, so the thread folds (4 KiB units) */
+static const char *const SPEC_LRU = "4K..2M:1M..64M";
+/* LRU only, units of 16 KiB (repeats inside a unit fold too), one resident metapage at every
+ * size (C = 1 is counted apart, where a swap may write back) */
+static const char *const SPEC_LRU_16K = "16K..2M:16K..4M";
 
-static struct mpsim *new_sim(void)
+static const char *spec = SPEC_MIXED;
+/* the in-line reference's LRU method: EACH shares no code with the stack pass */
+static enum mpsim_lru_method ref_method = MPSIM_LRU_STACK;
+
+static struct mpsim *new_sim_method(enum mpsim_lru_method method)
 {
     struct mpsim_config *c;
     size_t n;
     char err[256];
-    assert_int_equal(mpsim_parse(SPEC, &c, &n, err, sizeof err), 0);
-    struct mpsim *sim = mpsim_create(RAM, c, n, 7, err, sizeof err);
+    assert_int_equal(mpsim_parse(spec, &c, &n, err, sizeof err), 0);
+    struct mpsim *sim = mpsim_create_method(RAM, c, n, 7, method, err, sizeof err);
     free(c);
     assert_non_null(sim);
     return sim;
+}
+
+static struct mpsim *new_sim(void)
+{
+    return new_sim_method(MPSIM_LRU_STACK);
 }
 
 /* Reports: pfn << 1 | write.  `kind` 0: random with locality (a hot window that moves, a few
@@ -51,7 +68,7 @@ static struct mpsim *new_sim(void)
  * the front). */
 static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
 {
-    uint64_t hot = 0;
+    uint64_t hot = 0, front = 1, second = 2; /* (kind 2's last two pages) */
     for (size_t i = 0; i < n; i++) {
         uint64_t r = rng_next(seed), page;
         if (kind == 0) {
@@ -62,6 +79,33 @@ static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
                 e[i] = (FIRST_PFN - 1 - (r >> 50) % 8) << 1;
                 continue;
             }
+        } else if (kind == 2) {
+            /* mostly reads alternating between two pages (what mpfront folds), the runs broken
+             * by a write to either page, a repeat of the front page or of a neighbour (the same
+             * 16 KiB unit), a third page, a new page, a page outside RAM */
+            unsigned pick = (unsigned)(r % 64), w = 0;
+            if (pick < 40)
+                page = second;
+            else if (pick < 44)
+                page = second, w = 1;
+            else if (pick < 48)
+                page = front, w = (pick & 1);
+            else if (pick < 52)
+                page = front ^ 1;
+            else if (pick < 58)
+                page = 100 + (r >> 20) % 3 * 8;
+            else if (pick < 63)
+                page = (r >> 20) % RAM_PAGES;
+            else {
+                e[i] = (FIRST_PFN - 1) << 1;
+                continue;
+            }
+            if (page != front) {
+                second = front;
+                front = page;
+            }
+            e[i] = (FIRST_PFN + page) << 1 | w;
+            continue;
         } else {
             size_t phase = i / 500 % 3;
             if (phase == 0)
@@ -120,7 +164,7 @@ static void run_stream(unsigned ring_log2, int kind, size_t total, unsigned read
     assert_non_null(snaps);
     fill(e, total, kind, &seed);
     for (int threaded = 0; threaded <= 1; threaded++) {
-        struct mpsim *sim = new_sim();
+        struct mpsim *sim = new_sim_method(threaded ? MPSIM_LRU_STACK : ref_method);
         struct mpsim_thread *t = NULL;
         if (threaded)
             assert_non_null(t = mpsim_thread_start(sim, FIRST_PFN, ring_log2));
@@ -158,7 +202,8 @@ static void run_stream(unsigned ring_log2, int kind, size_t total, unsigned read
              * tiny) */
             mpsim_thread_stop(t);
             assert_snapshot(sim, mpsim_thread_sync(t), &snaps[reads]);
-            assert_true(mpsim_thread_counts(t).words >= total);
+            if (spec == SPEC_MIXED) /* (folding queues fewer words than reports) */
+                assert_true(mpsim_thread_counts(t).words >= total);
             mpsim_thread_destroy(t);
         } else {
             take_snapshot(sim, inside, &snaps[reads]);
@@ -188,6 +233,46 @@ static void test_adversarial_streams(void **state)
         run_stream(rings[i], 1, totals[i], 5, 101 + i);
 }
 
+/* LRU only: the emulator's thread folds the repeats and alternations; every count still equals
+ * one LRU core per configuration in line, on 4 KiB and 16 KiB units. */
+static void test_folded_streams(void **state)
+{
+    (void)state;
+    const char *const specs[] = {SPEC_LRU, SPEC_LRU_16K};
+    const unsigned rings[] = {1, 4, 12, MPSIM_THREAD_RING_LOG2};
+    const size_t totals[] = {1000, 6000, 60000, 60000};
+    ref_method = MPSIM_LRU_EACH;
+    for (size_t sp = 0; sp < 2; sp++) {
+        spec = specs[sp];
+        for (int kind = 0; kind <= 2; kind++)
+            for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
+                run_stream(rings[i], kind, totals[i], 3, 1000 + 10 * kind + i);
+    }
+    spec = SPEC_MIXED;
+    ref_method = MPSIM_LRU_STACK;
+}
+
+/* Folding happens (else the test above would compare the unfolded path with itself): an
+ * alternation-heavy stream queues far fewer words than reports. */
+static void test_folding_shrinks_the_stream(void **state)
+{
+    (void)state;
+    spec = SPEC_LRU;
+    uint64_t seed = 3, *e = malloc(40000 * sizeof *e);
+    assert_non_null(e);
+    fill(e, 40000, 2, &seed);
+    struct mpsim *sim = new_sim();
+    struct mpsim_thread *t = mpsim_thread_start(sim, FIRST_PFN, MPSIM_THREAD_RING_LOG2);
+    assert_non_null(t);
+    mpsim_thread_access_batch(t, e, 40000);
+    mpsim_thread_stop(t);
+    assert_true(mpsim_thread_counts(t).words < 40000 * 3 / 4);
+    mpsim_thread_destroy(t);
+    mpsim_destroy(sim);
+    free(e);
+    spec = SPEC_MIXED;
+}
+
 /* A ring that wraps many times with no read before the end, and a thread destroyed with a full
  * ring and no sync (it must take everything, then end: no hang, no leak under ASan). */
 static void test_wrap_and_destroy_full(void **state)
@@ -204,7 +289,8 @@ static void test_wrap_and_destroy_full(void **state)
     mpsim_destroy(sim);
 }
 
-/* The ring's word mode itself: every word arrives once, in order, for any split of the pushes. */
+/* The ring's word mode itself: every word arrives once, in order, for any split of the pushes,
+ * pushed or written in place (accring_reserve_words: NULL where it would cross the ring's end). */
 struct seen {
     uint64_t next, bad;
 };
@@ -228,6 +314,14 @@ static void test_word_ring_order(void **state)
         uint64_t w[300], v = 0, seed = log2;
         for (int k = 0; k < 100; k++) {
             uint64_t n = rng_next(&seed) % (4u << log2 < 300 ? 4u << log2 : 300); /* a few ring lengths */
+            uint64_t *dst = k % 2 ? accring_reserve_words(r, n + 1) : NULL;
+            if (dst) { /* written in place, one word more reserved than committed */
+                for (uint64_t i = 0; i < n; i++)
+                    dst[i] = v++;
+                dst[n] = UINT64_MAX;
+                accring_commit_words(r, n);
+                continue;
+            }
             for (uint64_t i = 0; i < n; i++)
                 w[i] = v++;
             accring_push_words(r, w, n);
@@ -251,6 +345,8 @@ int main(void)
         cmocka_unit_test(test_random_streams),
         cmocka_unit_test(test_adversarial_streams),
         cmocka_unit_test(test_wrap_and_destroy_full),
+        cmocka_unit_test(test_folded_streams),
+        cmocka_unit_test(test_folding_shrinks_the_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

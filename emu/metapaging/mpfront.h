@@ -1,0 +1,39 @@
+/* The emulator thread's share of the LRU stack pass (mpstack.h): its reports turned into units,
+ * with the reports that only repeat or alternate the two most recent units folded into counts.
+ *
+ * When the stack pass counts every simulated configuration (mpsim_stack_units), the analysis
+ * thread (mpsimthread.h) would spend most of its reports on two cases that need nothing of its
+ * state but the order of the two front units, which the stream alone determines:
+ *  - a read of the front unit (a repeat at the units' size): changes nothing;
+ *  - a read of the second unit (the alternation of code and data pages): a swap of the two front
+ *    units that, after the first of a run, is only counted (mpstack.c, settle_swaps).
+ * mpfront mirrors the front two units of the stack's move-to-front filter (the most recent unit
+ * and the most recent one different from it) and replaces each run of such reads by one RUN word
+ * (how many alternations, how many repeats); mpstack_access_words applies a RUN word exactly as
+ * the reports it stands for (docs/metapaging.md, "Alternations folded on the emulator's thread").
+ *
+ * Words out: unit << 1 | is_write, or MPFRONT_RUN | repeats << 32 | alternations. */
+#ifndef EMU_MPFRONT_H
+#define EMU_MPFRONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPFRONT_RUN (UINT64_C(1) << 63)
+#define MPFRONT_NO_UNIT UINT32_MAX
+
+struct mpfront {
+    uint32_t front, second; /* the filter's unit[0] and unit[1] after the reports so far */
+    uint64_t first_pfn, ram_pages;
+    unsigned unit_shift;    /* unit = (pfn - first_pfn) >> unit_shift */
+};
+
+void mpfront_init(struct mpfront *f, uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift);
+
+/* Reports in (pfn << 1 | is_write, n of them; those outside RAM are dropped) to words in out,
+ * which has room for n + 1; returns the words written and adds the reports inside RAM to
+ * *inside.  A run of folded reports never spans two calls. */
+size_t mpfront_fold(struct mpfront *f, const uint64_t *in, size_t n, uint64_t *out,
+                    uint64_t *inside);
+
+#endif

@@ -7,7 +7,8 @@
 # Every step is cached in OUTDIR and keyed on the hash of its inputs (stamp files), so a second
 # run with nothing changed takes a second, and changing only /init relinks only the kernel's
 # initramfs. Nothing outside OUTDIR is written: busybox's source is fetched with apt-get and a
-# private deb-src list, lists directory and cache (the system's apt configuration is untouched).
+# private deb-src list, lists directory and cache (mk/debsrc.sh; the system's apt configuration
+# is untouched).
 # JOBS (default 2) and NICE (default "nice -n 19") control how hard the build leans on the machine.
 set -euo pipefail
 
@@ -18,7 +19,6 @@ nice_cmd=${NICE:-nice -n 19}
 kernel_tar=/usr/src/linux-source-6.1.tar.xz
 cross=riscv64-linux-gnu-
 busybox_pkg=busybox
-deb_src="deb-src http://deb.debian.org/debian bookworm main"
 # One fixed date for every timestamp that ends up in the Image (busybox's version string, the
 # kernel's, the initramfs entries), so the same inputs give a byte-identical Image.
 export SOURCE_DATE_EPOCH=1767225600   # 2026-01-01 00:00:00 UTC
@@ -40,18 +40,9 @@ out=$(cd "$out" && pwd -P)
 # --- 1. busybox source, from Debian's source package -------------------------------------------
 bb_src=$(ls -d "$out"/busybox-src/busybox-*/ 2>/dev/null | head -1 || true)
 if [ -z "$bb_src" ]; then
-  apt_dir="$out/apt"
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$out/busybox-dl"
-  echo "$deb_src" > "$apt_dir/sources.list"
-  apt_opts=(-q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-            -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-            -o APT::Sandbox::User=root)
-  if ! ls "$out"/busybox-dl/*.dsc >/dev/null 2>&1; then
-    note "fetching Debian's $busybox_pkg source package"
-    apt-get "${apt_opts[@]}" update >/dev/null || die "apt-get update with $apt_dir/sources.list failed"
-    (cd "$out/busybox-dl" && apt-get "${apt_opts[@]}" source --download-only "$busybox_pkg" >/dev/null) \
-      || die "apt-get source --download-only $busybox_pkg failed"
-  fi
+  ls "$out"/busybox-dl/*.dsc >/dev/null 2>&1 || note "fetching Debian's $busybox_pkg source package"
+  mk/debsrc.sh "$busybox_pkg" "$out/busybox-dl" "$out/apt" "$out/apt.log" ||
+    die "Debian's $busybox_pkg source package could not be fetched"
   dsc=$(ls "$out"/busybox-dl/*.dsc | head -1)
   rm -rf "$out/busybox-src.tmp" && mkdir -p "$out/busybox-src.tmp"
   # apt has checked the files against the signed Release -> Sources hashes; dpkg-source's own

@@ -16,7 +16,6 @@ set -euo pipefail
 
 out=${1:-build/qemu-plugin}
 pkg=qemu
-deb_src="deb-src http://deb.debian.org/debian bookworm main"
 header=include/qemu/qemu-plugin.h
 
 die() { echo "qemu-plugin header: $*" >&2; exit 1; }
@@ -25,22 +24,14 @@ note() { echo "qemu-plugin header: $*" >&2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 [ -f "$out/include/qemu-plugin.h" ] && exit 0
-for tool in apt-get tar xz; do
+for tool in tar xz; do
   command -v $tool >/dev/null || die "$tool missing"
 done
 
 if ! ls "$out"/dl/${pkg}_*.dsc >/dev/null 2>&1; then
-  apt_dir="$out/apt"
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$out/dl"
-  echo "$deb_src" > "$apt_dir/sources.list"
-  apt_opts=(-q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-            -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-            -o APT::Sandbox::User=root)
   note "fetching Debian's $pkg source package (about 24 MB, once)"
-  apt-get "${apt_opts[@]}" update >"$out/apt.log" 2>&1 \
-    || die "apt-get update with $apt_dir/sources.list failed (no network to Debian's archive?); see $out/apt.log"
-  (cd "$out/dl" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >>"$out/apt.log" 2>&1) \
-    || die "apt-get source --download-only $pkg failed ($(grep -E '^(W: Failed|E:)' "$out/apt.log" | head -1)); see $out/apt.log"
+  "$(dirname "$0")/../../mk/debsrc.sh" "$pkg" "$out/dl" "$out/apt" "$out/apt.log" ||
+    die "Debian's $pkg source package could not be fetched"
 fi
 
 orig=$(ls "$out"/dl/${pkg}_*.orig.tar.* 2>/dev/null | head -1)

@@ -22,6 +22,18 @@ check() { # name condition-result
 spec=4K..2M:1M..64M,4K/64K/2M:4M:fifo/clock
 # LRU only: spec and the number of configurations
 lru_specs=("4K..2M:1M..64M:69" "16K..2M:16K..4M:44")
+# Runs $elf (with $args, on $smp harts) under SPEC in line and threaded (files $tmp/TAG-off.*,
+# TAG-on.*): true when both exit 0 with the same JSON, which holds COUNT configurations.
+same_on_off() { # tag spec count
+  local th
+  for th in off on; do
+    "$EMU" -q --smp "$smp" ${args:+--append "$args"} --metapage-sim "$2" \
+      --metapage-sim-thread $th --stats-json "$tmp/$1-$th.json" "$elf" >"$tmp/$1-$th.out" 2>&1
+    echo $? >"$tmp/$1-$th.rc"
+  done
+  cmp -s "$tmp/$1-off.json" "$tmp/$1-on.json" && [ "$(cat "$tmp/$1-off.rc")" = 0 ] &&
+    [ "$(cat "$tmp/$1-on.rc")" = 0 ] && [ "$(grep -c '"policy"' "$tmp/$1-on.json")" = "$3" ]
+}
 progs=("$FWBUILD/qsort.elf:size=64K" "$FWBUILD/metapaging/mp-small.elf:")
 for p in "${progs[@]}"; do
   elf=${p%%:*} args=${p#*:} name=$(basename "$elf" .elf)
@@ -29,29 +41,11 @@ for p in "${progs[@]}"; do
     echo "FAIL thread/$name: $elf missing"; fails=$((fails + 1)); continue
   fi
   for smp in 1 2; do
-    for th in off on; do
-      "$EMU" -q --smp $smp ${args:+--append "$args"} --metapage-sim "$spec" \
-        --metapage-sim-thread $th --stats-json "$tmp/$name-$smp-$th.json" "$elf" \
-        >"$tmp/$name-$smp-$th.out" 2>&1
-      echo $? >"$tmp/$name-$smp-$th.rc"
-    done
-    cmp -s "$tmp/$name-$smp-off.json" "$tmp/$name-$smp-on.json" &&
-      cmp -s "$tmp/$name-$smp-off.rc" "$tmp/$name-$smp-on.rc" &&
-      [ "$(cat "$tmp/$name-$smp-on.rc")" = 0 ] &&
-      [ "$(grep -c '"policy"' "$tmp/$name-$smp-on.json")" = 75 ]
+    same_on_off "$name-$smp" "$spec" 75
     check "thread/$name/smp$smp/json" $?
     for ls in "${lru_specs[@]}"; do
-      lspec=${ls%:*} lcount=${ls##*:}
-      for th in off on; do
-        "$EMU" -q --smp $smp ${args:+--append "$args"} --metapage-sim "$lspec" \
-          --metapage-sim-thread $th --stats-json "$tmp/l-$name-$smp-$th.json" "$elf" \
-          >"$tmp/l-$name-$smp-$th.out" 2>&1
-        echo $? >"$tmp/l-$name-$smp-$th.rc"
-      done
-      cmp -s "$tmp/l-$name-$smp-off.json" "$tmp/l-$name-$smp-on.json" &&
-        [ "$(cat "$tmp/l-$name-$smp-off.rc")" = 0 ] && [ "$(cat "$tmp/l-$name-$smp-on.rc")" = 0 ] &&
-        [ "$(grep -c '"policy"' "$tmp/l-$name-$smp-on.json")" = "$lcount" ]
-      check "thread/$name/smp$smp/lru-only/$lspec" $?
+      same_on_off "l-$name-$smp" "${ls%:*}" "${ls##*:}"
+      check "thread/$name/smp$smp/lru-only/${ls%:*}" $?
     done
     # With the pager (64K x 1M, LRU) and 5000 cycles per fault: its cycles must not depend on
     # where the simulations run (with LRU only too: the pager's own batch is folded then).

@@ -185,76 +185,48 @@ fail_case:
   ecall
 
 /* The straddling instructions: each at page offset 0xffe, each in a page pair of its own. */
+/* at_page_end LABEL, N: a new page, N c.nops (2 bytes each), then LABEL in 4-byte encodings
+ * (norvc), so a 4-byte instruction after 2047 of them sits at 0xffe and straddles. */
+  .macro at_page_end label, n
   .option rvc
   .balign 4096
-  .rept 2047
+  .rept \n
   c.nop
   .endr
-s_addi:
+\label:
   .option norvc
+  .endm
+
+  at_page_end s_addi, 2047
   addi a5, a0, 1            /* 0xffe: straddles */
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2047
-  c.nop
-  .endr
-s_ld:
-  .option norvc
+  at_page_end s_ld, 2047
   ld a5, 0(a1)
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2047
-  c.nop
-  .endr
-s_sd:
-  .option norvc
+  at_page_end s_sd, 2047
   sd t0, 0(a1)
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2047
-  c.nop
-  .endr
-s_amo:
-  .option norvc
+  at_page_end s_amo, 2047
   amoadd.w zero, t0, (a1)
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2047
-  c.nop
-  .endr
-s_lr:
-  .option norvc
+  at_page_end s_lr, 2047
   lr.d a5, (a1)
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2044
-  c.nop
-  .endr
-s_loop:
+  at_page_end s_loop, 2044
+  .option rvc
   c.addi a5, 1              /* 0xff8 */
   c.addi a1, -1             /* 0xffa */
   c.nop                     /* 0xffc */
   .option norvc
   bnez a1, s_loop           /* 0xffe: straddles, and jumps back into its first page */
   ret
-  .option rvc
 
-  .balign 4096
-  .rept 2047
-  c.nop
-  .endr
-fault_insn:
-  .option norvc
+  at_page_end fault_insn, 2047
   addi a5, a5, 1            /* 0xffe: its second half lies in the unmapped page */
   j fault_insn              /* never runs: not mapped */
   .balign 4096

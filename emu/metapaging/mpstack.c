@@ -74,6 +74,10 @@ struct mpstack {
     uint64_t share_by_clz[32];
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
+    /* scan's test for sharing an active size: 2^rel of the largest size (every one active),
+     * and, by the leading zeros of an xor found below it, 2^rel of the largest size the two
+     * units do not share (the largest still active after it) */
+    uint64_t top_limit, limit_by_clz[32];
     bool started;
     struct level lv[MPSTACK_MAX_SIZES];
     int n;
@@ -185,6 +189,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     if (L->K < 2 && L->one)
         t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
     st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
+    st->top_limit = UINT64_C(1) << rel_shift;
+    for (unsigned c = 0; c < 32; c++)
+        if (rel_shift < 32 - c)
+            st->limit_by_clz[c] = UINT64_C(1) << rel_shift;
     /* units whose xor is b = 32 - c bits long share the metapages of the sizes with rel >= b */
     for (unsigned c = 0; c < 32; c++)
         if (rel_shift >= 32 - c)
@@ -457,16 +465,31 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint64_t share0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint32_t k = 0, fill = st->fill;
     st->unit[fill] = u; /* the sentinel: the walk ends at u, in the filter or at its end */
+    /* The active sizes are the smallest ones (sharing is a prefix of the largest), so an entry
+     * shares some active size iff it shares the largest active one: iff its xor with u is below
+     * that size's 2^rel.  Most entries do not: for them sa = 0, so active and g stay and the
+     * entry moves unchanged; only the others (at most one per size, and u itself) take the
+     * leading-zeros tables.  Such an entry deactivates exactly the sizes with rel >= bitlen(x),
+     * all of them active before it (x < limit), so the largest active size after it is the
+     * largest with rel < bitlen(x) (lane 0, rel 0, stays active until x = 0). */
+    uint64_t limit = st->top_limit;
     for (;; k++) {
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
-        if (!x)
-            break;
-        uint64_t sa = active & st->share_by_clz[__builtin_clz(x)];
-        uint64_t e = st->ent[k];
-        active ^= sa;
+        uint64_t e, sa = 0;
+        if (x < limit) {
+            if (!x)
+                break;
+            unsigned c = (unsigned)__builtin_clz(x);
+            e = st->ent[k];
+            sa = active & st->share_by_clz[c];
+            active ^= sa;
+            g |= e & sa;
+            limit = st->limit_by_clz[c];
+        } else {
+            e = st->ent[k];
+        }
         acc += st->spread[(uint16_t)(e & active)];
-        g |= e & sa;
         st->unit[k] = cu;
         st->ent[k] = ce;
         cu = unit;

@@ -197,13 +197,23 @@ static int note_record(mt_spatial *s, unsigned i, uint64_t p)
     return 1;
 }
 
+/* Page `page`'s memo slot, and whether it is that page's at the rates now. */
+static inline mt_spatial_page_memo *memo_slot(mt_spatial *s, uint64_t page)
+{
+    return &s->memo[page & ((1u << MT_SPATIAL_MEMO_LOG2) - 1)];
+}
+static inline int memo_hit(const mt_spatial *s, const mt_spatial_page_memo *e, uint64_t page)
+{
+    return e->page1 == page + 1 && e->gen == s->doublings;
+}
+
 /* Page `page`'s memo at the rates now: its sampled sizes, and the sizes whose bitmap bit is
  * known set (none when the entry was another page's or older than the last doubling: any
  * doubling clears bits, and changes what a size keeps). */
 static mt_spatial_page_memo *page_memo(mt_spatial *s, uint64_t page)
 {
-    mt_spatial_page_memo *e = &s->memo[page & ((1u << MT_SPATIAL_MEMO_LOG2) - 1)];
-    if (e->page1 != page + 1 || e->gen != s->doublings) {
+    mt_spatial_page_memo *e = memo_slot(s, page);
+    if (!memo_hit(s, e, page)) {
         e->page1 = page + 1;
         e->gen = s->doublings;
         e->smask = (uint16_t)sampled_sizes(s, page);
@@ -219,6 +229,15 @@ static void write_kept(mt_spatial *s, unsigned sizes, uint64_t page)
         unsigned i = (unsigned)__builtin_ctz(sizes);
         s->kept_mp[i] = page >> i;
     }
+}
+
+/* A record of `page` for the sizes in mask. */
+static void out(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    s->mask_records[mask]++;
+    s->records++;
+    if (s->sink)
+        s->sink(s->ctx, cycle, page, rw, mask);
 }
 
 /* An access that changes the 4 KiB page (or replays a skipped one): a record for every size in
@@ -238,7 +257,9 @@ static void write_kept(mt_spatial *s, unsigned sizes, uint64_t page)
  * A record sets the size's bitmap bit of the metapage; the page memo says which sizes' bits are
  * set already (then mt_spatial_counter_record would change nothing), so a page seen since the
  * last doubling costs no hash. */
-static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned smask)
+/* emit in every case */
+static __attribute__((noinline)) void emit_slow(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw,
+                                                unsigned smask)
 {
     unsigned mask, in_e = 0;
     if (s->emitted) {
@@ -278,12 +299,27 @@ static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsi
         pm->known |= (uint16_t)mask;
         s->emitted_smask = smask;
     }
-    if (!mask)
-        return;
-    s->mask_records[mask]++;
-    s->records++;
-    if (s->sink)
-        s->sink(s->ctx, cycle, page, rw, mask);
+    if (mask)
+        out(s, cycle, page, rw, mask);
+}
+
+/* The case of (nearly) every record, without a call: the new page keeps the sizes the emitted
+ * one keeps (all of them at rate 1), and its bitmap bits are known set. */
+static inline void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned smask)
+{
+    uint64_t d = page ^ (s->emitted - 1);
+    if (s->emitted && smask == s->emitted_smask && d) {
+        unsigned top = 63u - (unsigned)__builtin_clzll(d);
+        unsigned mask = smask & (top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u);
+        const mt_spatial_page_memo *pm = memo_slot(s, page);
+        if (memo_hit(s, pm, page) && !(mask & ~pm->known)) {
+            s->emitted = page + 1; /* kept_valid and emitted_smask hold already */
+            if (mask)
+                out(s, cycle, page, rw, mask);
+            return;
+        }
+    }
+    emit_slow(s, cycle, page, rw, smask);
 }
 
 /* A settled alternation of x and y may be skipped where the sample holds two or more resident

@@ -105,20 +105,9 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     if (s->ended || !s->have_section || cycle < s->ptr)
         return -1;
-    /* a shift at a power-of-two rate (1: every access, --trace-all and the reduce and spatial
-     * records), else one division: written as `rate == 1 ? d : d / rate` gcc -O2 made it the
-     * division always (d / 1 == d), a 64-bit div per sample, ~8% of a spatial Linux run */
-    uint64_t d = cycle - s->ptr, skip;
-    if ((s->rate & (s->rate - 1)) == 0) {
-        skip = d >> __builtin_ctz(s->rate);
-        if (d & (s->rate - 1))
-            return -1;
-    } else {
-        skip = d / s->rate;
-        if (skip * s->rate != d)
-            return -1;
-    }
-    if (skip > MT_SKIP_MAX)
+    /* one division, none at rate 1 (every access: --trace-all) */
+    uint64_t d = cycle - s->ptr, skip = s->rate == 1 ? d : d / s->rate;
+    if (skip * s->rate != d || skip > MT_SKIP_MAX)
         return -1;
     const uint64_t a = mt_fmt_addr_part(s->fmt, addr);
     /* straight into the batch when it has room for a whole packet (the every-access recorder's

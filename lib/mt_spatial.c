@@ -256,8 +256,8 @@ static void out(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsig
  *
  * A record sets the size's bitmap bit of the metapage; the page memo says which sizes' bits are
  * set already (then mt_spatial_counter_record would change nothing), so a page seen since the
- * last doubling costs no hash. */
-/* emit in every case */
+ * last doubling costs no hash.  (S(E) is inside kept_valid: each of its sizes has a record.)
+ * emit_slow is every case; emit below the common one. */
 static __attribute__((noinline)) void emit_slow(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw,
                                                 unsigned smask)
 {

@@ -376,7 +376,7 @@ static __attribute__((noinline)) void access_slow(mt_spatial *s, uint64_t cycle,
     emit(s, cycle, page, rw & 1, smask);
 }
 
-/* The case of nearly every call when every size is at rate 1 (a Linux run: 88% of the calls):
+/* The case of most calls when every size is at rate 1 (a Linux run: 76% of them):
  * a step of an alternation whose first step is past, nothing skipped pending.  access_slow
  * would take the same path (no alternation_ok, no replay); here every call is a tail call, so
  * the common path saves and restores no registers. */

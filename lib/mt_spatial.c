@@ -197,58 +197,129 @@ static int note_record(mt_spatial *s, unsigned i, uint64_t p)
     return 1;
 }
 
-/* An access that changes the 4 KiB page (or replays a skipped one): a record for every size that
- * keeps its metapage and whose last record was another metapage. */
-static void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned smask)
+/* Page `page`'s memo slot, and whether it is that page's at the rates now. */
+static inline mt_spatial_page_memo *memo_slot(mt_spatial *s, uint64_t page)
 {
-    unsigned mask = 0;
-    int changed = 0;
-    /* A size whose metapage is the last emitted page's sees a repeat: that page left its
-     * metapage as the size's last record (kept then, or already equal), or the size kept neither
-     * (the same metapage, and rates only grow).  Only the sizes up to the highest bit in which
-     * the pages differ are looked at. */
-    if (s->emitted) {
-        uint64_t d = page ^ (s->emitted - 1);
-        unsigned top = d ? 63u - (unsigned)__builtin_clzll(d) : 0;
-        smask &= !d ? 0 : top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u;
+    return &s->memo[page & ((1u << MT_SPATIAL_MEMO_LOG2) - 1)];
+}
+static inline int memo_hit(const mt_spatial *s, const mt_spatial_page_memo *e, uint64_t page)
+{
+    return e->page1 == page + 1 && e->gen == s->doublings;
+}
+
+/* Page `page`'s memo at the rates now: its sampled sizes, and the sizes whose bitmap bit is
+ * known set (none when the entry was another page's or older than the last doubling: any
+ * doubling clears bits, and changes what a size keeps). */
+static mt_spatial_page_memo *page_memo(mt_spatial *s, uint64_t page)
+{
+    mt_spatial_page_memo *e = memo_slot(s, page);
+    if (!memo_hit(s, e, page)) {
+        e->page1 = page + 1;
+        e->gen = s->doublings;
+        e->smask = (uint16_t)sampled_sizes(s, page);
+        e->known = 0;
     }
-    s->emitted = page + 1;
-    /* the three size sets in registers for the loop (note_record touches none of them) */
-    unsigned kv = s->kept_valid, bv = s->before_valid, ks = s->kept_stale;
-    for (unsigned m = smask; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m), bit = 1u << i;
-        uint64_t mp = page >> i;
-        if ((kv & bit) && s->kept_mp[i] == mp)
-            continue;
-        mask |= bit;
-        /* the metapage before the last one has its bit set already: no lookup, the same
-         * answer (alternations cost a compare) -- unless it was recorded before the rate
-         * last doubled (the doubling moves the index of a kept metapage: its bit r mod K
-         * stands for another hash bit then), which kept_stale / the doubling itself say */
-        int dbl = 0;
-        if (!(bv & bit) || s->before_mp[i] != mp)
-            dbl = note_record(s, i, mp);
-        changed |= dbl;
-        s->before_mp[i] = s->kept_mp[i];
-        bv = (bv & ~bit) | (dbl ? 0 : kv & ~ks & bit);
-        ks = dbl ? ks | bit : ks & ~bit;
-        s->kept_mp[i] = mp;
-        s->kept[i]++;
+    return e;
+}
+
+/* Size i's last record is kept_mp[i] from now on, not the emitted page's. */
+static void write_kept(mt_spatial *s, unsigned sizes, uint64_t page)
+{
+    for (; sizes; sizes &= sizes - 1) {
+        unsigned i = (unsigned)__builtin_ctz(sizes);
+        s->kept_mp[i] = page >> i;
     }
-    s->before_valid = bv;
-    s->kept_stale = ks;
-    if (changed) { /* the cached sampled sizes of the last two pages follow the new rates */
-        if (s->last_page)
-            s->last_smask = sampled_sizes(s, s->last_page - 1);
-        if (s->prev_page)
-            s->prev_smask = sampled_sizes(s, s->prev_page - 1);
-    }
-    if (!mask)
-        return;
-    s->kept_valid |= mask;
+}
+
+/* A record of `page` for the sizes in mask. */
+static void out(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    s->mask_records[mask]++;
     s->records++;
     if (s->sink)
         s->sink(s->ctx, cycle, page, rw, mask);
+}
+
+/* An access that changes the 4 KiB page (or replays a skipped one): a record for every size in
+ * smask (the sizes that keep its metapage) whose last record was another metapage.
+ *
+ * Why O(1) when the rates are equal: let E be the last emitted page.  Invariant: every size in
+ * emitted_smask = S(E) (the sizes keeping E's metapage at the rates now) has E >> i as its last
+ * record.  It holds after E's own emit: a size in S(E) either records E >> i, or its last record
+ * already was E >> i (the skip), or E >> i = D >> i for the page D emitted before E, and then the
+ * size keeps D's metapage as it keeps E's (the same metapage, the same rates) and by the invariant
+ * its last record is D >> i.  Rates only grow and a metapage kept at 2R is kept at R, so S(E) at
+ * later rates is a subset and the invariant holds on.  Hence for a size i in S(P) and S(E) the new
+ * page P's metapage differs from the last record exactly when P >> i != E >> i, i.e. i <= the
+ * highest bit of P ^ E: one mask.  Only the sizes in S(P) outside S(E) are compared one by one
+ * (none at rate 1); the sizes leaving S(E) get their last record written out (write_kept).
+ *
+ * A record sets the size's bitmap bit of the metapage; the page memo says which sizes' bits are
+ * set already (then mt_spatial_counter_record would change nothing), so a page seen since the
+ * last doubling costs no hash.  (S(E) is inside kept_valid: each of its sizes has a record.)
+ * emit_slow is every case; emit below the common one. */
+static __attribute__((noinline)) void emit_slow(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw,
+                                                unsigned smask)
+{
+    unsigned mask, in_e = 0;
+    if (s->emitted) {
+        uint64_t e = s->emitted - 1, d = page ^ e;
+        unsigned top = d ? 63u - (unsigned)__builtin_clzll(d) : 0;
+        unsigned differ = !d ? 0 : top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u;
+        in_e = s->emitted_smask;
+        if (in_e & ~smask)
+            write_kept(s, in_e & ~smask, e);
+        mask = smask & in_e & differ;
+    } else {
+        mask = 0;
+    }
+    for (unsigned m = smask & ~in_e; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        if (!((s->kept_valid >> i) & 1) || s->kept_mp[i] != page >> i)
+            mask |= 1u << i;
+    }
+    mt_spatial_page_memo *pm = page_memo(s, page);
+    int changed = 0;
+    for (unsigned m = mask & ~pm->known; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        changed |= note_record(s, i, page >> i);
+    }
+    s->emitted = page + 1;
+    s->kept_valid |= mask;
+    if (changed) { /* the new rates: the sizes that no longer keep the page write it out */
+        pm = page_memo(s, page);
+        write_kept(s, smask & ~pm->smask, page);
+        s->emitted_smask = pm->smask;
+        /* the cached sampled sizes of the last two pages follow the new rates */
+        if (s->last_page)
+            s->last_smask = page_memo(s, s->last_page - 1)->smask;
+        if (s->prev_page)
+            s->prev_smask = page_memo(s, s->prev_page - 1)->smask;
+    } else {
+        pm->known |= (uint16_t)mask;
+        s->emitted_smask = smask;
+    }
+    if (mask)
+        out(s, cycle, page, rw, mask);
+}
+
+/* The case of (nearly) every record, without a call: the new page keeps the sizes the emitted
+ * one keeps (all of them at rate 1), and its bitmap bits are known set. */
+static inline void emit(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned smask)
+{
+    uint64_t d = page ^ (s->emitted - 1);
+    if (s->emitted && smask == s->emitted_smask && d) {
+        unsigned top = 63u - (unsigned)__builtin_clzll(d);
+        unsigned mask = smask & (top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ~0u);
+        const mt_spatial_page_memo *pm = memo_slot(s, page);
+        if (memo_hit(s, pm, page) && !(mask & ~pm->known)) {
+            s->emitted = page + 1; /* kept_valid and emitted_smask hold already */
+            if (mask)
+                out(s, cycle, page, rw, mask);
+            return;
+        }
+    }
+    emit_slow(s, cycle, page, rw, smask);
 }
 
 /* A settled alternation of x and y may be skipped where the sample holds two or more resident
@@ -273,12 +344,9 @@ static void replay_skipped(mt_spatial *s)
     }
 }
 
-void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+/* mt_spatial_access after its first test, in every case. */
+static __attribute__((noinline)) void access_slow(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw)
 {
-    uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
-    s->accesses++;
-    if (page + 1 == s->last_page)
-        return; /* the same 4 KiB page again: a repeat at every size */
     unsigned smask;
     if (page + 1 == s->prev_page) { /* x y x: one step of an alternation */
         smask = s->prev_smask;
@@ -297,7 +365,7 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
             return;
         }
     } else {
-        smask = sampled_sizes(s, page);
+        smask = page_memo(s, page)->smask;
         s->alt_steps = 0;
         s->prev_page = s->last_page;
         s->prev_smask = s->last_smask;
@@ -305,6 +373,36 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
         s->last_smask = smask;
     }
     replay_skipped(s);
+    emit(s, cycle, page, rw & 1, smask);
+}
+
+/* The case of most calls when every size is at rate 1 (a Linux run: 76% of them):
+ * a step of an alternation whose first step is past, nothing skipped pending.  access_slow
+ * would take the same path (no alternation_ok, no replay); here every call is a tail call, so
+ * the common path saves and restores no registers. */
+void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
+    s->accesses++;
+    if (page + 1 == s->last_page)
+        return; /* the same 4 KiB page again: a repeat at every size */
+    if (page + 1 != s->prev_page || s->alt_steps == 0 || s->skipped_valid) {
+        access_slow(s, cycle, page, rw);
+        return;
+    }
+    unsigned smask = s->prev_smask;
+    s->prev_page = s->last_page;
+    s->prev_smask = s->last_smask;
+    s->last_page = page + 1;
+    s->last_smask = smask;
+    if (++s->alt_steps > 2 && s->alt_ok) {
+        s->skipped_valid = 1;
+        s->skipped_cycle = cycle;
+        s->skipped_page = page;
+        s->skipped_rw = rw & 1;
+        s->alt_skipped++;
+        return;
+    }
     emit(s, cycle, page, rw & 1, smask);
 }
 
@@ -316,4 +414,10 @@ void mt_spatial_repeats(mt_spatial *s, uint64_t n)
 void mt_spatial_finish(mt_spatial *s)
 {
     replay_skipped(s);
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        uint64_t n = 0;
+        for (unsigned m = 1u << i; m < (1u << MT_SPATIAL_SIZES); m = (m + 1) | (1u << i))
+            n += s->mask_records[m];
+        s->kept[i] = n;
+    }
 }

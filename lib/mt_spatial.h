@@ -74,26 +74,43 @@ typedef struct {
  * in `mask` (bit i: 4 KiB << i). */
 typedef void (*mt_spatial_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
 
+/* What the filter knows of one 4 KiB page while the rates stay as they are (gen: the filter's
+ * doublings then): the sizes that keep its metapage, and the sizes whose bitmap bit for its
+ * metapage is set (a record of it there changes nothing: mt_spatial_counter_record would return
+ * at its first test).  A cache: a wrong tag or gen only costs the lookups it saves. */
+typedef struct {
+    uint64_t page1;   /* the 4 KiB page + 1 (0: empty) */
+    uint32_t gen;
+    uint16_t smask;
+    uint16_t known;
+} mt_spatial_page_memo;
+
+#define MT_SPATIAL_MEMO_LOG2 12u        /* 4096 pages (64 KiB) */
+
 typedef struct {
     uint32_t rate[MT_SPATIAL_SIZES];  /* R_i now (starts at max(1, N >> i), doubles) */
     mt_spatial_counter ctr[MT_SPATIAL_SIZES]; /* per size: the doubling rule's state */
     uint32_t doublings;
     uint64_t last_page, prev_page;    /* 4 KiB pages of the last two distinct accesses + 1 (0: none) */
     unsigned last_smask, prev_smask;  /* their sampled sizes */
-    uint64_t kept_mp[MT_SPATIAL_SIZES]; /* metapage of size i's last record */
+    /* Size i's last record is of metapage kept_mp[i] (valid: kept_valid bit i) -- except for the
+     * sizes in emitted_smask, whose last record is of the last emitted page's metapage, not
+     * written here (mt_spatial.c, emit: why it is, and why that makes a record O(1)). */
+    uint64_t kept_mp[MT_SPATIAL_SIZES];
     unsigned kept_valid;              /* sizes with a record */
-    uint64_t before_mp[MT_SPATIAL_SIZES]; /* metapage of size i's record before that (when other) */
-    unsigned before_valid;
-    unsigned kept_stale;              /* sizes whose last record made the rate double */
     uint64_t emitted;                 /* the 4 KiB page of the last access emitted + 1 (0: none) */
+    unsigned emitted_smask;           /* the sizes that keep its metapage at the rates now */
     uint32_t alt_steps;
     int alt_ok, skipped_valid;
     uint64_t skipped_cycle, skipped_page;
     unsigned skipped_rw;
     mt_spatial_sink sink;
     void *ctx;
-    /* counts: every access in, records out, per size the records that have its bit */
+    /* counts: every access in, records out, per size the records that have its bit (kept:
+     * made from mask_records by mt_spatial_finish) */
     uint64_t accesses, records, kept[MT_SPATIAL_SIZES], alt_skipped;
+    uint64_t mask_records[1u << MT_SPATIAL_SIZES]; /* records per mask */
+    mt_spatial_page_memo memo[1u << MT_SPATIAL_MEMO_LOG2]; /* by the page's low bits */
 } mt_spatial;
 
 /* 1 when n is a rate the filter takes: a power of two from 1 to MT_SPATIAL_RATE_MAX. */
@@ -125,7 +142,8 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
 /* n accesses to the 4 KiB page of the last one (a caller that filters repeats of the page ahead
  * of the filter, the CPU's page filter, tells their number): counted; a repeat changes nothing. */
 void mt_spatial_repeats(mt_spatial *s, uint64_t n);
-/* End of the trace: a skipped alternation's last access goes out; counts and rates are final. */
+/* End of the trace: a skipped alternation's last access goes out; counts (kept[] too) and rates
+ * are final.  More accesses may follow (kept[] is then made again at the next call). */
 void mt_spatial_finish(mt_spatial *s);
 
 #endif

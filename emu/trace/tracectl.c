@@ -695,6 +695,21 @@ static bool sp_access(struct trace_session *s, const mt_access *a)
     return !s->red_failed;
 }
 
+/* The spatial filter's sink: red_record once the section is open and nothing failed, with the
+ * first record's and a failure's work out of the way (a Linux run has a record per 2 accesses). */
+static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    struct trace_session *s = ctx;
+    if (!s->red_started || s->red_failed) {
+        red_record(ctx, cycle, page, rw, mask);
+        return;
+    }
+    if (mt_writer_sample(s->red_w, cycle, page << 12 | mask, rw) != 0) {
+        s->red_failed = true;
+        fprintf(stderr, "mtemu: --trace (spatial): %s\n", mt_writer_error(s->red_w));
+    }
+}
+
 /* The CPU's page filter kept n repeats of the last access's page from the spatial recorder: they
  * count as accesses of the filter when that one did (guest RAM), and change nothing else. */
 static void sp_skipped(void *ctx, uint64_t n)
@@ -880,7 +895,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         s->red_w = mt_writer_create(o->trace_path, &wc, err, errlen);
         if (!s->red_w)
             goto fail;
-        if (mt_spatial_init(&s->sp, o->spatial_rate, red_record, s) != 0) {
+        if (mt_spatial_init(&s->sp, o->spatial_rate, sp_record, s) != 0) {
             snprintf(err, errlen, "--trace-spatial-rate %" PRIu32 ": not a rate the filter takes", o->spatial_rate);
             goto fail;
         }

@@ -210,8 +210,8 @@ static void test_counter_rule(void **state)
 }
 
 /* The filter's rule state equals a counter fed with each size's records (those kept at the
- * counter's rate): the filter's shortcut (no lookup for the metapage before the last) must not
- * change the answer, across doublings too.  A small rule (64 bits, T = 16: a doubling every few
+ * counter's rate): the filter's shortcut (no lookup for a page whose bitmap bits its page memo
+ * knows set, valid until the next doubling) must not change the answer, across doublings too.  A small rule (64 bits, T = 16: a doubling every few
  * dozen new metapages) and a trace of alternations y x y x after each new x, so that a doubling
  * at x's record meets y (recorded before it) next and x again after that. */
 static void test_filter_follows_records(void **state)

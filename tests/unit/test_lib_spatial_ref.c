@@ -1,0 +1,322 @@
+/* The spatial filter (lib/mt_spatial.c) against its plain definition (lib/mt_spatial.h's header
+ * comment, written out here with none of the filter's shortcuts): every size asks the bit-parity
+ * H3 hash whether it keeps the metapage, compares it with its own last record, and hands every
+ * record to the doubling rule; no emitted-page invariant, no page memo, no cached sampled sizes.
+ * Records (cycle, page, R/W, mask), the final rates, doublings and every count must be equal, on
+ * random streams and on adversarial ones: rates doubling mid-stream (tiny bitmaps and
+ * thresholds), pages that share a memo slot, metapages whose hashes share their bitmap bit,
+ * pages at the ends of RAM and of the 56-bit address space, alternations and cycles of pages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mt_spatial.h"
+
+typedef struct {
+    uint64_t cycle, page;
+    unsigned rw, mask;
+} rec;
+
+typedef struct {
+    rec *r;
+    size_t n, cap;
+} recs;
+
+static void sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    recs *v = ctx;
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 1024;
+        v->r = realloc(v->r, v->cap * sizeof *v->r);
+        assert_non_null(v->r);
+    }
+    v->r[v->n++] = (rec){cycle, page, rw, mask};
+}
+
+/* ---- the plain definition ------------------------------------------------------------------ */
+
+typedef struct {
+    mt_spatial_counter ctr[MT_SPATIAL_SIZES];
+    uint64_t kept_mp[MT_SPATIAL_SIZES];
+    unsigned kept_valid;
+    uint64_t last, prev; /* 4 KiB page + 1 of the last two distinct accesses (0: none) */
+    uint32_t alt_steps;
+    int alt_ok, skipped;
+    uint64_t skipped_cycle, skipped_page;
+    unsigned skipped_rw;
+    uint64_t accesses, records, kept[MT_SPATIAL_SIZES], alt_skipped;
+    uint32_t doublings;
+    recs out;
+} plain;
+
+static void plain_init(plain *p, uint32_t rate, unsigned log2m, uint32_t max)
+{
+    memset(p, 0, sizeof *p);
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+        assert_int_equal(mt_spatial_counter_init(&p->ctr[i], mt_spatial_rate_of(rate, i), log2m, max), 0);
+}
+
+static int plain_keeps(const plain *p, unsigned i, uint64_t page)
+{
+    return (mt_spatial_hash(page >> i) & (p->ctr[i].rate - 1)) == 0;
+}
+
+/* Every size that keeps the page's metapage and whose last record is another metapage records
+ * it; each such record goes to the size's doubling rule (the keep decisions are the rates'
+ * before this access). */
+static void plain_emit(plain *p, uint64_t cycle, uint64_t page, unsigned rw)
+{
+    unsigned mask = 0;
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+        if (plain_keeps(p, i, page) && !(((p->kept_valid >> i) & 1) && p->kept_mp[i] == page >> i))
+            mask |= 1u << i;
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+        if ((mask >> i) & 1) {
+            uint32_t before = p->ctr[i].doublings;
+            mt_spatial_counter_record(&p->ctr[i], page >> i);
+            p->doublings += p->ctr[i].doublings - before;
+            p->kept_mp[i] = page >> i;
+            p->kept[i]++;
+        }
+    p->kept_valid |= mask;
+    if (mask) {
+        p->records++;
+        sink(&p->out, cycle, page, rw, mask);
+    }
+}
+
+static void plain_replay(plain *p)
+{
+    if (p->skipped) {
+        p->skipped = 0;
+        plain_emit(p, p->skipped_cycle, p->skipped_page, p->skipped_rw);
+    }
+}
+
+static void plain_access(plain *p, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
+    p->accesses++;
+    if (page + 1 == p->last)
+        return;
+    if (page + 1 == p->prev) {
+        p->prev = p->last;
+        p->last = page + 1;
+        if (++p->alt_steps == 1) { /* skippable unless a size at rate 1 tells the two apart */
+            p->alt_ok = 1;
+            for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++)
+                if (p->ctr[i].rate == 1 && page >> i != (p->prev - 1) >> i)
+                    p->alt_ok = 0;
+        }
+        if (p->alt_ok && p->alt_steps > 2) {
+            p->skipped = 1;
+            p->skipped_cycle = cycle;
+            p->skipped_page = page;
+            p->skipped_rw = rw & 1;
+            p->alt_skipped++;
+            return;
+        }
+    } else {
+        p->alt_steps = 0;
+        p->prev = p->last;
+        p->last = page + 1;
+    }
+    plain_replay(p);
+    plain_emit(p, cycle, page, rw & 1);
+}
+
+/* ---- the comparison ------------------------------------------------------------------------ */
+
+/* One stream through both at base rate `rate` and rule (log2m, max); 1 if all agree. */
+static void compare(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2m, uint32_t max)
+{
+    static plain p;
+    static mt_spatial s;
+    recs got = {0};
+    plain_init(&p, rate, log2m, max);
+    assert_int_equal(mt_spatial_init_rule(&s, rate, log2m, max, sink, &got), 0);
+    for (size_t i = 0; i < n; i++) {
+        mt_spatial_access(&s, 2 * i + 1, addr[i], (unsigned)(addr[i] >> 63));
+        plain_access(&p, 2 * i + 1, addr[i], (unsigned)(addr[i] >> 63));
+    }
+    mt_spatial_finish(&s);
+    plain_replay(&p);
+    if (got.n != p.out.n)
+        fail_msg("rate %u rule %u/%u: %zu records, the definition %zu", rate, log2m, max, got.n, p.out.n);
+    for (size_t j = 0; j < got.n; j++) {
+        const rec *a = &got.r[j], *b = &p.out.r[j];
+        if (a->cycle != b->cycle || a->page != b->page || a->rw != b->rw || a->mask != b->mask)
+            fail_msg("rate %u rule %u/%u: record %zu is (%llu, page %llx, %u, mask %x), the definition's "
+                     "(%llu, page %llx, %u, mask %x)", rate, log2m, max, j, (unsigned long long)a->cycle,
+                     (unsigned long long)a->page, a->rw, a->mask, (unsigned long long)b->cycle,
+                     (unsigned long long)b->page, b->rw, b->mask);
+    }
+    assert_int_equal(s.records, p.records);
+    assert_int_equal(s.accesses, p.accesses);
+    assert_int_equal(s.alt_skipped, p.alt_skipped);
+    assert_int_equal(s.doublings, p.doublings);
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        assert_int_equal(s.rate[i], p.ctr[i].rate);
+        assert_int_equal(s.kept[i], p.kept[i]);
+        assert_int_equal(s.ctr[i].count, p.ctr[i].count);
+        assert_memory_equal(s.ctr[i].map, p.ctr[i].map, sizeof p.ctr[i].map);
+    }
+    free(got.r);
+    free(p.out.r);
+    p.out = (recs){0};
+}
+
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* An address in page `page` with random offset, R/W in bit 63 (compare takes it from there). */
+static uint64_t at(uint64_t page, uint64_t *seed)
+{
+    uint64_t x = rng(seed);
+    return page << 12 | (x & 0xfff) | (x >> 63) << 63;
+}
+
+static const uint32_t rates[] = {1, 2, 4, 64, 4096, 65536};
+/* rules: the header's, and tiny ones that make the rates double all through a stream */
+static const struct {
+    unsigned log2m;
+    uint32_t max;
+} rules[] = {{MT_SPATIAL_MAP_LOG2, MT_SPATIAL_SAMPLE_MAX}, {4, 3}, {4, 12}, {6, 20}};
+
+static void compare_all(const uint64_t *addr, size_t n)
+{
+    for (size_t r = 0; r < sizeof rates / sizeof *rates; r++)
+        for (size_t k = 0; k < sizeof rules / sizeof *rules; k++)
+            compare(addr, n, rates[r], rules[k].log2m, rules[k].max);
+}
+
+/* Pages from a working set that grows: cycles of 2-5 pages (code, stack, data), jumps, repeats. */
+static void test_random_streams(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    uint64_t *a = malloc(N * sizeof *a), seed = 0x9e3779b97f4a7c15u;
+    assert_non_null(a);
+    for (unsigned round = 0; round < 4; round++) {
+        uint64_t span = round == 0 ? 64 : round == 1 ? 4096 : round == 2 ? 1u << 20 : UINT64_C(1) << 44;
+        uint64_t cyc[5] = {0};
+        unsigned len = 2;
+        for (size_t i = 0; i < N; i++) {
+            uint64_t x = rng(&seed);
+            if (x % 64 == 0) { /* a new cycle */
+                len = 2 + (unsigned)(x >> 8) % 4;
+                for (unsigned j = 0; j < len; j++)
+                    cyc[j] = rng(&seed) % span;
+            } else if (x % 64 == 1) {
+                cyc[(x >> 8) % len] = (cyc[0] + ((x >> 16) % 1024)) % span; /* near the others */
+            }
+            a[i] = at(x % 16 == 2 ? rng(&seed) % span : cyc[i % len], &seed);
+        }
+        compare_all(a, N);
+    }
+    free(a);
+}
+
+/* Pages whose memo slot is the same (equal low 12 bits) and metapages whose bitmap bits collide
+ * (equal hash bits 0..19 of the metapage: same keep decision and index at small rules). */
+static void test_colliding_pages(void **state)
+{
+    (void)state;
+    enum { N = 30000, SET = 24 };
+    uint64_t set[SET], *a = malloc(N * sizeof *a), seed = 77;
+    assert_non_null(a);
+    /* memo slot collisions: one slot, pages far apart and 2 MiB apart */
+    for (unsigned j = 0; j < SET; j++)
+        set[j] = 0x80000 + (uint64_t)j * 4096 * (j % 2 ? 1 : 97);
+    for (size_t i = 0; i < N; i++)
+        a[i] = at(set[(i % 3 == 0 ? rng(&seed) : i) % (i % 1000 < 500 ? 3 : SET)], &seed);
+    compare_all(a, N);
+    /* hash collisions: 4 KiB pages whose hash agrees in bits 0..11 with page 0x80123's */
+    uint32_t want = mt_spatial_hash32(0x80123) & 0xfff;
+    unsigned found = 0;
+    for (uint64_t p = 0x80000; found < SET && p < 0x80000 + (UINT64_C(1) << 24); p++)
+        if ((mt_spatial_hash32(p) & 0xfff) == want)
+            set[found++] = p;
+    assert_int_equal(found, SET);
+    for (size_t i = 0; i < N; i++)
+        a[i] = at(set[rng(&seed) % (i < N / 2 ? 4 : SET)], &seed);
+    compare_all(a, N);
+    free(a);
+}
+
+/* The ends: RAM's first and last pages, page 0, the top of the 56-bit space (and bits above it,
+ * which the filter ignores), neighbours across 2 MiB and 4 GiB lines; long alternations of two
+ * pages (skipped where allowed) broken by a third. */
+static void test_ends_and_alternations(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    const uint64_t ram = 0x80000000u, ram_end = ram + (UINT64_C(256) << 20);
+    const uint64_t pages[] = {0,
+                              1,
+                              ram >> 12,
+                              (ram >> 12) + 1,
+                              (ram_end >> 12) - 1,
+                              (ram_end >> 12) - 2,
+                              (ram + (UINT64_C(2) << 20)) >> 12,
+                              ((ram + (UINT64_C(2) << 20)) >> 12) - 1,
+                              (UINT64_C(1) << 44) - 1,
+                              (UINT64_C(1) << 44) - 512,
+                              (UINT64_C(1) << 20) - 1,
+                              UINT64_C(1) << 20};
+    const size_t np = sizeof pages / sizeof *pages;
+    uint64_t *a = malloc(N * sizeof *a), seed = 5;
+    assert_non_null(a);
+    size_t i = 0;
+    while (i < N) {
+        uint64_t x = pages[rng(&seed) % np], y = pages[rng(&seed) % np], z = pages[rng(&seed) % np];
+        unsigned steps = (unsigned)(rng(&seed) % 40);
+        for (unsigned k = 0; k < steps && i < N; k++) {
+            uint64_t page = k % 2 ? y : x;
+            a[i++] = at(page, &seed) | (rng(&seed) % 8 == 0 ? UINT64_C(0xff) << 56 & ~(UINT64_C(1) << 63) : 0);
+        }
+        if (i < N)
+            a[i++] = at(z, &seed);
+    }
+    compare_all(a, N);
+    free(a);
+}
+
+/* More distinct metapages than the header's threshold: the default rule doubles too. */
+static void test_default_rule_doubles(void **state)
+{
+    (void)state;
+    enum { N = 120000 };
+    uint64_t *a = malloc(N * sizeof *a), seed = 99;
+    assert_non_null(a);
+    for (size_t i = 0; i < N; i++)
+        a[i] = at(i % 3 == 0 ? 0x80000 + rng(&seed) % 65536 : 0x80000 + (i / 7) % 64, &seed);
+    compare(a, N, 1, MT_SPATIAL_MAP_LOG2, MT_SPATIAL_SAMPLE_MAX);
+    static mt_spatial s;
+    assert_int_equal(mt_spatial_init(&s, 1, NULL, NULL), 0);
+    for (size_t i = 0; i < N; i++)
+        mt_spatial_access(&s, i, a[i], 0);
+    assert_true(s.doublings > 0); /* the case this test is for */
+    free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_streams),
+        cmocka_unit_test(test_colliding_pages),
+        cmocka_unit_test(test_ends_and_alternations),
+        cmocka_unit_test(test_default_rule_doubles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -360,7 +360,13 @@ typedef struct mt_cpu {
     bool debug;
     bool (*debug_hook)(void *ctx, struct mt_cpu *cpu, uint64_t pc);
     void *debug_ctx;
+    /* Per decoded op, the data access its fast path makes (LOAD/STORE in interp.inc; a pair's:
+     * its first instruction's): 0 none (or a slow path's), else CPU_OP_DATA | write << 2 |
+     * log2(size).  The sampler predicts a capture that is such an access (cpu_sample_run).  At
+     * the end of the struct so that no hot field moves. */
+    uint8_t op_data[512];
 } mt_cpu;
+#define CPU_OP_DATA 8u
 
 /* Life cycle. The bus must outlive the cpu. */
 void cpu_init(mt_cpu *cpu, struct mt_bus *bus, mt_timing_mode timing);

@@ -251,6 +251,8 @@ void cpu_set_sampler(mt_cpu *c, cpu_sampler *smp)
 {
     c->sampler = smp;
     c->spec_stamp = UINT64_MAX;
+    if (smp)
+        smp->plain_due = UINT64_MAX; /* planned from the next capture the listener makes */
 }
 
 void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
@@ -263,6 +265,8 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->pf.ord_off = cpu_filter_ordinal(from) - cpu_filter_ordinal(c); /* its ordinal goes on */
     c->sampler = from->sampler;
     c->spec_stamp = UINT64_MAX; /* the other hart's run ended: its capture's fetch came */
+    if (c->sampler)
+        c->sampler->plain_due = UINT64_MAX; /* it was in the other hart's cycles */
     uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
     c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
@@ -452,6 +456,23 @@ static inline bool sample_data(mt_cpu *c, uint64_t pa, unsigned size, int write,
     return true;
 }
 
+/* Sets the sampler's plain state (cpu.h cpu_sampler.plain_due) from the schedule as the listener
+ * or sample_data left it: after a capture made there, the next one may be the interpreter's
+ * again with its one-field entry test. */
+static void sampler_plan(mt_cpu *c)
+{
+    cpu_sampler *smp = c->sampler;
+    const mt_sched *s = smp->sched;
+    const uint64_t sp = s->next_sp, due = c->listener_due;
+    smp->plain_due = UINT64_MAX;
+    if (!smp->usable || !s->active || s->int_open || sp >= s->sec_end || s->now > sp || smp->last_cycle > sp ||
+        sp <= c->stamp_offset || due != sp - c->stamp_offset || c->next_due != due || due == smp->data_due)
+        return;
+    smp->plain_end = cpu_local_cycle(c, s->sec_end);
+    smp->plain_lim = due + s->r < smp->plain_end ? due + s->r : smp->plain_end;
+    smp->plain_due = due;
+}
+
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
@@ -475,6 +496,8 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         if (!(c->sampler && !c->pf.kinds && sample_data(c, pa, size, write, kind, &due)))
             due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
+        if (c->sampler)
+            sampler_plan(c);
         /* next_event as cpu_update_next_event would set it: lowering it only would leave it at
          * the due just taken, and the next run would stop once more for nothing.  A stop
          * (OP_BREAK) placed for that due is removed by the interpreter's slow paths when they
@@ -711,10 +734,9 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
 {
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
-    const uint64_t due = c->listener_due;
-    /* one branch for the usual answer (`|`, not `||`: each test alone is one more branch to
-     * predict, and callgrind's branch simulation found them mispredicted) */
-    if ((!smp->usable) | s->int_open | (c->next_due != due) | (cycle >= c->other_event) | (due == smp->data_due))
+    const uint64_t due = c->next_due;
+    /* the schedule's usual state, in one field (plain_due; `|`: one branch for the usual answer) */
+    if ((due != smp->plain_due) | (cycle >= c->other_event))
         return 0;
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
@@ -747,20 +769,21 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
             bits = data_capture_bits(c, d, p);
             if (!bits) {
                 smp->data_due = due;
+                smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
                 return 0;
             }
             j = p;
             t_off = (unsigned)(d->run_cost - p->run_cost) + cost;
         }
     }
+    /* the stamp t is at or after the due, so in the plain state at or after every access seen
+     * and the sample point: the capture when it is before the interval's and the section's end */
     const uint64_t t = cycle + t_off, at = t + c->stamp_offset;
-    const uint64_t next_sp = s->next_sp, sec_end = s->sec_end;
-    /* `||` here: these pass for nearly every capture, so each branch is predicted, and the
-     * chain costs fewer instructions than `|` (callgrind: 15.8 M against 20.0 M on bench_cpu) */
-    if (at < s->now || at < smp->last_cycle || at < next_sp || at - next_sp >= s->r || at >= sec_end)
+    if (t >= smp->plain_lim)
         goto not_taken;
-    const uint64_t new_sp = next_sp + s->r;
-    const uint64_t new_due = cpu_local_cycle(c, new_sp < sec_end ? new_sp : sec_end);
+    const uint32_t r = s->r;
+    const uint64_t end = smp->plain_end;
+    const uint64_t new_due = due + r < end ? due + r : end; /* the next sample point, or the section's end */
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
     /* taken ahead (j after d) only when the whole run fits before the next due.  What to restore
      * if it is taken back is written either way (no branch): with j == d a spec_stamp left from
@@ -781,13 +804,19 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
     smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
     smp->last_cycle = at + 1;
     s->now = at + 1;
-    s->next_sp = new_sp;
+    s->next_sp += r;
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
+    /* plain again unless the due is the section's end (now and last_cycle, at + 1, are at most
+     * the next sample point, as at is before it) */
+    smp->plain_due = new_due < end ? new_due : UINT64_MAX;
+    smp->plain_lim = new_due + r < end ? new_due + r : end;
     return ahead ? 2 : 1;
 not_taken:
-    if (bits)
-        smp->data_due = due; /* as when the data access is not predicted: single_step's stop */
+    if (bits) { /* as when the data access is not predicted: single_step's stop */
+        smp->data_due = due;
+        smp->plain_due = UINT64_MAX;
+    }
     return 0;
 }
 
@@ -806,6 +835,7 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
     c->listener_due = c->spec_old_due;
+    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }
 

@@ -164,6 +164,14 @@ typedef struct cpu_sampler {
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
+    /* The plain state, in this hart's cycles, which lets cpu_sample_run test one field on entry
+     * instead of the schedule's five (emu/cpu/cpu.c sampler_plan): plain_due is the due while the
+     * sampler is usable, no interval is open, the next sample point is in the section, nothing
+     * seen is at or after it and it is not data_due; an access stamped in [plain_due, plain_lim)
+     * is then captured.  UINT64_MAX: not known to be plain (a due of UINT64_MAX is never in a
+     * run).  Whatever else moves the schedule sets it so (tracepipe.c, cpu.c); plain_end is the
+     * section's end. */
+    uint64_t plain_due, plain_lim, plain_end;
 } cpu_sampler;
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */

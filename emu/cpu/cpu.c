@@ -699,7 +699,7 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
  * p's access takes the slow path and is heard there: not predicted.  The unit must also capture
  * the kind (the listener hears it: listener_kinds; the schedule captures it: kind_mask).  What is
  * then appended is what cpu_access_due's sample_data would append at that access. */
-static inline __attribute__((always_inline)) uint64_t data_capture_bits(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
 {
     const unsigned acc = c->op_data[p->op];
     const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
@@ -714,6 +714,7 @@ static inline __attribute__((always_inline)) uint64_t data_capture_bits(const mt
     if ((acc & 4 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((1u << size_log2) - 1))))
         return 0;
     const uint64_t pa = e->pa | (va & 0xfff);
+    c->sampler->data_ahead++; /* here, off the fetches' path (cpu_sample_run: less when not taken) */
     return (pa & MT_PADDR_MASK) | (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 |
            (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
 }
@@ -816,6 +817,7 @@ not_taken:
     if (bits) { /* as when the data access is not predicted: single_step's stop */
         smp->data_due = due;
         smp->plain_due = UINT64_MAX;
+        smp->data_ahead--; /* counted by data_capture_bits, not taken */
     }
     return 0;
 }

@@ -162,6 +162,8 @@ typedef struct cpu_sampler {
     uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
     uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
+    uint64_t data_ahead; /* captures it took that were data accesses (data_capture_bits), kept
+                          * or taken back */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
     /* The plain state, in this hart's cycles, which lets cpu_sample_run test one field on entry

@@ -161,5 +161,5 @@ tracepipe_stats tracepipe_counts(const tracepipe *p)
     return (tracepipe_stats){.accesses = p->smp.accesses + p->smp.fast, .collisions = p->collisions,
                              .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,
                              .consumer_seconds = r.consumer_seconds, .fast = p->smp.fast,
-                             .taken_back = p->smp.taken_back};
+                             .taken_back = p->smp.taken_back, .data_ahead = p->smp.data_ahead};
 }

@@ -154,6 +154,18 @@ for k in all fetch,load; do
         && cmp -s "$T/data-model.txt" "$T/data-rtl.txt"; } || r=1
 done
 ok trace-data-captures-equal-rtl $r
+# ... and where the sampler's plain state (cpu.h cpu_sampler.plain_due: its one-field entry test)
+# starts and ends most often: r = 3 in 20 us bursts between 100 us spans at r = 100 (a section
+# end every few thousand cycles), against the RTL
+for u in model rtl; do
+    "$MTEMU" -q --stats --trace "$T/plain-$u.mtr" --trace-unit=$u --trace-rate-h 3 --trace-len-h 20us \
+        --trace-len-l 100us --trace-rate-l 100 --max-insns 1000000 "$FWBUILD/qsort.elf" >/dev/null 2>"$T/plain-$u.err"
+    "$MT" decode "$T/plain-$u.mtr" >"$T/plain-$u.txt" 2>&1
+done
+fast=$(awk '$1 == "trace.runs" { print $2 }' "$T/plain-model.err")
+echo "  r = 3, short sections: ${fast:-0} captures taken by the runs interpreter"
+[ "${fast:-0}" -gt 20000 ] && cmp -s "$T/plain-model.txt" "$T/plain-rtl.txt" && [ "$(wc -l <"$T/plain-model.txt")" -gt 20000 ]
+ok trace-runs-plain-state-equals-rtl $?
 [ "$(cat "$T/both.rc")" = 0 ] && cmp -s "$T/model.txt" "$T/both.txt" && has "$T/both.err" "bytes compared, identical"
 ok trace-unit-both-lockstep $?
 

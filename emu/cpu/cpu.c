@@ -57,6 +57,29 @@ static void set_timing(mt_cpu *c, mt_timing_mode mode)
     c->taken_branch_penalty = mode == TIMING_NONE ? 0 : 2;
 }
 
+/* The data access of each op's fast path (mt_cpu.op_data): the loads and stores of semantics.h,
+ * also as compressed twins and as a pair's first instruction (a pair's second has a slot of its
+ * own, with its own op). */
+static void set_op_data(mt_cpu *c)
+{
+    for (unsigned op = 0; op < OP_COUNT; op++) {
+        const unsigned base = op_uncompressed(op_pair_first(op));
+        unsigned v = 0;
+        switch (base) {
+        case OP_LB: case OP_LBU: v = CPU_OP_DATA | 0; break;
+        case OP_LH: case OP_LHU: v = CPU_OP_DATA | 1; break;
+        case OP_LW: case OP_LWU: v = CPU_OP_DATA | 2; break;
+        case OP_LD: v = CPU_OP_DATA | 3; break;
+        case OP_SB: v = CPU_OP_DATA | 4 | 0; break;
+        case OP_SH: v = CPU_OP_DATA | 4 | 1; break;
+        case OP_SW: v = CPU_OP_DATA | 4 | 2; break;
+        case OP_SD: v = CPU_OP_DATA | 4 | 3; break;
+        default: break;
+        }
+        c->op_data[op] = (uint8_t)v;
+    }
+}
+
 /* ---- life cycle -------------------------------------------------------------------------- */
 
 void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
@@ -65,6 +88,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->bus = bus;
     c->fp_exec = exec_fp;
     set_timing(c, timing);
+    set_op_data(c);
     c->listener_due = UINT64_MAX;
     c->insn_limit = UINT64_MAX;
     c->trap_limit = UINT64_MAX;
@@ -227,6 +251,8 @@ void cpu_set_sampler(mt_cpu *c, cpu_sampler *smp)
 {
     c->sampler = smp;
     c->spec_stamp = UINT64_MAX;
+    if (smp)
+        smp->plain_due = UINT64_MAX; /* planned from the next capture the listener makes */
 }
 
 void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
@@ -239,6 +265,8 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->pf.ord_off = cpu_filter_ordinal(from) - cpu_filter_ordinal(c); /* its ordinal goes on */
     c->sampler = from->sampler;
     c->spec_stamp = UINT64_MAX; /* the other hart's run ended: its capture's fetch came */
+    if (c->sampler)
+        c->sampler->plain_due = UINT64_MAX; /* it was in the other hart's cycles */
     uint64_t due = from->listener_due == UINT64_MAX ? UINT64_MAX : from->listener_due + from->stamp_offset;
     c->listener_due = from->listener ? cpu_local_cycle(c, due) : UINT64_MAX;
     cpu_update_next_event(c);
@@ -428,6 +456,23 @@ static inline bool sample_data(mt_cpu *c, uint64_t pa, unsigned size, int write,
     return true;
 }
 
+/* Sets the sampler's plain state (cpu.h cpu_sampler.plain_due) from the schedule as the listener
+ * or sample_data left it: after a capture made there, the next one may be the interpreter's
+ * again with its one-field entry test. */
+static void sampler_plan(mt_cpu *c)
+{
+    cpu_sampler *smp = c->sampler;
+    const mt_sched *s = smp->sched;
+    const uint64_t sp = s->next_sp, due = c->listener_due;
+    smp->plain_due = UINT64_MAX;
+    if (!smp->usable || !s->active || s->int_open || sp >= s->sec_end || s->now > sp || smp->last_cycle > sp ||
+        sp <= c->stamp_offset || due != sp - c->stamp_offset || c->next_due != due || due == smp->data_due)
+        return;
+    smp->plain_end = cpu_local_cycle(c, s->sec_end);
+    smp->plain_lim = due + s->r < smp->plain_end ? due + s->r : smp->plain_end;
+    smp->plain_due = due;
+}
+
 void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
     if (unlikely(c->cache || c->observer)) {
@@ -451,6 +496,8 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         if (!(c->sampler && !c->pf.kinds && sample_data(c, pa, size, write, kind, &due)))
             due = cpu_local_cycle(c, c->pf.kinds ? listener_call(c, &a) : c->listener(c->listener_ctx, &a));
         c->listener_due = c->next_due = due;
+        if (c->sampler)
+            sampler_plan(c);
         /* next_event as cpu_update_next_event would set it: lowering it only would leave it at
          * the due just taken, and the next run would stop once more for nothing.  A stop
          * (OP_BREAK) placed for that due is removed by the interpreter's slow paths when they
@@ -641,13 +688,45 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
 /* ---- the sampler in the runs interpreter (cpu_sampler) ---------------------------------- */
 
 
+/* The capture cpu_sample_run finds to be the data access of slot p of the run entered at d (p's
+ * fetch is before the due, its access at or after it), in accring_entry's packed form, when it
+ * can be known before the run is executed; 0 when not.  Why it is exact when it says so: p is a
+ * load or store of the fast path (op_data), so its address is x[rs1] + imm translated by the
+ * current data TLB's direct-mapped entry (LOAD/STORE in interp.inc); no slot from d up to p writes
+ * x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or traps,
+ * first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp), and
+ * only a slow path changes the TLB or the translation context.  If that entry does not hit now,
+ * p's access takes the slow path and is heard there: not predicted.  The unit must also capture
+ * the kind (the listener hears it: listener_kinds; the schedule captures it: kind_mask).  What is
+ * then appended is what cpu_access_due's sample_data would append at that access. */
+static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+{
+    const unsigned acc = c->op_data[p->op];
+    const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
+    if (!acc || !((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
+        return 0;
+    for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
+        if (k->rd == p->rs1)
+            return 0;
+    const unsigned size_log2 = acc & 3;
+    const uint64_t va = c->x[p->rs1] + (uint64_t)(int64_t)p->imm;
+    const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
+    if ((acc & 4 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((1u << size_log2) - 1))))
+        return 0;
+    const uint64_t pa = e->pa | (va & 0xfff);
+    c->sampler->data_ahead++; /* here, off the fetches' path (cpu_sample_run: less when not taken) */
+    return (pa & MT_PADDR_MASK) | (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 |
+           (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
+}
+
 /* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
  * starts at `cycle`, exact) and the sampler armed: when the access the schedule captures is the
- * fetch of a slot of this run (every earlier access of the run is stamped before the due), takes
- * it: appends it, moves the schedule and the due on.  1: the capture was d's own fetch (exact);
- * 2: a later slot's, taken ahead (spec_stamp; the run fits before the next due and may be
- * charged at once); 0: nothing done (a data access's, another kind's, an unusual schedule, or a
- * run that does not fit: the stop of single_step does it). */
+ * fetch of a slot of this run (every earlier access of the run is stamped before the due), or the
+ * data access of a slot whose address is known already (data_capture_bits), takes it: appends
+ * it, moves the schedule and the due on.  1: the capture was d's own fetch (exact); 2: a later
+ * slot's fetch or a data access, taken ahead (spec_stamp; the run fits before the next due and
+ * may be charged at once); 0: nothing done (a data access not known ahead, another kind's, an
+ * unusual schedule, or a run that does not fit: the stop of single_step does it). */
 /* Inlined into interpreter_runs' single_step, its one caller: as a call it paid ~19 host
  * instructions of register saves and restores per call; inlined, bench_cpu's emulator thread
  * runs 7 M fewer (callgrind, 1.19 M calls: the inlined body keeps part of that spilling). */
@@ -656,10 +735,9 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
 {
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
-    const uint64_t due = c->listener_due;
-    /* one branch for the usual answer (`|`, not `||`: each test alone is one more branch to
-     * predict, and callgrind's branch simulation found them mispredicted) */
-    if ((!smp->usable) | s->int_open | (c->next_due != due) | (cycle >= c->other_event) | (due == smp->data_due))
+    const uint64_t due = c->next_due;
+    /* the schedule's usual state, in one field (plain_due; `|`: one branch for the usual answer) */
+    if ((due != smp->plain_due) | (cycle >= c->other_event))
         return 0;
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
@@ -667,6 +745,8 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
      * data access when its part of the run costs more than its op.  The walk counts the run's
      * slots down instead of reading each one's run_insns. */
     const mt_dinsn *j = d;
+    uint64_t bits = 0;  /* the capture's packed bits when it is p's data access (j = p then) */
+    unsigned t_off = 0; /* its stamp's offset from `cycle` */
     if (due > cycle) {
         const uint64_t gap = due - cycle;
         if (gap > d->run_cost)
@@ -682,27 +762,36 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
             if (j->op <= OP_BREAK)
                 return 0;
         } while (j->run_cost > lim);
+        t_off = (unsigned)(d->run_cost - j->run_cost);
         const unsigned cost = c->op_cost[p->op];
         if ((unsigned)(p->run_cost - j->run_cost) > cost && (unsigned)(d->run_cost - p->run_cost) + cost >= gap) {
-            smp->data_due = due; /* p's data access comes first: single_step stops for it */
-            return 0;
+            /* p's data access comes first: taken ahead when its address is known now, else
+             * single_step stops for it */
+            bits = data_capture_bits(c, d, p);
+            if (!bits) {
+                smp->data_due = due;
+                smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
+                return 0;
+            }
+            j = p;
+            t_off = (unsigned)(d->run_cost - p->run_cost) + cost;
         }
     }
-    const uint64_t t = cycle + (unsigned)(d->run_cost - j->run_cost), at = t + c->stamp_offset;
-    const uint64_t next_sp = s->next_sp, sec_end = s->sec_end;
-    /* `||` here: these pass for nearly every capture, so each branch is predicted, and the
-     * chain costs fewer instructions than `|` (callgrind: 15.8 M against 20.0 M on bench_cpu) */
-    if (at < s->now || at < smp->last_cycle || at < next_sp || at - next_sp >= s->r || at >= sec_end)
-        return 0;
-    const uint64_t new_sp = next_sp + s->r;
-    const uint64_t new_due = cpu_local_cycle(c, new_sp < sec_end ? new_sp : sec_end);
+    /* the stamp t is at or after the due, so in the plain state at or after every access seen
+     * and the sample point: the capture when it is before the interval's and the section's end */
+    const uint64_t t = cycle + t_off, at = t + c->stamp_offset;
+    if (t >= smp->plain_lim)
+        goto not_taken;
+    const uint32_t r = s->r;
+    const uint64_t end = smp->plain_end;
+    const uint64_t new_due = due + r < end ? due + r : end; /* the next sample point, or the section's end */
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
     /* taken ahead (j after d) only when the whole run fits before the next due.  What to restore
      * if it is taken back is written either way (no branch): with j == d a spec_stamp left from
      * an earlier run is before `cycle`, so nothing reads these for it. */
-    const bool ahead = j != d;
+    const bool ahead = (j != d) | (bits != 0);
     if (ahead & (cycle + d->run_bound >= new_event))
-        return 0;
+        goto not_taken;
     c->spec_stamp = ahead ? t : c->spec_stamp;
     c->spec_old_due = due;
     c->spec_old_now = s->now;
@@ -710,15 +799,27 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
     if (smp->n == smp->cap)
         smp->flush(smp);
     smp->batch[smp->n++] = (accring_entry){
-        at, accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                               dinsn_len(j))};
+        at, bits ? bits
+                 : accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                      dinsn_len(j))};
     smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
     smp->last_cycle = at + 1;
     s->now = at + 1;
-    s->next_sp = new_sp;
+    s->next_sp += r;
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
+    /* plain again unless the due is the section's end (now and last_cycle, at + 1, are at most
+     * the next sample point, as at is before it) */
+    smp->plain_due = new_due < end ? new_due : UINT64_MAX;
+    smp->plain_lim = new_due + r < end ? new_due + r : end;
     return ahead ? 2 : 1;
+not_taken:
+    if (bits) { /* as when the data access is not predicted: single_step's stop */
+        smp->data_due = due;
+        smp->plain_due = UINT64_MAX;
+        smp->data_ahead--; /* counted by data_capture_bits, not taken */
+    }
+    return 0;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)
@@ -736,6 +837,7 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
     c->listener_due = c->spec_old_due;
+    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }
 

@@ -162,8 +162,18 @@ typedef struct cpu_sampler {
     uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
     uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
+    uint64_t data_ahead; /* captures it took that were data accesses (data_capture_bits), kept
+                          * or taken back */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
+    /* The plain state, in this hart's cycles, which lets cpu_sample_run test one field on entry
+     * instead of the schedule's five (emu/cpu/cpu.c sampler_plan): plain_due is the due while the
+     * sampler is usable, no interval is open, the next sample point is in the section, nothing
+     * seen is at or after it and it is not data_due; an access stamped in [plain_due, plain_lim)
+     * is then captured.  UINT64_MAX: not known to be plain (a due of UINT64_MAX is never in a
+     * run).  Whatever else moves the schedule sets it so (tracepipe.c, cpu.c); plain_end is the
+     * section's end. */
+    uint64_t plain_due, plain_lim, plain_end;
 } cpu_sampler;
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
@@ -360,7 +370,13 @@ typedef struct mt_cpu {
     bool debug;
     bool (*debug_hook)(void *ctx, struct mt_cpu *cpu, uint64_t pc);
     void *debug_ctx;
+    /* Per decoded op, the data access its fast path makes (LOAD/STORE in interp.inc; a pair's:
+     * its first instruction's): 0 none (or a slow path's), else CPU_OP_DATA | write << 2 |
+     * log2(size).  The sampler predicts a capture that is such an access (cpu_sample_run).  At
+     * the end of the struct so that no hot field moves. */
+    uint8_t op_data[512];
 } mt_cpu;
+#define CPU_OP_DATA 8u
 
 /* Life cycle. The bus must outlive the cpu. */
 void cpu_init(mt_cpu *cpu, struct mt_bus *bus, mt_timing_mode timing);

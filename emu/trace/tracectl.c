@@ -1194,8 +1194,9 @@ void trace_session_report(const struct trace_session *s, FILE *f)
     fprintf(f, "trace.accesses %" PRIu64 " to the unit, %" PRIu64 " same-cycle skipped\n", s->dev.unit_accesses,
             s->dev.collisions);
     if (s->dev.pipe_fast || s->dev.pipe_taken_back)
-        fprintf(f, "trace.runs    %" PRIu64 " captures taken by the CPU's runs interpreter itself (fetches), %" PRIu64
-                " taken back (a slow path or trap before the fetch)\n", s->dev.pipe_fast, s->dev.pipe_taken_back);
+        fprintf(f, "trace.runs    %" PRIu64 " captures taken by the CPU's runs interpreter itself (fetches, and %" PRIu64
+                " data accesses known ahead), %" PRIu64 " taken back (a slow path or trap before the access)\n",
+                s->dev.pipe_fast, s->dev.pipe_data_ahead, s->dev.pipe_taken_back);
     if (s->dev.pipe_used)
         fprintf(f, "trace.thread  the model on its own thread: %" PRIu64 " captures queued, %" PRIu64
                 " waits for it, %.3f s CPU\n", s->dev.pipe_queued, s->dev.pipe_waits, s->dev.pipe_seconds);

@@ -352,6 +352,7 @@ void tracedev_release(mt_tracedev *d)
     d->pipe_seconds = st.consumer_seconds;
     d->pipe_fast += st.fast;
     d->pipe_taken_back += st.taken_back;
+    d->pipe_data_ahead += st.data_ahead;
     d->pipe_used = d->pipe_used || tracepipe_threaded(d->pipe);
     tracepipe_destroy(d->pipe);
     d->pipe = NULL;

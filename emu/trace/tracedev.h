@@ -77,7 +77,8 @@ typedef struct mt_tracedev {
     bool pipe_used;         /* it ran: its counts, for --stats */
     uint64_t pipe_queued, pipe_waits;
     uint64_t pipe_fast;     /* captures the CPU's runs interpreter took itself (cpu_sampler) */
-    uint64_t pipe_taken_back; /* ... and took back (a slow path or trap before the fetch) */
+    uint64_t pipe_taken_back; /* ... and took back (a slow path or trap before the access) */
+    uint64_t pipe_data_ahead; /* of those taken, data accesses known before the run */
     double pipe_seconds;    /* its CPU time */
 } mt_tracedev;
 

@@ -39,6 +39,7 @@ static void flush_batch(cpu_sampler *smp)
 
 static void set_direct(tracepipe *p, bool direct)
 {
+    p->smp.plain_due = UINT64_MAX; /* the schedule may have moved: not known to be plain */
     p->direct = direct;
     p->smp.usable = !direct && p->s.active && (p->s.kind_mask & (1u << MT_KIND_FETCH)) && p->s.tap == MT_TAP_CORE;
 }
@@ -58,7 +59,8 @@ tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle, bool thread)
         return NULL;
     p->u = u;
     p->smp = (cpu_sampler){.sched = &p->s, .cap = PIPE_BATCH, .batch = p->batch, .flush = flush_batch,
-                           .last_cycle = last_cycle, .data_due = UINT64_MAX};
+                           .last_cycle = last_cycle, .data_due = UINT64_MAX,
+                           .plain_due = UINT64_MAX};
     if (thread) {
         p->ring = accring_create(model_take, u, "mtemu-model");
         if (!p->ring) {
@@ -121,6 +123,7 @@ static uint64_t give_direct(tracepipe *p, const mt_access *a)
 uint64_t tracepipe_listener(void *ctx, const mt_access *a)
 {
     tracepipe *p = ctx;
+    p->smp.plain_due = UINT64_MAX; /* the CPU plans again from what this leaves (cpu_access_due) */
     if (p->direct)
         return give_direct(p, a);
     /* the CPU calls from the due cycle on; the unit takes one access per cycle, of its tap */
@@ -158,5 +161,5 @@ tracepipe_stats tracepipe_counts(const tracepipe *p)
     return (tracepipe_stats){.accesses = p->smp.accesses + p->smp.fast, .collisions = p->collisions,
                              .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,
                              .consumer_seconds = r.consumer_seconds, .fast = p->smp.fast,
-                             .taken_back = p->smp.taken_back};
+                             .taken_back = p->smp.taken_back, .data_ahead = p->smp.data_ahead};
 }

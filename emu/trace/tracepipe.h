@@ -61,6 +61,7 @@ typedef struct {
     double consumer_seconds; /* its CPU time, once stopped */
     uint64_t fast;           /* captures the CPU's runs interpreter took itself (cpu_sampler) */
     uint64_t taken_back;     /* ... and took back */
+    uint64_t data_ahead;     /* of those taken, data accesses known ahead (cpu_sampler.data_ahead) */
 } tracepipe_stats;
 tracepipe_stats tracepipe_counts(const tracepipe *p);
 

@@ -125,9 +125,11 @@ row() { # label wall cpu [samples dropped packet_bytes file_bytes]
 row untraced "$uw" "$uc"
 row traced "$tw" "$tc" "${t[4]}" "${t[5]}" "${t[6]}" "${t[7]}"
 [ $full = 1 ] && echo "checksum: ${u[9]} in both runs"
-awk -v uw="$uw" -v uc="$uc" -v tw="$tw" -v tc="$tc" -v mc="$mc" 'BEGIN {
-  printf "traced / untraced: wall %.2fx, CPU %.2fx (untraced / traced speed: wall %.2fx, CPU %.2fx); of the traced CPU %.1f s, %.1f s on the model'"'"'s thread\n",
-    tw / uw, tc / uc, uw / tw, uc / tc, tc, mc }'
+threaded=0; grep -q '^trace.thread ' "$tmp/traced.1.err" && threaded=1
+awk -v uw="$uw" -v uc="$uc" -v tw="$tw" -v tc="$tc" -v mc="$mc" -v th=$threaded 'BEGIN {
+  printf "traced / untraced: wall %.2fx, CPU %.2fx (untraced / traced speed: wall %.2fx, CPU %.2fx)\n", tw / uw, tc / uc, uw / tw, uc / tc
+  if (th) printf "traced CPU %.2f s = the emulator'"'"'s thread %.2f s + the model'"'"'s thread (model, .mtr writer, zstd) %.2f s\n", tc, tc - mc, mc
+  else printf "traced CPU %.2f s, the model in line (--trace-thread off: the process may use one CPU)\n", tc }'
 awk -v full=$full -v n="$insns" -v N="$FULL_INSNS" -v e="$emu_s" -v E="$FULL_SECONDS" -v tw="$tw" -v tc="$tc" \
     -v uw="$uw" -v uc="$uc" -v g=$GOAL_WALL -v load="$load" 'BEGIN {
   k = full ? 1 : N / n

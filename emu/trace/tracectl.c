@@ -1086,7 +1086,7 @@ void trace_session_progress(void *session, char *buf, size_t len)
     int n = snprintf(buf, len, ", trace %.1f MB written", (double)written * 1e-6);
     const mt_unit *u = s->unit_init ? &s->unit : (s->ls ? mt_lockstep_model(s->ls) : NULL);
     if (u && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ", %.3f M samples, %u dropped", (double)u->samples * 1e-6, u->dropped);
+        snprintf(buf + n, len - (size_t)n, ", %" PRIu64 " samples, %u dropped", u->samples, u->dropped);
     if (s->dev.pipe)
         tracepipe_resume(s->dev.pipe);
 }

@@ -31,10 +31,11 @@ FRACTION=${LINUX100_FRACTION:-0.2}
 REPEAT=${LINUX100_REPEAT:-1}
 SCALE=35
 APPEND="console=ttyS0 earlycon=sbi mt.script=worksets.sh mt.scale=$SCALE"
-# The whole workload, measured to its poweroff on mtemu (docs/emulator.md, "100 s of traced
-# Linux"): the run is deterministic, so these hold for any build that executes the same guest.
-FULL_INSNS=${LINUX100_FULL_INSNS:-73000000000}
-FULL_SECONDS=${LINUX100_FULL_SECONDS:-100}
+# The whole workload, measured to its poweroff on mtemu with the traced run's device tree
+# (LINUX100_FRACTION=full; docs/emulator.md, "100 s of traced Linux"): the run is deterministic,
+# so these hold for any build that executes the same guest and device tree.
+FULL_INSNS=75206178870
+FULL_SECONDS=102.02
 GOAL_WALL=210 # 3.5 min
 
 die() { echo "bench-linux100: $*" >&2; exit 2; }
@@ -139,7 +140,7 @@ awk -v uw="$uw" -v uc="$uc" -v tw="$tw" -v tc="$tc" -v mc="$mc" -v th=$threaded 
 awk -v full=$full -v n="$insns" -v N="$FULL_INSNS" -v e="$emu_s" -v E="$FULL_SECONDS" -v tw="$tw" -v tc="$tc" \
     -v uw="$uw" -v uc="$uc" -v g=$GOAL_WALL -v load="$load" 'BEGIN {
   k = full ? 1 : N / n
-  how = full ? "measured, the whole workload" : sprintf("extrapolated from %.3g of %d s (%.3g%% of the instructions)", e, E, 100 * n / N)
+  how = full ? "measured, the whole workload" : sprintf("extrapolated from %.3g of %.0f s (%.3g%% of the instructions)", e, E, 100 * n / N)
   printf "the 100 s workload traced: %.0f s wall, %.0f s CPU (untraced %.0f s wall, %.0f s CPU); %s\n", tw * k, tc * k, uw * k, uc * k, how
   w = tw * k
   printf "goal <= %d s wall on 2 cores: %s (load average %s at the start; wall time is only meaningful on an idle machine)\n",

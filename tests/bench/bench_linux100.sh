@@ -73,6 +73,7 @@ trap 'exit 130' INT TERM
 run_once() {
   local label=$1 n=$2; shift 2
   local base=$tmp/$label.$n
+  : >"$base.err" # before tail follows it (the run may not have opened it yet)
   ( TIMEFORMAT='%R %U %S'; time "$EMU" --stats "$@" "${limit[@]}" --bios "$OPENSBI" --kernel "$LINUX_IMAGE" \
       --append "$APPEND" >"$base.out" 2>"$base.err" </dev/null ) 2>"$base.time" &
   child=$!
@@ -122,6 +123,11 @@ if [ "${u[0]}" != "${t[0]}" ] || [ "${u[9]}" != "${t[9]}" ]; then
   exit 1
 fi
 insns=${u[0]} emu_s=${u[1]}
+if [ $full = 0 ] && [ "$insns" != "$insns_goal" ]; then
+  echo "bench-linux100: the guest stopped at $insns instructions, before --max-insns $insns_goal: $LINUX_IMAGE is not the"
+  echo "  image whose workload was measured at $FULL_INSNS instructions (LINUX100_FRACTION=full measures this one)"
+  exit 1
+fi
 uw=$(med untraced 3) uc=$(med untraced 4) tw=$(med traced 3) tc=$(med traced 4) mc=$(med traced 9)
 printf '%-9s | %14s | %10s | %8s | %8s | %6s | %12s | %12s | %9s | %7s\n' run instructions "emulated s" "wall s" "CPU s" \
   MIPS "trace bytes" "packet bytes" samples dropped

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/bench/bench_linux100.sh (make bench-linux100) without its measurement: every bad variable
 # is a named error (exit 2) before anything runs, a missing Linux image or OpenSBI a named skip
-# (exit 0), a missing mtemu a named failure; and on a sliver of the workload (15.0 M instructions,
+# (exit 0), a missing mtemu a named failure, a kernel that is not the measured one (its run ends
+# before the fraction's instruction count) a named failure; and on a sliver of the workload (15.0 M instructions,
 # a second or two) the table has both runs at the same instruction count, the trace's figures and
 # the projection labelled as extrapolated.
 set -u
@@ -37,6 +38,13 @@ expect linux100-skip-no-opensbi 0 "skipped: no OpenSBI $T/none" OPENSBI="$T/none
 expect linux100-no-mtemu 1 "$T/bin/mtemu missing" BIN="$T/bin"
 
 SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+# a kernel whose run ends (SBI poweroff, 6.2 M instructions) before the fraction's --max-insns:
+# not the measured workload, so no projection from it
+PAYLOAD=${FWBUILD:-build/firmware}/emu/sbi_payload.elf
+if [ -f "$SBI" ] && [ -f "$PAYLOAD" ]; then
+  expect linux100-other-image-refused 1 "the guest stopped at [0-9]* instructions, before --max-insns 15041236: .* is not the" \
+    LINUX100_FRACTION=0.0002 LINUX_IMAGE="$PAYLOAD"
+fi
 if [ ! -f build/linux/Image ] || [ ! -f "$SBI" ]; then
   echo "linux100-args: no build/linux/Image or $SBI: the sliver run is skipped"
   exit 0

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # make bench-linux100 (issue #24): the 100 s Linux workload (OpenSBI + build/linux/Image running
-# `mt.script=worksets.sh mt.scale=35`, about 100 emulated seconds, docs/firmware.md) untraced and
+# `mt.script=worksets.sh mt.scale=35`, 102 emulated seconds, docs/firmware.md) untraced and
 # traced at the seed's parameters (`--trace F.mtr` and nothing else: burst mode, r_h 24, r_l 2048,
 # 1 s bursts every 10 s, the model on its own thread when the process may use 2+ CPUs), both
 # stopped at the same instruction count. The untraced run is given the traced run's device tree
 # (--dtb; it lists the trace unit, which the kernel parses: 0.34 M more instructions at boot), so
-# both run the same guest instructions, which the script checks. Prints per run: instructions, emulated seconds, wall and
-# CPU seconds (user + sys of the process, both threads), MIPS, and for the traced run the trace's
-# bytes, samples and samples dropped (mtemu --stats); then the traced / untraced ratios and the
-# wall time projected for the whole workload against the goal (<= 3.5 min wall on 2 cores).
+# both run the same guest instructions, which the script checks. Prints per run: instructions,
+# emulated seconds, wall and CPU seconds (user + sys of the process, both threads), MIPS, and for
+# the traced run the trace's bytes, samples and samples dropped (mtemu --stats); then the traced /
+# untraced ratios and the wall time projected for the whole workload against the goal (<= 3.5 min
+# wall on 2 cores). mtemu's progress lines go to stderr as the runs go.
 #
 #   LINUX100_FRACTION  the share of the workload's instructions to run: a decimal in (0, 1], or
 #                      `full` (= 1: to the guest's poweroff, the script's checksum compared
 #                      between the two runs). Default 0.2: about 20 emulated s, two whole periods of
 #                      the seed's 1 s burst + 9 s span (so the share of the dense burst is the
-#                      whole run's), about 1.5 minutes on an idle 2-core machine. Below 1 the
+#                      whole run's), 1-2 minutes on an idle 2-core machine. Below 1 the
 #                      projection is extrapolated from the run's share of the instructions and
 #                      the line says so.
 #   LINUX100_REPEAT    runs of each (1..9, default 1); the medians are printed.
@@ -60,7 +61,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-linux100.XXXXXX")
 child=
-cleanup() { [ -n "$child" ] && kill "$child" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+# (the run's mtemu is the child of the subshell that times it: both are stopped)
+cleanup() { [ -n "$child" ] && { pkill -TERM -P "$child"; kill "$child"; } 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -77,10 +79,14 @@ run_once() {
   ( TIMEFORMAT='%R %U %S'; time "$EMU" --stats "$@" "${limit[@]}" --bios "$OPENSBI" --kernel "$LINUX_IMAGE" \
       --append "$APPEND" >"$base.out" 2>"$base.err" </dev/null ) 2>"$base.time" &
   child=$!
+  # in the background, so that a TERM is acted on at once (the shell's `wait` is interruptible;
+  # a foreground pipeline would hold the trap until the run ends); tail ends with the run
   tail -n +1 -s 1 -f --pid="$child" "$base.err" 2>/dev/null | grep --line-buffered '^mtemu: [0-9.]* G instructions' |
-    sed -u "s/^mtemu:/  $label run $n:/" >&2
+    sed -u "s/^mtemu:/  $label run $n:/" >&2 &
+  local follower=$!
   wait "$child"; local rc=$?
   child=
+  wait "$follower"
   if [ "$rc" -ne 0 ]; then
     echo "bench-linux100: the $label run exited with $rc:"; tail -n 5 "$base.err" "$base.out"; return 1
   fi

@@ -2,7 +2,8 @@
 # tests/bench/bench_linux100.sh (make bench-linux100) without its measurement: every bad variable
 # is a named error (exit 2) before anything runs, a missing Linux image or OpenSBI a named skip
 # (exit 0), a missing mtemu a named failure, a kernel that is not the measured one (its run ends
-# before the fraction's instruction count) a named failure; and on a sliver of the workload (15.0 M instructions,
+# before the fraction's instruction count) a named failure, a TERM the end of the step and its
+# run; and on a sliver of the workload (15.0 M instructions,
 # a second or two) the table has both runs at the same instruction count, the trace's figures and
 # the projection labelled as extrapolated.
 set -u
@@ -49,6 +50,23 @@ if [ ! -f build/linux/Image ] || [ ! -f "$SBI" ]; then
   echo "linux100-args: no build/linux/Image or $SBI: the sliver run is skipped"
   exit 0
 fi
+# a TERM (make's, a CI timeout) ends the step at once: exit 130, no mtemu left running, no
+# temporary directory left behind. During the whole run (minutes): a step that held the signal
+# until its run ended would keep this test past its timeout.
+env BIN="$BIN" LINUX100_FRACTION=full TMPDIR="$T" "$S" >"$T/out" 2>"$T/err" &
+step=$!
+sleep 1
+kill -TERM "$step"
+wait "$step"
+rc=$?
+sleep 0.5
+if [ "$rc" = 130 ] && ! pgrep -f "$T/bench-linux100" >/dev/null && ! ls -d "$T"/bench-linux100.* >/dev/null 2>&1; then
+  pass linux100-term-stops-the-run
+else
+  echo "  (exit $rc; left: $(pgrep -f "$T/bench-linux100" | tr '\n' ' ') $(ls -d "$T"/bench-linux100.* 2>/dev/null))"
+  fail linux100-term-stops-the-run
+fi
+
 # 0.0002 of 75.2 G instructions: inside the first burst, still in the boot
 if env BIN="$BIN" LINUX100_FRACTION=0.0002 "$S" >"$T/out" 2>"$T/err" &&
    awk -F'|' '$1 ~ /^untraced +$/ { gsub(/ /, "", $2); u = $2 } $1 ~ /^traced +$/ { gsub(/ /, "", $2); gsub(/ /, "", $9); gsub(/ /, "", $10); t = $2; s = $9; d = $10 }

@@ -291,6 +291,8 @@ int main(int argc, char **argv)
         m->turn_ctx = trs;
         m->idle_hook = trace_session_idle;
         m->idle_hook_ctx = trs;
+        m->progress_hook = trace_session_progress;
+        m->progress_hook_ctx = trs;
     }
     mt_console console;
     console_begin(&console, cfg.in_fd);

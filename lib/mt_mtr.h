@@ -84,6 +84,9 @@ int mt_writer_close(mt_writer *w); /* (prints the error on stderr) */
 int mt_writer_finish(mt_writer *w, char *err, size_t errlen);
 void mt_writer_abort(mt_writer *w); /* removes the partial file; frees w */
 const char *mt_writer_error(const mt_writer *w);
+/* Bytes of finished frames in the file so far (header and compressed frames; not the tail or
+ * the stream not yet in a frame): what a progress line shows of the trace's size. */
+uint64_t mt_writer_file_bytes(const mt_writer *w);
 /* Info text for the trailer (docs/trace-format.md section 4), written by mt_writer_finish between
  * the last data frame and the index; at most MT_MTR_TRAILER_MAX - 1 bytes (longer: -1). The last
  * call before finishing wins. */

@@ -416,6 +416,11 @@ const char *mt_writer_error(const mt_writer *w)
     return w->failed ? w->err : "";
 }
 
+uint64_t mt_writer_file_bytes(const mt_writer *w)
+{
+    return w->file_off;
+}
+
 static void writer_free(mt_writer *w)
 {
     ZSTD_freeCCtx(w->cctx);

@@ -70,8 +70,16 @@ static void on_poll(void *ctx)
     m->wall_last = now;
     double secs = now - m->wall_start;
     uint64_t n = smp_total_instret(m); /* all harts */
-    fprintf(stderr, "mtemu: %.3f G instructions, %.3f s emulated, %.0f MIPS, %.1f s\n", n * 1e-9,
-            m->nharts > 1 ? cpu_mtime(&m->cpu) * 1e-7 : m->cpu.cycle * 1e-9, secs > 0 ? n / secs * 1e-6 : 0.0, secs);
+    /* how far a run with a limit is, so a long one can be timed from its first lines */
+    char limit[48] = "";
+    if (m->cfg.max_insns)
+        snprintf(limit, sizeof limit, " (%.1f%% of --max-insns)", 100.0 * (double)n / (double)m->cfg.max_insns);
+    char extra[128] = "";
+    if (m->progress_hook)
+        m->progress_hook(m->progress_hook_ctx, extra, sizeof extra);
+    fprintf(stderr, "mtemu: %.3f G instructions%s, %.3f s emulated, %.0f MIPS, %.1f s%s\n", n * 1e-9, limit,
+            m->nharts > 1 ? cpu_mtime(&m->cpu) * 1e-7 : m->cpu.cycle * 1e-9, secs > 0 ? n / secs * 1e-6 : 0.0, secs,
+            extra);
 }
 
 /* Ctrl-A x on the console: end the run as a guest poweroff would (exit code 0, as QEMU). */

@@ -67,6 +67,10 @@ typedef struct mt_machine {
      * time: the trace's writers keep their bounded loss (trace_session_idle), or NULL */
     void (*idle_hook)(void *ctx);
     void *idle_hook_ctx;
+    /* writes what the progress line adds at its end into buf (the trace's size so far:
+     * trace_session_progress), or NULL */
+    void (*progress_hook)(void *ctx, char *buf, size_t len);
+    void *progress_hook_ctx;
 } mt_machine;
 
 /* NULL with one line in err on bad input (file, format, size). */

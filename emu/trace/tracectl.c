@@ -1085,6 +1085,27 @@ void trace_session_idle(void *session)
         tracepipe_resume(s->dev.pipe);
 }
 
+void trace_session_progress(void *session, char *buf, size_t len)
+{
+    struct trace_session *s = session;
+    buf[0] = '\0';
+    if (s->finished || s->dev.failed)
+        return;
+    if (s->dev.pipe) /* the counters and the writer are the model thread's until it is synced */
+        tracepipe_sync(s->dev.pipe);
+    uint64_t written = 0;
+    mt_writer *ws[] = {s->w, s->all, s->red_w};
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
+        if (ws[i])
+            written += mt_writer_file_bytes(ws[i]);
+    int n = snprintf(buf, len, ", trace %.1f MB written", (double)written * 1e-6);
+    const mt_unit *u = s->unit_init ? &s->unit : (s->ls ? mt_lockstep_model(s->ls) : NULL);
+    if (u && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", %" PRIu64 " samples, %u dropped", u->samples, u->dropped);
+    if (s->dev.pipe)
+        tracepipe_resume(s->dev.pipe);
+}
+
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
 {
     s->finished = true;

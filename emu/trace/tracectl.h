@@ -94,6 +94,10 @@ void trace_session_on_turn(void *session, mt_cpu *hart);
  * the writers and each writes its tail if its second is up, so a kill during a long wait loses
  * nothing from before it (lib/mt_mtr.h, mt_writer_poll). A machine's idle_hook. */
 void trace_session_idle(void *session);
+/* The trace so far for the progress line (a machine's progress_hook): ", trace X MB written"
+ * and, with a unit model, its samples and samples dropped. Waits for the model's thread to
+ * catch up first (as trace_session_idle; the stream is the same bytes). */
+void trace_session_progress(void *session, char *buf, size_t len);
 /* After the run: stops the unit, writes END, closes the files.  0; 3 when model and RTL
  * diverged (reported on stderr); 2 with err on a write error (partial files removed). */
 int trace_session_finish(struct trace_session *s, char *err, size_t errlen);

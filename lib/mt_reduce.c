@@ -41,9 +41,10 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         ;
     for (r->one = 0; r->one < MT_REDUCE_SIZES && r->f[r->one].k >= 2; r->one++)
         ;
+    r->up = calloc((size_t)r->f[0].k * MT_REDUCE_SIZES, sizeof *r->up);
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
-    if (!r->now) {
+    if (!r->now || !r->up) {
         mt_reduce_free(r);
         return -1;
     }
@@ -59,6 +60,7 @@ void mt_reduce_free(mt_reduce *r)
     }
     free(r->now);
     free(r->late);
+    free(r->up);
     memset(r, 0, sizeof *r);
 }
 
@@ -362,12 +364,15 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 }
 
 /* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page), which
- * is not the filter's MRU metapage. */
-static inline __attribute__((always_inline)) void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
-                                                              uint64_t page4k, unsigned rw, bool small)
+ * is not the filter's MRU metapage.  `hint`: the entry p had when its 4 KiB page was last here
+ * (mt_reduce.up), taken when it still holds p (an entry in use holds one metapage, and no other
+ * entry holds that one), else the filter is searched.  Returns p's entry. */
+static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
+                                                                  uint64_t page4k, unsigned rw, bool small,
+                                                                  uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
-    uint32_t e = lookup(f, p, small);
+    uint32_t e = hint < f->n && f->e[hint].page == p ? hint : lookup(f, p, small);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
@@ -387,6 +392,7 @@ static inline __attribute__((always_inline)) void filter_ref(mt_reduce *r, unsig
     x->last = t;
     x->rw = (uint8_t)rw;
     x->ref = page4k;
+    return e;
 }
 
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
@@ -400,11 +406,18 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
     /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
      * small ones: two loops, so that neither asks at every size which kind of filter it has */
-    unsigned i = 0;
-    for (; i < n && i < r->nbig; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw, false);
-    for (; i < n; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw, true);
+    if (n) {
+        /* size 0 is searched; the others start from the entries their metapages had when this
+         * 4 KiB page was last here (most page changes hit at every size they reach) */
+        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
+                              : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
+        uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
+        unsigned i = 1;
+        for (; i < n && i < r->nbig; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
+        for (; i < n; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
+    }
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
         release_below(r, watermark(r));

@@ -92,6 +92,10 @@ typedef struct {
      * metapage is its >> i, so a change of page reaches only the sizes up to its highest
      * changed bit (the others see a repeat, which changes nothing) */
     uint64_t last_ref;
+    /* per entry of size 0 (a 4 KiB page), MT_REDUCE_SIZES entry indices: at [i] the entry its
+     * metapage at size i had when the page was last referenced, a hint that filters_ref checks
+     * (the entry still holds that metapage) before it searches: one probe for all sizes */
+    uint32_t *up;
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
     /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no

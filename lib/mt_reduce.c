@@ -375,7 +375,7 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
     uint32_t e = hint < f->n && f->e[hint].page == p ? hint : lookup(f, p, small);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
-        if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
+        if (f->evicted_last > x->t1 && x->pend) { /* rarely: E > t1 is seldom true */
             /* k distinct others came since t1 (one of them left the filter): t2 is kept */
             keep_late(r, x->last, x->ref, x->rw, i);
             x->t1 = x->last;
@@ -412,8 +412,8 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
         uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
                               : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
         uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
-        unsigned i = 1;
-        for (; i < n && i < r->nbig; i++)
+        unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
+        for (; i < nbig; i++)
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
         for (; i < n; i++)
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);

@@ -201,13 +201,19 @@ static uint32_t oldest_pending(mt_reduce_filter *f)
      * and forced keep otherwise. */
     if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
         return f->hint;
-    for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
-        if (f->e[e].pend) {
-            f->hint = e;
-            f->hint_last = f->e[e].last;
-            return e;
-        }
-    return UINT32_MAX;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t e = f->link[f->k].prev; e != f->k && best == UINT32_MAX; e = f->link[e].prev)
+        if (f->e[e].pend)
+            best = e;
+    if (best == UINT32_MAX) /* none in the list: the hot group's oldest pending entry, if any */
+        for (uint32_t j = 0; j < f->nhot; j++)
+            if (f->e[f->hot[j]].pend && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
+                best = f->hot[j];
+    if (best != UINT32_MAX) {
+        f->hint = best;
+        f->hint_last = f->e[best].last;
+    }
+    return best;
 }
 
 /* The oldest reference any filter may still keep: records before it are final. */
@@ -323,6 +329,30 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
     f->link[f->k].next = e;
 }
 
+/* ---- the hot group ----
+ * The recency order of a large filter is its list (LRU end to front) followed by its hot group
+ * (in order of `last`).  Every entry of the group is more recent than every entry of the list, so
+ * the group's oldest, demoted to the list's front, keeps the list in order, and the LRU entry is
+ * the list's LRU one (a full filter has k > MT_REDUCE_HOT entries: the list is not empty).  Most
+ * page changes return to one of the last few metapages, which then changes no link. */
+
+/* Entry e (in the list, or new) becomes the MRU one. */
+static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
+{
+    if (f->nhot < MT_REDUCE_HOT) {
+        f->hot[f->nhot++] = e;
+    } else {
+        uint32_t o = 0; /* the group's oldest goes to the list's front */
+        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++)
+            if (f->e[f->hot[j]].last < f->e[f->hot[o]].last)
+                o = j;
+        f->e[f->hot[o]].hot = 0;
+        list_push_front(f, f->hot[o]);
+        f->hot[o] = e;
+    }
+    f->e[e].hot = 1;
+}
+
 /* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
  * entry, one reference per time, so this is the entry the recency list would have at its end). */
 static inline uint32_t lru_small(const mt_reduce_filter *f)
@@ -342,7 +372,7 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     keep_now(r, t, page4k, rw, i);
     uint32_t e;
     if (f->n == f->k) {
-        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry */
+        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend)
             keep_late(r, x->last, x->ref, x->rw, i);
@@ -381,13 +411,15 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         x->pend = 1;
-        if (!small)
+        if (!small && !x->hot) {
             list_unlink(f, e);
+            hot_enter(f, e);
+        }
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
+        if (!small)
+            hot_enter(f, e);
     }
-    if (!small)
-        list_push_front(f, e);
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
     x->rw = (uint8_t)rw;

@@ -47,6 +47,7 @@ typedef struct {
     uint64_t page, ref;     /* metapage, 4 KiB page of its last reference */
     uint64_t last, t1;      /* times of its last reference and of its last kept one */
     uint8_t pend, rw;       /* last reference not yet decided; its R/W */
+    uint8_t hot;            /* in the filter's hot group (mt_reduce_filter.hot), not its list */
 } mt_reduce_entry;
 
 /* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
@@ -57,12 +58,18 @@ typedef struct {
 } mt_reduce_link;
 
 #define MT_REDUCE_SMALL_K 16  /* filters of at most this many entries have no hash table */
+#define MT_REDUCE_HOT 8       /* a large filter's hot group (fewer than MT_REDUCE_SMALL_K) */
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
 
 typedef struct {
     uint32_t k, n;          /* entries, entries in use */
     mt_reduce_entry *e;
     mt_reduce_link *link;   /* k + 1: the entries' and the sentinel's */
+    /* The MRU end of the recency order, apart from the list: up to MT_REDUCE_HOT entries, all more
+     * recent than every entry in the list, in no order (their `last` gives it).  A reference to
+     * one of them changes no link; one to a list entry moves it here, and when the group is full
+     * the group's oldest goes to the list's front (lib/mt_reduce.c "the hot group"). */
+    uint32_t hot[MT_REDUCE_HOT], nhot;
     uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
                              * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;

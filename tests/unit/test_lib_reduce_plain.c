@@ -180,6 +180,8 @@ static void check_stream(const uint64_t *page, const uint8_t *rw, size_t n, uint
     plain_records(page, rw, n, budget, &want);
     mt_reduce r;
     assert_int_equal(mt_reduce_init(&r, budget, sink, &got), 0);
+    r.heap_limit = (size_t)1 << 40; /* no forced keeps (exact, but not the plain definition); the
+                                       periodic releases stay */
     for (size_t j = 0; j < n; j++)
         mt_reduce_access(&r, j, page[j] << 12 | (j * 8 & 0xfff), rw[j]);
     mt_reduce_finish(&r);
@@ -282,11 +284,57 @@ static void test_adversarial_streams(void **state)
     }
 }
 
+/* Streams long enough for the reorder stage's periodic releases (every 4096 page changes: a
+ * record may leave only once no filter can still keep an older reference), with working sets
+ * around k at the sizes with a hash table and a recency list. */
+static void test_long_streams(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    enum { N = 40000 };
+    uint64_t *page = malloc(N * sizeof *page), pool[400];
+    uint8_t *rw = malloc(N);
+    for (int t = 0; t < 6; t++) {
+        unsigned npool = 40 + (unsigned)(rng(&seed) % 360);
+        for (unsigned p = 0; p < npool; p++)
+            pool[p] = t % 2 ? rng(&seed) % SPAN : (rng(&seed) % 4) * 512 + rng(&seed) % 128;
+        unsigned hot = 1 + (unsigned)(rng(&seed) % 12); /* most changes among a few pages */
+        for (size_t j = 0; j < N; j++) {
+            unsigned c = (unsigned)(rng(&seed) % 16);
+            page[j] = c < 12 ? pool[rng(&seed) % hot] : pool[rng(&seed) % npool];
+            rw[j] = (uint8_t)(c & 1);
+        }
+        check_stream(page, rw, N, t < 3 ? 262144 : 1u << 20);
+    }
+    /* A few hot pages, and every fourth access a page not seen for thousands of accesses (kept
+     * as it comes, so never pending): the only pending references are the hot pages' ones, at
+     * the MRU end of the order, and they hold back every release. */
+    for (int t = 0; t < 2; t++) {
+        unsigned hot = 3 + (unsigned)t * 3;
+        for (size_t j = 0; j < N; j++) {
+            page[j] = j % 4 == 3 ? 1024 + (j / 4) % 3000 : (uint64_t)(rng(&seed) % hot) * 7;
+            rw[j] = (uint8_t)(j & 1);
+        }
+        check_stream(page, rw, N, t ? 1u << 20 : 262144);
+    }
+    /* Two pages each referenced once in every 51 accesses among fresh ones (B = 256K: 64 entries
+     * at 4 KiB): each reference keeps the one before it late, decided while that one is among the
+     * most recent entries, which a release in between must wait for. */
+    for (size_t j = 0; j < N; j++) {
+        page[j] = j % 51 == 0 ? 3 : j % 51 == 25 ? 5 : 1024 + j % 3000;
+        rw[j] = (uint8_t)(j % 3 == 0);
+    }
+    check_stream(page, rw, N, 262144);
+    free(page);
+    free(rw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_streams),
         cmocka_unit_test(test_adversarial_streams),
+        cmocka_unit_test(test_long_streams),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     print_message("test_lib_reduce_plain: %lu streams, %lu records equal to the plain definition's\n",

@@ -506,13 +506,7 @@ void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
 
 int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other)
 {
-    /* alt_steps > 2 with alt_ok is where mt_reduce_access starts skipping; a repeat of the last
-     * page since then leaves both as they are */
-    if (!r->alt_ok || r->alt_steps <= 2 || !r->last_page || !r->prev_page)
-        return 0;
-    *last = r->last_page - 1;
-    *other = r->prev_page - 1;
-    return 1;
+    return mt_reduce_settled_inline(r, last, other);
 }
 
 void mt_reduce_finish(mt_reduce *r)

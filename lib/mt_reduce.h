@@ -144,6 +144,17 @@ void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw);
  * ahead of it (the CPU's page filter) may then hold those steps back and hand over only the last
  * two (their order and stamps exact): the same records, byte for byte.  0 otherwise. */
 int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other);
+/* mt_reduce_settled in line, for a caller that asks after every page change (the recorder). */
+static inline int mt_reduce_settled_inline(const mt_reduce *r, uint64_t *last, uint64_t *other)
+{
+    /* alt_steps > 2 with alt_ok is where mt_reduce_access starts skipping; a repeat of the last
+     * page since then leaves both as they are */
+    if (!r->alt_ok || r->alt_steps <= 2 || !r->last_page || !r->prev_page)
+        return 0;
+    *last = r->last_page - 1;
+    *other = r->prev_page - 1;
+    return 1;
+}
 /* End of the trace: every reference still pending is kept; all records go to the sink. */
 void mt_reduce_finish(mt_reduce *r);
 

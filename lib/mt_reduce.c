@@ -41,9 +41,10 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         ;
     for (r->one = 0; r->one < MT_REDUCE_SIZES && r->f[r->one].k >= 2; r->one++)
         ;
+    r->up = calloc((size_t)r->f[0].k * MT_REDUCE_SIZES, sizeof *r->up);
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
-    if (!r->now) {
+    if (!r->now || !r->up) {
         mt_reduce_free(r);
         return -1;
     }
@@ -59,6 +60,7 @@ void mt_reduce_free(mt_reduce *r)
     }
     free(r->now);
     free(r->late);
+    free(r->up);
     memset(r, 0, sizeof *r);
 }
 
@@ -199,13 +201,19 @@ static uint32_t oldest_pending(mt_reduce_filter *f)
      * and forced keep otherwise. */
     if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
         return f->hint;
-    for (uint32_t e = f->link[f->k].prev; e != f->k; e = f->link[e].prev)
-        if (f->e[e].pend) {
-            f->hint = e;
-            f->hint_last = f->e[e].last;
-            return e;
-        }
-    return UINT32_MAX;
+    uint32_t best = UINT32_MAX;
+    for (uint32_t e = f->link[f->k].prev; e != f->k && best == UINT32_MAX; e = f->link[e].prev)
+        if (f->e[e].pend)
+            best = e;
+    if (best == UINT32_MAX) /* none in the list: the hot group's oldest pending entry, if any */
+        for (uint32_t j = 0; j < f->nhot; j++)
+            if (f->e[f->hot[j]].pend && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
+                best = f->hot[j];
+    if (best != UINT32_MAX) {
+        f->hint = best;
+        f->hint_last = f->e[best].last;
+    }
+    return best;
 }
 
 /* The oldest reference any filter may still keep: records before it are final. */
@@ -321,6 +329,30 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
     f->link[f->k].next = e;
 }
 
+/* ---- the hot group ----
+ * The recency order of a large filter is its list (LRU end to front) followed by its hot group
+ * (in order of `last`).  Every entry of the group is more recent than every entry of the list, so
+ * the group's oldest, demoted to the list's front, keeps the list in order, and the LRU entry is
+ * the list's LRU one (a full filter has k > MT_REDUCE_HOT entries: the list is not empty).  Most
+ * page changes return to one of the last few metapages, which then changes no link. */
+
+/* Entry e (in the list, or new) becomes the MRU one. */
+static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
+{
+    if (f->nhot < MT_REDUCE_HOT) {
+        f->hot[f->nhot++] = e;
+    } else {
+        uint32_t o = 0; /* the group's oldest goes to the list's front */
+        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++)
+            if (f->e[f->hot[j]].last < f->e[f->hot[o]].last)
+                o = j;
+        f->e[f->hot[o]].hot = 0;
+        list_push_front(f, f->hot[o]);
+        f->hot[o] = e;
+    }
+    f->e[e].hot = 1;
+}
+
 /* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
  * entry, one reference per time, so this is the entry the recency list would have at its end). */
 static inline uint32_t lru_small(const mt_reduce_filter *f)
@@ -340,7 +372,7 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     keep_now(r, t, page4k, rw, i);
     uint32_t e;
     if (f->n == f->k) {
-        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry */
+        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
         mt_reduce_entry *x = &f->e[e];
         if (x->pend)
             keep_late(r, x->last, x->ref, x->rw, i);
@@ -362,31 +394,37 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 }
 
 /* The reference at time t (cycle + 1) to metapage p of filter i (page4k: its 4 KiB page), which
- * is not the filter's MRU metapage. */
-static inline __attribute__((always_inline)) void filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
-                                                              uint64_t page4k, unsigned rw, bool small)
+ * is not the filter's MRU metapage.  `hint`: the entry p had when its 4 KiB page was last here
+ * (mt_reduce.up), taken when it still holds p (an entry in use holds one metapage, and no other
+ * entry holds that one), else the filter is searched.  Returns p's entry. */
+static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, unsigned i, uint64_t t, uint64_t p,
+                                                                  uint64_t page4k, unsigned rw, bool small,
+                                                                  uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
-    uint32_t e = lookup(f, p, small);
+    uint32_t e = hint < f->n && f->e[hint].page == p ? hint : lookup(f, p, small);
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
-        if (x->pend & (f->evicted_last > x->t1)) { /* rarely: one branch, seldom taken */
+        if (f->evicted_last > x->t1 && x->pend) { /* rarely: E > t1 is seldom true */
             /* k distinct others came since t1 (one of them left the filter): t2 is kept */
             keep_late(r, x->last, x->ref, x->rw, i);
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
         x->pend = 1;
-        if (!small)
+        if (!small && !x->hot) {
             list_unlink(f, e);
+            hot_enter(f, e);
+        }
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
+        if (!small)
+            hot_enter(f, e);
     }
-    if (!small)
-        list_push_front(f, e);
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
     x->rw = (uint8_t)rw;
     x->ref = page4k;
+    return e;
 }
 
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
@@ -400,11 +438,18 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
     /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
      * small ones: two loops, so that neither asks at every size which kind of filter it has */
-    unsigned i = 0;
-    for (; i < n && i < r->nbig; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw, false);
-    for (; i < n; i++)
-        filter_ref(r, i, t, page4k >> i, page4k, rw, true);
+    if (n) {
+        /* size 0 is searched; the others start from the entries their metapages had when this
+         * 4 KiB page was last here (most page changes hit at every size they reach) */
+        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
+                              : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
+        uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
+        unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
+        for (; i < nbig; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
+        for (; i < n; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
+    }
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;
         release_below(r, watermark(r));
@@ -461,13 +506,7 @@ void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
 
 int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other)
 {
-    /* alt_steps > 2 with alt_ok is where mt_reduce_access starts skipping; a repeat of the last
-     * page since then leaves both as they are */
-    if (!r->alt_ok || r->alt_steps <= 2 || !r->last_page || !r->prev_page)
-        return 0;
-    *last = r->last_page - 1;
-    *other = r->prev_page - 1;
-    return 1;
+    return mt_reduce_settled_inline(r, last, other);
 }
 
 void mt_reduce_finish(mt_reduce *r)

@@ -47,6 +47,7 @@ typedef struct {
     uint64_t page, ref;     /* metapage, 4 KiB page of its last reference */
     uint64_t last, t1;      /* times of its last reference and of its last kept one */
     uint8_t pend, rw;       /* last reference not yet decided; its R/W */
+    uint8_t hot;            /* in the filter's hot group (mt_reduce_filter.hot), not its list */
 } mt_reduce_entry;
 
 /* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
@@ -57,12 +58,18 @@ typedef struct {
 } mt_reduce_link;
 
 #define MT_REDUCE_SMALL_K 16  /* filters of at most this many entries have no hash table */
+#define MT_REDUCE_HOT 8       /* a large filter's hot group (fewer than MT_REDUCE_SMALL_K) */
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
 
 typedef struct {
     uint32_t k, n;          /* entries, entries in use */
     mt_reduce_entry *e;
     mt_reduce_link *link;   /* k + 1: the entries' and the sentinel's */
+    /* The MRU end of the recency order, apart from the list: up to MT_REDUCE_HOT entries, all more
+     * recent than every entry in the list, in no order (their `last` gives it).  A reference to
+     * one of them changes no link; one to a list entry moves it here, and when the group is full
+     * the group's oldest goes to the list's front (lib/mt_reduce.c "the hot group"). */
+    uint32_t hot[MT_REDUCE_HOT], nhot;
     uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
                              * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;
@@ -92,6 +99,10 @@ typedef struct {
      * metapage is its >> i, so a change of page reaches only the sizes up to its highest
      * changed bit (the others see a repeat, which changes nothing) */
     uint64_t last_ref;
+    /* per entry of size 0 (a 4 KiB page), MT_REDUCE_SIZES entry indices: at [i] the entry its
+     * metapage at size i had when the page was last referenced, a hint that filters_ref checks
+     * (the entry still holds that metapage) before it searches: one probe for all sizes */
+    uint32_t *up;
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
     /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no
@@ -133,6 +144,17 @@ void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw);
  * ahead of it (the CPU's page filter) may then hold those steps back and hand over only the last
  * two (their order and stamps exact): the same records, byte for byte.  0 otherwise. */
 int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other);
+/* mt_reduce_settled in line, for a caller that asks after every page change (the recorder). */
+static inline int mt_reduce_settled_inline(const mt_reduce *r, uint64_t *last, uint64_t *other)
+{
+    /* alt_steps > 2 with alt_ok is where mt_reduce_access starts skipping; a repeat of the last
+     * page since then leaves both as they are */
+    if (!r->alt_ok || r->alt_steps <= 2 || !r->last_page || !r->prev_page)
+        return 0;
+    *last = r->last_page - 1;
+    *other = r->prev_page - 1;
+    return 1;
+}
 /* End of the trace: every reference still pending is kept; all records go to the sink. */
 void mt_reduce_finish(mt_reduce *r);
 

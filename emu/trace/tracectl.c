@@ -750,7 +750,7 @@ static bool red_only_access(void *ctx, const mt_access *a)
             return false;
     }
     uint64_t last, other;
-    if (mt_reduce_settled(&s->red, &last, &other))
+    if (mt_reduce_settled_inline(&s->red, &last, &other))
         tracedev_page_pair(&s->dev, last, other);
     return true;
 }

@@ -17,6 +17,9 @@ static const char *const op_names[OP_COUNT] = {
 #define MT_OP_PAIR_BR_NAME(a, b) #a "+" #b, #a "_C+" #b,
     MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR_NAME)
 #undef MT_OP_PAIR_BR_NAME
+#define MT_OP_TRIPLE_NAME(a, b, c) #a "+" #b "+" #c, #a "+" #b "_C+" #c, #a "_C+" #b "+" #c, #a "_C+" #b "_C+" #c,
+    MT_TRIPLE_BRANCH_OPS(MT_OP_TRIPLE_NAME)
+#undef MT_OP_TRIPLE_NAME
 };
 
 const char *op_name(unsigned op) { return op < OP_COUNT ? op_names[op] : "?"; }
@@ -44,9 +47,25 @@ unsigned op_pair(unsigned first, unsigned len1, unsigned second, unsigned len2)
     }
 }
 
+unsigned op_triple(unsigned first, unsigned len1, unsigned second, unsigned len2, unsigned branch)
+{
+    unsigned c1 = len1 == 2, c2 = len2 == 2;
+#define MT_OP_TRIPLE(a, b, c)                                                           \
+    if (first == OP_##a && second == OP_##b && branch == OP_##c##_L)                  \
+        return OP_T_##a##_##b##_##c##_WW + 2 * c1 + c2;
+    MT_TRIPLE_BRANCH_OPS(MT_OP_TRIPLE)
+#undef MT_OP_TRIPLE
+    return OP_DECODE;
+}
+
 unsigned op_pair_first(unsigned op)
 {
     switch (op) {
+#define MT_OP_TRIPLE_FIRST(a, b, c)                                                     \
+    case OP_T_##a##_##b##_##c##_WW: case OP_T_##a##_##b##_##c##_WC:                     \
+    case OP_T_##a##_##b##_##c##_CW: case OP_T_##a##_##b##_##c##_CC: return OP_##a;
+    MT_TRIPLE_BRANCH_OPS(MT_OP_TRIPLE_FIRST)
+#undef MT_OP_TRIPLE_FIRST
 #define MT_OP_PAIR_FIRST(a, b) \
     case OP_P_##a##_##b##_WW: case OP_P_##a##_##b##_WC: case OP_P_##a##_##b##_CW: case OP_P_##a##_##b##_CC: return OP_##a;
     MT_PAIR_OPS(MT_OP_PAIR_FIRST)

@@ -90,6 +90,14 @@
     X(ADDW, BNE) X(ADD, BNE) X(ADDI, BNE) X(SW, BNE) X(ADD, BLTU) X(ADDI, BLTU) X(ADDI, BLT) \
     X(ANDI, BNE) X(ANDI, BEQ) X(LBU, BEQ) X(LBU, BNE) X(LD, BEQ) X(LD, BNE) X(LW, BEQ) X(LW, BNE)
 
+/* Fused triples: two straight ops and a conditional branch within the page, the same way (the
+ * first slot's op is OP_T_<first>_<second>_<branch>; the second and third keep theirs).  A loop
+ * body of an odd number of instructions ends in one: bench_cpu's multiply-accumulate loop (LW LW
+ * ADDI ADDI MULW ADDW BNE) then runs as 3 dispatches instead of 4.  Chosen by their dynamic counts
+ * (tests/bench/op_pairs.c --branch-triples; docs/emulator.md "Fused pairs and triples"). */
+#define MT_TRIPLE_BRANCH_OPS(X) \
+    X(MULW, ADDW, BNE) X(ADDI, ADDI, BNE) X(SW, ADDI, BLTU) X(LBU, ADDI, BNE) X(SB, ADDI, BLTU)
+
 enum {
 #define MT_OP_ENUM(n) OP_##n,
     MT_OPS(MT_OP_ENUM)
@@ -106,6 +114,14 @@ enum {
 #define MT_OP_PAIR_BR_ENUM(a, b) OP_P_##a##_##b##_W, OP_P_##a##_##b##_C,
     MT_PAIR_BRANCH_OPS(MT_OP_PAIR_BR_ENUM)
 #undef MT_OP_PAIR_BR_ENUM
+    OP_TRIPLES_BEGIN, /* every op from here on is a triple's (op_is_triple) */
+    OP_TRIPLES_BEFORE = OP_TRIPLES_BEGIN - 1,
+/* one op per triple and lengths of its two straight ops (the branch ends the run: its length is
+ * the slot's step) */
+#define MT_OP_TRIPLE_ENUM(a, b, c) OP_T_##a##_##b##_##c##_WW, OP_T_##a##_##b##_##c##_WC, \
+                                   OP_T_##a##_##b##_##c##_CW, OP_T_##a##_##b##_##c##_CC,
+    MT_TRIPLE_BRANCH_OPS(MT_OP_TRIPLE_ENUM)
+#undef MT_OP_TRIPLE_ENUM
     OP_COUNT
 };
 
@@ -134,9 +150,14 @@ const char *op_name(unsigned op);
  * uncompressed straight op len2 bytes long, or a local branch OP_Bxx_L), or OP_DECODE when that
  * pair is not fused. */
 unsigned op_pair(unsigned first, unsigned len1, unsigned second, unsigned len2);
-/* The (uncompressed) op of a pair's first instruction; any other op is returned as it is. */
+/* The triple op of straight ops `first` and `second` (uncompressed, len1 and len2 bytes long)
+ * followed by the local branch `branch` (OP_Bxx_L), or OP_DECODE when it is not fused. */
+unsigned op_triple(unsigned first, unsigned len1, unsigned second, unsigned len2, unsigned branch);
+/* The (uncompressed) op of a pair's or triple's first instruction; any other op is returned as it is. */
 unsigned op_pair_first(unsigned op);
+/* A pair's or a triple's op (both run more than one instruction per dispatch). */
 static inline int op_is_pair(unsigned op) { return op >= OP_PAIRS_BEGIN; }
+static inline int op_is_triple(unsigned op) { return op >= OP_TRIPLES_BEGIN; }
 /* Expands a compressed instruction to its 32-bit form; 0 when it is illegal/reserved. */
 uint32_t expand_compressed(uint16_t c);
 

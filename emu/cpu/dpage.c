@@ -190,13 +190,17 @@ void dpage_decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
         d->run_insns = (uint16_t)insns;
         d->run_bound = (uint16_t)(span - 1);
     }
-    /* fused pairs (decode.h) inside the run; pairs may overlap: each slot is the first of the
-     * pair it starts, wherever execution enters */
+    /* fused triples and pairs (decode.h) inside the run; they may overlap: each slot is the first
+     * of the triple or pair it starts, wherever execution enters (a triple rather than a pair:
+     * it saves a dispatch more).  Slot i+1's and i+2's ops are still their own here. */
     for (unsigned i = 0; i + 1 < n; i++) {
-        unsigned pair = op_pair(op_uncompressed(run[i]->op), dinsn_len(run[i]), op_uncompressed(run[i + 1]->op),
-                                dinsn_len(run[i + 1]));
-        if (pair != OP_DECODE)
-            run[i]->op = (uint16_t)pair;
+        unsigned first = op_uncompressed(run[i]->op), second = op_uncompressed(run[i + 1]->op);
+        unsigned fused = i + 2 < n ? op_triple(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]), run[i + 2]->op)
+                                   : OP_DECODE;
+        if (fused == OP_DECODE)
+            fused = op_pair(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]));
+        if (fused != OP_DECODE)
+            run[i]->op = (uint16_t)fused;
     }
 }
 

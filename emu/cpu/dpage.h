@@ -36,11 +36,14 @@ static inline unsigned dpage_op_alone(const mt_dinsn *d)
 }
 
 /* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
- * after its second instruction. */
+ * after its second instruction; past a triple, after its third. */
 static inline mt_dinsn *dpage_dispatch_after(mt_dinsn *d)
 {
     mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
-    return op_is_pair(d->op) ? (mt_dinsn *)((char *)next + next->step) : next;
+    if (!op_is_pair(d->op))
+        return next;
+    mt_dinsn *after = (mt_dinsn *)((char *)next + next->step);
+    return op_is_triple(d->op) ? (mt_dinsn *)((char *)after + after->step) : after;
 }
 
 

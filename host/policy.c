@@ -147,11 +147,17 @@ static void run_derive(run_stream *r, const run_stream *parent, int last)
     r->runs += r->n;
 }
 
+#define ENGINE_RECENT 1024u
+
 typedef struct {
     stack_sim *lru, *opt;
     fifoclock *fc;              /* FIFO and CLOCK at every budget that holds a metapage */
-    int fc_of[2][POLICY_MAX_BUDGETS]; /* [FIFO, CLOCK][budget]: its index in fc, -1 none */
+    int fc_of[2][POLICY_SIZE_MAX_BUDGETS]; /* [FIFO, CLOCK][budget]: its index in fc, -1 none */
     u64map ids;                 /* page -> dense id shared by LRU, FIFO and CLOCK */
+    /* in front of ids, direct-mapped by the page's low bits: a page looked up lately (+ 1, 0
+     * none) and its id (ids never change): most runs are of a page seen a little before */
+    uint64_t recent_page[ENGINE_RECENT];
+    uint32_t recent_id[ENGINE_RECENT];
     uint32_t kmax;
     run_stream *in;             /* this size's runs */
     const uint64_t *batch;      /* the batch being simulated: its runs and their number */
@@ -176,10 +182,18 @@ static int engine_batch(size_engine *e)
     for (size_t i = 0; i < e->nbatch; i++) {
         uint64_t page = in[i] >> 1;
         int write = (int)(in[i] & 1);
-        uint64_t *slot = u64map_put(&e->ids, page, e->ids.count, NULL);
-        if (!slot)
-            return -1;
-        uint32_t id = (uint32_t)*slot;
+        unsigned way = (unsigned)(page & (ENGINE_RECENT - 1));
+        uint32_t id;
+        if (e->recent_page[way] == page + 1) {
+            id = e->recent_id[way];
+        } else {
+            uint64_t *slot = u64map_put(&e->ids, page, e->ids.count, NULL);
+            if (!slot)
+                return -1;
+            id = (uint32_t)*slot;
+            e->recent_page[way] = page + 1;
+            e->recent_id[way] = id;
+        }
         if (e->lru && stack_sim_access_id(e->lru, id, write, 0) != 0)
             return -1;
         if (e->fc && fifoclock_access(e->fc, id, write) != 0)
@@ -290,12 +304,12 @@ static int grow_batch(run_stream *st, int ns, int h, size_t raw, size_t *cap)
  * bands between the budgets' resident counts (host/optbands.h), whose cost per access does not
  * grow with the depth; elsewhere most accesses are a few levels deep and the plain stack is
  * cheaper.  Both give the same counts. */
-static stack_sim *opt_sim_new(const policy_config *cfg, uint64_t size, int masked)
+static stack_sim *opt_sim_new(const uint64_t *budgets, int nbudgets, uint64_t size, int masked)
 {
-    uint32_t levels[POLICY_MAX_BUDGETS];
+    uint32_t levels[POLICY_SIZE_MAX_BUDGETS];
     int n = 0;
-    for (int b = 0; b < cfg->nbudgets; b++) {
-        uint32_t k = resident_of(cfg->budgets[b], size), at = (uint32_t)n;
+    for (int b = 0; b < nbudgets; b++) {
+        uint32_t k = resident_of(budgets[b], size), at = (uint32_t)n;
         if (!k)
             continue;
         for (int i = 0; i < n; i++)
@@ -315,16 +329,19 @@ static stack_sim *opt_sim_new(const policy_config *cfg, uint64_t size, int maske
     return stack_sim_new(PG_OPT, levels[n - 1]);
 }
 
-/* The engine of policy_run and policy_run_masked: mask_bit NULL for every sample in every size's
- * stream, else size s's stream has only the samples whose address has bit mask_bit[s] set. */
+/* The engine of policy_run, policy_run_masked and policy_run_selected: mask_bit NULL for every
+ * sample in every size's stream, else size s's stream has only the samples whose address has
+ * bit mask_bit[s] set (and that `filter`, when not NULL, keeps for it).  Size s is simulated at
+ * budgets[s] (nbudgets[s] of them). */
 static int policy_engine(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
-                         policy_result *out, char *err, size_t errlen)
+                         const uint64_t *const *budgets, const int *nbudgets, policy_mask_filter filter,
+                         void *filter_ctx, policy_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->recommended = out->opt_bound = -1;
     if (validate(cfg, err, errlen))
         return -1;
-    int ns = cfg->nsizes, nb = cfg->nbudgets, rc = -1;
+    int ns = cfg->nsizes, rc = -1;
     int want_sims = cfg->enabled[PG_LRU] || cfg->enabled[PG_FIFO] || cfg->enabled[PG_CLOCK];
     size_engine *eng = calloc((size_t)ns, sizeof *eng);
     /* streams: [0] the 4 KiB runs, [1 + s] size s's runs */
@@ -369,10 +386,12 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
         mmask |= UINT64_C(1) << mask_bit[s];
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
+        const uint64_t *bud = budgets[s];
+        int nb = nbudgets[s];
         e->in = &st[1 + s];
         e->nb = nb;
         for (int b = 0; b < nb; b++) {
-            uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
+            uint32_t k = resident_of(bud[b], cfg->sizes[s]);
             if (k > e->kmax)
                 e->kmax = k;
         }
@@ -382,11 +401,11 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             goto oom;
         if (cfg->enabled[PG_LRU] && !(e->lru = stack_sim_new(PG_LRU, e->kmax)))
             goto oom;
-        pg_policy fc_pol[2 * POLICY_MAX_BUDGETS];
-        uint32_t fc_res[2 * POLICY_MAX_BUDGETS];
+        pg_policy fc_pol[2 * POLICY_SIZE_MAX_BUDGETS];
+        uint32_t fc_res[2 * POLICY_SIZE_MAX_BUDGETS];
         int nfc = 0;
         for (int b = 0; b < nb; b++) {
-            uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
+            uint32_t k = resident_of(bud[b], cfg->sizes[s]);
             for (int p = 0; p < 2; p++) {
                 e->fc_of[p][b] = -1;
                 if (k && cfg->enabled[p ? PG_CLOCK : PG_FIFO]) {
@@ -398,7 +417,7 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
         }
         if (nfc && !(e->fc = fifoclock_new(fc_pol, fc_res, nfc)))
             goto oom;
-        if (cfg->enabled[PG_OPT] && !(e->opt = opt_sim_new(cfg, cfg->sizes[s], mask_bit != NULL)))
+        if (cfg->enabled[PG_OPT] && !(e->opt = opt_sim_new(bud, nb, cfg->sizes[s], mask_bit != NULL)))
             goto oom;
     }
     if (cfg->enabled[PG_OPT] && (u64map_init(&keymap, 1024) != 0))
@@ -437,6 +456,8 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
             /* masked: straight into the streams of the sizes whose bit is set; the 4 KiB
              * stream (OPT's run file) keeps the page with the mask (policy_opt.h) */
             uint64_t m = r.addr & mmask, page = r.addr >> POLICY_MASK_BITS;
+            if (m && filter)
+                m = filter(filter_ctx, page, (unsigned)m);
             if (!m)
                 continue;
             for (int s = 0; s < ns; s++)
@@ -555,33 +576,34 @@ static int policy_engine(ht_source *src, const policy_config *cfg, const unsigne
     size_t cap = 0;
     for (int s = 0; s < ns; s++) {
         size_engine *e = &eng[s];
+        const uint64_t *bud = budgets[s];
         if (e->lru)
             stack_sim_finish(e->lru);
         if (e->opt)
             stack_sim_finish(e->opt);
-        for (int b = 0; b < nb; b++) {
-            uint32_t k = resident_of(cfg->budgets[b], cfg->sizes[s]);
+        for (int b = 0; b < e->nb; b++) {
+            uint32_t k = resident_of(bud[b], cfg->sizes[s]);
             if (!k)
                 continue;
             pg_counts c;
             if (e->lru) {
                 stack_sim_counts(e->lru, k, &c);
                 c.accesses = nsamp[s];
-                if (add_row(out, &cap, PG_LRU, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
+                if (add_row(out, &cap, PG_LRU, cfg->sizes[s], bud[b], &c, &cfg->cost))
                     goto oom;
             }
             for (int p = 0; p < 2; p++)
                 if (e->fc && e->fc_of[p][b] >= 0) {
                     fifoclock_counts(e->fc, e->fc_of[p][b], &c);
                     c.accesses = nsamp[s];
-                    if (add_row(out, &cap, p ? PG_CLOCK : PG_FIFO, cfg->sizes[s], cfg->budgets[b],
+                    if (add_row(out, &cap, p ? PG_CLOCK : PG_FIFO, cfg->sizes[s], bud[b],
                                 &c, &cfg->cost))
                         goto oom;
                 }
             if (e->opt) {
                 stack_sim_counts(e->opt, k, &c);
                 c.accesses = nsamp[s];
-                if (add_row(out, &cap, PG_OPT, cfg->sizes[s], cfg->budgets[b], &c, &cfg->cost))
+                if (add_row(out, &cap, PG_OPT, cfg->sizes[s], bud[b], &c, &cfg->cost))
                     goto oom;
             }
         }
@@ -621,10 +643,23 @@ done:
     return rc;
 }
 
+/* Every size at the config's budgets. */
+static int policy_engine_common(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
+                                policy_result *out, char *err, size_t errlen)
+{
+    const uint64_t *bud[POLICY_MAX_SIZES];
+    int nb[POLICY_MAX_SIZES];
+    for (int s = 0; s < cfg->nsizes && s < POLICY_MAX_SIZES; s++) {
+        bud[s] = cfg->budgets;
+        nb[s] = cfg->nbudgets;
+    }
+    return policy_engine(src, cfg, mask_bit, bud, nb, NULL, NULL, out, err, errlen);
+}
+
 int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, char *err,
                size_t errlen)
 {
-    return policy_engine(src, cfg, NULL, out, err, errlen);
+    return policy_engine_common(src, cfg, NULL, out, err, errlen);
 }
 
 int policy_run_masked(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
@@ -636,7 +671,34 @@ int policy_run_masked(ht_source *src, const policy_config *cfg, const unsigned *
                      mask_bit[s], POLICY_MASK_BITS);
             return -1;
         }
-    return policy_engine(src, cfg, mask_bit, out, err, errlen);
+    return policy_engine_common(src, cfg, mask_bit, out, err, errlen);
+}
+
+int policy_run_selected(ht_source *src, const policy_config *cfg, const policy_size_sel *sel,
+                        policy_mask_filter filter, void *filter_ctx, policy_result *out, char *err,
+                        size_t errlen)
+{
+    unsigned bits[POLICY_MAX_SIZES];
+    const uint64_t *bud[POLICY_MAX_SIZES];
+    int nb[POLICY_MAX_SIZES];
+    memset(out, 0, sizeof *out);
+    out->recommended = out->opt_bound = -1;
+    for (int s = 0; s < cfg->nsizes && s < POLICY_MAX_SIZES; s++) {
+        if (sel[s].mask_bit >= POLICY_MASK_BITS) {
+            snprintf(err, errlen, "size mask bit %u is not one of the address's low %d bits",
+                     sel[s].mask_bit, POLICY_MASK_BITS);
+            return -1;
+        }
+        if (sel[s].nbudgets < 1 || sel[s].nbudgets > POLICY_SIZE_MAX_BUDGETS || !sel[s].budgets) {
+            snprintf(err, errlen, "%d budgets for metapage size %llu (1 to %d)", sel[s].nbudgets,
+                     (unsigned long long)cfg->sizes[s], POLICY_SIZE_MAX_BUDGETS);
+            return -1;
+        }
+        bits[s] = sel[s].mask_bit;
+        bud[s] = sel[s].budgets;
+        nb[s] = sel[s].nbudgets;
+    }
+    return policy_engine(src, cfg, bits, bud, nb, filter, filter_ctx, out, err, errlen);
 }
 
 int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,

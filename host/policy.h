@@ -88,6 +88,26 @@ int policy_run(ht_source *src, const policy_config *cfg, policy_result *out, cha
  * trace for every size.  0 ok, -1 error (err). */
 int policy_run_masked(ht_source *src, const policy_config *cfg, const unsigned *mask_bit,
                       policy_result *out, char *err, size_t errlen);
+/* The most budgets one size takes in policy_run_selected (a spatial trace asks each size for
+ * up to six capacities per budget: host/tracemode.c). */
+#define POLICY_SIZE_MAX_BUDGETS (6 * POLICY_MAX_BUDGETS)
+/* One size of a size-masked trace in policy_run_selected: its mask bit and its own budgets. */
+typedef struct {
+    unsigned mask_bit;       /* < POLICY_MASK_BITS */
+    const uint64_t *budgets; /* bytes, 1 .. POLICY_SIZE_MAX_BUDGETS of them */
+    int nbudgets;
+} policy_size_sel;
+/* Of a record's mask (the bits of the sizes asked for that it has), the bits of the sizes that
+ * keep it; `page` is its 4 KiB page (the address without its in-page bits). */
+typedef unsigned (*policy_mask_filter)(void *ctx, uint64_t page, unsigned mask);
+/* policy_run_masked with, per size, its own budgets (sel[s] for cfg->sizes[s]; cfg's budgets
+ * are not used) and, when filter is not NULL, only the records filter keeps for that size: the
+ * rows of policy_run on each size's kept records at that size's budgets, in cfg's size order,
+ * with one read of the trace for every size.  What a spatial trace needs: per size, a sample of
+ * its metapages at the size's own rate and capacities (host/tracemode.c).  0 ok, -1 (err). */
+int policy_run_selected(ht_source *src, const policy_config *cfg, const policy_size_sel *sel,
+                        policy_mask_filter filter, void *filter_ctx, policy_result *out, char *err,
+                        size_t errlen);
 /* The baseline: one direct simulation (one pass over the trace) per configuration.  Same
  * results (tests check it), only slower. */
 int policy_run_baseline(ht_source *src, const policy_config *cfg, policy_result *out, char *err,

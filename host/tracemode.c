@@ -360,76 +360,135 @@ static int exact_set_final_rate(ht_source *src, const trace_mode_info *tm, unsig
     return rc;
 }
 
-int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
-                                  uint64_t *sampled, char *err, size_t errlen)
+/* Hash bits 0..15 of metapage p, the keep decision's (= mt_spatial_hash(p), by the filter's byte
+ * table: a sixth of the instructions of a parity per bit, and the host hashes every record at
+ * every size it reads). */
+static inline uint32_t keep_hash(uint64_t p)
 {
-    if (!tm->spatial_map_log2)
-        return exact_set_final_rate(src, tm, i, rate, sampled, err, errlen);
-    mt_spatial_counter *c = malloc(sizeof *c);
-    if (!c || mt_spatial_counter_init(c, tm->spatial_rates[i], tm->spatial_map_log2, tm->spatial_max)) {
-        snprintf(err, errlen, c ? "%s: spatial parameters the filter does not take" : "out of memory", src->name);
-        free(c);
-        return -1;
+    return mt_spatial_hash32(p & ((UINT64_C(1) << 48) - 1)) & 0xffff;
+}
+
+/* The final rates of n sizes (indices idx[]) in one read of the trace: per size, its records
+ * replayed through the filter's doubling rule (mt_spatial_counter, the filter's code) from the
+ * size's starting rate, a record of a metapage no longer kept skipped (recorded before the rate
+ * last doubled); and (sampled not NULL) the metapages kept at each final rate.  Traces without
+ * trace.spatial_rule replay their exact-set rule, one read per size.  0, or -1 (err). */
+#define SEEN_WAYS 1024u
+
+static int spatial_final_rates(ht_source *src, const trace_mode_info *tm, const unsigned *idx, int n,
+                               uint32_t *rate, uint64_t *sampled, char *err, size_t errlen)
+{
+    if (!tm->spatial_map_log2) {
+        for (int s = 0; s < n; s++)
+            if (exact_set_final_rate(src, tm, idx[s], &rate[s], sampled ? &sampled[s] : NULL, err, errlen))
+                return -1;
+        return 0;
+    }
+    mt_spatial_counter *c = calloc((size_t)n, sizeof *c);
+    u64map *seen = calloc((size_t)n, sizeof *seen); /* every metapage counted, to count those kept at the end */
+    /* per size, the metapage last recorded in each of SEEN_WAYS slots (+ 1, 0 none) since the
+     * rate last doubled: its bit is still set and it is in the seen set, so that a record of it
+     * again changes nothing (most records are of a metapage recorded a little before) */
+    uint64_t(*recent)[SEEN_WAYS] = calloc((size_t)n, sizeof *recent);
+    int rc = -1, made = 0;
+    if (!c || !seen || !recent) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (; made < n; made++) {
+        if (mt_spatial_counter_init(&c[made], tm->spatial_rates[idx[made]], tm->spatial_map_log2, tm->spatial_max)) {
+            snprintf(err, errlen, "%s: spatial parameters the filter does not take", src->name);
+            goto done;
+        }
+        if (sampled && u64map_init(&seen[made], 4096)) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
     }
     if (ht_rewind(src)) {
         snprintf(err, errlen, "%s", src->err);
-        free(c);
-        return -1;
-    }
-    ht_source *view = trace_mode_size_view(src, i);
-    u64map seen; /* every metapage counted, to count those kept at the final rate */
-    if (!view || u64map_init(&seen, 4096)) {
-        if (view)
-            view->close(view);
-        snprintf(err, errlen, "out of memory");
-        free(c);
-        return -1;
+        goto done;
     }
     ht_record rec;
-    int got, rc = 0;
-    while ((got = ht_next_sample(view, &rec)) == 1) {
-        uint64_t p = rec.addr >> (12 + i);
-        if (mt_spatial_hash(p) & (c->rate - 1))
-            continue; /* recorded before the rate last doubled */
-        mt_spatial_counter_record(c, p); /* the filter's rule, the filter's code */
-        if (sampled && !u64map_get(&seen, p) && !u64map_put(&seen, p, 0, NULL)) {
-            rc = -1;
-            break;
+    int got;
+    while ((got = ht_next(src, &rec)) == 1) {
+        if (rec.kind != HT_REC_SAMPLE)
+            continue;
+        uint64_t page = rec.addr >> 12;
+        for (int s = 0; s < n; s++) {
+            if (!((rec.addr >> idx[s]) & 1))
+                continue;
+            uint64_t p = page >> idx[s], *last = &recent[s][p & (SEEN_WAYS - 1)];
+            if (*last == p + 1)
+                continue;
+            if (c[s].rate > 1 && (keep_hash(p) & (c[s].rate - 1)))
+                continue;
+            int doubled = mt_spatial_counter_record(&c[s], p);
+            if (sampled && !u64map_put(&seen[s], p, 0, NULL)) {
+                snprintf(err, errlen, "out of memory");
+                goto done;
+            }
+            if (doubled) /* bits cleared (p's own, maybe): forget what was recorded */
+                memset(recent[s], 0, sizeof recent[s]);
+            else
+                *last = p + 1;
         }
     }
-    if (rc)
-        snprintf(err, errlen, "out of memory");
-    else if (got < 0)
-        snprintf(err, errlen, "%s", view->err);
-    rc = rc || got < 0 ? -1 : 0;
-    if (sampled) {
-        uint64_t n = 0, k, val;
-        size_t pos = 0;
-        while (u64map_iter(&seen, &pos, &k, &val))
-            n += (mt_spatial_hash(k) & (c->rate - 1)) == 0;
-        *sampled = n;
+    if (got < 0) {
+        snprintf(err, errlen, "%s", src->err);
+        goto done;
     }
-    *rate = c->rate;
-    u64map_free(&seen);
-    view->close(view);
+    for (int s = 0; s < n; s++) {
+        rate[s] = c[s].rate;
+        if (!sampled)
+            continue;
+        uint64_t kept = 0, k, val;
+        size_t pos = 0;
+        while (u64map_iter(&seen[s], &pos, &k, &val))
+            kept += (keep_hash(k) & (c[s].rate - 1)) == 0;
+        sampled[s] = kept;
+    }
+    rc = 0;
+done:
+    for (int s = 0; seen && s < made; s++)
+        if (seen[s].keys)
+            u64map_free(&seen[s]);
+    free(seen);
+    free(recent);
     free(c);
     return rc;
 }
 
-/* The sample's simulations of one size: every policy at a list of sample capacities, run in as
- * many passes of POLICY_MAX_BUDGETS capacities as needed. */
-typedef struct {
-    policy_row *rows;
-    size_t n;
-    uint64_t samples;
-} sample_runs;
-
-static const policy_row *sample_row(const sample_runs *r, pg_policy p, uint64_t budget)
+int trace_mode_spatial_final_rate(ht_source *src, const trace_mode_info *tm, unsigned i, uint32_t *rate,
+                                  uint64_t *sampled, char *err, size_t errlen)
 {
-    for (size_t j = 0; j < r->n; j++)
-        if (r->rows[j].policy == p && r->rows[j].budget == budget)
-            return &r->rows[j];
+    return spatial_final_rates(src, tm, &i, 1, rate, sampled, err, errlen);
+}
+
+/* The sample's scaled counts at capacity x (sample metapages, > 0) of size `size`, from the
+ * sample's rows (sr): simulated at floor(x) and ceil(x) (at least one), interpolated linearly; 0,
+ * or -1 a capacity was not simulated. */
+static const policy_row *sample_row(const policy_result *sr, pg_policy p, uint64_t size, uint64_t budget)
+{
+    for (size_t j = 0; j < sr->n; j++)
+        if (sr->rows[j].policy == p && sr->rows[j].size == size && sr->rows[j].budget == budget)
+            return &sr->rows[j];
     return NULL;
+}
+
+static int sample_at(const policy_result *sr, pg_policy p, uint64_t size, double x, double *faults, double *wbs,
+                     uint64_t *accesses)
+{
+    uint64_t lo = (uint64_t)x, hi = lo + ((double)lo < x);
+    double w = lo ? x - (double)lo : 0; /* weight of hi */
+    const policy_row *a = sample_row(sr, p, size, (lo ? lo : 1) * size),
+                     *c = sample_row(sr, p, size, (hi ? hi : 1) * size);
+    if (!a || !c)
+        return -1;
+    *faults = (1 - w) * (double)a->c.faults + w * (double)c->c.faults;
+    *wbs = (1 - w) * (double)a->c.writebacks + w * (double)c->c.writebacks;
+    *accesses = a->c.accesses;
+    return 0;
 }
 
 static int add_capacity(uint64_t *list, int *n, uint64_t b)
@@ -441,63 +500,6 @@ static int add_capacity(uint64_t *list, int *n, uint64_t b)
     return 1;
 }
 
-static int run_sample(ht_source *src, const policy_config *cfg, uint64_t size, unsigned i, uint32_t rate,
-                      const uint64_t *caps, int ncaps, sample_runs *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    for (int first = 0; first < ncaps; first += POLICY_MAX_BUDGETS) {
-        policy_config one = *cfg;
-        one.sizes[0] = size;
-        one.nsizes = 1;
-        one.nbudgets = ncaps - first < POLICY_MAX_BUDGETS ? ncaps - first : POLICY_MAX_BUDGETS;
-        memcpy(one.budgets, caps + first, (size_t)one.nbudgets * sizeof *caps);
-        one.primary_budget = one.budgets[0];
-        if (ht_rewind(src)) {
-            snprintf(err, errlen, "%s", src->err);
-            return -1;
-        }
-        ht_source *view = trace_mode_sample_view(src, i, rate);
-        if (!view) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        policy_result part;
-        int rc = policy_run(view, &one, &part, err, errlen);
-        view->close(view);
-        if (rc)
-            return -1;
-        policy_row *rows = realloc(out->rows, (out->n + part.n + 1) * sizeof *rows);
-        if (!rows) {
-            policy_result_free(&part);
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        out->rows = rows;
-        memcpy(out->rows + out->n, part.rows, part.n * sizeof *part.rows);
-        out->n += part.n;
-        if (part.samples > out->samples)
-            out->samples = part.samples;
-        policy_result_free(&part);
-    }
-    return 0;
-}
-
-/* The sample's scaled counts at capacity x (sample metapages, > 0): simulated at floor(x) and
- * ceil(x) (at least one), interpolated linearly; 0, or -1 a capacity was not simulated. */
-static int sample_at(const sample_runs *sr, pg_policy p, uint64_t size, double x, double *faults, double *wbs,
-                     uint64_t *accesses)
-{
-    uint64_t lo = (uint64_t)x, hi = lo + ((double)lo < x);
-    double w = lo ? x - (double)lo : 0; /* weight of hi */
-    const policy_row *a = sample_row(sr, p, (lo ? lo : 1) * size), *c = sample_row(sr, p, (hi ? hi : 1) * size);
-    if (!a || !c)
-        return -1;
-    *faults = (1 - w) * (double)a->c.faults + w * (double)c->c.faults;
-    *wbs = (1 - w) * (double)a->c.writebacks + w * (double)c->c.writebacks;
-    *accesses = a->c.accesses;
-    return 0;
-}
-
 static void add_capacities(uint64_t *caps, int *n, uint64_t size, double x)
 {
     uint64_t lo = (uint64_t)x, hi = lo + ((double)lo < x);
@@ -505,44 +507,52 @@ static void add_capacities(uint64_t *caps, int *n, uint64_t size, double x)
     add_capacity(caps, n, (hi ? hi : 1) * size);
 }
 
-/* One size of a spatial trace: a budget of M = budget / size metapages is x = M / R in the sample
- * (R the size's final rate); the sample's faults and write-backs at x (interpolated between
- * floor(x) and ceil(x) metapages) are multiplied by R (SHARDS's fixed-rate scaling: the
+/* One size of a spatial trace: its final rate R, the metapages sampled at R, the error bar's e and
+ * the sample capacities (bytes) its rows need. */
+typedef struct {
+    uint64_t size;
+    unsigned i;
+    uint32_t rate;
+    uint64_t nmeta;
+    double e;
+    uint64_t caps[POLICY_SIZE_MAX_BUDGETS];
+    int ncaps;
+} spatial_plan;
+
+/* A budget of M = budget / size metapages is x = M / R in the sample (R the size's final rate);
+ * the rows read the sample at x and, for the error bar, at x (1 -+ e) (spatial_rows). */
+static void spatial_caps(const policy_config *cfg, spatial_plan *pl)
+{
+    uint32_t rate = pl->rate;
+    pl->e = rate > 1 && pl->nmeta ? 2 * sqrt((double)(rate - 1) / ((double)rate * (double)pl->nmeta)) : 0;
+    pl->ncaps = 0;
+    for (int b = 0; b < cfg->nbudgets; b++) {
+        uint64_t m = cfg->budgets[b] / pl->size;
+        if (!m)
+            continue;
+        double x = (double)m / rate;
+        add_capacities(pl->caps, &pl->ncaps, pl->size, x);
+        if (rate > 1 && x >= 1) {
+            add_capacities(pl->caps, &pl->ncaps, pl->size, x * (1 - pl->e) > 1 ? x * (1 - pl->e) : 1);
+            add_capacities(pl->caps, &pl->ncaps, pl->size, x * (1 + pl->e));
+        }
+    }
+}
+
+/* One size's rows from the sample's (sr): the sample's faults and write-backs at x (interpolated
+ * between floor(x) and ceil(x) metapages) multiplied by R (SHARDS's fixed-rate scaling: the
  * SHARDS-adj correction by the sampled fraction of the accesses, which the trailer would allow,
  * is worse here: docs/metapaging.md "Spatial sampling").  The error bar adds to the sampling
  * error of the count (e = 2 sqrt((R-1) / (R n)), n the sampled metapages) how much the estimate
  * moves when the capacity is off by the same relative amount, x (1 -+ e): the sample's footprint
  * and distances are R times smaller than the full trace's only to within e, which matters at a
  * knee of the fault curve, where a few metapages more or less decide fit or thrash. */
-static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_config *cfg, uint64_t size,
-                        unsigned i, policy_result *out, size_t *cap, char *err, size_t errlen)
+static int spatial_rows(const policy_result *sr, const trace_mode_info *tm, const policy_config *cfg,
+                        const spatial_plan *pl, policy_result *out, size_t *cap, char *err, size_t errlen)
 {
-    uint32_t rate;
-    uint64_t nmeta = 0;
-    if (trace_mode_spatial_final_rate(src, tm, i, &rate, &nmeta, err, errlen))
-        return -1;
-    double e = rate > 1 && nmeta ? 2 * sqrt((double)(rate - 1) / ((double)rate * (double)nmeta)) : 0;
-    uint64_t caps[6 * POLICY_MAX_BUDGETS];
-    int ncaps = 0;
-    for (int b = 0; b < cfg->nbudgets; b++) {
-        uint64_t m = cfg->budgets[b] / size;
-        if (!m)
-            continue;
-        double x = (double)m / rate;
-        add_capacities(caps, &ncaps, size, x);
-        if (rate > 1 && x >= 1) {
-            add_capacities(caps, &ncaps, size, x * (1 - e) > 1 ? x * (1 - e) : 1);
-            add_capacities(caps, &ncaps, size, x * (1 + e));
-        }
-    }
-    if (!ncaps)
-        return 0;
-    sample_runs sr;
-    if (run_sample(src, cfg, size, i, rate, caps, ncaps, &sr, err, errlen)) {
-        free(sr.rows);
-        return -1;
-    }
-    double scale = rate;
+    uint64_t size = pl->size, nmeta = pl->nmeta;
+    uint32_t rate = pl->rate;
+    double e = pl->e, scale = rate;
     for (int b = 0; b < cfg->nbudgets; b++) {
         uint64_t m = cfg->budgets[b] / size;
         if (!m)
@@ -551,13 +561,12 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
         for (int p = 0; p < PG_COUNT; p++) {
             double f, wb;
             uint64_t acc;
-            if (!cfg->enabled[p] || sample_at(&sr, (pg_policy)p, size, x, &f, &wb, &acc))
+            if (!cfg->enabled[p] || sample_at(sr, (pg_policy)p, size, x, &f, &wb, &acc))
                 continue;
             if (out->n == *cap) {
                 size_t nc = *cap ? *cap * 2 : 64;
                 policy_row *rows = realloc(out->rows, nc * sizeof *rows);
                 if (!rows) {
-                    free(sr.rows);
                     snprintf(err, errlen, "out of memory");
                     return -1;
                 }
@@ -586,37 +595,101 @@ static int spatial_size(ht_source *src, const trace_mode_info *tm, const policy_
             r->err_rel = -1;
             double f_lo, f_hi, w2;
             if (x >= 1 && nmeta && f > 0 &&
-                !sample_at(&sr, (pg_policy)p, size, x * (1 - e) > 1 ? x * (1 - e) : 1, &f_lo, &w2, &acc) &&
-                !sample_at(&sr, (pg_policy)p, size, x * (1 + e), &f_hi, &w2, &acc)) {
+                !sample_at(sr, (pg_policy)p, size, x * (1 - e) > 1 ? x * (1 - e) : 1, &f_lo, &w2, &acc) &&
+                !sample_at(sr, (pg_policy)p, size, x * (1 + e), &f_hi, &w2, &acc)) {
                 double knee = fabs(f_lo - f) > fabs(f_hi - f) ? fabs(f_lo - f) : fabs(f_hi - f);
                 r->err_rel = e + knee / f;
             }
         }
     }
-    if (sr.samples > out->samples)
-        out->samples = sr.samples;
-    free(sr.rows);
     return 0;
 }
 
+/* policy_run_selected's filter for a spatial trace: a size (mask bit b) keeps the records of the
+ * metapages its final rate keeps (ctx: the rate per mask bit). */
+static unsigned spatial_keep(void *ctx, uint64_t page, unsigned mask)
+{
+    const uint32_t *rate = ctx;
+    for (unsigned m = mask; m; m &= m - 1) {
+        unsigned b = (unsigned)__builtin_ctz(m);
+        if (rate[b] > 1 && (keep_hash(page >> b) & (rate[b] - 1)))
+            mask &= ~(1u << b);
+    }
+    return mask;
+}
+
+/* Spatial: per size, a fixed-rate sample at its final rate, simulated at its own capacities, its
+ * rows scaled back.  Two reads of the trace for every size: the final rates, then the samples'
+ * simulations of all sizes at once (policy_run_selected). */
 static int run_spatial(ht_source *src, const trace_mode_info *tm, const policy_config *cfg,
                        policy_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->recommended = out->opt_bound = -1;
-    for (int s = 0; s < cfg->nsizes; s++)
+    int ns = cfg->nsizes;
+    if (ns <= 0 || ns > POLICY_MAX_SIZES) {
+        snprintf(err, errlen, "no metapage sizes or budgets");
+        return -1;
+    }
+    for (int s = 0; s < ns; s++)
         if (size_index(cfg->sizes[s]) < 0) {
             snprintf(err, errlen, "%s: a spatial trace covers metapage sizes 4K, 8K, ... 2M; %" PRIu64
                      " bytes is not one of them", src->name, cfg->sizes[s]);
             return -1;
         }
-    size_t cap = 0;
-    for (int s = 0; s < cfg->nsizes; s++)
-        if (spatial_size(src, tm, cfg, cfg->sizes[s], (unsigned)size_index(cfg->sizes[s]), out, &cap, err,
-                         errlen)) {
-            policy_result_free(out);
+    spatial_plan *pl = calloc((size_t)ns, sizeof *pl);
+    unsigned idx[POLICY_MAX_SIZES];
+    uint32_t rate[POLICY_MAX_SIZES];
+    uint64_t nmeta[POLICY_MAX_SIZES];
+    if (!pl) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int s = 0; s < ns; s++)
+        idx[s] = (unsigned)size_index(cfg->sizes[s]);
+    if (spatial_final_rates(src, tm, idx, ns, rate, nmeta, err, errlen)) {
+        free(pl);
+        return -1;
+    }
+    /* the sizes with a capacity to simulate (a size larger than every budget has no row) */
+    policy_config sample = *cfg;
+    policy_size_sel sel[POLICY_MAX_SIZES];
+    uint32_t rate_of_bit[POLICY_MASK_BITS] = {0};
+    sample.nsizes = 0;
+    for (int s = 0; s < ns; s++) {
+        pl[s].size = cfg->sizes[s];
+        pl[s].i = idx[s];
+        pl[s].rate = rate[s];
+        pl[s].nmeta = nmeta[s];
+        spatial_caps(cfg, &pl[s]);
+        if (!pl[s].ncaps)
+            continue;
+        rate_of_bit[idx[s]] = rate[s];
+        sel[sample.nsizes] = (policy_size_sel){.mask_bit = idx[s], .budgets = pl[s].caps, .nbudgets = pl[s].ncaps};
+        sample.sizes[sample.nsizes++] = cfg->sizes[s];
+    }
+    policy_result sr = {0};
+    int rc = 0;
+    if (sample.nsizes) {
+        if (ht_rewind(src)) {
+            snprintf(err, errlen, "%s", src->err);
+            free(pl);
             return -1;
         }
+        rc = policy_run_selected(src, &sample, sel, spatial_keep, rate_of_bit, &sr, err, errlen);
+    }
+    size_t cap = 0;
+    for (int s = 0; !rc && s < ns; s++)
+        if (pl[s].ncaps)
+            rc = spatial_rows(&sr, tm, cfg, &pl[s], out, &cap, err, errlen);
+    if (!rc)
+        out->samples = sr.samples;
+    policy_result_free(&sr);
+    free(pl);
+    if (rc) {
+        policy_result_free(out);
+        return -1;
+    }
     policy_rank(out, cfg);
     out->mode = "spatial";
     return 0;

@@ -11,6 +11,7 @@
 #include "host/policy.h"
 #include "host/spill.h"
 #include "host/tracemode.h"
+#include "mt_spatial.h"
 
 static ht_record *random_trace(size_t n, uint64_t seed)
 {
@@ -331,6 +332,117 @@ static void test_masked_equals_per_size_views(void **state)
     free(t);
 }
 
+/* policy_run_selected (a spatial trace's read: per size its own budgets, more than
+ * POLICY_MAX_BUDGETS of them for one size, and a filter that keeps a hashed part of its
+ * metapages) gives, size by size, the rows of policy_run on trace_mode_sample_view at that size's
+ * rate, its budgets run POLICY_MAX_BUDGETS at a time (how spatial traces were read before, one
+ * read per size and pass): every policy, OPT included, in the same order, accesses included,
+ * and the samples of the size that has most.  Rates 1 (the filter keeps all), 2, 8 and 64 (few
+ * metapages left), a size no record keeps at rate 64, 32-bit samples and batches as above. */
+static unsigned keep_at_rates(void *ctx, uint64_t page, unsigned mask)
+{
+    const uint32_t *rate = ctx;
+    for (unsigned b = 0; b < POLICY_MASK_BITS; b++)
+        if (((mask >> b) & 1) && rate[b] > 1 && (mt_spatial_hash(page >> b) & (rate[b] - 1)))
+            mask &= ~(1u << b);
+    return mask;
+}
+
+static void test_selected_equals_sampled_views(void **state)
+{
+    (void)state;
+    size_t n = 50000;
+    ht_record *t = malloc(n * sizeof *t);
+    uint64_t seed = 7, page = 0x80000;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = next_rand(&seed);
+        if (r % 3)
+            page = r % 5 ? page + (r >> 8) % 9 - 4 : 0x80000 + (r >> 16) % 8192;
+        uint64_t mask = (r >> 24) & 0x3ff;
+        if ((r >> 40) % 4 == 0)
+            mask = 0x3ff;
+        t[i] = ht_full_sample(i, page << 12 | mask, (r >> 50) % 3 == 0);
+        if (i % 103 == 0)
+            t[i].format = HT_FMT_32;
+    }
+    uint64_t sizes[] = {8192, 4096, 65536, 2u << 20, 16384};
+    unsigned bits[] = {1, 0, 4, 9, 2};
+    uint32_t rate_of_bit[POLICY_MASK_BITS] = {0};
+    rate_of_bit[1] = 8, rate_of_bit[0] = 1, rate_of_bit[4] = 2, rate_of_bit[9] = 64, rate_of_bit[2] = 4;
+    /* per size: 40 capacities for 4K (two passes of the old way), a few for the others */
+    uint64_t caps[5][48];
+    int ncaps[5] = {0, 40, 3, 2, 6};
+    for (int k = 0; k < 40; k++)
+        caps[1][k] = (uint64_t)(k + 1) * 4096 * 3;
+    caps[0][0] = 8192, caps[0][1] = 8192 * 5, caps[0][2] = 8192 * 64, ncaps[0] = 3;
+    caps[2][0] = 65536 * 2, caps[2][1] = 65536, caps[2][2] = 65536 * 9;
+    caps[3][0] = 2u << 20, caps[3][1] = 4u << 20;
+    for (int k = 0; k < 6; k++)
+        caps[4][k] = (uint64_t)(1 + 3 * k) * 16384;
+    policy_config cfg;
+    policy_defaults(&cfg);
+    cfg.tmpdir = "/tmp";
+    cfg.nsizes = 5;
+    policy_size_sel sel[5];
+    for (int s = 0; s < 5; s++) {
+        cfg.sizes[s] = sizes[s];
+        sel[s] = (policy_size_sel){.mask_bit = bits[s], .budgets = caps[s], .nbudgets = ncaps[s]};
+    }
+    ht_source *src = ht_array_source(t, n, "selected");
+    policy_result a;
+    char err[256];
+    assert_int_equal(policy_run_selected(src, &cfg, sel, keep_at_rates, rate_of_bit, &a, err, sizeof err), 0);
+    size_t at = 0;
+    uint64_t most = 0;
+    for (int s = 0; s < 5; s++)
+        for (int first = 0; first < ncaps[s]; first += POLICY_MAX_BUDGETS) {
+            policy_config one = cfg;
+            one.sizes[0] = sizes[s];
+            one.nsizes = 1;
+            one.nbudgets = ncaps[s] - first < POLICY_MAX_BUDGETS ? ncaps[s] - first : POLICY_MAX_BUDGETS;
+            memcpy(one.budgets, caps[s] + first, (size_t)one.nbudgets * sizeof caps[s][0]);
+            one.primary_budget = one.budgets[0];
+            assert_int_equal(ht_rewind(src), 0);
+            ht_source *view = trace_mode_sample_view(src, bits[s], rate_of_bit[bits[s]]);
+            policy_result b;
+            assert_int_equal(policy_run(view, &one, &b, err, sizeof err), 0);
+            view->close(view);
+            if (b.samples > most)
+                most = b.samples;
+            for (size_t j = 0; j < b.n; j++, at++) {
+                assert_true(at < a.n);
+                const policy_row *x = &a.rows[at], *y = &b.rows[j];
+                if (x->policy != y->policy || x->size != y->size || x->budget != y->budget ||
+                    x->c.accesses != y->c.accesses || x->c.faults != y->c.faults ||
+                    x->c.writebacks != y->c.writebacks)
+                    fail_msg("row %zu: selected %s %llu %llu %llu/%llu/%llu, sampled view %s %llu %llu "
+                             "%llu/%llu/%llu (size budget accesses/faults/write-backs)", at,
+                             pg_policy_name(x->policy), (unsigned long long)x->size,
+                             (unsigned long long)x->budget, (unsigned long long)x->c.accesses,
+                             (unsigned long long)x->c.faults, (unsigned long long)x->c.writebacks,
+                             pg_policy_name(y->policy), (unsigned long long)y->size,
+                             (unsigned long long)y->budget, (unsigned long long)y->c.accesses,
+                             (unsigned long long)y->c.faults, (unsigned long long)y->c.writebacks);
+            }
+            policy_result_free(&b);
+        }
+    assert_int_equal(at, a.n);
+    assert_int_equal(a.samples, most);
+    policy_result_free(&a);
+    /* no budgets for a size, or more than it takes, or a mask bit above the in-page bits: refused */
+    sel[2].nbudgets = 0;
+    assert_int_equal(policy_run_selected(src, &cfg, sel, NULL, NULL, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0 budgets for metapage size 65536"));
+    sel[2].nbudgets = POLICY_SIZE_MAX_BUDGETS + 1;
+    assert_int_equal(policy_run_selected(src, &cfg, sel, NULL, NULL, &a, err, sizeof err), -1);
+    sel[2].nbudgets = 3;
+    sel[4].mask_bit = POLICY_MASK_BITS;
+    assert_int_equal(policy_run_selected(src, &cfg, sel, NULL, NULL, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "mask bit 12"));
+    ht_close(src);
+    free(t);
+}
+
 static void test_cost_model(void **state)
 {
     (void)state;
@@ -383,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_runs_adversarial),
         cmocka_unit_test(test_runs_across_batches),
         cmocka_unit_test(test_masked_equals_per_size_views),
+        cmocka_unit_test(test_selected_equals_sampled_views),
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_recommendation_prefers_the_cheaper_size),
     };

@@ -53,6 +53,12 @@ $(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c $(MT_SRCS) 
 	@mkdir -p $(@D)
 	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -fsanitize-coverage=inline-8bit-counters \
 	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
+# unit_lazy_check (tests/fuzz/unit_lazy_check.c): run()'s lazy pass against per-cycle clocking
+# over a corpus, busy inputs beyond PER_CYCLE_SPAN_MAX included; a tool like unit_cost
+$(FUZZ_BIN)/unit_lazy_check: tests/fuzz/unit_lazy_check.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
+	@mkdir -p $(@D)
+	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined \
+	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx
 FUZZ_LIBS_metatrace := -pthread $(FUZZ_ZSTD_POOL)

@@ -158,9 +158,9 @@ typedef struct {
     uint32_t latch_samples_hi, latch_bytes_hi, latch_cycle_hi;
     uint64_t order_errors; /* accesses ignored for breaking the contract */
     /* the lazy model's bulk step (lib/mt_unit_bulk.c): cycles it completed, section switches it
-     * made arithmetically, acts it clocked at a stretch's end (observers only: for tests and
-     * profiles) */
-    uint64_t bulk_cycles, bulk_switches, bulk_acts;
+     * made arithmetically, acts it clocked at a stretch's end, switches it clocked without the
+     * generic clock (observers only: for tests and profiles) */
+    uint64_t bulk_cycles, bulk_switches, bulk_acts, bulk_quiet_switches;
     /* batched output (mt_unit_batch_output) */
     int batch;
     uint8_t *stage;

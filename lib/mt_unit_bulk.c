@@ -15,8 +15,12 @@
  * (mt_unit_repeat_switches).  Exactly the bytes, occupancies, counters and register values of
  * clocking every cycle: test_lib_unit_bulk compares the two, and fuzz_unit's lazy pass uses it.
  *
+ * A switch in whose cycle the arbitration cannot act (a rest cycle, or no room and no ready
+ * sample in the hold) is clocked here too, by the generic clock's steps that do anything then
+ * (mt_unit_clock_quiet_switch), and the stretches go on after it.
+ *
  * What stays the generic clock's: any cycle with an input, the act itself, the first switch of a
- * run (it makes the SECTION due or drops a sample behind the barrier), a busy spatial pass, and a
+ * run when the arbitration may act in its cycle, a busy spatial pass, and a
  * reduce path's events: a reference starting in its filters, a record reaching the record queue,
  * the queue's head going to the capture, the flushed path's stop. */
 #include "mt_unit_internal.h"
@@ -134,10 +138,28 @@ static void act_now(mt_unit *u)
     mt_unit_clock_one(u);
 }
 
-int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
+/* Whether the arbitration cannot act in cycle now == sec_end, the switch's (no input recorded):
+ * in a rest cycle nothing is chosen or absorbed; with no room after the drain only a ready
+ * sample in the hold acts (absorbed, chosen or dropped), every other winner and a RUN's flush
+ * wait for room (a sample behind the barrier never acts: the switch drops it, as in the generic
+ * clock).  Not when the stretch ended at the reduce path's event in this cycle.  In a busy
+ * session (sections of a few cycles, an act every PACE cycles) nearly every switch falls in the
+ * rest after an act: it was a generic clock of its own, half of all the generic clocks on
+ * fuzz_unit_modes' busy inputs (docs/robustness.md, sixth session). */
+static int switch_is_quiet(const mt_unit *u)
 {
-    if (u->acc_valid || u->nwrites || (u->sp_on && mt_usp_busy(&u->sp)))
-        return 0;
+    if (u->rd_on && rd_event(u) <= u->now)
+        return 0; /* (the stretch ended at the reduce path's event, not at the switch) */
+    if (u->now < u->rest_until)
+        return 1;
+    const uint64_t occ = occ_after(u, u->now);
+    const int room = u->p.depth - occ >= (uint64_t)MT_PKT_MAX * (u->pipe_n + 1u);
+    return !room && !(u->hold.valid && u->now >= u->hold.ready);
+}
+
+/* One stretch (see the file's comment): 1 when it advanced now, 0 when it did not. */
+static int bulk_stretch(mt_unit *u, uint64_t cycle)
+{
     uint64_t j = cycle;
     if (u->pipe_n && u->pipe[u->pipe_head].due + 1 < j)
         j = u->pipe[u->pipe_head].due + 1; /* its entry may end the stall */
@@ -177,13 +199,43 @@ int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
                 act_now(u);
             return 1;
         }
-        j = u->sec_end; /* the switch is the generic clock's */
+        j = u->sec_end; /* the stretch ends at the switch */
     }
-    if (j <= u->now)
-        return 0;
-    u->bulk_cycles += j - u->now;
-    skip_to(u, j);
-    if (act)
+    const uint64_t from = u->now;
+    if (j > u->now) {
+        u->bulk_cycles += j - u->now;
+        skip_to(u, j);
+    }
+    if (act) {
         act_now(u);
-    return 1;
+        return 1;
+    }
+    if (u->active && u->now == u->sec_end && u->now < cycle && switch_is_quiet(u)) {
+        /* the switch's cycle (< cycle: no input will be recorded for it) when the arbitration
+         * cannot act in it: the generic clock would only drain, switch, open an interval and
+         * let a packet enter */
+        u->bulk_quiet_switches++;
+        u->bulk_cycles++;
+        mt_unit_clock_quiet_switch(u);
+    }
+    return u->now > from;
+}
+
+int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
+{
+    if (u->acc_valid || u->nwrites || (u->sp_on && mt_usp_busy(&u->sp)))
+        return 0;
+    /* stretch after stretch while they advance (each one exact on its own: mt_unit_advance would
+     * call the bulk step again for the next; a stretch that ends at an act, an entry or a switch
+     * the generic clock must take returns to it) */
+    int advanced = 0;
+    while (u->now < cycle) {
+        const uint64_t from = u->now, quiet = u->bulk_quiet_switches, acts = u->bulk_acts;
+        if (!bulk_stretch(u, cycle))
+            break;
+        advanced = 1;
+        if (u->bulk_quiet_switches == quiet || u->bulk_acts != acts || u->now == from)
+            break; /* (only a quiet switch goes on to the next stretch here) */
+    }
+    return advanced;
 }

@@ -24,6 +24,11 @@ void mt_unit_clock_one(mt_unit *u);
  * so only the last one's stay.  Sets them (section and interval state as after that switch's
  * schedule step) and returns its cycle; the caller completes the cycles' drain and entries. */
 uint64_t mt_unit_repeat_switches(mt_unit *u, uint64_t j);
+/* mt_unit_clock.c: the cycle now == sec_end of an active session, with no input recorded, no
+ * reduce-path event and an arbitration that cannot act in it (a rest cycle, or no room after
+ * the drain and no ready sample in the hold): the generic clock's steps that do anything then
+ * (drain, switch with its drop of a sample behind the barrier, interval, entry). */
+void mt_unit_clock_quiet_switch(mt_unit *u);
 /* mt_unit_bulk.c: completes cycles from now towards `cycle` in one step when no input is
  * recorded and the generic clock would only drain, open intervals and switch sections in them
  * (a stalled unit: the arbitration waits for room, a rest cycle or the hold's readiness).

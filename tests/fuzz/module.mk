@@ -33,6 +33,17 @@ $(FUZZ_OBJ)/host/main.o: FUZZ_OBJ_OPT := -Dmain=metatrace_main
 $(FUZZ_OBJ)/lib/mt_unit.o $(FUZZ_OBJ)/lib/mt_unit_%.o $(FUZZ_OBJ)/lib/mt_enc.o $(FUZZ_OBJ)/lib/mt_fifo.o \
   $(FUZZ_OBJ)/lib/mt_sched.o: FUZZ_OBJ_OPT := -fno-sanitize-coverage=trace-cmp
 FUZZ_CFLAGS_unit := -fno-sanitize-coverage=trace-cmp
+# The unit targets' harness decodes the model's own output, not the fuzz input: there the
+# decoder's trace-cmp callbacks guide nothing either (13 % of fuzz_unit_modes' CPU time on busy
+# inputs, docs/robustness.md, sixth session), so they link a copy of it compiled without them
+# (fuzz_dec and the readers keep the instrumented one: there the decoder reads the input).
+FUZZ_DEC_NOCMP := $(FUZZ_OBJ)/nocmp/lib/mt_dec.o
+$(FUZZ_DEC_NOCMP): lib/mt_dec.c $(GEN)/mt_version.h
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -fno-sanitize-coverage=trace-cmp -MMD -MP -c $< -o $@
+FUZZ_UNIT_LIB_OBJS := $(filter-out $(FUZZ_OBJ)/lib/mt_dec.o,$(FUZZ_LIB_OBJS)) $(FUZZ_DEC_NOCMP)
+$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes: $(FUZZ_DEC_NOCMP)
+$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes: FUZZ_LIB_OBJS = $(FUZZ_UNIT_LIB_OBJS)
 # fuzz_unit_modes: the same harness with SPATIAL and REDUCE among its writes (#includes fuzz_unit.c)
 FUZZ_CFLAGS_unit_modes := $(FUZZ_CFLAGS_unit)
 $(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
@@ -41,6 +52,12 @@ $(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
 $(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
 	@mkdir -p $(@D)
 	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -fsanitize-coverage=inline-8bit-counters \
+	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
+# unit_lazy_check (tests/fuzz/unit_lazy_check.c): run()'s lazy pass against per-cycle clocking
+# over a corpus, busy inputs beyond PER_CYCLE_SPAN_MAX included; a tool like unit_cost
+$(FUZZ_BIN)/unit_lazy_check: tests/fuzz/unit_lazy_check.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
+	@mkdir -p $(@D)
+	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined \
 	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
 # the targets that open .mtr files keep their zstd contexts across runs (tests/fuzz/zstd_pool.c)
 FUZZ_ZSTD_POOL := -Wl,--wrap=ZSTD_createDCtx,--wrap=ZSTD_freeDCtx,--wrap=ZSTD_createCCtx,--wrap=ZSTD_freeCCtx

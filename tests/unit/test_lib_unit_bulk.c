@@ -79,8 +79,11 @@ static void same_unit(mt_unit *f, mt_unit *g, const tu_buf *fo, const tu_buf *go
  * a quarter of the inputs, a FIFO of 32 to 47 bytes draining a byte a cycle; BUSY: fuzz_unit_modes'
  * busy sessions, sections of 2 and 3 cycles and the smallest SYNC period, so that the FIFO of
  * 32 to 47 bytes, draining a byte a cycle, stays full and the arbitration acts every few cycles
- * for a SECTION, SYNC or OVERFLOW or to drop a sample, through the whole of the long gaps). */
-enum { PLAIN, SPATIAL, REDUCE, MARKERS, BUSY };
+ * for a SECTION, SYNC or OVERFLOW or to drop a sample, through the whole of the long gaps;
+ * PACED: the same sessions with a FIFO of 256 to 1,279 bytes draining 2 to 8 bytes a cycle, so
+ * that the arbitration's pace, not room, spaces the acts and most switches fall in the rest
+ * cycles after one: the bulk step's quiet switches, mt_unit_bulk.c). */
+enum { PLAIN, SPATIAL, REDUCE, MARKERS, BUSY, PACED };
 
 /* One random program: the same writes and accesses to a lazy unit (the bulk step) and to one
  * clocked every cycle.  Sections of 2 to 41 cycles (often 2 to 5) switch many times in a gap; the FIFO (32 to
@@ -92,6 +95,8 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
                         .sink = tu_buf_put};
     if (mode == MARKERS || mode == BUSY)
         p.depth = 32 + p.depth % 16, p.drain = 1;
+    if (mode == PACED)
+        p.depth = 256 + (uint32_t)(tu_rand(&rs) % 1024), p.drain = 2 + (uint32_t)(tu_rand(&rs) % 7);
     for (int k = 0; k < 2; k++) {
         out[k].n = 0;
         p.sink_ctx = &out[k];
@@ -114,7 +119,7 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
             off = MT_REG_CTRL, val = 0;
         } else if (what < 4 || (mode == MARKERS && what >= 48)) {
             off = MT_REG_MARKER, val = (uint32_t)(r >> 32);
-        } else if (what < 11 && mode == BUSY) {
+        } else if (what < 11 && (mode == BUSY || mode == PACED)) {
             /* (no length, rate or SYNC period of the random kind: the session stays busy) */
         } else if (what < 8) {
             static const uint32_t lens[] = {MT_REG_LEN_H_LO, MT_REG_LEN_L_LO};
@@ -145,7 +150,7 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
                 for (int k = 0; k < 2; k++)
                     mt_unit_mmio_write(&u[k], c, w[j][0], w[j][1]);
             c++;
-            if (mode == BUSY) {
+            if (mode == BUSY || mode == PACED) {
                 const uint32_t b[][2] = {{MT_REG_LEN_H_LO, 2}, {MT_REG_LEN_L_LO, 3}, {MT_REG_SYNC_PERIOD, 1}};
                 for (size_t j = 0; j < sizeof b / sizeof b[0]; j++)
                     for (int k = 0; k < 2; k++)
@@ -189,18 +194,21 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
 
 /* n trials; with `reset` the lazy unit is made once and reset between them (fuzz_unit's way). */
 static uint64_t bulk_acts; /* the acts the bulk step clocked, over run_trials' last call */
+static uint64_t bulk_quiet; /* the switches it clocked without the generic clock, the same */
 
 static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64_t *bulk_switches, uint64_t *cycles)
 {
     tu_buf out[2] = {{0}, {0}};
     mt_unit u[2];
-    *bulk_cycles = *bulk_switches = *cycles = bulk_acts = 0;
+    *bulk_cycles = *bulk_switches = *cycles = bulk_acts = bulk_quiet = 0;
     for (int t = 0; t < n; t++) {
         trial(0xB01C + (uint64_t)t * 7919 + (uint64_t)mode * 104729, mode, t % 3 == 2, reset && t > 0, u, out);
         *bulk_cycles += u[0].bulk_cycles;
         *bulk_switches += u[0].bulk_switches;
         bulk_acts += u[0].bulk_acts;
+        bulk_quiet += u[0].bulk_quiet_switches;
         assert_int_equal(u[1].bulk_acts, 0); /* the reference never takes it */
+        assert_int_equal(u[1].bulk_quiet_switches, 0);
         *cycles += u[0].now;
         for (int k = reset && t + 1 < n; k < 2; k++)
             mt_unit_free(&u[k]);
@@ -208,8 +216,9 @@ static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64
     free(out[0].p);
     free(out[1].p);
     if (getenv("BULK_COUNTS"))
-        printf("mode %d: %lu bulk cycles, %lu switches, %lu acts, %lu cycles\n", mode, (unsigned long)*bulk_cycles,
-               (unsigned long)*bulk_switches, (unsigned long)bulk_acts, (unsigned long)*cycles);
+        printf("mode %d: %lu bulk cycles, %lu switches, %lu acts, %lu quiet switches, %lu cycles\n", mode,
+               (unsigned long)*bulk_cycles, (unsigned long)*bulk_switches, (unsigned long)bulk_acts,
+               (unsigned long)bulk_quiet, (unsigned long)*cycles);
 }
 
 /* Bursts and spans: stalls on a full FIFO, rest cycles and held samples, switches in the gaps. */
@@ -276,6 +285,18 @@ static void test_bulk_busy(void **state)
     assert_true(bulk_acts > 200000); /* (360,000) */
 }
 
+/* Busy sessions paced by the arbitration (PACED): a switch in the rest after an act, or while
+ * the FIFO has no room and the hold's sample is not ready, is clocked by the bulk step
+ * (mt_unit_bulk.c, switch_is_quiet); one where the arbitration may act is the generic clock's. */
+static void test_bulk_quiet_switches(void **state)
+{
+    (void)state;
+    uint64_t bc, bs, cycles;
+    run_trials(PACED, 40, 0, &bc, &bs, &cycles);
+    assert_true(bulk_quiet > 100000); /* (QUIET_PACED) */
+    assert_true(bulk_acts > 100000);  /* (ACTS_PACED) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_bulk_reduce_reset),
         cmocka_unit_test(test_bulk_markers),
         cmocka_unit_test(test_bulk_busy),
+        cmocka_unit_test(test_bulk_quiet_switches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

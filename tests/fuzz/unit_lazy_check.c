@@ -1,0 +1,57 @@
+/* fuzz_unit_modes' lazy pass against per-cycle clocking over a whole corpus, without the
+ * fuzzer's PER_CYCLE_SPAN_MAX (inputs up to MAX_SPAN cycles: the busy sessions the fuzzer checks
+ * only lazily): every input run through fuzz_unit.c's run() both ways (#included: the same
+ * code), the output bytes and sample counts compared.  Prints the inputs that differ and a
+ * count; exit 1 if any does.  Built like unit_cost: `make build/fuzz/unit_lazy_check`, then
+ * `build/fuzz/unit_lazy_check CORPUS_DIR` (docs/robustness.md, sixth session). */
+#define FUZZ_UNIT_MODES 1
+#include "fuzz_unit.c"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: unit_lazy_check CORPUS_DIR\n");
+        return 2;
+    }
+    DIR *dir = opendir(argv[1]);
+    if (!dir) {
+        fprintf(stderr, "unit_lazy_check: %s: %s\n", argv[1], strerror(errno));
+        return 2;
+    }
+    static uint8_t data[4097];
+    static buf lazy, per_cycle;
+    unsigned inputs = 0, differ = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "unit_lazy_check: %s: %s\n", path, strerror(errno));
+            continue;
+        }
+        size_t size = fread(data, 1, sizeof data, f);
+        fclose(f);
+        if (size > 4096)
+            continue; /* (as the target: ignored) */
+        size = items_within_span(data, size);
+        lazy.n = per_cycle.n = 0;
+        uint64_t sl, sp;
+        run(data, size, 1, &lazy, &sl);
+        run(data, size, 0, &per_cycle, &sp);
+        inputs++;
+        if (lazy.n != per_cycle.n || (lazy.n && memcmp(lazy.p, per_cycle.p, lazy.n)) || sl != sp) {
+            differ++;
+            printf("differ: %s (%zu against %zu bytes)\n", e->d_name, lazy.n, per_cycle.n);
+        }
+    }
+    closedir(dir);
+    printf("%u inputs, %u differ\n", inputs, differ);
+    return differ ? 1 : 0;
+}

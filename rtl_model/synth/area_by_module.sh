@@ -32,8 +32,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 one() { # one NAME MODULE|"": the stat of the design with MODULE a black box
   local bb=
   [ -z "$2" ] || bb="blackbox *\\$2 *\\$2\\*;"   # (a parametrised module is named \$paramod...\NAME\...)
-  yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top mt_tu_sg48; $bb $ABC9_SCRIPT synth_ice40 $flags -top mt_tu_sg48; tee -q -o $tmp/$1.stat stat" >/dev/null \
-    || { echo "area_by_module: yosys failed ($1)" >&2; return 1; }
+  yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top mt_tu_sg48; $bb $ABC9_SCRIPT synth_ice40 $flags -top mt_tu_sg48; tee -q -o $tmp/$1.stat stat" >"$tmp/$1.log" 2>&1 \
+    || { tail -n 20 "$tmp/$1.log" >&2; echo "area_by_module: yosys failed ($1)" >&2; return 1; }
 }
 figs() { # figs NAME -> "SB_LUT4 FF"
   awk '$1 == "SB_LUT4" { l = $2 } $1 ~ /^SB_DFF/ { f[$1] = $2 } END { s = 0; for (k in f) s += f[k]; print l + 0, s }' "$tmp/$1.stat"

@@ -102,6 +102,8 @@ module mt_tu #(
   logic            fifo_wr_next;
   logic [3:0]      fifo_cnt_next;
   logic [4:0]      fifo_commit_len;
+  logic            fifo_commit_next;
+  logic [4:0]      fifo_commit_len_next;
   logic [Lanes*8-1:0] fifo_data;
 
   // The spatial front end (the full build): in a session with SPATIAL.EN the capture takes its
@@ -289,6 +291,8 @@ module mt_tu #(
     .fifo_data_o   (fifo_data),
     .fifo_commit_o (fifo_commit),
     .fifo_commit_len_o (fifo_commit_len),
+    .fifo_commit_next_o (fifo_commit_next),
+    .fifo_commit_len_next_o (fifo_commit_len_next),
     .status_o      (status),
     .dropped_o     (dropped),
     .dropped_q_o   (dropped_next),
@@ -317,6 +321,8 @@ module mt_tu #(
     .wr_data_i  (fifo_data),
     .commit_i   (fifo_commit),
     .commit_len_i (fifo_commit_len),
+    .commit_next_i (fifo_commit_next),
+    .commit_len_next_i (fifo_commit_len_next),
     .occ_o      (occ),
     .inflight_i (inflight),
     .room_o     (room),

@@ -77,6 +77,8 @@ module mt_tu_ctrl #(
   output logic [Lanes*8-1:0] fifo_data_o,
   output logic            fifo_commit_o,
   output logic [4:0]      fifo_commit_len_o,
+  output logic            fifo_commit_next_o,     // fifo_commit_o and fifo_commit_len_o of the
+  output logic [4:0]      fifo_commit_len_next_o, // next cycle
   // State for the registers
   output logic [7:0]      status_o,
   output logic [31:0]     dropped_o,
@@ -594,6 +596,8 @@ module mt_tu_ctrl #(
     .fifo_data_o,
     .fifo_commit_o,
     .fifo_commit_len_o,
+    .fifo_commit_next_o,
+    .fifo_commit_len_next_o,
     .p1_v_o            (p1_v_q),
     .p1_sync_o         (p1_sync_q),
     .p1_ovf_o          (p1_ovf_q),

@@ -51,6 +51,8 @@ module mt_tu_fifo #(
   input  logic [3:0]          wr_cnt_next_i,  // write enables are registered from them)
   input  logic                commit_i,
   input  logic [4:0]          commit_len_i,
+  input  logic                commit_next_i,      // commit_i and commit_len_i of the next cycle
+  input  logic [4:0]          commit_len_next_i,  // (the flags' addends are registered from them)
   // Occupancy at the start of this cycle; room_o: the space after this cycle's drain holds
   // 16 * (k + 1) bytes, a packet chosen now and the k packets in flight, where k is 1 if a packet
   // is committed in this cycle (inflight_i one cycle before: under contract v4 that is the only
@@ -76,43 +78,42 @@ module mt_tu_fifo #(
   // in no cycle: nothing is chosen before a session starts, and the reset clocks them once.)
   logic room_q, half_q;
   logic [1:0] room_k;
-  // The next occupancy is a + c (a: this cycle's occupancy after the drain, c: the committed
-  // length), so "a + c <= X" is tested as "(X - c) - a >= 0": two short carry chains side by side
-  // and one after them, where "a + c", then a compare, would be three in a row.
   logic [OccW-1:0] occ_mn_q, occ_mn_d;   // occ - N (used when occ >= N), a register: a + c - N
   logic [OccW-1:0] a;
-  logic [4:0]      c;
+  logic [4:0]      c, c_next;
   logic [5:0]      c_mn;              // c - N, from 5-bit values (N is a strap)
   logic            ge_n_q, ge_n_d;  // occ >= N, a flip-flop (from the next occupancy)
   assign a      = ge_n_q ? occ_mn_q : '0;
   assign c      = commit_i ? commit_len_i : 5'd0;
+  assign c_next = commit_next_i ? commit_len_next_i : 5'd0;
   assign c_mn   = {1'b0, c} - {1'b0, drain_i};
   assign occ_mn_d = a + {{(OccW - 6){c_mn[5]}}, c_mn};
   // A. Drain: min(occ, Drain) bytes leave.
   assign out_cnt = ge_n_q ? drain_i : 5'(occ_q);
   assign occ_d   = a + OccW'(c);
-  // The flags test x - c - a >= 0 for four constants x of the straps.  x - a is a register too:
-  // a = ge_n ? occ - N : 0, so x - a is x or x - (occ - N), and x - (occ - N) of the next cycle is
-  // (x + N - c) - a of this one; so each test is one short carry chain after a select of a
-  // flip-flop.  (Two chains in a row, the a + c of the occupancy and a compare, do not fit.)
-  localparam int unsigned NX = 4;   // room for one packet, for two, half full, occ >= N
-  // (signed, FW bits: x - (occ - N) - c lies within -(Depth + 62) .. Depth + 16)
-  localparam int unsigned FW = OccW + 2;
-  logic [NX*FW-1:0] xk, xm_q, xm_d;   // x; x - (occ - N), signed, FW bits each
-  logic [NX-1:0]       fit;
-  assign xk[0*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(16);
-  assign xk[1*FW +: FW] = FW'(depth_i) + FW'(drain_i) - FW'(32);
-  assign xk[2*FW +: FW] = (FW'(depth_i) >> 1) + FW'(drain_i);
-  assign xk[3*FW +: FW] = FW'(drain_i) - FW'(1);
+  // Each flag is "a + c <= x" for a constant x of the straps.  With W = OccW + 1 bits and
+  // k = (2^W - 1 - x) + c, that is "a + k < 2^W" (a < 2^OccW and c < 32, so a + c < 2^W and
+  // nothing wraps): the carry out of one adder.  k is a register, formed a cycle ahead from the
+  // next commit (the pipeline's P3 takes PW's valid bit and length every cycle), and a is 0 or
+  // occ - N, so each flag is one carry chain from flip-flops (occ_mn_q + k) and a select by
+  // ge_n_q after it; a constant plus a 5-bit value, k has few distinct bits, which synthesis
+  // shares between the flags.  (Until 2026-12-06 each flag kept its own x - (occ - N) as a
+  // register and formed it with two more carry chains: about 60 flip-flops and 110 tables more;
+  // docs/trace-unit-rtl.md section 6, "Area, 2026-12-06, third session".)
+  localparam int unsigned NX = 4;   // room for one packet, for two, half full, occ < N
+  localparam int unsigned W  = OccW + 1;
+  logic [NX*W-1:0]     xk;          // x, W bits each (all >= 0: depth >= 32, N >= 1)
+  logic [NX*(W+1)-1:0] kx_q, kx_d;  // (2^W - 1 - x) + c, W + 1 bits each
+  logic [NX-1:0]       fit;         // a + c <= x
+  assign xk[0*W +: W] = W'(depth_i) + W'(drain_i) - W'(16);
+  assign xk[1*W +: W] = W'(depth_i) + W'(drain_i) - W'(32);
+  assign xk[2*W +: W] = (W'(depth_i) >> 1) + W'(drain_i);
+  assign xk[3*W +: W] = W'(drain_i) - W'(1);
   for (genvar k = 0; k < NX; k++) begin : g_fit
-    logic [FW-1:0] xa;
-    // verilator lint_off UNUSEDSIGNAL
-    logic [FW-1:0] r;   // only its sign is the result
-    // verilator lint_on UNUSEDSIGNAL
-    assign xa       = ge_n_q ? xm_q[k*FW +: FW] : xk[k*FW +: FW];
-    assign r        = xa - FW'(c);
-    assign fit[k]   = !r[FW-1];
-    assign xm_d[k*FW +: FW] = (xk[k*FW +: FW] + FW'(drain_i) - FW'(c)) - FW'(a);
+    logic [W:0] s;   // a + k, when a = occ - N
+    assign kx_d[k*(W+1) +: W+1] = {1'b0, ~xk[k*W +: W]} + (W+1)'(c_next);
+    assign s      = (W+1)'(occ_mn_q) + kx_q[k*(W+1) +: W+1];
+    assign fit[k] = ge_n_q ? !s[W] : !kx_q[k*(W+1) + W];
   end
   for (genvar k = 0; k < 2; k++) begin : g_room
     assign room_k[k] = mt_tu_pkg::le17(17'(16 * (k + 1)), 17'(depth_i)) && fit[k];
@@ -122,12 +123,12 @@ module mt_tu_fifo #(
       room_q <= 1'b0;
       half_q <= 1'b0;
       ge_n_q <= 1'b0;
-      xm_q   <= '0;
+      kx_q   <= '0;   // (in the first cycle after a reset a = c = 0, and fit is 1 either way)
     end else begin
       half_q <= fit[2];
       ge_n_q <= ge_n_d;
       room_q <= inflight_i ? room_k[1] : room_k[0];
-      xm_q   <= xm_d;
+      kx_q   <= kx_d;
     end
   end
   assign ge_n_d = !fit[3];   // a + c > N - 1

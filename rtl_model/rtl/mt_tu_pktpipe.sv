@@ -60,6 +60,8 @@ module mt_tu_pktpipe #(
   output logic [Lanes*8-1:0] fifo_data_o,
   output logic        fifo_commit_o,
   output logic [4:0]  fifo_commit_len_o,
+  output logic        fifo_commit_next_o,      // fifo_commit_o and fifo_commit_len_o of the next
+  output logic [4:0]  fifo_commit_len_next_o,  // cycle (the FIFO's flags take them a cycle ahead)
   // The stages, for the state that follows them
   output logic        p1_v_o,           // a packet in P1 ...
   output logic        p1_sync_o,
@@ -355,6 +357,8 @@ module mt_tu_pktpipe #(
   assign fifo_data_o       = w_data_q;
   assign fifo_commit_o     = p3_v_q;
   assign fifo_commit_len_o = p3_len_q;
+  assign fifo_commit_next_o     = pw_v_q;     // (p3_v_q and p3_len_q take them every cycle)
+  assign fifo_commit_len_next_o = pw_len_q;
 
   assign fifo_inflight_o = pw_v_q || pq_v_q;
   assign p1_v_o      = p1_v_q;

@@ -335,6 +335,16 @@ static int alternation_ok(const mt_spatial *s, uint64_t x, uint64_t y)
     return 1;
 }
 
+/* A settled alternation's step, not emitted: held as the one to replay when the alternation ends. */
+static inline void hold_skipped(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw)
+{
+    s->skipped_valid = 1;
+    s->skipped_cycle = cycle;
+    s->skipped_page = page;
+    s->skipped_rw = rw & 1;
+    s->alt_skipped++;
+}
+
 static void replay_skipped(mt_spatial *s)
 {
     if (s->skipped_valid) {
@@ -357,11 +367,7 @@ static __attribute__((noinline)) void access_slow(mt_spatial *s, uint64_t cycle,
         if (++s->alt_steps == 1)
             s->alt_ok = alternation_ok(s, page, s->prev_page - 1);
         if (s->alt_ok && s->alt_steps > 2) { /* settled: both pages were emitted since; only the last one matters */
-            s->skipped_valid = 1;
-            s->skipped_cycle = cycle;
-            s->skipped_page = page;
-            s->skipped_rw = rw & 1;
-            s->alt_skipped++;
+            hold_skipped(s, cycle, page, rw);
             return;
         }
     } else {
@@ -396,11 +402,7 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
     s->last_page = page + 1;
     s->last_smask = smask;
     if (++s->alt_steps > 2 && s->alt_ok) {
-        s->skipped_valid = 1;
-        s->skipped_cycle = cycle;
-        s->skipped_page = page;
-        s->skipped_rw = rw & 1;
-        s->alt_skipped++;
+        hold_skipped(s, cycle, page, rw);
         return;
     }
     emit(s, cycle, page, rw & 1, smask);

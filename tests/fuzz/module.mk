@@ -49,13 +49,13 @@ FUZZ_CFLAGS_unit_modes := $(FUZZ_CFLAGS_unit)
 $(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
 # unit_cost (tests/fuzz/unit_cost.c): fuzz_unit_modes' passes timed input by input, a tool (not
 # a target): ASan, UBSan and coverage counters as in the fuzzer, without libFuzzer
-$(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
+$(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c tests/fuzz/corpus_walk.h $(MT_SRCS) $(GEN)/mt_version.h
 	@mkdir -p $(@D)
 	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -fsanitize-coverage=inline-8bit-counters \
 	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm
 # unit_lazy_check (tests/fuzz/unit_lazy_check.c): run()'s lazy pass against per-cycle clocking
 # over a corpus, busy inputs beyond PER_CYCLE_SPAN_MAX included; a tool like unit_cost
-$(FUZZ_BIN)/unit_lazy_check: tests/fuzz/unit_lazy_check.c tests/fuzz/fuzz_unit.c $(MT_SRCS) $(GEN)/mt_version.h
+$(FUZZ_BIN)/unit_lazy_check: tests/fuzz/unit_lazy_check.c tests/fuzz/fuzz_unit.c tests/fuzz/corpus_walk.h $(MT_SRCS) $(GEN)/mt_version.h
 	@mkdir -p $(@D)
 	clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined \
 	  -I$(ROOT) -I$(ROOT)/lib -I$(GEN) -Wall -Wextra -Werror $< $(MT_SRCS) -o $@ -lzstd -lm

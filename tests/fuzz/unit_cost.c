@@ -9,6 +9,8 @@
 #define FUZZ_UNIT_MODES 1
 #include "fuzz_unit.c"
 
+#include "corpus_walk.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -36,21 +38,10 @@ int main(int argc, char **argv)
     static buf a, b, h, q;
     double tq = 0, ta = 0, tb = 0, th = 0;
     unsigned inputs = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            fprintf(stderr, "unit_cost: %s: %s\n", path, strerror(errno));
-            continue;
-        }
-        size_t size = fread(data, 1, sizeof data, f);
-        fclose(f);
-        if (size > 4096)
-            continue; /* (as the target: ignored) */
+    const char *name;
+    long got;
+    while ((got = corpus_next(dir, argv[1], "unit_cost", data, sizeof data - 1, &name)) >= 0) {
+        size_t size = (size_t)got;
         size = items_within_span(data, size);
         inputs++;
         a.n = b.n = h.n = q.n = 0;
@@ -67,7 +58,7 @@ int main(int argc, char **argv)
             run(data, size, 0, &b, &samples);
         const double t4 = cpu_now();
         tq += t1 - t0, th += t2 - t1, ta += t3 - t2, tb += t4 - t3;
-        printf("%.6f %s span=%llu items=%zu q=%.6f h=%.6f a=%.6f b=%.6f\n", t4 - t0, e->d_name,
+        printf("%.6f %s span=%llu items=%zu q=%.6f h=%.6f a=%.6f b=%.6f\n", t4 - t0, name,
                (unsigned long long)span(data, size), size > 2 ? (size - 2) / 4 : 0, t1 - t0, t2 - t1,
                t3 - t2, t4 - t3);
     }

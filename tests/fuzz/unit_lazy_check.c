@@ -7,6 +7,8 @@
 #define FUZZ_UNIT_MODES 1
 #include "fuzz_unit.c"
 
+#include "corpus_walk.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -25,21 +27,10 @@ int main(int argc, char **argv)
     static uint8_t data[4097];
     static buf lazy, per_cycle;
     unsigned inputs = 0, differ = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        FILE *f = fopen(path, "rb");
-        if (!f) {
-            fprintf(stderr, "unit_lazy_check: %s: %s\n", path, strerror(errno));
-            continue;
-        }
-        size_t size = fread(data, 1, sizeof data, f);
-        fclose(f);
-        if (size > 4096)
-            continue; /* (as the target: ignored) */
+    const char *name;
+    long got;
+    while ((got = corpus_next(dir, argv[1], "unit_lazy_check", data, sizeof data - 1, &name)) >= 0) {
+        size_t size = (size_t)got;
         size = items_within_span(data, size);
         lazy.n = per_cycle.n = 0;
         uint64_t sl, sp;
@@ -48,7 +39,7 @@ int main(int argc, char **argv)
         inputs++;
         if (lazy.n != per_cycle.n || (lazy.n && memcmp(lazy.p, per_cycle.p, lazy.n)) || sl != sp) {
             differ++;
-            printf("differ: %s (%zu against %zu bytes)\n", e->d_name, lazy.n, per_cycle.n);
+            printf("differ: %s (%zu against %zu bytes)\n", name, lazy.n, per_cycle.n);
         }
     }
     closedir(dir);

@@ -254,6 +254,22 @@ static void test_opt_per_size_bounded(void **state)
     free(t);
 }
 
+/* Row `at` of one run (`what_a`) against row j of another (`what_b`): policy, size, budget and
+ * counts equal, or a failure that prints both. */
+static void assert_row_equal(size_t at, const char *what_a, const policy_row *x, const char *what_b,
+                             const policy_row *y)
+{
+    if (x->policy != y->policy || x->size != y->size || x->budget != y->budget || x->c.accesses != y->c.accesses ||
+        x->c.faults != y->c.faults || x->c.writebacks != y->c.writebacks)
+        fail_msg("row %zu: %s %s %llu %llu %llu/%llu/%llu, %s %s %llu %llu %llu/%llu/%llu "
+                 "(size budget accesses/faults/write-backs)",
+                 at, what_a, pg_policy_name(x->policy), (unsigned long long)x->size,
+                 (unsigned long long)x->budget, (unsigned long long)x->c.accesses, (unsigned long long)x->c.faults,
+                 (unsigned long long)x->c.writebacks, what_b, pg_policy_name(y->policy),
+                 (unsigned long long)y->size, (unsigned long long)y->budget, (unsigned long long)y->c.accesses,
+                 (unsigned long long)y->c.faults, (unsigned long long)y->c.writebacks);
+}
+
 /* A size-masked trace (a reduce trace's records: the low bits of the address say which sizes
  * see the record): policy_run_masked, one read for every size, gives the rows of policy_run on
  * each size's view (trace_mode_size_view: the way reduce traces were read before), every
@@ -306,18 +322,7 @@ static void test_masked_equals_per_size_views(void **state)
             most = b.samples;
         for (size_t j = 0; j < b.n; j++, at++) {
             assert_true(at < a.n);
-            const policy_row *x = &a.rows[at], *y = &b.rows[j];
-            if (x->policy != y->policy || x->size != y->size || x->budget != y->budget ||
-                x->c.accesses != y->c.accesses || x->c.faults != y->c.faults ||
-                x->c.writebacks != y->c.writebacks)
-                fail_msg("row %zu: masked %s %llu %llu %llu/%llu/%llu, per-size view %s %llu %llu "
-                         "%llu/%llu/%llu (size budget accesses/faults/write-backs)", at,
-                         pg_policy_name(x->policy), (unsigned long long)x->size,
-                         (unsigned long long)x->budget, (unsigned long long)x->c.accesses,
-                         (unsigned long long)x->c.faults, (unsigned long long)x->c.writebacks,
-                         pg_policy_name(y->policy), (unsigned long long)y->size,
-                         (unsigned long long)y->budget, (unsigned long long)y->c.accesses,
-                         (unsigned long long)y->c.faults, (unsigned long long)y->c.writebacks);
+            assert_row_equal(at, "masked", &a.rows[at], "per-size view", &b.rows[j]);
         }
         policy_result_free(&b);
     }
@@ -411,18 +416,7 @@ static void test_selected_equals_sampled_views(void **state)
                 most = b.samples;
             for (size_t j = 0; j < b.n; j++, at++) {
                 assert_true(at < a.n);
-                const policy_row *x = &a.rows[at], *y = &b.rows[j];
-                if (x->policy != y->policy || x->size != y->size || x->budget != y->budget ||
-                    x->c.accesses != y->c.accesses || x->c.faults != y->c.faults ||
-                    x->c.writebacks != y->c.writebacks)
-                    fail_msg("row %zu: selected %s %llu %llu %llu/%llu/%llu, sampled view %s %llu %llu "
-                             "%llu/%llu/%llu (size budget accesses/faults/write-backs)", at,
-                             pg_policy_name(x->policy), (unsigned long long)x->size,
-                             (unsigned long long)x->budget, (unsigned long long)x->c.accesses,
-                             (unsigned long long)x->c.faults, (unsigned long long)x->c.writebacks,
-                             pg_policy_name(y->policy), (unsigned long long)y->size,
-                             (unsigned long long)y->budget, (unsigned long long)y->c.accesses,
-                             (unsigned long long)y->c.faults, (unsigned long long)y->c.writebacks);
+                assert_row_equal(at, "selected", &a.rows[at], "sampled view", &b.rows[j]);
             }
             policy_result_free(&b);
         }

@@ -102,6 +102,29 @@ static void test_parse_errors_name_the_option(void **state)
     }
 }
 
+/* A session of options o on a hart with 1 MiB of RAM at 0x80000000, the unit on its bus, the
+ * CPU at cycle 10, the session attached: what the tests below drive access by access. */
+typedef struct {
+    struct trace_session *s;
+    mt_ram *ram;
+    mt_bus bus;
+    mt_cpu cpu;
+} session_rig;
+
+static void rig_up(session_rig *r, const struct trace_options *o)
+{
+    trace_run_info ri = {.ram_base = 0x80000000, .ram_size = 1 << 20, .program = "x.elf"};
+    char err[256];
+    r->s = trace_session_create(o, &ri, err, sizeof err);
+    assert_non_null(r->s);
+    r->ram = ram_create(0x80000000, 1 << 20);
+    bus_init(&r->bus, r->ram);
+    cpu_init(&r->cpu, &r->bus, TIMING_NONE);
+    assert_true(bus_add_device(&r->bus, trace_session_device(r->s)));
+    trace_session_attach(r->s, &r->cpu);
+    r->cpu.cycle = 10;
+}
+
 /* A session with --trace-unit=both whose RTL alone gets a MARKER write behind the model's back:
  * the first differing byte stops the run (the CPU is asked to stop, finish returns 3 and removes
  * the trace); without the disturbance both agree and the file is written. */
@@ -119,32 +142,25 @@ static void run_lockstep(bool disturb)
     /* r > MT_UNIT_PACE: with an access every cycle a MARKER is chosen while the accesses come
      * (contract v4; at r <= PACE it waits until they stop, docs/trace-unit.md section 5) */
     o.cfg.rate_h = MT_UNIT_PACE + 3;
-    trace_run_info ri = {.ram_base = 0x80000000, .ram_size = 1 << 20, .program = "x.elf"};
     char err[256];
-    struct trace_session *s = trace_session_create(&o, &ri, err, sizeof err);
-    assert_non_null(s);
-    mt_ram *ram = ram_create(0x80000000, 1 << 20);
-    mt_bus bus;
-    bus_init(&bus, ram);
-    mt_cpu cpu;
-    cpu_init(&cpu, &bus, TIMING_NONE);
-    assert_true(bus_add_device(&bus, trace_session_device(s)));
-    trace_session_attach(s, &cpu);
-    cpu.cycle = 10;
+    session_rig r;
+    rig_up(&r, &o);
+    struct trace_session *s = r.s;
+    mt_cpu *cpu = &r.cpu;
     if (disturb) /* only the RTL sees this write (cycle 5: an idle MMIO slot after the setup) */
         assert_int_equal(mt_rtl_mmio_write(mt_lockstep_rtl(trace_session_lockstep(s)), 5, MT_REG_MARKER, 9), 0);
     mt_tracedev *d = trace_session_tracedev(s);
-    for (int i = 0; i < 20000 && !cpu.stop; i++) {
-        mt_access a = {.cycle = cpu.cycle, .addr = 0x80000000 + (uint64_t)(i * 8 % 65536), .size = 8,
+    for (int i = 0; i < 20000 && !cpu->stop; i++) {
+        mt_access a = {.cycle = cpu->cycle, .addr = 0x80000000 + (uint64_t)(i * 8 % 65536), .size = 8,
                        .kind = MT_KIND_LOAD, .tap = MT_TAP_CORE};
-        if (a.cycle >= cpu.listener_due)
-            cpu.listener_due = tracedev_listener(d, &a);
-        cpu.cycle++;
+        if (a.cycle >= cpu->listener_due)
+            cpu->listener_due = tracedev_listener(d, &a);
+        cpu->cycle++;
     }
     int rc = trace_session_finish(s, err, sizeof err);
     if (disturb) {
         assert_int_equal(rc, 3);
-        assert_true(cpu.stop);
+        assert_true(cpu->stop);
         assert_true(mt_lockstep_diverged(trace_session_lockstep(s)));
         assert_non_null(strstr(err, "diverged"));
         assert_int_equal(access(path, F_OK), -1); /* no half trace that looks complete */
@@ -153,14 +169,14 @@ static void run_lockstep(bool disturb)
         assert_int_equal(access(part, F_OK), -1); /* nor its temporary file */
     } else {
         assert_int_equal(rc, 0);
-        assert_false(cpu.stop);
+        assert_false(cpu->stop);
         mt_file *f = mt_file_open(path, err, sizeof err);
         assert_non_null(f);
         mt_file_close(f);
     }
     trace_session_destroy(s);
-    cpu_free(&cpu);
-    ram_destroy(ram);
+    cpu_free(cpu);
+    ram_destroy(r.ram);
     unlink(path);
 }
 
@@ -186,26 +202,19 @@ static long long run_with_progress(const char *path, bool progress, char *last, 
     trace_options_default(&o);
     o.trace_path = path;
     o.model_thread = true;
-    trace_run_info ri = {.ram_base = 0x80000000, .ram_size = 1 << 20, .program = "x.elf"};
     char err[256];
-    struct trace_session *s = trace_session_create(&o, &ri, err, sizeof err);
-    assert_non_null(s);
-    mt_ram *ram = ram_create(0x80000000, 1 << 20);
-    mt_bus bus;
-    bus_init(&bus, ram);
-    mt_cpu cpu;
-    cpu_init(&cpu, &bus, TIMING_NONE);
-    assert_true(bus_add_device(&bus, trace_session_device(s)));
-    trace_session_attach(s, &cpu);
-    cpu.cycle = 10;
+    session_rig r;
+    rig_up(&r, &o);
+    struct trace_session *s = r.s;
+    mt_cpu *cpu = &r.cpu;
     mt_tracedev *d = trace_session_tracedev(s);
     long long samples = -1;
     for (int i = 0; i < 200000; i++) {
-        mt_access a = {.cycle = cpu.cycle, .addr = 0x80000000 + (uint64_t)(i * 72 % 1000000), .size = 8,
+        mt_access a = {.cycle = cpu->cycle, .addr = 0x80000000 + (uint64_t)(i * 72 % 1000000), .size = 8,
                        .kind = i % 3 ? MT_KIND_LOAD : MT_KIND_STORE, .tap = MT_TAP_CORE};
-        if (a.cycle >= cpu.listener_due)
-            cpu.listener_due = tracedev_listener(d, &a);
-        cpu.cycle++;
+        if (a.cycle >= cpu->listener_due)
+            cpu->listener_due = tracedev_listener(d, &a);
+        cpu->cycle++;
         if (progress && i % 997 == 996) {
             trace_session_progress(s, last, lastlen);
             double mb;
@@ -229,8 +238,8 @@ static long long run_with_progress(const char *path, bool progress, char *last, 
     assert_int_equal(sscanf(line, "trace.samples %lld", total), 1);
     free(rep);
     trace_session_destroy(s);
-    cpu_free(&cpu);
-    ram_destroy(ram);
+    cpu_free(cpu);
+    ram_destroy(r.ram);
     return samples;
 }
 

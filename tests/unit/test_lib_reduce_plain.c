@@ -29,30 +29,8 @@
 
 #include "mt_reduce.h"
 
-typedef struct {
-    uint64_t cycle, page;
-    unsigned rw, mask;
-} rec;
+#include "mask_records.h"
 
-typedef struct {
-    rec *r;
-    size_t n, cap;
-} recs;
-
-static void push(recs *v, rec x)
-{
-    if (v->n == v->cap) {
-        v->cap = v->cap ? v->cap * 2 : 256;
-        v->r = realloc(v->r, v->cap * sizeof *v->r);
-        assert_non_null(v->r);
-    }
-    v->r[v->n++] = x;
-}
-
-static void sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
-{
-    push(ctx, (rec){.cycle = cycle, .page = page, .rw = rw, .mask = mask});
-}
 
 /* Pages are drawn from [0, SPAN): metapage ids at every size fit the marker arrays below. */
 #define SPAN 4096u
@@ -159,7 +137,7 @@ static void plain_records(const uint64_t *page, const uint8_t *rw, size_t n, uin
     }
     for (size_t j = 0; j < n; j++)
         if (mask[j])
-            push(out, (rec){.cycle = j, .page = page[j], .rw = rw[j], .mask = mask[j]});
+            recs_push(out, (rec){.cycle = j, .page = page[j], .rw = rw[j], .mask = mask[j]});
     free(st), free(mask), free(ref), free(mp), free(seen), free(last), free(t1), free(known), free(pend);
 }
 
@@ -179,7 +157,7 @@ static void check_stream(const uint64_t *page, const uint8_t *rw, size_t n, uint
     recs want = {0}, got = {0};
     plain_records(page, rw, n, budget, &want);
     mt_reduce r;
-    assert_int_equal(mt_reduce_init(&r, budget, sink, &got), 0);
+    assert_int_equal(mt_reduce_init(&r, budget, recs_sink, &got), 0);
     r.heap_limit = (size_t)1 << 40; /* no forced keeps (exact, but not the plain definition); the
                                        periodic releases stay */
     for (size_t j = 0; j < n; j++)

@@ -17,26 +17,8 @@
 
 #include "mt_spatial.h"
 
-typedef struct {
-    uint64_t cycle, page;
-    unsigned rw, mask;
-} rec;
+#include "mask_records.h"
 
-typedef struct {
-    rec *r;
-    size_t n, cap;
-} recs;
-
-static void sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
-{
-    recs *v = ctx;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? v->cap * 2 : 1024;
-        v->r = realloc(v->r, v->cap * sizeof *v->r);
-        assert_non_null(v->r);
-    }
-    v->r[v->n++] = (rec){cycle, page, rw, mask};
-}
 
 /* ---- the plain definition ------------------------------------------------------------------ */
 
@@ -86,7 +68,7 @@ static void plain_emit(plain *p, uint64_t cycle, uint64_t page, unsigned rw)
     p->kept_valid |= mask;
     if (mask) {
         p->records++;
-        sink(&p->out, cycle, page, rw, mask);
+        recs_sink(&p->out, cycle, page, rw, mask);
     }
 }
 
@@ -139,7 +121,7 @@ static void compare(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2
     static mt_spatial s;
     recs got = {0};
     plain_init(&p, rate, log2m, max);
-    assert_int_equal(mt_spatial_init_rule(&s, rate, log2m, max, sink, &got), 0);
+    assert_int_equal(mt_spatial_init_rule(&s, rate, log2m, max, recs_sink, &got), 0);
     for (size_t i = 0; i < n; i++) {
         mt_spatial_access(&s, 2 * i + 1, addr[i], (unsigned)(addr[i] >> 63));
         plain_access(&p, 2 * i + 1, addr[i], (unsigned)(addr[i] >> 63));

@@ -270,6 +270,26 @@ static void assert_row_equal(size_t at, const char *what_a, const policy_row *x,
                  (unsigned long long)y->c.faults, (unsigned long long)y->c.writebacks);
 }
 
+/* policy_run of `one` on a view of a trace (closed here) against a's rows from *at on, which it
+ * moves past them; *most keeps the largest sample count of the views.  Returns the view's rows. */
+static size_t view_rows_equal(ht_source *view, const policy_config *one, const policy_result *a, size_t *at,
+                              const char *what_a, const char *what_b, uint64_t *most)
+{
+    char err[256];
+    policy_result b;
+    assert_int_equal(policy_run(view, one, &b, err, sizeof err), 0);
+    view->close(view);
+    if (b.samples > *most)
+        *most = b.samples;
+    for (size_t j = 0; j < b.n; j++, (*at)++) {
+        assert_true(*at < a->n);
+        assert_row_equal(*at, what_a, &a->rows[*at], what_b, &b.rows[j]);
+    }
+    const size_t n = b.n;
+    policy_result_free(&b);
+    return n;
+}
+
 /* A size-masked trace (a reduce trace's records: the low bits of the address say which sizes
  * see the record): policy_run_masked, one read for every size, gives the rows of policy_run on
  * each size's view (trace_mode_size_view: the way reduce traces were read before), every
@@ -313,18 +333,8 @@ static void test_masked_equals_per_size_views(void **state)
         one.sizes[0] = cfg.sizes[s];
         one.nsizes = 1;
         assert_int_equal(ht_rewind(src), 0);
-        ht_source *view = trace_mode_size_view(src, bits[s]);
-        policy_result b;
-        assert_int_equal(policy_run(view, &one, &b, err, sizeof err), 0);
-        view->close(view);
-        assert_true(b.n > 0);
-        if (b.samples > most)
-            most = b.samples;
-        for (size_t j = 0; j < b.n; j++, at++) {
-            assert_true(at < a.n);
-            assert_row_equal(at, "masked", &a.rows[at], "per-size view", &b.rows[j]);
-        }
-        policy_result_free(&b);
+        assert_true(view_rows_equal(trace_mode_size_view(src, bits[s]), &one, &a, &at, "masked", "per-size view",
+                                    &most) > 0);
     }
     assert_int_equal(at, a.n);
     assert_int_equal(a.samples, most);
@@ -408,17 +418,8 @@ static void test_selected_equals_sampled_views(void **state)
             memcpy(one.budgets, caps[s] + first, (size_t)one.nbudgets * sizeof caps[s][0]);
             one.primary_budget = one.budgets[0];
             assert_int_equal(ht_rewind(src), 0);
-            ht_source *view = trace_mode_sample_view(src, bits[s], rate_of_bit[bits[s]]);
-            policy_result b;
-            assert_int_equal(policy_run(view, &one, &b, err, sizeof err), 0);
-            view->close(view);
-            if (b.samples > most)
-                most = b.samples;
-            for (size_t j = 0; j < b.n; j++, at++) {
-                assert_true(at < a.n);
-                assert_row_equal(at, "selected", &a.rows[at], "sampled view", &b.rows[j]);
-            }
-            policy_result_free(&b);
+            view_rows_equal(trace_mode_sample_view(src, bits[s], rate_of_bit[bits[s]]), &one, &a, &at, "selected",
+                            "sampled view", &most);
         }
     assert_int_equal(at, a.n);
     assert_int_equal(a.samples, most);

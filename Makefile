@@ -100,5 +100,8 @@ include mk/install.mk
 clean:
 	rm -rf build $(CLEAN_EXTRA)
 
-# Header dependencies of our own objects only (not the kernel's .d files under build/linux).
--include $(shell find $(OBJ) $(BUILD)/pic build/rtl -type f -name '*.d' 2>/dev/null)
+# Header dependencies of our own objects only (not the kernel's .d files under build/linux), and
+# of the objects Verilator's make builds under build/rtl -- but not its *__ver.d files: each names
+# itself a target of the netlist it was made from, so make would remake that netlist (a yosys run
+# for the gate-level one) before any goal, even under -n, to bring the included makefile up to date.
+-include $(shell find $(OBJ) $(BUILD)/pic build/rtl -type f -name '*.d' ! -name '*__ver.d' 2>/dev/null)

@@ -92,15 +92,76 @@ static mt_unit *unit_for(int pass, const uint8_t *d, size_t n, buf *out)
     return u;
 }
 
-static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
+/* The part of an input the passes take: its first `size` bytes (whole items, within MAX_SPAN
+ * cycles, below) and the cycle its session stops at (0: the last item's cycle + 1, as for any
+ * input; the cut at OUT_BUDGET may stop it inside the gap before the next item). */
+typedef struct {
+    size_t size;
+    uint64_t stop;
+} extent;
+
+/* The stop cycle of a pass whose last item was at cycle c. */
+static uint64_t stop_cycle(const extent *e, uint64_t c)
 {
-    mt_unit *u = unit_for(lazy, d, n, out);
+    return e->stop > c + 1 ? e->stop : c + 1;
+}
+
+/* An input is also taken only while the unit's stream stays within OUT_BUDGET bytes: it ends
+ * at the item, or at the cycle inside an item's gap, at which the lazy pass's stream (as
+ * drained) has passed it.  A busy session (sections of 2 and 3 cycles, a SECTION or SYNC every
+ * PACE cycles, the FIFO full) costs the model a packet every few cycles whatever the bulk step
+ * does: over the span bound that was 3,400 acts a pass and up to 20 KB of stream, 0.4 us an act
+ * a pass under the sanitizers, so a corpus that had found such sessions ran at a quarter of the
+ * rate of one that had not, and one made of them at a twentieth (docs/robustness.md, seventh
+ * session).  What such a session reaches it reaches in its first few hundred bytes (a FIFO here
+ * holds at most 1,052 bytes, a SYNC period is 64 to 8,192) but for one state: a SYNC starved by
+ * the sections' SECTIONs for 16 KB, whose byte count saturates (MT_PREV_BYTES_MAX), which the
+ * budget leaves to tests/unit/test_lib_unit_bulk.c.  Inputs a fuzzer grows from the seeds
+ * without finding a busy session make at most a few hundred bytes: they are never cut.  The cut
+ * input is an input like any other to every pass and check. */
+#ifndef OUT_BUDGET
+#define OUT_BUDGET 1024
+#endif
+/* A gap is crossed in steps of this many cycles, the stream checked after each: a busy
+ * session's stream grows by about a byte a cycle, so the cut comes within a step of the budget
+ * even in a gap of 12,319 cycles (one item). */
+#define BUDGET_STEP 256
+
+/* Completes u's cycles before c in steps, while the stream in out (since out_from) stays within
+ * OUT_BUDGET: 1 when it has (u->now may be short of c by a step), 0 when it passed it. */
+static int advance_within_budget(mt_unit *u, uint64_t c, const buf *out, size_t out_from)
+{
+    while (u->now + BUDGET_STEP < c) {
+        mt_unit_advance(u, u->now + BUDGET_STEP);
+        if (out->n - out_from > OUT_BUDGET)
+            return 0;
+    }
+    return 1;
+}
+
+/* One pass over e's items, the unit clocked lazily or every cycle.  With `cut` (the lazy pass,
+ * the first) it also applies OUT_BUDGET, shortening e where the stream passes it; the passes
+ * after it take the shortened e. */
+static void run(const uint8_t *d, extent *e, int lazy, int cut, buf *out, uint64_t *samples)
+{
+    mt_unit *u = unit_for(lazy, d, e->size, out);
     u->lazy = lazy;
     uint64_t c = 1;
     *samples = 0;
-    for (size_t i = 2; i + 4 <= n; i += 4) {
+    const size_t out_from = out->n;
+    for (size_t i = 2; i + 4 <= e->size; i += 4) {
+        if (cut && out->n - out_from > OUT_BUDGET) {
+            e->size = i; /* the input ends before this item */
+            break;
+        }
         const uint8_t *x = d + i;
-        c += x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3);
+        const uint64_t at = c + (x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3));
+        if (cut && !advance_within_budget(u, at, out, out_from)) {
+            e->size = i; /* ... and its session stops inside this item's gap, where the unit is */
+            e->stop = u->now;
+            break;
+        }
+        c = at;
         if (item_is_write(x)) {
             uint32_t reg, val;
             item_write(x, &reg, &val);
@@ -112,16 +173,17 @@ static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *sample
         if (x[0] & 0x40)
             c++; /* keep one access per cycle most of the time */
     }
-    mt_unit_stop(u, c + 1);
-    if (u->order_errors > 0 && u->order_errors > n)
+    mt_unit_stop(u, stop_cycle(e, c));
+    if (u->order_errors > 0 && u->order_errors > e->size)
         abort();
     *samples = u->samples;
 }
 
 /* The emulator's protocol: via_sched 0 gives every access of the unit's tap from next_due on
  * (tracedev's model listener), 1 only those the schedule's copy captures (tracepipe). */
-static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
+static void run_hooked(const uint8_t *d, const extent *e, int via_sched, buf *out)
 {
+    const size_t n = e->size;
     mt_unit *u = unit_for(2 + via_sched, d, n, out);
     if (via_sched && mt_unit_batch_output(u, 1) != 0) /* as the emulator runs it */
         abort();
@@ -156,8 +218,9 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
     /* The same stop cycle whatever the unit was given (the END packet carries it): c is the last
      * input's cycle, and u->now is at most c + 1 (an access completes its cycle). It was
      * max(c, now) + 1: a last access fed to one unit and not to the other (not captured, so
-     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz). */
-    mt_unit_stop(u, c + 1);
+     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz).  (A
+     * stop inside a gap, e->stop, is later than that in both passes.) */
+    mt_unit_stop(u, stop_cycle(e, c));
 }
 
 /* The cycles item x advances the input's clock by (as run() counts them). */
@@ -189,8 +252,8 @@ static uint64_t span(const uint8_t *d, size_t n)
  * stays (docs/robustness.md, fourth session). */
 #define MAX_SPAN 20000
 
-/* The bytes of the input that hold its items within MAX_SPAN cycles. */
-static size_t items_within_span(const uint8_t *d, size_t n)
+/* The input's items within MAX_SPAN cycles. */
+static extent items_within_span(const uint8_t *d, size_t n)
 {
     uint64_t c = 1;
     size_t i = 2;
@@ -199,7 +262,14 @@ static size_t items_within_span(const uint8_t *d, size_t n)
         if (c > MAX_SPAN)
             break;
     }
-    return i < n ? i : n;
+    return (extent){.size = i < n ? i : n, .stop = 0};
+}
+
+/* The cycles e spans. */
+static uint64_t extent_span(const uint8_t *d, const extent *e)
+{
+    const uint64_t c = span(d, e->size);
+    return e->stop > c ? e->stop : c;
 }
 
 /* Per-cycle clocking costs every cycle (and, instrumented, a coverage callback per compare in
@@ -213,14 +283,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    size = items_within_span(data, size);
+    extent e = items_within_span(data, size);
     /* the output buffers live as long as the process: no allocation per run once grown */
     static buf a, b, h, q;
     a.n = b.n = h.n = q.n = 0;
     uint64_t sa, sb;
-    run(data, size, 1, &a, &sa);
-    if (span(data, size) <= PER_CYCLE_SPAN_MAX) {
-        run(data, size, 0, &b, &sb);
+    run(data, &e, 1, 1, &a, &sa); /* (it may cut the input at OUT_BUDGET) */
+    if (extent_span(data, &e) <= PER_CYCLE_SPAN_MAX) {
+        run(data, &e, 0, 0, &b, &sb);
         if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n)))
             abort(); /* lazy and per-cycle clocking differ */
     }
@@ -232,8 +302,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s.losses)
         abort(); /* the model wrote something its own decoder rejects */
 
-    run_hooked(data, size, 0, &h);
-    run_hooked(data, size, 1, &q);
+    run_hooked(data, &e, 0, &h);
+    run_hooked(data, &e, 1, &q);
     if (h.n != q.n || (h.n && memcmp(h.p, q.p, h.n)))
         abort(); /* the schedule's copy picked other accesses than the unit captures */
     return 0;

@@ -5,7 +5,7 @@
  * as the emulator drives it (one access per cycle, each of the unit's tap from next_due on), a
  * model fed only the accesses its schedule's copy says it captures (lib/mt_sched.h, what
  * emu/trace/tracepipe.c does) must give the same bytes as one fed them all.  An input's items
- * count up to MAX_SPAN cycles (below). */
+ * count up to MAX_SPAN cycles, and while the unit's stream is within OUT_BUDGET bytes (below). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -112,19 +112,20 @@ static uint64_t stop_cycle(const extent *e, uint64_t c)
  * PACE cycles, the FIFO full) costs the model a packet every few cycles whatever the bulk step
  * does: over the span bound that was 3,400 acts a pass and up to 20 KB of stream, 0.4 us an act
  * a pass under the sanitizers, so a corpus that had found such sessions ran at a quarter of the
- * rate of one that had not, and one made of them at a twentieth (docs/robustness.md, seventh
- * session).  What such a session reaches it reaches in its first few hundred bytes (a FIFO here
- * holds at most 1,052 bytes, a SYNC period is 64 to 8,192) but for one state: a SYNC starved by
- * the sections' SECTIONs for 16 KB, whose byte count saturates (MT_PREV_BYTES_MAX), which the
- * budget leaves to tests/unit/test_lib_unit_bulk.c.  Inputs a fuzzer grows from the seeds
- * without finding a busy session make at most a few hundred bytes: they are never cut.  The cut
- * input is an input like any other to every pass and check. */
+ * rate of one that had not (docs/robustness.md, seventh session).  Such a session reaches its
+ * states in its first few hundred bytes (a FIFO here holds at most 1,052), but for three that
+ * take more stream: a SYNC starved by the sections' SECTIONs for 16 KB, its byte count
+ * saturated (MT_PREV_BYTES_MAX); the emulator's batched output handing its stage over (depth +
+ * 4 KB); an OVERFLOW for 128 drops or more.  tests/unit/test_lib_unit_bulk.c has the first two
+ * (test_bulk_busy counts them), compared with per-cycle clocking.  Inputs grown from the seeds
+ * without a busy session make a few hundred bytes (473 at most after 500 s): never cut.  The
+ * cut input is an input like any other to every pass and check. */
 #ifndef OUT_BUDGET
 #define OUT_BUDGET 1024
 #endif
 /* A gap is crossed in steps of this many cycles, the stream checked after each: a busy
- * session's stream grows by about a byte a cycle, so the cut comes within a step of the budget
- * even in a gap of 12,319 cycles (one item). */
+ * session's stream grows by about a byte a cycle, so even in a gap of 12,319 cycles (one item)
+ * the cut comes a few hundred bytes after the budget is passed. */
 #define BUDGET_STEP 256
 
 /* Completes u's cycles before c in steps, while the stream in out (since out_from) stays within

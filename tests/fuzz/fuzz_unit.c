@@ -113,11 +113,12 @@ static uint64_t stop_cycle(const extent *e, uint64_t c)
  * does: over the span bound that was 3,400 acts a pass and up to 20 KB of stream, 0.4 us an act
  * a pass under the sanitizers, so a corpus that had found such sessions ran at a quarter of the
  * rate of one that had not (docs/robustness.md, seventh session).  Such a session reaches its
- * states in its first few hundred bytes (a FIFO here holds at most 1,052), but for three that
- * take more stream: a SYNC starved by the sections' SECTIONs for 16 KB, its byte count
- * saturated (MT_PREV_BYTES_MAX); the emulator's batched output handing its stage over (depth +
- * 4 KB); an OVERFLOW for 128 drops or more.  tests/unit/test_lib_unit_bulk.c has the first two
- * (test_bulk_busy counts them), compared with per-cycle clocking.  Inputs grown from the seeds
+ * states in its first few hundred bytes (a FIFO here holds at most 1,052), but for a few that
+ * take more stream (docs/robustness.md lists them): a SYNC starved by the sections' SECTIONs
+ * for 16 KB, its byte count saturated (MT_PREV_BYTES_MAX); the emulator's batched output
+ * handing its stage over (depth + 4 KB); an OVERFLOW for 128 drops or more; an edge of the
+ * decoder's SYNC check.  tests/unit/test_lib_unit_bulk.c has the first two (test_bulk_busy
+ * counts them), compared with per-cycle clocking.  Inputs grown from the seeds
  * without a busy session make a few hundred bytes (473 at most after 500 s): never cut.  The
  * cut input is an input like any other to every pass and check. */
 #ifndef OUT_BUDGET

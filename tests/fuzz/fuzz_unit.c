@@ -5,7 +5,7 @@
  * as the emulator drives it (one access per cycle, each of the unit's tap from next_due on), a
  * model fed only the accesses its schedule's copy says it captures (lib/mt_sched.h, what
  * emu/trace/tracepipe.c does) must give the same bytes as one fed them all.  An input's items
- * count up to MAX_SPAN cycles (below). */
+ * count up to MAX_SPAN cycles, and while the unit's stream is within OUT_BUDGET bytes (below). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -92,15 +92,88 @@ static mt_unit *unit_for(int pass, const uint8_t *d, size_t n, buf *out)
     return u;
 }
 
-static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *samples)
+/* The part of an input the passes take: its first `size` bytes (whole items, within MAX_SPAN
+ * cycles, below) and the cycle its session stops at (0: the last item's cycle + 1, as for any
+ * input; the cut at OUT_BUDGET may stop it inside the gap before the next item). */
+typedef struct {
+    size_t size;
+    uint64_t stop;
+} extent;
+
+/* The stop cycle of a pass whose last item was at cycle c. */
+static uint64_t stop_cycle(const extent *e, uint64_t c)
 {
-    mt_unit *u = unit_for(lazy, d, n, out);
+    return e->stop > c + 1 ? e->stop : c + 1;
+}
+
+/* An input is also taken only while the unit's stream stays within OUT_BUDGET bytes: it ends
+ * at the item, or at the cycle inside an item's gap, at which the lazy pass's stream (as
+ * drained) has passed it.  A busy session (sections of 2 and 3 cycles, a SECTION or SYNC every
+ * PACE cycles, the FIFO full) costs the model a packet every few cycles whatever the bulk step
+ * does: over the span bound that was 3,400 acts a pass and up to 20 KB of stream, 0.4 us an act
+ * a pass under the sanitizers, so a corpus that had found such sessions ran at a quarter of the
+ * rate of one that had not (docs/robustness.md, seventh session).  Such a session reaches its
+ * states in its first few hundred bytes (a FIFO here holds at most 1,052), but for a few that
+ * take more stream (docs/robustness.md lists them): a SYNC starved by the sections' SECTIONs
+ * for 16 KB, its byte count saturated (MT_PREV_BYTES_MAX); the emulator's batched output
+ * handing its stage over (depth + 4 KB); an OVERFLOW for 128 drops or more; an edge of the
+ * decoder's SYNC check.  tests/unit/test_lib_unit_bulk.c has the first two (test_bulk_busy
+ * counts them), compared with per-cycle clocking.  Inputs grown from the seeds
+ * without a busy session make a few hundred bytes (473 at most after 500 s): never cut.  The
+ * cut input is an input like any other to every pass and check. */
+#ifndef OUT_BUDGET
+#define OUT_BUDGET 1024
+#endif
+/* A gap is crossed in steps, the stream checked after each: BUDGET_STEP cycles while it grows
+ * (a busy session's by about a byte a cycle, so even in a gap of 12,319 cycles, one item, the
+ * cut comes a few hundred bytes after the budget is passed), twice the last step, up to
+ * BUDGET_STEP_MAX, after one in which it grew by less than a byte in 8 cycles: a quiet gap is
+ * crossed in a few calls (a step of BUDGET_STEP everywhere cost inputs that are never cut 3 %
+ * more instructions, docs/robustness.md, seventh session).  A gap has no input, so a quiet
+ * stretch in it turns busy only at a section switch, and the longer step overshoots by at most
+ * BUDGET_STEP_MAX cycles' worth. */
+#define BUDGET_STEP 256
+#define BUDGET_STEP_MAX 2048
+
+/* Completes u's cycles before c in steps, while the stream in out (since out_from) stays within
+ * OUT_BUDGET: 1 when it has (u->now may be short of c by a step), 0 when it passed it. */
+static int advance_within_budget(mt_unit *u, uint64_t c, const buf *out, size_t out_from)
+{
+    uint64_t step = BUDGET_STEP;
+    while (u->now + step < c) {
+        const size_t before = out->n;
+        mt_unit_advance(u, u->now + step);
+        if (out->n - out_from > OUT_BUDGET)
+            return 0;
+        if ((out->n - before) * 8 < step && step < BUDGET_STEP_MAX)
+            step *= 2;
+    }
+    return 1;
+}
+
+/* One pass over e's items, the unit clocked lazily or every cycle.  With `cut` (the lazy pass,
+ * the first) it also applies OUT_BUDGET, shortening e where the stream passes it; the passes
+ * after it take the shortened e. */
+static void run(const uint8_t *d, extent *e, int lazy, int cut, buf *out, uint64_t *samples)
+{
+    mt_unit *u = unit_for(lazy, d, e->size, out);
     u->lazy = lazy;
     uint64_t c = 1;
     *samples = 0;
-    for (size_t i = 2; i + 4 <= n; i += 4) {
+    const size_t out_from = out->n;
+    for (size_t i = 2; i + 4 <= e->size; i += 4) {
+        if (cut && out->n - out_from > OUT_BUDGET) {
+            e->size = i; /* the input ends before this item */
+            break;
+        }
         const uint8_t *x = d + i;
-        c += x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3);
+        const uint64_t at = c + (x[0] & 0x80 ? (uint64_t)(x[0] & 0x7f) * 97 : (x[0] & 3));
+        if (cut && !advance_within_budget(u, at, out, out_from)) {
+            e->size = i; /* ... and its session stops inside this item's gap, where the unit is */
+            e->stop = u->now;
+            break;
+        }
+        c = at;
         if (item_is_write(x)) {
             uint32_t reg, val;
             item_write(x, &reg, &val);
@@ -112,16 +185,17 @@ static void run(const uint8_t *d, size_t n, int lazy, buf *out, uint64_t *sample
         if (x[0] & 0x40)
             c++; /* keep one access per cycle most of the time */
     }
-    mt_unit_stop(u, c + 1);
-    if (u->order_errors > 0 && u->order_errors > n)
+    mt_unit_stop(u, stop_cycle(e, c));
+    if (u->order_errors > 0 && u->order_errors > e->size)
         abort();
     *samples = u->samples;
 }
 
 /* The emulator's protocol: via_sched 0 gives every access of the unit's tap from next_due on
  * (tracedev's model listener), 1 only those the schedule's copy captures (tracepipe). */
-static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
+static void run_hooked(const uint8_t *d, const extent *e, int via_sched, buf *out)
 {
+    const size_t n = e->size;
     mt_unit *u = unit_for(2 + via_sched, d, n, out);
     if (via_sched && mt_unit_batch_output(u, 1) != 0) /* as the emulator runs it */
         abort();
@@ -156,8 +230,9 @@ static void run_hooked(const uint8_t *d, size_t n, int via_sched, buf *out)
     /* The same stop cycle whatever the unit was given (the END packet carries it): c is the last
      * input's cycle, and u->now is at most c + 1 (an access completes its cycle). It was
      * max(c, now) + 1: a last access fed to one unit and not to the other (not captured, so
-     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz). */
-    mt_unit_stop(u, c + 1);
+     * equal bytes up to there) ended the sessions a cycle apart (fuzz_unit, make fuzz).  (A
+     * stop inside a gap, e->stop, is later than that in both passes.) */
+    mt_unit_stop(u, stop_cycle(e, c));
 }
 
 /* The cycles item x advances the input's clock by (as run() counts them). */
@@ -189,8 +264,8 @@ static uint64_t span(const uint8_t *d, size_t n)
  * stays (docs/robustness.md, fourth session). */
 #define MAX_SPAN 20000
 
-/* The bytes of the input that hold its items within MAX_SPAN cycles. */
-static size_t items_within_span(const uint8_t *d, size_t n)
+/* The input's items within MAX_SPAN cycles. */
+static extent items_within_span(const uint8_t *d, size_t n)
 {
     uint64_t c = 1;
     size_t i = 2;
@@ -199,7 +274,14 @@ static size_t items_within_span(const uint8_t *d, size_t n)
         if (c > MAX_SPAN)
             break;
     }
-    return i < n ? i : n;
+    return (extent){.size = i < n ? i : n, .stop = 0};
+}
+
+/* The cycles e spans. */
+static uint64_t extent_span(const uint8_t *d, const extent *e)
+{
+    const uint64_t c = span(d, e->size);
+    return e->stop > c ? e->stop : c;
 }
 
 /* Per-cycle clocking costs every cycle (and, instrumented, a coverage callback per compare in
@@ -213,14 +295,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
-    size = items_within_span(data, size);
+    extent e = items_within_span(data, size);
     /* the output buffers live as long as the process: no allocation per run once grown */
     static buf a, b, h, q;
     a.n = b.n = h.n = q.n = 0;
     uint64_t sa, sb;
-    run(data, size, 1, &a, &sa);
-    if (span(data, size) <= PER_CYCLE_SPAN_MAX) {
-        run(data, size, 0, &b, &sb);
+    run(data, &e, 1, 1, &a, &sa); /* (it may cut the input at OUT_BUDGET) */
+    if (extent_span(data, &e) <= PER_CYCLE_SPAN_MAX) {
+        run(data, &e, 0, 0, &b, &sb);
         if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n)))
             abort(); /* lazy and per-cycle clocking differ */
     }
@@ -232,8 +314,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s.losses)
         abort(); /* the model wrote something its own decoder rejects */
 
-    run_hooked(data, size, 0, &h);
-    run_hooked(data, size, 1, &q);
+    run_hooked(data, &e, 0, &h);
+    run_hooked(data, &e, 1, &q);
     if (h.n != q.n || (h.n && memcmp(h.p, q.p, h.n)))
         abort(); /* the schedule's copy picked other accesses than the unit captures */
     return 0;

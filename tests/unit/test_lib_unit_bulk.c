@@ -85,6 +85,13 @@ static void same_unit(mt_unit *f, mt_unit *g, const tu_buf *fo, const tu_buf *go
  * cycles after one: the bulk step's quiet switches, mt_unit_bulk.c). */
 enum { PLAIN, SPATIAL, REDUCE, MARKERS, BUSY, PACED };
 
+/* The states fuzz_unit's stream budget leaves out (tests/fuzz/fuzz_unit.c, OUT_BUDGET), counted
+ * over run_trials' last call: comparisons made with the SYNC byte count saturated (a SYNC starved
+ * by the sections' SECTIONs for MT_PREV_BYTES_MAX bytes), and batched trials whose stream
+ * outgrew the stage (depth + MT_UNIT_BATCH bytes before the stop: the stage handed over from
+ * stage_append, the only hand-over before mt_unit_stop here). */
+static uint64_t sync_saturated, stage_handovers;
+
 /* One random program: the same writes and accesses to a lazy unit (the bulk step) and to one
  * clocked every cycle.  Sections of 2 to 41 cycles (often 2 to 5) switch many times in a gap; the FIFO (32 to
  * 287 bytes, 1 to 3 bytes a cycle) fills and drops samples. */
@@ -175,6 +182,7 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
         }
         c++;
         same_unit(&u[0], &u[1], &out[0], &out[1]);
+        sync_saturated += u[0].sync_bytes == MT_PREV_BYTES_MAX;
         if (r % 5 == 0) { /* a look at a cycle inside the next gap (a read completes what is before) */
             const uint64_t at = u[0].now + (r >> 50) % 300;
             for (int k = 0; k < 2; k++)
@@ -185,6 +193,7 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
         }
     }
     const uint64_t end = c + 1;
+    stage_handovers += batch && out[0].n > p.depth + MT_UNIT_BATCH;
     assert_int_equal(mt_unit_stop(&u[0], end), mt_unit_stop(&u[1], end));
     u[0].batch = 0; /* stopped: everything has reached the sink */
     same_unit(&u[0], &u[1], &out[0], &out[1]);
@@ -200,7 +209,7 @@ static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64
 {
     tu_buf out[2] = {{0}, {0}};
     mt_unit u[2];
-    *bulk_cycles = *bulk_switches = *cycles = bulk_acts = bulk_quiet = 0;
+    *bulk_cycles = *bulk_switches = *cycles = bulk_acts = bulk_quiet = sync_saturated = stage_handovers = 0;
     for (int t = 0; t < n; t++) {
         trial(0xB01C + (uint64_t)t * 7919 + (uint64_t)mode * 104729, mode, t % 3 == 2, reset && t > 0, u, out);
         *bulk_cycles += u[0].bulk_cycles;
@@ -216,9 +225,11 @@ static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64
     free(out[0].p);
     free(out[1].p);
     if (getenv("BULK_COUNTS"))
-        printf("mode %d: %lu bulk cycles, %lu switches, %lu acts, %lu quiet switches, %lu cycles\n", mode,
+        printf("mode %d: %lu bulk cycles, %lu switches, %lu acts, %lu quiet switches, %lu cycles, "
+               "%lu comparisons with the SYNC count saturated, %lu stage hand-overs\n", mode,
                (unsigned long)*bulk_cycles, (unsigned long)*bulk_switches, (unsigned long)bulk_acts,
-               (unsigned long)bulk_quiet, (unsigned long)*cycles);
+               (unsigned long)bulk_quiet, (unsigned long)*cycles, (unsigned long)sync_saturated,
+               (unsigned long)stage_handovers);
 }
 
 /* Bursts and spans: stalls on a full FIFO, rest cycles and held samples, switches in the gaps. */
@@ -283,6 +294,9 @@ static void test_bulk_busy(void **state)
     run_trials(BUSY, 40, 0, &bc, &bs, &cycles);
     assert_true(bc > cycles / 4); /* (1.3 million of 3.9 million, 285,000 switches) */
     assert_true(bulk_acts > 200000); /* (360,000) */
+    /* what fuzz_unit's budget leaves out is here, compared with per-cycle clocking */
+    assert_true(sync_saturated > 1000); /* (2,404) */
+    assert_true(stage_handovers > 6);   /* (13 of its 13 batched trials) */
 }
 
 /* Busy sessions paced by the arbitration (PACED): a switch in the rest after an act, or while

@@ -26,7 +26,7 @@ for item in "$@"; do
     cp "$fz/corpus/$t"/* "$corpus"/
     [ -d "tests/fuzz/regress/$t" ] && cp "tests/fuzz/regress/$t"/* "$corpus"/
   fi
-  case $t in dec) opts=-max_len=1024 ;; unit | unit_modes) opts="-max_len=1024 -entropic=0" ;; elf) opts=-max_len=24576 ;; *) opts= ;; esac # as run.sh
+  case $t in dec) opts=-max_len=1024 ;; unit | unit_modes | unit_long) opts="-max_len=1024 -entropic=0" ;; elf) opts=-max_len=24576 ;; *) opts= ;; esac # as run.sh
   start=$(date -u +%FT%TZ)
   log=$camp/logs/$t.$(date -u +%Y%m%d%H%M%S)
   work=$(mktemp -d) # the whole-program targets' relative paths

@@ -42,11 +42,14 @@ $(FUZZ_DEC_NOCMP): lib/mt_dec.c $(GEN)/mt_version.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) -fno-sanitize-coverage=trace-cmp -MMD -MP -c $< -o $@
 FUZZ_UNIT_LIB_OBJS := $(filter-out $(FUZZ_OBJ)/lib/mt_dec.o,$(FUZZ_LIB_OBJS)) $(FUZZ_DEC_NOCMP)
-$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes: $(FUZZ_DEC_NOCMP)
-$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes: FUZZ_LIB_OBJS = $(FUZZ_UNIT_LIB_OBJS)
+$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes $(FUZZ_BIN)/fuzz_unit_long: $(FUZZ_DEC_NOCMP)
+$(FUZZ_BIN)/fuzz_unit $(FUZZ_BIN)/fuzz_unit_modes $(FUZZ_BIN)/fuzz_unit_long: FUZZ_LIB_OBJS = $(FUZZ_UNIT_LIB_OBJS)
 # fuzz_unit_modes: the same harness with SPATIAL and REDUCE among its writes (#includes fuzz_unit.c)
 FUZZ_CFLAGS_unit_modes := $(FUZZ_CFLAGS_unit)
 $(FUZZ_BIN)/fuzz_unit_modes: tests/fuzz/fuzz_unit.c
+# fuzz_unit_long: fuzz_unit_modes with no stream budget, for the states of long busy sessions
+FUZZ_CFLAGS_unit_long := $(FUZZ_CFLAGS_unit)
+$(FUZZ_BIN)/fuzz_unit_long: tests/fuzz/fuzz_unit.c
 # unit_cost (tests/fuzz/unit_cost.c): fuzz_unit_modes' passes timed input by input, a tool (not
 # a target): ASan, UBSan and coverage counters as in the fuzzer, without libFuzzer
 $(FUZZ_BIN)/unit_cost: tests/fuzz/unit_cost.c tests/fuzz/fuzz_unit.c tests/fuzz/corpus_walk.h $(MT_SRCS) $(GEN)/mt_version.h

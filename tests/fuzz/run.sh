@@ -10,7 +10,7 @@ mkdir -p "$BUILD/fuzz"
 fz=$(cd "$BUILD/fuzz" && pwd)
 corpus=$fz/corpus
 gen=$BUILD/tests/gen_golden
-mkdir -p "$corpus/dec" "$corpus/mtr" "$corpus/unit" "$corpus/unit_modes" "$corpus/elf" "$corpus/dt" "$corpus/import" "$corpus/cli"
+mkdir -p "$corpus/dec" "$corpus/mtr" "$corpus/unit" "$corpus/unit_modes" "$corpus/unit_long" "$corpus/elf" "$corpus/dt" "$corpus/import" "$corpus/cli"
 for v in tests/golden/*.vec; do
   b=$(basename "$v" .vec)
   # stream bytes from the .exp file, prefixed with a piece-size byte for fuzz_dec
@@ -18,7 +18,10 @@ for v in tests/golden/*.vec; do
   "$gen" "$v" /dev/null /dev/null "$corpus/mtr/$b.mtr" || { echo "FAIL fuzz-corpus ($b)"; exit 1; }
   head -c 4000 "$v" > "$corpus/unit/$b"
   cp "$corpus/unit/$b" "$corpus/unit_modes/$b" # the same items; their writes may reach SPATIAL, REDUCE
+  cp "$corpus/unit/$b" "$corpus/unit_long/$b"
 done
+# unit_long (long busy sessions, never cut): also the busy inputs (a FIFO kept full for 20,000 cycles)
+python3 tests/fuzz/busy_inputs.py "$corpus/unit_long" >/dev/null || { echo "FAIL fuzz-corpus (busy_inputs.py)"; exit 1; }
 # gdb: a session's worth of packets (tests/gdb/test_gdb.sh speaks the same), one per seed and all
 mkdir -p "$corpus/gdb"
 pk() { printf '$%s#%02x' "$1" "$(printf '%s' "$1" | od -An -tu1 | tr -s ' ' '\n' | awk '{s+=$1} END {print s % 256}')"; }
@@ -118,7 +121,7 @@ fuzz_one() {
   # and 150,000 runs from the seeds reach as many edges without it (717 against 705).
   case $t in
     dec) opts=-max_len=1024 ;;
-    unit | unit_modes) opts="-max_len=1024 -entropic=0" ;;
+    unit | unit_modes | unit_long) opts="-max_len=1024 -entropic=0" ;;
     elf) opts=-max_len=24576 ;;
     *) opts= ;;
   esac
@@ -136,7 +139,7 @@ fuzz_one() {
 }
 . "$(dirname "$0")/../lib/jobs.sh"
 status=0
-targets=${FUZZ_TARGETS:-dec mtr unit unit_modes elf dt import cli gdb mtemu metatrace}
+targets=${FUZZ_TARGETS:-dec mtr unit unit_modes unit_long elf dt import cli gdb mtemu metatrace}
 jobs_begin
 # FUZZ_TARGETS picks some (e.g. FUZZ_TARGETS="unit dt" to re-run two after a fix)
 for t in $targets; do job fuzz_one "$t"; done

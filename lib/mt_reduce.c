@@ -370,6 +370,8 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 {
     mt_reduce_filter *f = &r->f[i];
     keep_now(r, t, page4k, rw, i);
+    f->gen++; /* E and the entries may change: the hold set's checks at this size are stale */
+    r->gen++;
     uint32_t e;
     if (f->n == f->k) {
         e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
@@ -427,6 +429,70 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
     return e;
 }
 
+/* ---- the hold set (mt_reduce.h mt_reduce_hold) ------------------------------------------ */
+
+/* Size i of slot h: true when a reference to its metapage there would be a plain hit (in the
+ * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i]. */
+static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i)
+{
+    mt_reduce_filter *f = &r->f[i];
+    const bool small = f->k <= MT_REDUCE_SMALL_K;
+    h->fgen[i] = f->gen;
+    uint32_t e = small ? lookup(f, (h->page - 1) >> i, true) : lookup(f, (h->page - 1) >> i, false);
+    if (e == UINT32_MAX)
+        return false;
+    mt_reduce_entry *x = &f->e[e];
+    if (f->evicted_last > x->t1 || (!small && !x->hot))
+        return false;
+    h->ep[i] = x;
+    return true;
+}
+
+static void hold_check(mt_reduce *r, mt_reduce_hold *h)
+{
+    h->bad = 0;
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        if (!hold_check_size(r, h, i))
+            h->bad |= 1u << i;
+    h->gen = r->gen;
+}
+
+/* Slot h's page is a plain hit at every size now.  A size is checked again only when its filter
+ * missed since (nothing else ends the conditions: mt_reduce.h). */
+static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
+{
+    if (h->gen != r->gen) {
+        for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+            if (h->fgen[i] != r->f[i].gen)
+                h->bad = (h->bad & ~(1u << i)) | (uint32_t)!hold_check_size(r, h, i) << i;
+        h->gen = r->gen;
+    }
+    return !h->bad;
+}
+
+static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
+{
+    for (unsigned j = 0; j < MT_REDUCE_HOLD; j++)
+        if (r->hold[j].page == page4k + 1)
+            return &r->hold[j];
+    return NULL;
+}
+
+/* After a reference to page4k at t the long way: page4k is the newest of the last MT_REDUCE_HOLD
+ * distinct pages (h: its slot, or NULL: it takes the oldest one's), checked anew. */
+static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t t)
+{
+    if (!h) {
+        h = &r->hold[0];
+        for (unsigned j = 1; j < MT_REDUCE_HOLD; j++)
+            if (r->hold[j].t < h->t)
+                h = &r->hold[j];
+        h->page = page4k + 1;
+    }
+    h->t = t;
+    hold_check(r, h);
+}
+
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
  * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
 static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
@@ -436,9 +502,21 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
     r->last_ref = page4k + 1;
     unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
-    /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
-     * small ones: two loops, so that neither asks at every size which kind of filter it has */
-    if (n) {
+    mt_reduce_hold *h = hold_find(r, page4k);
+    if (h && hold_ready(r, h)) {
+        /* a plain hit at every size it reaches: what filter_ref would do there, without the search */
+        for (unsigned i = 0; i < n; i++) {
+            mt_reduce_entry *x = h->ep[i];
+            x->pend = 1;
+            x->last = t;
+            x->rw = (uint8_t)rw;
+            x->ref = page4k;
+        }
+        h->t = t;
+        r->held++;
+    } else if (n) {
+        /* the sizes with a hash table and a recency list first (k falls as the size grows), then
+         * the small ones: two loops, so that neither asks at every size which kind of filter it has */
         /* size 0 is searched; the others start from the entries their metapages had when this
          * 4 KiB page was last here (most page changes hit at every size they reach) */
         uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
@@ -449,6 +527,9 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
         for (; i < n; i++)
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
+        hold_note(r, h, page4k, t);
+    } else {
+        hold_note(r, h, page4k, t);
     }
     if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
         r->since_flush = 0;

@@ -457,21 +457,30 @@ static void hold_check(mt_reduce *r, mt_reduce_hold *h)
     h->gen = r->gen;
 }
 
-/* Slot h's page is a plain hit at every size now.  A size is checked again only when its filter
- * missed since (nothing else ends the conditions: mt_reduce.h). */
-static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
+/* Slot h's page again, after a miss somewhere: its sizes whose filters missed since are checked
+ * again (nothing else ends the conditions: mt_reduce.h). */
+static __attribute__((noinline)) bool hold_recheck(mt_reduce *r, mt_reduce_hold *h)
 {
-    if (h->gen != r->gen) {
-        for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-            if (h->fgen[i] != r->f[i].gen)
-                h->bad = (h->bad & ~(1u << i)) | (uint32_t)!hold_check_size(r, h, i) << i;
-        h->gen = r->gen;
-    }
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        if (h->fgen[i] != r->f[i].gen)
+            h->bad = (h->bad & ~(1u << i)) | (uint32_t)!hold_check_size(r, h, i) << i;
+    h->gen = r->gen;
     return !h->bad;
 }
 
+/* Slot h's page is a plain hit at every size now. */
+static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
+{
+    return h->gen == r->gen ? !h->bad : hold_recheck(r, h);
+}
+
+/* The slot of page4k, or NULL.  hold_map (by the page's low bits) names the slot that last took a
+ * page there; another page with the same bits may have taken it since, so a miss looks at all. */
 static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
 {
+    const unsigned m = r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)];
+    if (m && r->hold[m - 1].page == page4k + 1)
+        return &r->hold[m - 1];
     for (unsigned j = 0; j < MT_REDUCE_HOLD; j++)
         if (r->hold[j].page == page4k + 1)
             return &r->hold[j];
@@ -489,13 +498,46 @@ static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t
                 h = &r->hold[j];
         h->page = page4k + 1;
     }
+    r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)] = (uint8_t)(h - r->hold + 1);
     h->t = t;
     hold_check(r, h);
 }
 
+/* Every 4096 page changes, or when the reorder stage is over its limit: the records before the
+ * oldest undecided reference leave, and the stage is brought back under its limit. */
+static __attribute__((noinline)) void flush(mt_reduce *r)
+{
+    r->since_flush = 0;
+    release_below(r, watermark(r));
+    /* each forced reference is the oldest undecided one: it and what waited for it leave */
+    while (r->nheap > r->heap_limit / 2 && !r->oom && force_oldest(r))
+        release_below(r, watermark(r));
+}
+
+/* filters_ref the long way: a search and a decision at each size it reaches; then its hold slot. */
+static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, uint64_t page4k, unsigned rw,
+                                                     unsigned n, mt_reduce_hold *h)
+{
+    if (n) {
+        /* the sizes with a hash table and a recency list first (k falls as the size grows), then
+         * the small ones: two loops, so that neither asks at every size which kind of filter it has */
+        /* size 0 is searched; the others start from the entries their metapages had when this
+         * 4 KiB page was last here (most page changes hit at every size they reach) */
+        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
+                              : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
+        uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
+        unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
+        for (; i < nbig; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
+        for (; i < n; i++)
+            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
+    }
+    hold_note(r, h, page4k, t);
+}
+
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
  * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
-static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
+static inline void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
 {
     uint64_t t = cycle + 1;
     uint64_t diff = r->last_ref ? page4k ^ (r->last_ref - 1) : UINT64_MAX;
@@ -514,30 +556,11 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
         }
         h->t = t;
         r->held++;
-    } else if (n) {
-        /* the sizes with a hash table and a recency list first (k falls as the size grows), then
-         * the small ones: two loops, so that neither asks at every size which kind of filter it has */
-        /* size 0 is searched; the others start from the entries their metapages had when this
-         * 4 KiB page was last here (most page changes hit at every size they reach) */
-        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
-                              : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
-        uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
-        unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
-        for (; i < nbig; i++)
-            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, false, up[i]);
-        for (; i < n; i++)
-            up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
-        hold_note(r, h, page4k, t);
     } else {
-        hold_note(r, h, page4k, t);
+        filters_search(r, t, page4k, rw, n, h);
     }
-    if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
-        r->since_flush = 0;
-        release_below(r, watermark(r));
-        /* each forced reference is the oldest undecided one: it and what waited for it leave */
-        while (r->nheap > r->heap_limit / 2 && !r->oom && force_oldest(r))
-            release_below(r, watermark(r));
-    }
+    if (++r->since_flush >= 4096 || r->nheap > r->heap_limit)
+        flush(r);
 }
 
 /* An alternation of x and y may be skipped when every size sees it as hits: a size whose filter

@@ -94,6 +94,7 @@ typedef struct {
  * t1; the hot groups hold the metapages of the last MT_REDUCE_HOT distinct pages), so a page's
  * check holds until its filters' miss counts (`gen`) move. */
 #define MT_REDUCE_HOLD MT_REDUCE_HOT
+#define MT_REDUCE_HOLD_MAP 32
 typedef struct {
     uint64_t page;          /* 4 KiB page + 1 (0: an empty slot) */
     uint64_t t;             /* its last reference through the filters (the oldest slot is reused) */
@@ -123,6 +124,7 @@ typedef struct {
      * (the entry still holds that metapage) before it searches: one probe for all sizes */
     uint32_t *up;
     mt_reduce_hold hold[MT_REDUCE_HOLD];
+    uint8_t hold_map[MT_REDUCE_HOLD_MAP]; /* by a page's low bits: its slot + 1, a hint (0: none) */
     uint64_t gen;           /* misses so far at all sizes (the sum of f[i].gen) */
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */

@@ -432,13 +432,16 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
 /* ---- the hold set (mt_reduce.h mt_reduce_hold) ------------------------------------------ */
 
 /* Size i of slot h: true when a reference to its metapage there would be a plain hit (in the
- * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i]. */
-static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i)
+ * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i].  `hint`:
+ * an entry that may hold the metapage (mt_reduce.up), taken when it does, else the filter is
+ * searched. */
+static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i, uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
     const bool small = f->k <= MT_REDUCE_SMALL_K;
+    const uint64_t p = (h->page - 1) >> i;
     h->fgen[i] = f->gen;
-    uint32_t e = small ? lookup(f, (h->page - 1) >> i, true) : lookup(f, (h->page - 1) >> i, false);
+    uint32_t e = hint < f->n && f->e[hint].page == p ? hint : small ? lookup(f, p, true) : lookup(f, p, false);
     if (e == UINT32_MAX)
         return false;
     mt_reduce_entry *x = &f->e[e];
@@ -448,11 +451,20 @@ static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i)
     return true;
 }
 
-static void hold_check(mt_reduce *r, mt_reduce_hold *h)
+/* The cross-size hints of slot h's page: its size-0 entry's row of mt_reduce.up (NULL: none known;
+ * e0 is that entry when it still holds the page). */
+static const uint32_t *hold_hints(const mt_reduce *r, const mt_reduce_hold *h, uint32_t e0)
 {
+    return e0 < r->f[0].n && r->f[0].e[e0].page == h->page - 1 ? &r->up[(size_t)e0 * MT_REDUCE_SIZES] : NULL;
+}
+
+/* All sizes of slot h; e0: its page's size-0 entry if known (UINT32_MAX: search). */
+static void hold_check(mt_reduce *r, mt_reduce_hold *h, uint32_t e0)
+{
+    const uint32_t *up = hold_hints(r, h, e0);
     h->bad = 0;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-        if (!hold_check_size(r, h, i))
+        if (!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX))
             h->bad |= 1u << i;
     h->gen = r->gen;
 }
@@ -461,9 +473,12 @@ static void hold_check(mt_reduce *r, mt_reduce_hold *h)
  * again (nothing else ends the conditions: mt_reduce.h). */
 static __attribute__((noinline)) bool hold_recheck(mt_reduce *r, mt_reduce_hold *h)
 {
+    const uint32_t e0 = h->bad & 1 ? UINT32_MAX : (uint32_t)(h->ep[0] - r->f[0].e);
+    const uint32_t *up = hold_hints(r, h, e0);
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
         if (h->fgen[i] != r->f[i].gen)
-            h->bad = (h->bad & ~(1u << i)) | (uint32_t)!hold_check_size(r, h, i) << i;
+            h->bad = (h->bad & ~(1u << i)) |
+                     (uint32_t)!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX) << i;
     h->gen = r->gen;
     return !h->bad;
 }
@@ -489,7 +504,7 @@ static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
 
 /* After a reference to page4k at t the long way: page4k is the newest of the last MT_REDUCE_HOLD
  * distinct pages (h: its slot, or NULL: it takes the oldest one's), checked anew. */
-static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t t)
+static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t t, uint32_t e0)
 {
     if (!h) {
         h = &r->hold[0];
@@ -500,7 +515,7 @@ static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t
     }
     r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)] = (uint8_t)(h - r->hold + 1);
     h->t = t;
-    hold_check(r, h);
+    hold_check(r, h, e0);
 }
 
 /* Every 4096 page changes, or when the reorder stage is over its limit: the records before the
@@ -518,12 +533,13 @@ static __attribute__((noinline)) void flush(mt_reduce *r)
 static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, uint64_t page4k, unsigned rw,
                                                      unsigned n, mt_reduce_hold *h)
 {
+    uint32_t e0 = UINT32_MAX; /* (n = 0: a repeat at every size, so the slot's check searches) */
     if (n) {
         /* the sizes with a hash table and a recency list first (k falls as the size grows), then
          * the small ones: two loops, so that neither asks at every size which kind of filter it has */
         /* size 0 is searched; the others start from the entries their metapages had when this
          * 4 KiB page was last here (most page changes hit at every size they reach) */
-        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
+        e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
                               : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
         uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
         unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
@@ -532,7 +548,7 @@ static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, u
         for (; i < n; i++)
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
     }
-    hold_note(r, h, page4k, t);
+    hold_note(r, h, page4k, t, e0);
 }
 
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it

@@ -370,6 +370,8 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
 {
     mt_reduce_filter *f = &r->f[i];
     keep_now(r, t, page4k, rw, i);
+    f->gen++; /* E and the entries may change: the hold set's checks at this size are stale */
+    r->gen++;
     uint32_t e;
     if (f->n == f->k) {
         e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
@@ -427,21 +429,117 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
     return e;
 }
 
-/* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
- * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
-static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
+/* ---- the hold set (mt_reduce.h mt_reduce_hold) ------------------------------------------ */
+
+/* Size i of slot h: true when a reference to its metapage there would be a plain hit (in the
+ * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i].  `hint`:
+ * an entry that may hold the metapage (mt_reduce.up), taken when it does, else the filter is
+ * searched. */
+static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i, uint32_t hint)
 {
-    uint64_t t = cycle + 1;
-    uint64_t diff = r->last_ref ? page4k ^ (r->last_ref - 1) : UINT64_MAX;
-    r->last_ref = page4k + 1;
-    unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
-    unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
-    /* the sizes with a hash table and a recency list first (k falls as the size grows), then the
-     * small ones: two loops, so that neither asks at every size which kind of filter it has */
+    mt_reduce_filter *f = &r->f[i];
+    const bool small = f->k <= MT_REDUCE_SMALL_K;
+    const uint64_t p = (h->page - 1) >> i;
+    h->fgen[i] = f->gen;
+    uint32_t e = hint < f->n && f->e[hint].page == p ? hint : small ? lookup(f, p, true) : lookup(f, p, false);
+    if (e == UINT32_MAX)
+        return false;
+    mt_reduce_entry *x = &f->e[e];
+    if (f->evicted_last > x->t1 || (!small && !x->hot))
+        return false;
+    h->ep[i] = x;
+    return true;
+}
+
+/* The cross-size hints of slot h's page: its size-0 entry's row of mt_reduce.up (NULL: none known;
+ * e0 is that entry when it still holds the page). */
+static const uint32_t *hold_hints(const mt_reduce *r, const mt_reduce_hold *h, uint32_t e0)
+{
+    return e0 < r->f[0].n && r->f[0].e[e0].page == h->page - 1 ? &r->up[(size_t)e0 * MT_REDUCE_SIZES] : NULL;
+}
+
+/* All sizes of slot h; e0: its page's size-0 entry if known (UINT32_MAX: search). */
+static void hold_check(mt_reduce *r, mt_reduce_hold *h, uint32_t e0)
+{
+    const uint32_t *up = hold_hints(r, h, e0);
+    h->bad = 0;
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        if (!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX))
+            h->bad |= 1u << i;
+    h->gen = r->gen;
+}
+
+/* Slot h's page again, after a miss somewhere: its sizes whose filters missed since are checked
+ * again (nothing else ends the conditions: mt_reduce.h). */
+static __attribute__((noinline)) bool hold_recheck(mt_reduce *r, mt_reduce_hold *h)
+{
+    const uint32_t e0 = h->bad & 1 ? UINT32_MAX : (uint32_t)(h->ep[0] - r->f[0].e);
+    const uint32_t *up = hold_hints(r, h, e0);
+    for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
+        if (h->fgen[i] != r->f[i].gen)
+            h->bad = (h->bad & ~(1u << i)) |
+                     (uint32_t)!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX) << i;
+    h->gen = r->gen;
+    return !h->bad;
+}
+
+/* Slot h's page is a plain hit at every size now. */
+static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
+{
+    return h->gen == r->gen ? !h->bad : hold_recheck(r, h);
+}
+
+/* The slot of page4k, or NULL.  hold_map (by the page's low bits) names the slot that last took a
+ * page there; another page with the same bits may have taken it since, so a miss looks at all. */
+static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
+{
+    const unsigned m = r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)];
+    if (m && r->hold[m - 1].page == page4k + 1)
+        return &r->hold[m - 1];
+    for (unsigned j = 0; j < MT_REDUCE_HOLD; j++)
+        if (r->hold[j].page == page4k + 1)
+            return &r->hold[j];
+    return NULL;
+}
+
+/* After a reference to page4k at t the long way: page4k is the newest of the last MT_REDUCE_HOLD
+ * distinct pages (h: its slot, or NULL: it takes the oldest one's), checked anew. */
+static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t t, uint32_t e0)
+{
+    if (!h) {
+        h = &r->hold[0];
+        for (unsigned j = 1; j < MT_REDUCE_HOLD; j++)
+            if (r->hold[j].t < h->t)
+                h = &r->hold[j];
+        h->page = page4k + 1;
+    }
+    r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)] = (uint8_t)(h - r->hold + 1);
+    h->t = t;
+    hold_check(r, h, e0);
+}
+
+/* Every 4096 page changes, or when the reorder stage is over its limit: the records before the
+ * oldest undecided reference leave, and the stage is brought back under its limit. */
+static __attribute__((noinline)) void flush(mt_reduce *r)
+{
+    r->since_flush = 0;
+    release_below(r, watermark(r));
+    /* each forced reference is the oldest undecided one: it and what waited for it leave */
+    while (r->nheap > r->heap_limit / 2 && !r->oom && force_oldest(r))
+        release_below(r, watermark(r));
+}
+
+/* filters_ref the long way: a search and a decision at each size it reaches; then its hold slot. */
+static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, uint64_t page4k, unsigned rw,
+                                                     unsigned n, mt_reduce_hold *h)
+{
+    uint32_t e0 = UINT32_MAX; /* (n = 0: a repeat at every size, so the slot's check searches) */
     if (n) {
+        /* the sizes with a hash table and a recency list first (k falls as the size grows), then
+         * the small ones: two loops, so that neither asks at every size which kind of filter it has */
         /* size 0 is searched; the others start from the entries their metapages had when this
          * 4 KiB page was last here (most page changes hit at every size they reach) */
-        uint32_t e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
+        e0 = r->nbig ? filter_ref(r, 0, t, page4k, page4k, rw, false, UINT32_MAX)
                               : filter_ref(r, 0, t, page4k, page4k, rw, true, UINT32_MAX);
         uint32_t *up = &r->up[(size_t)e0 * MT_REDUCE_SIZES];
         unsigned i = 1, nbig = n < r->nbig ? n : r->nbig; /* (a local: the stores below may alias r) */
@@ -450,13 +548,35 @@ static void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned 
         for (; i < n; i++)
             up[i] = filter_ref(r, i, t, page4k >> i, page4k, rw, true, up[i]);
     }
-    if (++r->since_flush >= 4096 || r->nheap > r->heap_limit) {
-        r->since_flush = 0;
-        release_below(r, watermark(r));
-        /* each forced reference is the oldest undecided one: it and what waited for it leave */
-        while (r->nheap > r->heap_limit / 2 && !r->oom && force_oldest(r))
-            release_below(r, watermark(r));
+    hold_note(r, h, page4k, t, e0);
+}
+
+/* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
+ * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
+static inline void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
+{
+    uint64_t t = cycle + 1;
+    uint64_t diff = r->last_ref ? page4k ^ (r->last_ref - 1) : UINT64_MAX;
+    r->last_ref = page4k + 1;
+    unsigned top = diff ? 63u - (unsigned)__builtin_clzll(diff) : 0;
+    unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
+    mt_reduce_hold *h = hold_find(r, page4k);
+    if (h && hold_ready(r, h)) {
+        /* a plain hit at every size it reaches: what filter_ref would do there, without the search */
+        for (unsigned i = 0; i < n; i++) {
+            mt_reduce_entry *x = h->ep[i];
+            x->pend = 1;
+            x->last = t;
+            x->rw = (uint8_t)rw;
+            x->ref = page4k;
+        }
+        h->t = t;
+        r->held++;
+    } else {
+        filters_search(r, t, page4k, rw, n, h);
     }
+    if (++r->since_flush >= 4096 || r->nheap > r->heap_limit)
+        flush(r);
 }
 
 /* An alternation of x and y may be skipped when every size sees it as hits: a size whose filter

@@ -82,7 +82,27 @@ typedef struct {
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
     uint32_t hint;          /* the oldest pending entry last found, and its `last` (lib/mt_reduce.c */
     uint64_t hint_last;     /* oldest_pending: still the answer while both are unchanged) */
+    uint64_t gen;           /* misses so far: what can end a plain hit's conditions (mt_reduce_hold) */
 } mt_reduce_filter;
+
+/* The hold set: the last MT_REDUCE_HOLD distinct 4 KiB pages through the filters, each with its
+ * metapages' entries at every size.  A reference to one of them is a *plain hit* at every size
+ * (docs/metapaging.md "The hold set") when each entry is in its filter, E <= t1 (no keep: the
+ * rule drops it) and, in a large filter, in the hot group (no link moves): then all a reference
+ * changes is each reached entry's last, ref, rw and pend, four stores a size, with no search.
+ * Only a miss can end those conditions (a miss moves E and replaces an entry; a keep only raises
+ * t1; the hot groups hold the metapages of the last MT_REDUCE_HOT distinct pages), so a page's
+ * check holds until its filters' miss counts (`gen`) move. */
+#define MT_REDUCE_HOLD MT_REDUCE_HOT
+#define MT_REDUCE_HOLD_MAP 32
+typedef struct {
+    uint64_t page;          /* 4 KiB page + 1 (0: an empty slot) */
+    uint64_t t;             /* its last reference through the filters (the oldest slot is reused) */
+    uint64_t gen;           /* mt_reduce.gen when last checked */
+    uint32_t bad;           /* bit i: at size i a reference would not be a plain hit */
+    uint64_t fgen[MT_REDUCE_SIZES];      /* f[i].gen when size i was checked */
+    mt_reduce_entry *ep[MT_REDUCE_SIZES]; /* its metapage's entry at size i (when not bad) */
+} mt_reduce_hold;
 
 /* A record waiting in the reorder stage: 16 bytes (page << 11 | mask << 1 | rw in one word). */
 typedef struct {
@@ -103,6 +123,9 @@ typedef struct {
      * metapage at size i had when the page was last referenced, a hint that filters_ref checks
      * (the entry still holds that metapage) before it searches: one probe for all sizes */
     uint32_t *up;
+    mt_reduce_hold hold[MT_REDUCE_HOLD];
+    uint8_t hold_map[MT_REDUCE_HOLD_MAP]; /* by a page's low bits: its slot + 1, a hint (0: none) */
+    uint64_t gen;           /* misses so far at all sizes (the sum of f[i].gen) */
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
     /* A settled alternation x y x y ... (instruction fetches and data in two pages) changes no
@@ -128,6 +151,7 @@ typedef struct {
     int oom;
     /* counts */
     uint64_t accesses, records, kept[MT_REDUCE_SIZES], alt_skipped, forced;
+    uint64_t held;          /* page changes through the filters that were plain hits (the hold set) */
 } mt_reduce;
 
 /* k for size index i and budget B. */

@@ -1229,7 +1229,8 @@ void trace_session_report(const struct trace_session *s, FILE *f)
                 s->red.records ? (double)s->red.accesses / (double)s->red.records : 0.0);
         for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
             fprintf(f, "%s%" PRIu64, i ? "," : "; kept per size 4K..2M ", s->red.kept[i]);
-        fputc('\n', f);
+        fprintf(f, "; %" PRIu64 " alternation steps skipped, %" PRIu64 " plain hits of the hold set\n",
+                s->red.alt_skipped, s->red.held);
     }
     if (s->ured_init) {
         const mt_unit_reduce *u = &s->ured;

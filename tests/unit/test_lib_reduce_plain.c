@@ -21,6 +21,7 @@
  * evict and the large ones do not, and the reverse. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -149,7 +150,46 @@ static uint64_t rng(uint64_t *s)
     return *s;
 }
 
-static uint64_t total_records, total_streams;
+static uint64_t total_records, total_streams, total_held, total_filter_refs;
+static bool check_hold; /* hold_invariants after every access (test_hold_set_streams) */
+
+/* What the hold set (mt_reduce.h mt_reduce_hold) rests on, checked from outside: a slot that is
+ * ready (checked at the current miss count, no size bad) names, at every size, the entry in use
+ * that holds its metapage, with E <= t1 and, in a large filter, in the hot group; and every
+ * slot's page, ready or not, has its metapage in the hot group at each large size where the
+ * filter holds it (the hold set is the last MT_REDUCE_HOLD <= MT_REDUCE_HOT distinct pages, so
+ * their metapages are the most recent ones there): the hot check in hold_check_size never fails
+ * for a page of the set. */
+static void hold_invariants(const mt_reduce *r)
+{
+    for (unsigned j = 0; j < MT_REDUCE_HOLD; j++) {
+        const mt_reduce_hold *h = &r->hold[j];
+        if (!h->page)
+            continue;
+        const uint64_t page4k = h->page - 1;
+        const bool ready = h->gen == r->gen && !h->bad;
+        for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
+            const mt_reduce_filter *f = &r->f[i];
+            const uint64_t p = page4k >> i;
+            if (ready) {
+                const mt_reduce_entry *x = h->ep[i];
+                assert_true(x >= f->e && x < f->e + f->n);
+                assert_true(x->page == p);
+                assert_true(f->evicted_last <= x->t1);
+                assert_true(f->k <= MT_REDUCE_SMALL_K || x->hot);
+            }
+            if (f->k <= MT_REDUCE_SMALL_K)
+                continue;
+            bool hot = false;
+            for (uint32_t g = 0; g < f->nhot; g++)
+                hot |= f->e[f->hot[g]].page == p;
+            for (uint32_t e = 0; !hot && e < f->n; e++)
+                if (f->e[e].page == p)
+                    fail_msg("slot %u page %#lx: its metapage at size %u is in the filter but not hot", j,
+                             (unsigned long)page4k, i);
+        }
+    }
+}
 
 /* mt_reduce on the stream (access j at cycle j) against plain_records: the same records. */
 static void check_stream(const uint64_t *page, const uint8_t *rw, size_t n, uint64_t budget)
@@ -160,10 +200,15 @@ static void check_stream(const uint64_t *page, const uint8_t *rw, size_t n, uint
     assert_int_equal(mt_reduce_init(&r, budget, recs_sink, &got), 0);
     r.heap_limit = (size_t)1 << 40; /* no forced keeps (exact, but not the plain definition); the
                                        periodic releases stay */
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n; j++) {
         mt_reduce_access(&r, j, page[j] << 12 | (j * 8 & 0xfff), rw[j]);
+        if (check_hold)
+            hold_invariants(&r);
+    }
     mt_reduce_finish(&r);
     assert_int_equal(r.forced, 0); /* (a forced keep is exact but not the plain definition) */
+    total_held += r.held;
+    total_filter_refs += r.accesses - r.alt_skipped;
     mt_reduce_free(&r);
     for (size_t x = 0; x < want.n || x < got.n; x++) {
         if (x < want.n && x < got.n && !memcmp(&want.r[x], &got.r[x], sizeof(rec)))
@@ -307,15 +352,66 @@ static void test_long_streams(void **state)
     free(rw);
 }
 
+/* The hold set's cases (mt_reduce.h mt_reduce_hold): cycles and random returns among m = 2..12
+ * pages (around the set's 8), some in one 2 MiB region and some spread, so that the small filters
+ * of the large sizes miss inside a held run (E moves, entries leave and come back); intruders (a
+ * page not seen for long) that push a page out of the set; alternations that settle and break
+ * inside a cycle; at budgets where the large sizes have 1..16 entries and where they have more.
+ * Every record against the plain definition, the invariants after every access, and the short
+ * path must have been taken for most page changes. */
+static void test_hold_set_streams(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x51afd7ed558ccd9u;
+    enum { N = 3000 };
+    uint64_t *page = malloc(N * sizeof *page), set[12];
+    uint8_t *rw = malloc(N);
+    static const uint64_t hold_budgets[] = {65536, 262144, 1u << 20, 4u << 20, 16u << 20};
+    const uint64_t held0 = total_held, refs0 = total_filter_refs;
+    check_hold = true;
+    for (unsigned m = 2; m <= 12; m++) {
+        for (unsigned shape = 0; shape < 4; shape++) {
+            for (unsigned q = 0; q < m; q++) /* 0: one 2 MiB region, 1: spread, 2-3: two regions */
+                set[q] = shape == 0 ? rng(&seed) % 512
+                         : shape == 1 ? rng(&seed) % SPAN
+                                      : (q % 2) * 1536 + rng(&seed) % (shape == 2 ? 64 : 512);
+            for (size_t j = 0; j < N; j++) {
+                unsigned c = (unsigned)(rng(&seed) % 64);
+                if (c == 0) /* an intruder, seen once */
+                    page[j] = 2048 + rng(&seed) % 2048;
+                else if (c < 8 && j >= 2) /* an alternation step */
+                    page[j] = page[j - 2];
+                else if (shape & 1) /* in cycle order */
+                    page[j] = set[j % m];
+                else /* a random return */
+                    page[j] = set[rng(&seed) % m];
+                rw[j] = (uint8_t)(c & 1);
+            }
+            for (size_t bi = 0; bi < sizeof hold_budgets / sizeof *hold_budgets; bi++)
+                check_stream(page, rw, N, hold_budgets[bi]);
+        }
+    }
+    check_hold = false;
+    const uint64_t held = total_held - held0, refs = total_filter_refs - refs0;
+    print_message("test_hold_set_streams: %lu of %lu page changes through the filters were plain hits\n",
+                  (unsigned long)held, (unsigned long)refs);
+    assert_true(held * 4 > refs); /* the short path is what these streams test (28 % when written) */
+    free(page);
+    free(rw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_streams),
         cmocka_unit_test(test_adversarial_streams),
         cmocka_unit_test(test_long_streams),
+        cmocka_unit_test(test_hold_set_streams),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    print_message("test_lib_reduce_plain: %lu streams, %lu records equal to the plain definition's\n",
-                  (unsigned long)total_streams, (unsigned long)total_records);
+    print_message("test_lib_reduce_plain: %lu streams, %lu records equal to the plain definition's; %lu of %lu "
+                  "page changes through the filters were plain hits of the hold set\n",
+                  (unsigned long)total_streams, (unsigned long)total_records, (unsigned long)total_held,
+                  (unsigned long)total_filter_refs);
     return rc;
 }

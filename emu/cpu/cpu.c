@@ -470,6 +470,7 @@ static void sampler_plan(mt_cpu *c)
         return;
     smp->plain_end = cpu_local_cycle(c, s->sec_end);
     smp->plain_lim = due + s->r < smp->plain_end ? due + s->r : smp->plain_end;
+    smp->plain_two = smp->plain_end >= 2 * (uint64_t)s->r ? smp->plain_end - 2 * (uint64_t)s->r : 0;
     smp->plain_due = due;
 }
 
@@ -743,7 +744,10 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
      * run_cost(k), i.e. at or after the due when run_cost(k) <= run_cost(d) - gap; a slot has a
      * data access when its part of the run costs more than its op.  The walk counts the run's
-     * slots down instead of reading each one's run_insns. */
+     * slots down instead of reading each one's run_insns, and reads no slot's op to stop at:
+     * every slot of d's run is decoded and none is the stop (single_step removed it, unbreak,
+     * before this; a run is decoded whole, and a write to the page's code makes every slot of it
+     * OP_DECODE again, d's too, which is not called for; the cross page's slots are never d). */
     const mt_dinsn *j = d;
     uint64_t bits = 0;  /* the capture's packed bits when it is p's data access (j = p then) */
     unsigned t_off = 0; /* its stamp's offset from `cycle` */
@@ -759,8 +763,6 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
                 return 0; /* past the run's last fetch */
             p = j;
             j = (const mt_dinsn *)((const char *)p + p->step);
-            if (j->op <= OP_BREAK)
-                return 0;
         } while (j->run_cost > lim);
         t_off = (unsigned)(d->run_cost - j->run_cost);
         const unsigned cost = c->op_cost[p->op];
@@ -783,35 +785,47 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
     if (t >= smp->plain_lim)
         goto not_taken;
     const uint32_t r = s->r;
-    const uint64_t end = smp->plain_end;
-    const uint64_t new_due = due + r < end ? due + r : end; /* the next sample point, or the section's end */
+    /* the next sample point, or the section's end; plain again unless the due is the section's
+     * end (now and last_cycle, at + 1, are at most the next sample point, as at is before it),
+     * with stamps bounded by the point after it or the section's end.  Far from the end (the
+     * usual case, plain_two) that is due + r, plain, bounded by due + 2r. */
+    uint64_t new_due, next_plain, next_lim;
+    if (likely(due < smp->plain_two)) {
+        new_due = next_plain = due + r;
+        next_lim = new_due + r;
+    } else {
+        const uint64_t end = smp->plain_end;
+        new_due = due + r < end ? due + r : end;
+        next_plain = new_due < end ? new_due : UINT64_MAX;
+        next_lim = new_due + r < end ? new_due + r : end;
+    }
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    /* taken ahead (j after d) only when the whole run fits before the next due.  What to restore
-     * if it is taken back is written either way (no branch): with j == d a spec_stamp left from
-     * an earlier run is before `cycle`, so nothing reads these for it. */
+    /* taken ahead (j after d) only when the whole run fits before the next due */
     const bool ahead = (j != d) | (bits != 0);
     if (ahead & (cycle + d->run_bound >= new_event))
         goto not_taken;
-    c->spec_stamp = ahead ? t : c->spec_stamp;
+    /* What to restore if it is taken back, written either way (no branch): with j == d the stamp
+     * is `cycle`, d's fetch, which has come (a slow path of this run starts at or after it, so
+     * cpu_sample_resolve only clears it). */
+    c->spec_stamp = t;
     c->spec_old_due = due;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
-    if (smp->n == smp->cap)
+    if (smp->wp == smp->wend)
         smp->flush(smp);
-    smp->batch[smp->n++] = (accring_entry){
-        at, bits ? bits
-                 : accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                                      dinsn_len(j))};
+    accring_entry *const e = smp->wp++;
+    e->cycle = at;
+    e->bits = bits ? bits
+                   : accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                        dinsn_len(j));
     smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
     smp->last_cycle = at + 1;
     s->now = at + 1;
     s->next_sp += r;
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
-    /* plain again unless the due is the section's end (now and last_cycle, at + 1, are at most
-     * the next sample point, as at is before it) */
-    smp->plain_due = new_due < end ? new_due : UINT64_MAX;
-    smp->plain_lim = new_due + r < end ? new_due + r : end;
+    smp->plain_due = next_plain;
+    smp->plain_lim = next_lim;
     return ahead ? 2 : 1;
 not_taken:
     if (bits) { /* as when the data access is not predicted: single_step's stop */
@@ -830,7 +844,7 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
         return; /* the fetch came */
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
-    smp->n--;
+    smp->wp--;
     smp->fast--;
     smp->taken_back++;
     smp->last_cycle = c->spec_old_last;

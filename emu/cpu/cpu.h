@@ -155,9 +155,10 @@ typedef struct cpu_sampler {
     /* the schedule stands for the unit (no register write pending in it), a session runs, and
      * it captures fetches on the core tap: the interpreter may take captures (the pipe keeps it) */
     bool usable;
-    uint32_t n, cap;    /* batch[0..n): captures not yet handed on, packed as the ring stores them */
-    accring_entry *batch;
-    void (*flush)(struct cpu_sampler *smp); /* hands batch[0..n) on and sets n = 0 */
+    /* batch[0..wp - batch): captures not yet handed on, packed as the ring stores them; wend is
+     * batch + its capacity (a write pointer: the interpreter's append is a compare and two stores) */
+    accring_entry *batch, *wp, *wend;
+    void (*flush)(struct cpu_sampler *smp); /* hands batch[0..wp) on and sets wp = batch */
     uint64_t last_cycle; /* the first cycle a capture may have (one access per cycle) */
     uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
     uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
@@ -172,16 +173,18 @@ typedef struct cpu_sampler {
      * seen is at or after it and it is not data_due; an access stamped in [plain_due, plain_lim)
      * is then captured.  UINT64_MAX: not known to be plain (a due of UINT64_MAX is never in a
      * run).  Whatever else moves the schedule sets it so (tracepipe.c, cpu.c); plain_end is the
-     * section's end. */
-    uint64_t plain_due, plain_lim, plain_end;
+     * section's end.  plain_two is plain_end - 2r (0 when that is below 0): a due below it steps
+     * on by r with the next due, and the next stamp bound, both before the section's end, which
+     * cpu_sample_run then needs no min() for. */
+    uint64_t plain_due, plain_lim, plain_end, plain_two;
 } cpu_sampler;
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
 static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
 {
-    if (smp->n == smp->cap)
+    if (smp->wp == smp->wend)
         smp->flush(smp);
-    smp->batch[smp->n++] = accring_pack(a);
+    *smp->wp++ = accring_pack(a);
 }
 
 /* The listener's page filter (cpu_set_page_filter): a listener that needs, of the accesses of

@@ -690,25 +690,34 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
 
 
 /* The capture cpu_sample_run finds to be the data access of slot p of the run entered at d (p's
- * fetch is before the due, its access at or after it), in accring_entry's packed form, when it
- * can be known before the run is executed; 0 when not.  Why it is exact when it says so: p is a
- * load or store of the fast path (op_data), so its address is x[rs1] + imm translated by the
- * current data TLB's direct-mapped entry (LOAD/STORE in interp.inc); no slot from d up to p writes
- * x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or traps,
- * first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp), and
- * only a slow path changes the TLB or the translation context.  If that entry does not hit now,
- * p's access takes the slow path and is heard there: not predicted.  The unit must also capture
- * the kind (the listener hears it: listener_kinds; the schedule captures it: kind_mask).  What is
- * then appended is what cpu_access_due's sample_data would append at that access. */
-static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+ * fetch is before the due, its access at or after it) can be known before the run is executed
+ * when p is a load or store of the fast path (op_data), so its address is x[rs1] + imm translated
+ * by the current data TLB's direct-mapped entry (LOAD/STORE in interp.inc), and no slot from d up
+ * to p writes x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or
+ * traps, first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp).
+ * Only a slow path changes the TLB or the translation context.  This part depends on the slots
+ * alone (sample_walk remembers it); data_bits_now does the rest. */
+static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+{
+    if (!c->op_data[p->op])
+        return false;
+    for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
+        if (k->rd == p->rs1)
+            return false;
+    return true;
+}
+
+/* The capture that is p's data access (data_known_ahead) in accring_entry's packed form, or 0
+ * when not known now: the unit must capture the kind (the listener hears it: listener_kinds; the
+ * schedule captures it: kind_mask), and the TLB entry must hit now (else p's access takes the
+ * slow path and is heard there).  What is then appended is what cpu_access_due's sample_data
+ * would append at that access. */
+static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, const mt_dinsn *p)
 {
     const unsigned acc = c->op_data[p->op];
     const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
-    if (!acc || !((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
+    if (!((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
         return 0;
-    for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
-        if (k->rd == p->rs1)
-            return 0;
     const unsigned size_log2 = acc & 3;
     const uint64_t va = c->x[p->rs1] + (uint64_t)(int64_t)p->imm;
     const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
@@ -720,10 +729,65 @@ static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *
            (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
 }
 
+/* What sample_walk finds (cpu.h cpu_sample_memo.what). */
+enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
+
+/* sample_walk's walk, when it does not remember (d, lim): fills m. */
+static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dinsn *d, unsigned lim,
+                                                                               struct cpu_sample_memo *m, uint64_t gen)
+{
+    *m = (struct cpu_sample_memo){.d = d, .gen = gen, .lim = (uint16_t)lim, .what = SAMPLE_PAST};
+    const mt_dinsn *j = d, *p;
+    unsigned left = d->run_insns;
+    do {
+        if (--left == 0)
+            return m; /* past the run's last fetch */
+        p = j;
+        j = (const mt_dinsn *)((const char *)p + p->step);
+    } while (j->run_cost > lim);
+    const unsigned cost = c->op_cost[p->op];
+    if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
+        m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
+        m->j_off = (uint16_t)((const char *)p - (const char *)d);
+        m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
+    } else {
+        m->what = SAMPLE_FETCH;
+        m->j_off = (uint16_t)((const char *)j - (const char *)d);
+        m->t_off = (uint16_t)(d->run_cost - j->run_cost);
+    }
+    return m;
+}
+
+/* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
+ * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
+ * C + t_off; SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after
+ * it), known ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known
+ * ahead (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a
+ * slot k of the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when
+ * run_cost(k) <= lim; a slot has a data access when its part of the run costs more than its op.
+ * The answer depends on the slots of d's run only (and the fixed op_cost and op_data), so it is
+ * remembered (mt_cpu.sample_memo), keyed by d and lim, and valid while no slot is decoded: the
+ * loops a program spends its time in give the same few (d, lim) again and again (bench_cpu:
+ * docs/trace-unit.md section 8).  The walk counts the run's slots down instead of reading each
+ * one's run_insns, and reads no slot's op to stop at: every slot of d's run is decoded and none
+ * is the stop (single_step removed it, unbreak, before this; a run is decoded whole, and a write
+ * to the page's code makes every slot of it OP_DECODE again, d's too, which is not called for;
+ * the cross page's slots are never d). */
+static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dinsn *d,
+                                                                                     unsigned lim)
+{
+    const uint64_t gen = c->dpage_decodes;
+    struct cpu_sample_memo *m =
+        &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+    if (likely(m->d == d && m->lim == lim && m->gen == gen))
+        return m;
+    return sample_walk_fill(c, d, lim, m, gen);
+}
+
 /* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
  * starts at `cycle`, exact) and the sampler armed: when the access the schedule captures is the
  * fetch of a slot of this run (every earlier access of the run is stamped before the due), or the
- * data access of a slot whose address is known already (data_capture_bits), takes it: appends
+ * data access of a slot whose address is known already (data_known_ahead, data_bits_now), takes it: appends
  * it, moves the schedule and the due on.  1: the capture was d's own fetch (exact); 2: a later
  * slot's fetch or a data access, taken ahead (spec_stamp; the run fits before the next due and
  * may be charged at once); 0: nothing done (a data access not known ahead, another kind's, an
@@ -756,27 +820,20 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
         if (gap > d->run_cost)
             return 0; /* past the run's last fetch */
         const unsigned lim = d->run_cost - (unsigned)gap;
-        const mt_dinsn *p;
-        unsigned left = d->run_insns;
-        do {
-            if (--left == 0)
-                return 0; /* past the run's last fetch */
-            p = j;
-            j = (const mt_dinsn *)((const char *)p + p->step);
-        } while (j->run_cost > lim);
-        t_off = (unsigned)(d->run_cost - j->run_cost);
-        const unsigned cost = c->op_cost[p->op];
-        if ((unsigned)(p->run_cost - j->run_cost) > cost && (unsigned)(d->run_cost - p->run_cost) + cost >= gap) {
-            /* p's data access comes first: taken ahead when its address is known now, else
+        const struct cpu_sample_memo *m = sample_walk(c, d, lim);
+        if (m->what == SAMPLE_PAST)
+            return 0;
+        j = (const mt_dinsn *)((const char *)d + m->j_off);
+        t_off = m->t_off;
+        if (m->what != SAMPLE_FETCH) {
+            /* j's data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
-            bits = data_capture_bits(c, d, p);
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, j) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
                 return 0;
             }
-            j = p;
-            t_off = (unsigned)(d->run_cost - p->run_cost) + cost;
         }
     }
     /* the stamp t is at or after the due, so in the plain state at or after every access seen
@@ -831,7 +888,7 @@ not_taken:
     if (bits) { /* as when the data access is not predicted: single_step's stop */
         smp->data_due = due;
         smp->plain_due = UINT64_MAX;
-        smp->data_ahead--; /* counted by data_capture_bits, not taken */
+        smp->data_ahead--; /* counted by data_bits_now, not taken */
     }
     return 0;
 }

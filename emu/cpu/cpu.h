@@ -150,6 +150,8 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  * takes every other capture, so the captures reach `flush` in the order of their cycles.  Such a
  * capture counts on the run reaching that fetch: until it is known (cpu.h spec_stamp), a slow
  * path or a trap before it takes it back (cpu_sample_resolve).  docs/emulator.md, "Tracing". */
+#define CPU_SAMPLE_MEMO_BITS 9 /* 512 walks remembered per hart (12 KiB) */
+
 typedef struct cpu_sampler {
     mt_sched *sched;    /* the schedule (the listener's) */
     /* the schedule stands for the unit (no register write pending in it), a session runs, and
@@ -163,7 +165,7 @@ typedef struct cpu_sampler {
     uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
     uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
-    uint64_t data_ahead; /* captures it took that were data accesses (data_capture_bits), kept
+    uint64_t data_ahead; /* captures it took that were data accesses (data_bits_now), kept
                           * or taken back */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
@@ -332,6 +334,17 @@ typedef struct mt_cpu {
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
      * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
     uint64_t spec_stamp, spec_old_due, spec_old_now, spec_old_last;
+    /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
+     * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
+     * `cycle`.  Valid while no slot has been decoded since (gen = dpage_decodes then): a slot
+     * gets new contents only from a decode (a write to code makes all its page's slots
+     * OP_DECODE, which the sampler is not called for until they are decoded again). */
+    struct cpu_sample_memo {
+        const mt_dinsn *d;
+        uint64_t gen;
+        uint16_t lim, j_off, t_off; /* j's byte offset from d, the stamp's offset from cycle */
+        uint8_t what;               /* SAMPLE_* (cpu.c) */
+    } sample_memo[1u << CPU_SAMPLE_MEMO_BITS];
 #ifdef MT_RING_PROBE
 #define RING_PROBE_WORDS (1u << 17) /* 1 MiB, a power of two */
     /* a measurement build only (interp.inc RING_PROBE): what an access ring's producer would

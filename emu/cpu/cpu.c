@@ -733,7 +733,8 @@ static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, c
 enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
 
 /* sample_walk's walk, when it does not remember (d, lim): fills m. */
-static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dinsn *d, unsigned lim,
+static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dpage *dp,
+                                                                               const mt_dinsn *d, unsigned lim,
                                                                                struct cpu_sample_memo *m, uint64_t gen)
 {
     *m = (struct cpu_sample_memo){.d = d, .gen = gen, .lim = (uint16_t)lim, .what = SAMPLE_PAST};
@@ -754,13 +755,15 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
         m->what = SAMPLE_FETCH;
         m->j_off = (uint16_t)((const char *)j - (const char *)d);
         m->t_off = (uint16_t)(d->run_cost - j->run_cost);
+        m->bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                     dinsn_len(j));
     }
     return m;
 }
 
 /* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
  * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
- * C + t_off; SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after
+ * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address); SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after
  * it), known ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known
  * ahead (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a
  * slot k of the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when
@@ -773,15 +776,15 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
  * is the stop (single_step removed it, unbreak, before this; a run is decoded whole, and a write
  * to the page's code makes every slot of it OP_DECODE again, d's too, which is not called for;
  * the cross page's slots are never d). */
-static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dinsn *d,
-                                                                                     unsigned lim)
+static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dpage *dp,
+                                                                                     const mt_dinsn *d, unsigned lim)
 {
     const uint64_t gen = c->dpage_decodes;
     struct cpu_sample_memo *m =
         &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
     if (likely(m->d == d && m->lim == lim && m->gen == gen))
         return m;
-    return sample_walk_fill(c, d, lim, m, gen);
+    return sample_walk_fill(c, dp, d, lim, m, gen);
 }
 
 /* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
@@ -812,29 +815,34 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
      * every slot of d's run is decoded and none is the stop (single_step removed it, unbreak,
      * before this; a run is decoded whole, and a write to the page's code makes every slot of it
      * OP_DECODE again, d's too, which is not called for; the cross page's slots are never d). */
-    const mt_dinsn *j = d;
-    uint64_t bits = 0;  /* the capture's packed bits when it is p's data access (j = p then) */
-    unsigned t_off = 0; /* its stamp's offset from `cycle` */
-    if (due > cycle) {
+    uint64_t bits;  /* the capture, packed as the ring stores it */
+    unsigned t_off; /* its stamp's offset from `cycle` */
+    bool data = false;
+    const bool ahead = due > cycle; /* a later slot's fetch, or a data access */
+    if (ahead) {
         const uint64_t gap = due - cycle;
         if (gap > d->run_cost)
             return 0; /* past the run's last fetch */
-        const unsigned lim = d->run_cost - (unsigned)gap;
-        const struct cpu_sample_memo *m = sample_walk(c, d, lim);
-        if (m->what == SAMPLE_PAST)
-            return 0;
-        j = (const mt_dinsn *)((const char *)d + m->j_off);
+        const struct cpu_sample_memo *m = sample_walk(c, dp, d, d->run_cost - (unsigned)gap);
         t_off = m->t_off;
-        if (m->what != SAMPLE_FETCH) {
-            /* j's data access comes first: taken ahead when its address is known now, else
+        bits = m->bits;
+        if (unlikely(m->what != SAMPLE_FETCH)) {
+            if (m->what == SAMPLE_PAST)
+                return 0;
+            /* a data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
-            bits = m->what == SAMPLE_DATA ? data_bits_now(c, j) : 0;
+            data = true;
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off)) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
                 return 0;
             }
         }
+    } else {
+        t_off = 0;
+        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                  dinsn_len(d));
     }
     /* the stamp t is at or after the due, so in the plain state at or after every access seen
      * and the sample point: the capture when it is before the interval's and the section's end */
@@ -857,12 +865,11 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
         next_lim = new_due + r < end ? new_due + r : end;
     }
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    /* taken ahead (j after d) only when the whole run fits before the next due */
-    const bool ahead = (j != d) | (bits != 0);
-    if (ahead & (cycle + d->run_bound >= new_event))
+    /* taken ahead only when the whole run fits before the next due */
+    if (ahead && cycle + d->run_bound >= new_event)
         goto not_taken;
-    /* What to restore if it is taken back, written either way (no branch): with j == d the stamp
-     * is `cycle`, d's fetch, which has come (a slow path of this run starts at or after it, so
+    /* What to restore if it is taken back, written either way (no branch): with d's own fetch
+     * the stamp is `cycle`, which has come (a slow path of this run starts at or after it, so
      * cpu_sample_resolve only clears it). */
     c->spec_stamp = t;
     c->spec_old_due = due;
@@ -872,9 +879,7 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
         smp->flush(smp);
     accring_entry *const e = smp->wp++;
     e->cycle = at;
-    e->bits = bits ? bits
-                   : accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                                        dinsn_len(j));
+    e->bits = bits;
     smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
     smp->last_cycle = at + 1;
     s->now = at + 1;
@@ -885,7 +890,7 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
     smp->plain_lim = next_lim;
     return ahead ? 2 : 1;
 not_taken:
-    if (bits) { /* as when the data access is not predicted: single_step's stop */
+    if (data) { /* as when the data access is not predicted: single_step's stop */
         smp->data_due = due;
         smp->plain_due = UINT64_MAX;
         smp->data_ahead--; /* counted by data_bits_now, not taken */

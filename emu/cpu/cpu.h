@@ -150,7 +150,7 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  * takes every other capture, so the captures reach `flush` in the order of their cycles.  Such a
  * capture counts on the run reaching that fetch: until it is known (cpu.h spec_stamp), a slow
  * path or a trap before it takes it back (cpu_sample_resolve).  docs/emulator.md, "Tracing". */
-#define CPU_SAMPLE_MEMO_BITS 9 /* 512 walks remembered per hart (12 KiB) */
+#define CPU_SAMPLE_MEMO_BITS 9 /* 512 walks remembered per hart (16 KiB) */
 
 typedef struct cpu_sampler {
     mt_sched *sched;    /* the schedule (the listener's) */
@@ -342,6 +342,7 @@ typedef struct mt_cpu {
     struct cpu_sample_memo {
         const mt_dinsn *d;
         uint64_t gen;
+        uint64_t bits;              /* a fetch's capture, packed (accring_entry.bits) */
         uint16_t lim, j_off, t_off; /* j's byte offset from d, the stamp's offset from cycle */
         uint8_t what;               /* SAMPLE_* (cpu.c) */
     } sample_memo[1u << CPU_SAMPLE_MEMO_BITS];

@@ -795,10 +795,11 @@ static inline __attribute__((always_inline)) const struct cpu_sample_memo *sampl
  * slot's fetch or a data access, taken ahead (spec_stamp; the run fits before the next due and
  * may be charged at once); 0: nothing done (a data access not known ahead, another kind's, an
  * unusual schedule, or a run that does not fit: the stop of single_step does it). */
-/* Inlined into interpreter_runs' single_step, its one caller: as a call it paid ~19 host
- * instructions of register saves and restores per call; inlined, bench_cpu's emulator thread
- * runs 7 M fewer (callgrind, 1.19 M calls: the inlined body keeps part of that spilling). */
-static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
+/* A call of its own, not inlined into interpreter_runs' single_step: there the interpreter's
+ * register pressure made GCC keep most of its values on the stack; as a call (saves, restores
+ * and all) bench_cpu's emulator thread runs 459.3 M -> 444.4 M host instructions (callgrind,
+ * 1.06 M calls; it was the other way round before sample_walk, 7 M for the inlined body). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
                                                                 uint64_t cycle)
 {
     cpu_sampler *smp = c->sampler;

@@ -469,8 +469,7 @@ static void sampler_plan(mt_cpu *c)
         sp <= c->stamp_offset || due != sp - c->stamp_offset || c->next_due != due || due == smp->data_due)
         return;
     smp->plain_end = cpu_local_cycle(c, s->sec_end);
-    smp->plain_lim = due + s->r < smp->plain_end ? due + s->r : smp->plain_end;
-    smp->plain_two = smp->plain_end >= 2 * (uint64_t)s->r ? smp->plain_end - 2 * (uint64_t)s->r : 0;
+    smp->plain_fast = smp->plain_end > s->r ? smp->plain_end - s->r : 0;
     smp->plain_due = due;
 }
 
@@ -732,6 +731,12 @@ static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, c
 /* What sample_walk finds (cpu.h cpu_sample_memo.what). */
 enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
 
+/* The memo's entry for (d, lim) (mt_cpu.sample_memo: one per slot of the table). */
+static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dinsn *d, unsigned lim)
+{
+    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+}
+
 /* sample_walk's walk, when it does not remember (d, lim): fills m. */
 static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dpage *dp,
                                                                                const mt_dinsn *d, unsigned lim,
@@ -780,27 +785,27 @@ static inline __attribute__((always_inline)) const struct cpu_sample_memo *sampl
                                                                                      const mt_dinsn *d, unsigned lim)
 {
     const uint64_t gen = c->dpage_decodes;
-    struct cpu_sample_memo *m =
-        &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+    struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
     if (likely(m->d == d && m->lim == lim && m->gen == gen))
         return m;
     return sample_walk_fill(c, dp, d, lim, m, gen);
 }
 
-/* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
- * starts at `cycle`, exact) and the sampler armed: when the access the schedule captures is the
- * fetch of a slot of this run (every earlier access of the run is stamped before the due), or the
- * data access of a slot whose address is known already (data_known_ahead, data_bits_now), takes it: appends
- * it, moves the schedule and the due on.  1: the capture was d's own fetch (exact); 2: a later
- * slot's fetch or a data access, taken ahead (spec_stamp; the run fits before the next due and
- * may be charged at once); 0: nothing done (a data access not known ahead, another kind's, an
- * unusual schedule, or a run that does not fit: the stop of single_step does it). */
-/* A call of its own, not inlined into interpreter_runs' single_step: there the interpreter's
- * register pressure made GCC keep most of its values on the stack; as a call (saves, restores
- * and all) bench_cpu's emulator thread runs 459.3 M -> 444.4 M host instructions (callgrind,
- * 1.06 M calls; it was the other way round before sample_walk, 7 M for the inlined body). */
-static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
-                                                                uint64_t cycle)
+/* cpu_sample_run (below) in every case: single_step of interpreter_runs, with only the access
+ * hook due inside the run of slot d (which starts at `cycle`, exact) and the sampler armed: when
+ * the access the schedule captures is the fetch of a slot of this run (every earlier access of
+ * the run is stamped before the due), or the data access of a slot whose address is known
+ * already (data_known_ahead, data_bits_now), takes it: appends it, moves the schedule and the due
+ * on.  1: the capture was d's own fetch (exact); 2: a later slot's fetch or a data access, taken
+ * ahead (spec_stamp; the run fits before the next due and may be charged at once); 0: nothing
+ * done (a data access not known ahead, another kind's, an unusual schedule, or a run that does
+ * not fit: the stop of single_step does it).
+ * Calls, not inlined into interpreter_runs' single_step: there the interpreter's register
+ * pressure made GCC keep most of their values on the stack; as a call (saves, restores and all)
+ * bench_cpu's emulator thread ran 459.3 M -> 444.4 M host instructions (callgrind, 1.06 M calls;
+ * it was the other way round before sample_walk, 7 M for the inlined body), and 436.0 M with
+ * the usual cases apart (cpu_sample_run), which need no register saves. */
+static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
@@ -848,23 +853,14 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     /* the stamp t is at or after the due, so in the plain state at or after every access seen
      * and the sample point: the capture when it is before the interval's and the section's end */
     const uint64_t t = cycle + t_off, at = t + c->stamp_offset;
-    if (t >= smp->plain_lim)
-        goto not_taken;
     const uint32_t r = s->r;
+    if (t >= (due + r < smp->plain_end ? due + r : smp->plain_end))
+        goto not_taken;
     /* the next sample point, or the section's end; plain again unless the due is the section's
-     * end (now and last_cycle, at + 1, are at most the next sample point, as at is before it),
-     * with stamps bounded by the point after it or the section's end.  Far from the end (the
-     * usual case, plain_two) that is due + r, plain, bounded by due + 2r. */
-    uint64_t new_due, next_plain, next_lim;
-    if (likely(due < smp->plain_two)) {
-        new_due = next_plain = due + r;
-        next_lim = new_due + r;
-    } else {
-        const uint64_t end = smp->plain_end;
-        new_due = due + r < end ? due + r : end;
-        next_plain = new_due < end ? new_due : UINT64_MAX;
-        next_lim = new_due + r < end ? new_due + r : end;
-    }
+     * end (now and last_cycle, at + 1, are at most the next sample point, as at is before it) */
+    const uint64_t end = smp->plain_end;
+    const uint64_t new_due = due + r < end ? due + r : end;
+    const uint64_t next_plain = new_due < end ? new_due : UINT64_MAX;
     const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
     /* taken ahead only when the whole run fits before the next due */
     if (ahead && cycle + d->run_bound >= new_event)
@@ -873,7 +869,6 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
      * the stamp is `cycle`, which has come (a slow path of this run starts at or after it, so
      * cpu_sample_resolve only clears it). */
     c->spec_stamp = t;
-    c->spec_old_due = due;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
     if (smp->wp == smp->wend)
@@ -888,7 +883,6 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
     smp->plain_due = next_plain;
-    smp->plain_lim = next_lim;
     return ahead ? 2 : 1;
 not_taken:
     if (data) { /* as when the data access is not predicted: single_step's stop */
@@ -897,6 +891,67 @@ not_taken:
         smp->data_ahead--; /* counted by data_bits_now, not taken */
     }
     return 0;
+}
+
+/* cpu_sample_run's usual cases, on few registers (no saves of its own on the way out: the other
+ * cases go on to sample_run_general, which decides them all from the start, so nothing here
+ * changes any state before it knows the capture is taken): the plain state more than r before
+ * the section's end (plain_fast), the capture d's own fetch, or a later slot's fetch or a data
+ * access known ahead that sample_walk remembers, its stamp before the next sample point, and
+ * (but for d's own fetch) d's run fitting before the next due.  Then the same capture, fields and
+ * due as sample_run_general would make (which does the step with min()s, for a section's end
+ * that may be near); 2 also for d's own fetch when the run fits before the next due (what
+ * single_step does then: the run is charged at once). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    cpu_sampler *const smp = c->sampler;
+    const uint64_t due = c->next_due;
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast || cycle >= c->other_event))
+        return sample_run_general(c, dp, d, cycle);
+    uint64_t t, bits;
+    const struct cpu_sample_memo *m = NULL; /* a later slot's capture */
+    if (likely(due > cycle)) {
+        if (unlikely(due - cycle > d->run_cost))
+            return 0; /* past the run's last fetch (sample_run_general's answer too) */
+        const unsigned lim = d->run_cost - (unsigned)(due - cycle);
+        m = sample_memo_entry(c, d, lim);
+        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_decodes || m->what == SAMPLE_PAST ||
+                     m->what == SAMPLE_DATA_STOP))
+            return sample_run_general(c, dp, d, cycle);
+        t = cycle + m->t_off;
+        bits = m->bits;
+    } else {
+        t = cycle;
+        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                  dinsn_len(d));
+    }
+    mt_sched *const s = smp->sched;
+    const uint32_t r = s->r;
+    const uint64_t new_due = due + r;
+    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
+    const bool fits = cycle + d->run_bound < new_event;
+    if (unlikely(t >= new_due || (m && !fits) || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle); /* not taken, or a flush first */
+    if (m && m->what == SAMPLE_DATA) {
+        bits = data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off));
+        if (!bits)
+            return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
+    }
+    const uint64_t at = t + c->stamp_offset;
+    c->spec_stamp = t;
+    c->spec_old_now = s->now;
+    c->spec_old_last = smp->last_cycle;
+    accring_entry *const e = smp->wp++;
+    e->cycle = at;
+    e->bits = bits;
+    smp->fast++;
+    smp->last_cycle = at + 1;
+    s->now = at + 1;
+    s->next_sp += r;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_event;
+    smp->plain_due = new_due;
+    return fits ? 2 : 1;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)
@@ -913,7 +968,10 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     smp->last_cycle = c->spec_old_last;
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
-    c->listener_due = c->spec_old_due;
+    /* the due it was taken at: in the plain state (cpu_sample_run's captures) the due is the next
+     * sample point in this hart's cycles, and the take-back comes in the same run, so the same
+     * stamp_offset */
+    c->listener_due = s->next_sp - c->stamp_offset;
     smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }

@@ -172,13 +172,13 @@ typedef struct cpu_sampler {
     /* The plain state, in this hart's cycles, which lets cpu_sample_run test one field on entry
      * instead of the schedule's five (emu/cpu/cpu.c sampler_plan): plain_due is the due while the
      * sampler is usable, no interval is open, the next sample point is in the section, nothing
-     * seen is at or after it and it is not data_due; an access stamped in [plain_due, plain_lim)
-     * is then captured.  UINT64_MAX: not known to be plain (a due of UINT64_MAX is never in a
-     * run).  Whatever else moves the schedule sets it so (tracepipe.c, cpu.c); plain_end is the
-     * section's end.  plain_two is plain_end - 2r (0 when that is below 0): a due below it steps
-     * on by r with the next due, and the next stamp bound, both before the section's end, which
-     * cpu_sample_run then needs no min() for. */
-    uint64_t plain_due, plain_lim, plain_end, plain_two;
+     * seen is at or after it and it is not data_due; an access stamped in [plain_due,
+     * min(plain_due + r, plain_end)) is then captured.  UINT64_MAX: not known to be plain (a due
+     * of UINT64_MAX is never in a run).  Whatever else moves the schedule sets it so
+     * (tracepipe.c, cpu.c); plain_end is the section's end.  plain_fast is plain_end - r (0 when
+     * that is below 0): for a due below it the stamps' bound is due + r and the next due, due + r,
+     * is plain again (cpu_sample_run's usual case, without min()). */
+    uint64_t plain_due, plain_end, plain_fast;
 } cpu_sampler;
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
@@ -333,7 +333,7 @@ typedef struct mt_cpu {
     cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
      * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
-    uint64_t spec_stamp, spec_old_due, spec_old_now, spec_old_last;
+    uint64_t spec_stamp, spec_old_now, spec_old_last;
     /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
      * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
      * `cycle`.  Valid while no slot has been decoded since (gen = dpage_decodes then): a slot

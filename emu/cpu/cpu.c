@@ -768,23 +768,28 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
 
 /* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
  * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
- * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address); SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after
- * it), known ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known
- * ahead (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a
- * slot k of the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when
- * run_cost(k) <= lim; a slot has a data access when its part of the run costs more than its op.
- * The answer depends on the slots of d's run only (and the fixed op_cost and op_data), so it is
- * remembered (mt_cpu.sample_memo), keyed by d and lim, and valid while no slot is decoded: the
- * loops a program spends its time in give the same few (d, lim) again and again (bench_cpu:
- * docs/trace-unit.md section 8).  The walk counts the run's slots down instead of reading each
- * one's run_insns, and reads no slot's op to stop at: every slot of d's run is decoded and none
- * is the stop (single_step removed it, unbreak, before this; a run is decoded whole, and a write
- * to the page's code makes every slot of it OP_DECODE again, d's too, which is not called for;
- * the cross page's slots are never d). */
+ * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address);
+ * SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after it), known
+ * ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known ahead
+ * (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a slot k of
+ * the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when run_cost(k) <=
+ * lim; a slot has a data access when its part of the run costs more than its op.
+ * Remembered (mt_cpu.sample_memo), keyed by d and lim: the loops a program spends its time in
+ * give the same few (d, lim) again and again (docs/trace-unit.md section 8).  Why a remembered
+ * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost, ops and
+ * registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded slot keeps its contents
+ * until its page's slots are made OP_DECODE again (cpu_code_written) or every page is freed
+ * (dpage_free_all), and both count in dpage_resets: a decode writes only OP_DECODE slots (a run
+ * is decoded up to a slot already decoded, and pairs are fused among the new slots only), the
+ * stop (OP_BREAK) is removed before this is called (unbreak), and the cross page, which L_CROSS
+ * decodes into, never holds d.  So an entry made with dpage_resets = R is the walk's answer for
+ * as long as dpage_resets is R; a page freed and its memory reused for another is a reset too.
+ * The walk counts the run's slots down instead of reading each one's run_insns, and reads no
+ * slot's op to stop at: every slot of d's run is decoded and none is the stop (see above). */
 static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dpage *dp,
                                                                                      const mt_dinsn *d, unsigned lim)
 {
-    const uint64_t gen = c->dpage_decodes;
+    const uint64_t gen = c->dpage_resets;
     struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
     if (likely(m->d == d && m->lim == lim && m->gen == gen))
         return m;
@@ -915,7 +920,7 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
             return 0; /* past the run's last fetch (sample_run_general's answer too) */
         const unsigned lim = d->run_cost - (unsigned)(due - cycle);
         m = sample_memo_entry(c, d, lim);
-        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_decodes || m->what == SAMPLE_PAST ||
+        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_resets || m->what == SAMPLE_PAST ||
                      m->what == SAMPLE_DATA_STOP))
             return sample_run_general(c, dp, d, cycle);
         t = cycle + m->t_off;

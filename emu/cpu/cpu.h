@@ -150,7 +150,7 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  * takes every other capture, so the captures reach `flush` in the order of their cycles.  Such a
  * capture counts on the run reaching that fetch: until it is known (cpu.h spec_stamp), a slow
  * path or a trap before it takes it back (cpu_sample_resolve).  docs/emulator.md, "Tracing". */
-#define CPU_SAMPLE_MEMO_BITS 9 /* 512 walks remembered per hart (16 KiB) */
+#define CPU_SAMPLE_MEMO_BITS 12 /* 4096 walks remembered per hart (128 KiB) */
 
 typedef struct cpu_sampler {
     mt_sched *sched;    /* the schedule (the listener's) */
@@ -336,9 +336,8 @@ typedef struct mt_cpu {
     uint64_t spec_stamp, spec_old_now, spec_old_last;
     /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
      * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
-     * `cycle`.  Valid while no slot has been decoded since (gen = dpage_decodes then): a slot
-     * gets new contents only from a decode (a write to code makes all its page's slots
-     * OP_DECODE, which the sampler is not called for until they are decoded again). */
+     * `cycle`.  Valid while no decoded slot has lost its contents since (gen = dpage_resets
+     * then). */
     struct cpu_sample_memo {
         const mt_dinsn *d;
         uint64_t gen;
@@ -378,6 +377,10 @@ typedef struct mt_cpu {
     uint8_t log_rd, log_len, log_priv;
     uint64_t access_count[MT_KIND_COUNT]; /* fetches: second halves only (cpu_fetch_access) */
     uint64_t tlb_fills, dpage_decodes;
+    /* Decoded slots' contents lost (a page's slots made OP_DECODE again, or every page freed):
+     * the only way a decoded slot changes (a decode writes OP_DECODE slots only), so what
+     * cpu_sample_run remembers of a run holds while this stays (sample_memo). */
+    uint64_t dpage_resets;
     bool log_commits;
     void *log_file; /* FILE* for --log-commits */
     /* The debugger (emu/gdb/): while `debug` is set every instruction boundary goes through

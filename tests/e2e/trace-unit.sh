@@ -167,10 +167,11 @@ echo "  r = 3, short sections: ${fast:-0} captures taken by the runs interpreter
 [ "${fast:-0}" -gt 20000 ] && cmp -s "$T/plain-model.txt" "$T/plain-rtl.txt" && [ "$(wc -l <"$T/plain-model.txt")" -gt 20000 ]
 ok trace-runs-plain-state-equals-rtl $?
 # ... and where the runs interpreter's remembered walks (cpu.c sample_walk, mt_cpu.sample_memo,
-# valid while no slot is decoded) would go stale: a program that rewrites its code in place
+# valid while no decoded slot loses its contents: dpage_resets) would go stale: a program that
+# rewrites its code in place
 # hundreds of times, also inside a loop that calls it (tests/diff/src/jit.c), at r = 3 and r = 5
 # (captures taken ahead in the rewritten runs, and taken back at their slow paths), against the
-# RTL.  With the memo's decode count left out of its test the stream at r = 3 and r = 5 differs.
+# RTL.  With the memo's reset count left out of its test the stream at r = 3 and r = 5 differs.
 r=0
 for rate in 3 5; do
     for u in model rtl; do

@@ -782,7 +782,7 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
  * (dpage_free_all), and both count in dpage_resets: a decode writes only OP_DECODE slots (a run
  * is decoded up to a slot already decoded, and pairs are fused among the new slots only), the
  * stop (OP_BREAK) is removed before this is called (unbreak), and the cross page, which L_CROSS
- * decodes into, never holds d.  So an entry made with dpage_resets = R is the walk's answer for
+ * decodes into, never holds d (single_step does not call the sampler there).  So an entry made with dpage_resets = R is the walk's answer for
  * as long as dpage_resets is R; a page freed and its memory reused for another is a reset too.
  * The walk counts the run's slots down instead of reading each one's run_insns, and reads no
  * slot's op to stop at: every slot of d's run is decoded and none is the stop (see above). */

@@ -469,7 +469,7 @@ static void sampler_plan(mt_cpu *c)
         sp <= c->stamp_offset || due != sp - c->stamp_offset || c->next_due != due || due == smp->data_due)
         return;
     smp->plain_end = cpu_local_cycle(c, s->sec_end);
-    smp->plain_lim = due + s->r < smp->plain_end ? due + s->r : smp->plain_end;
+    smp->plain_fast = smp->plain_end > s->r ? smp->plain_end - s->r : 0;
     smp->plain_due = due;
 }
 
@@ -689,25 +689,34 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
 
 
 /* The capture cpu_sample_run finds to be the data access of slot p of the run entered at d (p's
- * fetch is before the due, its access at or after it), in accring_entry's packed form, when it
- * can be known before the run is executed; 0 when not.  Why it is exact when it says so: p is a
- * load or store of the fast path (op_data), so its address is x[rs1] + imm translated by the
- * current data TLB's direct-mapped entry (LOAD/STORE in interp.inc); no slot from d up to p writes
- * x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or traps,
- * first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp), and
- * only a slow path changes the TLB or the translation context.  If that entry does not hit now,
- * p's access takes the slow path and is heard there: not predicted.  The unit must also capture
- * the kind (the listener hears it: listener_kinds; the schedule captures it: kind_mask).  What is
- * then appended is what cpu_access_due's sample_data would append at that access. */
-static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+ * fetch is before the due, its access at or after it) can be known before the run is executed
+ * when p is a load or store of the fast path (op_data), so its address is x[rs1] + imm translated
+ * by the current data TLB's direct-mapped entry (LOAD/STORE in interp.inc), and no slot from d up
+ * to p writes x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or
+ * traps, first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp).
+ * Only a slow path changes the TLB or the translation context.  This part depends on the slots
+ * alone (sample_walk remembers it); data_bits_now does the rest. */
+static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+{
+    if (!c->op_data[p->op])
+        return false;
+    for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
+        if (k->rd == p->rs1)
+            return false;
+    return true;
+}
+
+/* The capture that is p's data access (data_known_ahead) in accring_entry's packed form, or 0
+ * when not known now: the unit must capture the kind (the listener hears it: listener_kinds; the
+ * schedule captures it: kind_mask), and the TLB entry must hit now (else p's access takes the
+ * slow path and is heard there).  What is then appended is what cpu_access_due's sample_data
+ * would append at that access. */
+static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, const mt_dinsn *p)
 {
     const unsigned acc = c->op_data[p->op];
     const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
-    if (!acc || !((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
+    if (!((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
         return 0;
-    for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
-        if (k->rd == p->rs1)
-            return 0;
     const unsigned size_log2 = acc & 3;
     const uint64_t va = c->x[p->rs1] + (uint64_t)(int64_t)p->imm;
     const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
@@ -719,19 +728,89 @@ static inline __attribute__((always_inline)) uint64_t data_capture_bits(mt_cpu *
            (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
 }
 
-/* Single_step of interpreter_runs, with only the access hook due inside the run of slot d (which
- * starts at `cycle`, exact) and the sampler armed: when the access the schedule captures is the
- * fetch of a slot of this run (every earlier access of the run is stamped before the due), or the
- * data access of a slot whose address is known already (data_capture_bits), takes it: appends
- * it, moves the schedule and the due on.  1: the capture was d's own fetch (exact); 2: a later
- * slot's fetch or a data access, taken ahead (spec_stamp; the run fits before the next due and
- * may be charged at once); 0: nothing done (a data access not known ahead, another kind's, an
- * unusual schedule, or a run that does not fit: the stop of single_step does it). */
-/* Inlined into interpreter_runs' single_step, its one caller: as a call it paid ~19 host
- * instructions of register saves and restores per call; inlined, bench_cpu's emulator thread
- * runs 7 M fewer (callgrind, 1.19 M calls: the inlined body keeps part of that spilling). */
-static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
-                                                                uint64_t cycle)
+/* What sample_walk finds (cpu.h cpu_sample_memo.what). */
+enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
+
+/* The memo's entry for (d, lim) (mt_cpu.sample_memo: one per slot of the table). */
+static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dinsn *d, unsigned lim)
+{
+    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+}
+
+/* sample_walk's walk, when it does not remember (d, lim): fills m. */
+static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dpage *dp,
+                                                                               const mt_dinsn *d, unsigned lim,
+                                                                               struct cpu_sample_memo *m, uint64_t gen)
+{
+    *m = (struct cpu_sample_memo){.d = d, .gen = gen, .lim = (uint16_t)lim, .what = SAMPLE_PAST};
+    const mt_dinsn *j = d, *p;
+    unsigned left = d->run_insns;
+    do {
+        if (--left == 0)
+            return m; /* past the run's last fetch */
+        p = j;
+        j = (const mt_dinsn *)((const char *)p + p->step);
+    } while (j->run_cost > lim);
+    const unsigned cost = c->op_cost[p->op];
+    if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
+        m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
+        m->j_off = (uint16_t)((const char *)p - (const char *)d);
+        m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
+    } else {
+        m->what = SAMPLE_FETCH;
+        m->j_off = (uint16_t)((const char *)j - (const char *)d);
+        m->t_off = (uint16_t)(d->run_cost - j->run_cost);
+        m->bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                     dinsn_len(j));
+    }
+    return m;
+}
+
+/* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
+ * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
+ * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address);
+ * SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after it), known
+ * ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known ahead
+ * (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a slot k of
+ * the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when run_cost(k) <=
+ * lim; a slot has a data access when its part of the run costs more than its op.
+ * Remembered (mt_cpu.sample_memo), keyed by d and lim: the loops a program spends its time in
+ * give the same few (d, lim) again and again (docs/trace-unit.md section 8).  Why a remembered
+ * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost, ops and
+ * registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded slot keeps its contents
+ * until its page's slots are made OP_DECODE again (cpu_code_written) or every page is freed
+ * (dpage_free_all), and both count in dpage_resets: a decode writes only OP_DECODE slots (a run
+ * is decoded up to a slot already decoded, and pairs are fused among the new slots only), the
+ * stop (OP_BREAK) is removed before this is called (unbreak), and the cross page, which L_CROSS
+ * decodes into, never holds d (single_step does not call the sampler there).  So an entry made with dpage_resets = R is the walk's answer for
+ * as long as dpage_resets is R; a page freed and its memory reused for another is a reset too.
+ * The walk counts the run's slots down instead of reading each one's run_insns, and reads no
+ * slot's op to stop at: every slot of d's run is decoded and none is the stop (see above). */
+static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dpage *dp,
+                                                                                     const mt_dinsn *d, unsigned lim)
+{
+    const uint64_t gen = c->dpage_resets;
+    struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
+    if (likely(m->d == d && m->lim == lim && m->gen == gen))
+        return m;
+    return sample_walk_fill(c, dp, d, lim, m, gen);
+}
+
+/* cpu_sample_run (below) in every case: single_step of interpreter_runs, with only the access
+ * hook due inside the run of slot d (which starts at `cycle`, exact) and the sampler armed: when
+ * the access the schedule captures is the fetch of a slot of this run (every earlier access of
+ * the run is stamped before the due), or the data access of a slot whose address is known
+ * already (data_known_ahead, data_bits_now), takes it: appends it, moves the schedule and the due
+ * on.  1: the capture was d's own fetch (exact); 2: a later slot's fetch or a data access, taken
+ * ahead (spec_stamp; the run fits before the next due and may be charged at once); 0: nothing
+ * done (a data access not known ahead, another kind's, an unusual schedule, or a run that does
+ * not fit: the stop of single_step does it).
+ * Calls, not inlined into interpreter_runs' single_step: there the interpreter's register
+ * pressure made GCC keep most of their values on the stack; as a call (saves, restores and all)
+ * bench_cpu's emulator thread ran 459.3 M -> 444.4 M host instructions (callgrind, 1.06 M calls;
+ * it was the other way round before sample_walk, 7 M for the inlined body), and 436.0 M with
+ * the usual cases apart (cpu_sample_run), which need no register saves. */
+static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
@@ -743,83 +822,141 @@ static inline __attribute__((always_inline)) int cpu_sample_run(mt_cpu *c, const
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
      * run_cost(k), i.e. at or after the due when run_cost(k) <= run_cost(d) - gap; a slot has a
      * data access when its part of the run costs more than its op.  The walk counts the run's
-     * slots down instead of reading each one's run_insns. */
-    const mt_dinsn *j = d;
-    uint64_t bits = 0;  /* the capture's packed bits when it is p's data access (j = p then) */
-    unsigned t_off = 0; /* its stamp's offset from `cycle` */
-    if (due > cycle) {
+     * slots down instead of reading each one's run_insns, and reads no slot's op to stop at:
+     * every slot of d's run is decoded and none is the stop (single_step removed it, unbreak,
+     * before this; a run is decoded whole, and a write to the page's code makes every slot of it
+     * OP_DECODE again, d's too, which is not called for; the cross page's slots are never d). */
+    uint64_t bits;  /* the capture, packed as the ring stores it */
+    unsigned t_off; /* its stamp's offset from `cycle` */
+    bool data = false;
+    const bool ahead = due > cycle; /* a later slot's fetch, or a data access */
+    if (ahead) {
         const uint64_t gap = due - cycle;
         if (gap > d->run_cost)
             return 0; /* past the run's last fetch */
-        const unsigned lim = d->run_cost - (unsigned)gap;
-        const mt_dinsn *p;
-        unsigned left = d->run_insns;
-        do {
-            if (--left == 0)
-                return 0; /* past the run's last fetch */
-            p = j;
-            j = (const mt_dinsn *)((const char *)p + p->step);
-            if (j->op <= OP_BREAK)
+        const struct cpu_sample_memo *m = sample_walk(c, dp, d, d->run_cost - (unsigned)gap);
+        t_off = m->t_off;
+        bits = m->bits;
+        if (unlikely(m->what != SAMPLE_FETCH)) {
+            if (m->what == SAMPLE_PAST)
                 return 0;
-        } while (j->run_cost > lim);
-        t_off = (unsigned)(d->run_cost - j->run_cost);
-        const unsigned cost = c->op_cost[p->op];
-        if ((unsigned)(p->run_cost - j->run_cost) > cost && (unsigned)(d->run_cost - p->run_cost) + cost >= gap) {
-            /* p's data access comes first: taken ahead when its address is known now, else
+            /* a data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
-            bits = data_capture_bits(c, d, p);
+            data = true;
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off)) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
                 return 0;
             }
-            j = p;
-            t_off = (unsigned)(d->run_cost - p->run_cost) + cost;
         }
+    } else {
+        t_off = 0;
+        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                  dinsn_len(d));
     }
     /* the stamp t is at or after the due, so in the plain state at or after every access seen
      * and the sample point: the capture when it is before the interval's and the section's end */
     const uint64_t t = cycle + t_off, at = t + c->stamp_offset;
-    if (t >= smp->plain_lim)
-        goto not_taken;
     const uint32_t r = s->r;
-    const uint64_t end = smp->plain_end;
-    const uint64_t new_due = due + r < end ? due + r : end; /* the next sample point, or the section's end */
-    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    /* taken ahead (j after d) only when the whole run fits before the next due.  What to restore
-     * if it is taken back is written either way (no branch): with j == d a spec_stamp left from
-     * an earlier run is before `cycle`, so nothing reads these for it. */
-    const bool ahead = (j != d) | (bits != 0);
-    if (ahead & (cycle + d->run_bound >= new_event))
+    if (t >= (due + r < smp->plain_end ? due + r : smp->plain_end))
         goto not_taken;
-    c->spec_stamp = ahead ? t : c->spec_stamp;
-    c->spec_old_due = due;
+    /* the next sample point, or the section's end; plain again unless the due is the section's
+     * end (now and last_cycle, at + 1, are at most the next sample point, as at is before it) */
+    const uint64_t end = smp->plain_end;
+    const uint64_t new_due = due + r < end ? due + r : end;
+    const uint64_t next_plain = new_due < end ? new_due : UINT64_MAX;
+    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
+    /* taken ahead only when the whole run fits before the next due */
+    if (ahead && cycle + d->run_bound >= new_event)
+        goto not_taken;
+    /* What to restore if it is taken back, written either way (no branch): with d's own fetch
+     * the stamp is `cycle`, which has come (a slow path of this run starts at or after it, so
+     * cpu_sample_resolve only clears it). */
+    c->spec_stamp = t;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
-    if (smp->n == smp->cap)
+    if (smp->wp == smp->wend)
         smp->flush(smp);
-    smp->batch[smp->n++] = (accring_entry){
-        at, bits ? bits
-                 : accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                                      dinsn_len(j))};
+    accring_entry *const e = smp->wp++;
+    e->cycle = at;
+    e->bits = bits;
     smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
     smp->last_cycle = at + 1;
     s->now = at + 1;
     s->next_sp += r;
     c->listener_due = c->next_due = new_due;
     c->next_event = new_event;
-    /* plain again unless the due is the section's end (now and last_cycle, at + 1, are at most
-     * the next sample point, as at is before it) */
-    smp->plain_due = new_due < end ? new_due : UINT64_MAX;
-    smp->plain_lim = new_due + r < end ? new_due + r : end;
+    smp->plain_due = next_plain;
     return ahead ? 2 : 1;
 not_taken:
-    if (bits) { /* as when the data access is not predicted: single_step's stop */
+    if (data) { /* as when the data access is not predicted: single_step's stop */
         smp->data_due = due;
         smp->plain_due = UINT64_MAX;
-        smp->data_ahead--; /* counted by data_capture_bits, not taken */
+        smp->data_ahead--; /* counted by data_bits_now, not taken */
     }
     return 0;
+}
+
+/* cpu_sample_run's usual cases, on few registers (no saves of its own on the way out: the other
+ * cases go on to sample_run_general, which decides them all from the start, so nothing here
+ * changes any state before it knows the capture is taken): the plain state more than r before
+ * the section's end (plain_fast), the capture d's own fetch, or a later slot's fetch or a data
+ * access known ahead that sample_walk remembers, its stamp before the next sample point, and
+ * (but for d's own fetch) d's run fitting before the next due.  Then the same capture, fields and
+ * due as sample_run_general would make (which does the step with min()s, for a section's end
+ * that may be near); 2 also for d's own fetch when the run fits before the next due (what
+ * single_step does then: the run is charged at once). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    cpu_sampler *const smp = c->sampler;
+    const uint64_t due = c->next_due;
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast || cycle >= c->other_event))
+        return sample_run_general(c, dp, d, cycle);
+    uint64_t t, bits;
+    const struct cpu_sample_memo *m = NULL; /* a later slot's capture */
+    if (likely(due > cycle)) {
+        if (unlikely(due - cycle > d->run_cost))
+            return 0; /* past the run's last fetch (sample_run_general's answer too) */
+        const unsigned lim = d->run_cost - (unsigned)(due - cycle);
+        m = sample_memo_entry(c, d, lim);
+        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_resets || m->what == SAMPLE_PAST ||
+                     m->what == SAMPLE_DATA_STOP))
+            return sample_run_general(c, dp, d, cycle);
+        t = cycle + m->t_off;
+        bits = m->bits;
+    } else {
+        t = cycle;
+        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                  dinsn_len(d));
+    }
+    mt_sched *const s = smp->sched;
+    const uint32_t r = s->r;
+    const uint64_t new_due = due + r;
+    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
+    const bool fits = cycle + d->run_bound < new_event;
+    if (unlikely(t >= new_due || (m && !fits) || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle); /* not taken, or a flush first */
+    if (m && m->what == SAMPLE_DATA) {
+        bits = data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off));
+        if (!bits)
+            return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
+    }
+    const uint64_t at = t + c->stamp_offset;
+    c->spec_stamp = t;
+    c->spec_old_now = s->now;
+    c->spec_old_last = smp->last_cycle;
+    accring_entry *const e = smp->wp++;
+    e->cycle = at;
+    e->bits = bits;
+    smp->fast++;
+    smp->last_cycle = at + 1;
+    s->now = at + 1;
+    s->next_sp += r;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_event;
+    smp->plain_due = new_due;
+    return fits ? 2 : 1;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)
@@ -830,13 +967,16 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
         return; /* the fetch came */
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
-    smp->n--;
+    smp->wp--;
     smp->fast--;
     smp->taken_back++;
     smp->last_cycle = c->spec_old_last;
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
-    c->listener_due = c->spec_old_due;
+    /* the due it was taken at: in the plain state (cpu_sample_run's captures) the due is the next
+     * sample point in this hart's cycles, and the take-back comes in the same run, so the same
+     * stamp_offset */
+    c->listener_due = s->next_sp - c->stamp_offset;
     smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }

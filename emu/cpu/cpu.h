@@ -150,38 +150,43 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  * takes every other capture, so the captures reach `flush` in the order of their cycles.  Such a
  * capture counts on the run reaching that fetch: until it is known (cpu.h spec_stamp), a slow
  * path or a trap before it takes it back (cpu_sample_resolve).  docs/emulator.md, "Tracing". */
+#define CPU_SAMPLE_MEMO_BITS 12 /* 4096 walks remembered per hart (128 KiB) */
+
 typedef struct cpu_sampler {
     mt_sched *sched;    /* the schedule (the listener's) */
     /* the schedule stands for the unit (no register write pending in it), a session runs, and
      * it captures fetches on the core tap: the interpreter may take captures (the pipe keeps it) */
     bool usable;
-    uint32_t n, cap;    /* batch[0..n): captures not yet handed on, packed as the ring stores them */
-    accring_entry *batch;
-    void (*flush)(struct cpu_sampler *smp); /* hands batch[0..n) on and sets n = 0 */
+    /* batch[0..wp - batch): captures not yet handed on, packed as the ring stores them; wend is
+     * batch + its capacity (a write pointer: the interpreter's append is a compare and two stores) */
+    accring_entry *batch, *wp, *wend;
+    void (*flush)(struct cpu_sampler *smp); /* hands batch[0..wp) on and sets wp = batch */
     uint64_t last_cycle; /* the first cycle a capture may have (one access per cycle) */
     uint64_t accesses;   /* accesses the listener gave to the schedule (trace.accesses: + fast) */
     uint64_t fast;       /* captures the interpreter took itself (and kept): accesses too */
     uint64_t taken_back; /* captures it took back (cpu_sample_resolve) */
-    uint64_t data_ahead; /* captures it took that were data accesses (data_capture_bits), kept
+    uint64_t data_ahead; /* captures it took that were data accesses (data_bits_now), kept
                           * or taken back */
     uint64_t data_due;   /* the due (this hart's cycles) found to be a data access's: left to
                           * single_step's stop, not looked at again */
     /* The plain state, in this hart's cycles, which lets cpu_sample_run test one field on entry
      * instead of the schedule's five (emu/cpu/cpu.c sampler_plan): plain_due is the due while the
      * sampler is usable, no interval is open, the next sample point is in the section, nothing
-     * seen is at or after it and it is not data_due; an access stamped in [plain_due, plain_lim)
-     * is then captured.  UINT64_MAX: not known to be plain (a due of UINT64_MAX is never in a
-     * run).  Whatever else moves the schedule sets it so (tracepipe.c, cpu.c); plain_end is the
-     * section's end. */
-    uint64_t plain_due, plain_lim, plain_end;
+     * seen is at or after it and it is not data_due; an access stamped in [plain_due,
+     * min(plain_due + r, plain_end)) is then captured.  UINT64_MAX: not known to be plain (a due
+     * of UINT64_MAX is never in a run).  Whatever else moves the schedule sets it so
+     * (tracepipe.c, cpu.c); plain_end is the section's end.  plain_fast is plain_end - r (0 when
+     * that is below 0): for a due below it the stamps' bound is due + r and the next due, due + r,
+     * is plain again (cpu_sample_run's usual case, without min()). */
+    uint64_t plain_due, plain_end, plain_fast;
 } cpu_sampler;
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
 static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
 {
-    if (smp->n == smp->cap)
+    if (smp->wp == smp->wend)
         smp->flush(smp);
-    smp->batch[smp->n++] = accring_pack(a);
+    *smp->wp++ = accring_pack(a);
 }
 
 /* The listener's page filter (cpu_set_page_filter): a listener that needs, of the accesses of
@@ -328,7 +333,18 @@ typedef struct mt_cpu {
     cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
      * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
-    uint64_t spec_stamp, spec_old_due, spec_old_now, spec_old_last;
+    uint64_t spec_stamp, spec_old_now, spec_old_last;
+    /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
+     * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
+     * `cycle`.  Valid while no decoded slot has lost its contents since (gen = dpage_resets
+     * then). */
+    struct cpu_sample_memo {
+        const mt_dinsn *d;
+        uint64_t gen;
+        uint64_t bits;              /* a fetch's capture, packed (accring_entry.bits) */
+        uint16_t lim, j_off, t_off; /* j's byte offset from d, the stamp's offset from cycle */
+        uint8_t what;               /* SAMPLE_* (cpu.c) */
+    } sample_memo[1u << CPU_SAMPLE_MEMO_BITS];
 #ifdef MT_RING_PROBE
 #define RING_PROBE_WORDS (1u << 17) /* 1 MiB, a power of two */
     /* a measurement build only (interp.inc RING_PROBE): what an access ring's producer would
@@ -361,6 +377,10 @@ typedef struct mt_cpu {
     uint8_t log_rd, log_len, log_priv;
     uint64_t access_count[MT_KIND_COUNT]; /* fetches: second halves only (cpu_fetch_access) */
     uint64_t tlb_fills, dpage_decodes;
+    /* Decoded slots' contents lost (a page's slots made OP_DECODE again, or every page freed):
+     * the only way a decoded slot changes (a decode writes OP_DECODE slots only), so what
+     * cpu_sample_run remembers of a run holds while this stays (sample_memo). */
+    uint64_t dpage_resets;
     bool log_commits;
     void *log_file; /* FILE* for --log-commits */
     /* The debugger (emu/gdb/): while `debug` is set every instruction boundary goes through

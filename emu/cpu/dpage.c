@@ -41,6 +41,7 @@ mt_dpage *dpage_scratch_alloc(void)
 void dpage_free_all(mt_cpu *c)
 {
     c->brk_slot = NULL; /* in a page freed here */
+    c->dpage_resets++;  /* every decoded slot lost (cpu.h) */
     for (unsigned h = 0; h < DPAGE_HASH; h++) {
         mt_dpage *p = c->dpage_hash[h];
         while (p) {
@@ -107,6 +108,7 @@ void cpu_code_written(mt_cpu *c, uint64_t pa, uint64_t len)
             if (c->brk_slot && c->brk_slot - p->slot < DPAGE_SLOTS && c->brk_slot >= p->slot)
                 c->brk_slot = NULL;
             memset(p->slot, 0, sizeof p->slot[0] * DPAGE_SLOTS); /* OP_DECODE */
+            c->dpage_resets++; /* decoded slots lost (cpu.h) */
             return;
         }
 }

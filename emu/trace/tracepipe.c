@@ -27,14 +27,14 @@ static void flush_batch(cpu_sampler *smp)
 {
     tracepipe *p = (tracepipe *)((char *)smp - offsetof(tracepipe, smp));
     if (p->ring) {
-        accring_push_entries(p->ring, smp->batch, smp->n);
+        accring_push_entries(p->ring, smp->batch, (unsigned)(smp->wp - smp->batch));
     } else {
-        for (uint32_t i = 0; i < smp->n; i++) {
+        for (uint32_t i = 0; i < (uint32_t)(smp->wp - smp->batch); i++) {
             const mt_access a = accring_unpack(&smp->batch[i]);
             mt_unit_access_cycle(p->u, &a);
         }
     }
-    smp->n = 0;
+    smp->wp = smp->batch;
 }
 
 static void set_direct(tracepipe *p, bool direct)
@@ -58,7 +58,8 @@ tracepipe *tracepipe_create(mt_unit *u, uint64_t last_cycle, bool thread)
     if (!p)
         return NULL;
     p->u = u;
-    p->smp = (cpu_sampler){.sched = &p->s, .cap = PIPE_BATCH, .batch = p->batch, .flush = flush_batch,
+    p->smp = (cpu_sampler){.sched = &p->s, .batch = p->batch, .wp = p->batch, .wend = p->batch + PIPE_BATCH,
+                           .flush = flush_batch,
                            .last_cycle = last_cycle, .data_due = UINT64_MAX,
                            .plain_due = UINT64_MAX};
     if (thread) {

@@ -32,8 +32,12 @@ TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf
 $(FWBUILD)/e2e/straddle_guest.elf: tests/e2e/straddle_guest.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+# ... and one that jumps to itself across the page boundary.
+$(FWBUILD)/e2e/straddle_self.elf: tests/e2e/straddle_self.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_SCRIPTS += tests/e2e/trace-straddle.sh
-TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf
+TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf $(FWBUILD)/e2e/straddle_self.elf
 
 .PHONY: bench-trace
 bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict $(FWBUILD)/bench/bench_cpu.elf

@@ -23,6 +23,9 @@
 #                             --trace-all beside (interpreter_hooked)
 #   straddle-timing-none      --timing=none: cycles = every access (each a cycle of its own) + 2
 #                             per trap (the trapped instruction's fetch, the trap)
+#   straddle-self-jump-burst  tests/e2e/straddle_self.S, a straddling `j .`, traced at r = 3:
+#                             no capture at address 0 (the runs interpreter's sampler must not
+#                             take the fetch on the cross page, whose address is 0)
 # Without the second half's own cycle and fetch (before 2026-12-06) the walk's first PTE read
 # shared the first half's cycle and the second half was no access: 276 accesses skipped here, 34
 # of the 72 online rows off, 12 of 482 burst samples another page; 4 of the 9 checks fail.
@@ -133,3 +136,14 @@ expect=$(( $(stat_of none access.fetch) + $(stat_of none access.load) + $(stat_o
            $(stat_of none access.amo) + $(stat_of none access.ptw) + 2 * TRAPS ))
 if [ -n "$c" ] && [ "$c" = "$expect" ]; then pass "straddle-timing-none ($c cycles)"
 else fail straddle-timing-none "cycles '$c', every access + 2 per trap: $expect"; fi
+
+# a straddling jump to itself, sampled at r = 3 by the runs interpreter: the captures are the
+# fetches of 0x80000ffe and of its second half, 0x80001000 (and the boot ROM's first), none at
+# the cross page's address 0
+SELF=$FWBUILD/e2e/straddle_self.elf
+"$MTEMU" -q --max-insns 20000 --trace "$tmp/self.mtr" --trace-thread off --trace-rate-h 3 "$SELF" >/dev/null 2>&1
+"$MT" decode "$tmp/self.mtr" >"$tmp/self.txt" 2>&1
+caps=$(grep -c ' burst 48 ' "$tmp/self.txt")
+low=$(awk '$2 == "burst" && $5 == "0x00000000000000"' "$tmp/self.txt" | wc -l)
+if [ "${caps:-0}" -gt 3000 ] && [ "$low" = 0 ]; then pass "straddle-self-jump-burst ($caps captures)"
+else fail straddle-self-jump-burst "$caps captures, $low at address 0"; fi

@@ -20,7 +20,7 @@ variants=(
   "seq24|sequence numbers and cycles 48 -> 24 bits|s/SW = 48 /SW = 24 /|"
   "seq16|sequence numbers and cycles 48 -> 16 bits|s/SW = 48 /SW = 16 /|"
   "nocycle|cycles tied to 0 (the unit does not use a record's cycle)||NOCYCLE"
-  "q2|reference queue 8 -> 2 entries||-set LgQ 1"
+  "q4|reference queue 8 -> 4 entries||-set LgQ 2"
   "w16|window 64 -> 16 slots||-set LgW 4"
   "sizes5|sizes 10 -> 5 (per-size state and its selects)|s/Sizes = 10;/Sizes = 5;/|"
   "lgk2|LgKMax 6 -> 2 (entries 256 -> 16 addresses)||LGK2"

@@ -55,26 +55,34 @@ module mt_tu_reduce #(
   localparam logic [EW-1:0] Nil = '1;
 
   // ---- per-size constants of the session's budget --------------------------------------------
-  logic [4:0]    lgk_q;
-  logic [EW-1:0] k_c     [Sizes];
-  logic [EW-1:0] base_e  [Sizes];
+  // k_c, base_e, hmask_c and nbuckets are registers loaded in the clock lgk_q is loaded, with
+  // the constants of the value it takes (lgk_n), and reset with it to those of 0: so at every
+  // clock they are the function of lgk_q they name.  (Until 2026-12-06 they were that function
+  // combinationally: a chain of ten adders from lgk_q into every bucket address, the path's
+  // critical path on the HX8K, about 36 ns.)
+  logic [4:0]    lgk_q, lgk_n;
+  logic [EW-1:0] k_c     [Sizes], k_d [Sizes];
+  logic [EW-1:0] base_e  [Sizes], base_e_d [Sizes];
   logic [BW-1:0] base_b  [Sizes];
-  logic [17:0]   hmask_c [Sizes];
+  logic [17:0]   hmask_c [Sizes], hmask_d [Sizes];
+  logic [BW-1:0] nbuckets, nbuckets_d;
+  assign lgk_n = lgk_i > 5'(LgKMax) ? 5'(LgKMax) : lgk_i;
   always_comb begin
     logic [EW-1:0] acc;
     acc = '0;
     for (int i = 0; i < Sizes; i++) begin
       logic [4:0] kl;
-      kl = (lgk_q > 5'(i)) ? lgk_q - 5'(i) : 5'd0;
-      k_c[i] = EW'(1) << kl;
-      hmask_c[i] = 18'((19'd2 << kl) - 19'd1);
-      base_e[i] = acc;
-      base_b[i] = {acc, 1'b0};
-      acc = acc + k_c[i];
+      kl = (lgk_n > 5'(i)) ? lgk_n - 5'(i) : 5'd0;
+      k_d[i] = EW'(1) << kl;
+      hmask_d[i] = 18'((19'd2 << kl) - 19'd1);
+      base_e_d[i] = acc;
+      acc = acc + k_d[i];
     end
+    nbuckets_d = {acc, 1'b0};
   end
-  logic [BW-1:0] nbuckets;
-  assign nbuckets = {base_e[Sizes-1] + k_c[Sizes-1], 1'b0};
+  for (genvar i = 0; i < Sizes; i++) begin : g_base_b
+    assign base_b[i] = {base_e[i], 1'b0};
+  end
 
   function automatic logic [17:0] fold(input logic [43:0] p);
     fold = p[17:0] ^ p[35:18] ^ {10'd0, p[43:36]};
@@ -564,6 +572,10 @@ module mt_tu_reduce #(
     if (!rst_ni) begin
       st_q <= StClr;
       lgk_q <= '0;
+      for (int i = 0; i < Sizes; i++) begin   // the constants of lgk_q = 0
+        k_c[i] <= EW'(1); base_e[i] <= EW'(i); hmask_c[i] <= 18'd1;
+      end
+      nbuckets <= BW'(2 * Sizes);
       clr_q <= '0;
       for (int i = 0; i < Sizes; i++) begin
         n_q[i] <= '0; head_q[i] <= Nil; tail_q[i] <= Nil; evl_q[i] <= '0;
@@ -583,6 +595,10 @@ module mt_tu_reduce #(
       // but the buckets, in StClr)
       st_q <= StClr;
       lgk_q <= '0;
+      for (int i = 0; i < Sizes; i++) begin   // the constants of lgk_q = 0
+        k_c[i] <= EW'(1); base_e[i] <= EW'(i); hmask_c[i] <= 18'd1;
+      end
+      nbuckets <= BW'(2 * Sizes);
       clr_q <= '0;
       for (int i = 0; i < Sizes; i++) begin
         n_q[i] <= '0; head_q[i] <= Nil; tail_q[i] <= Nil; evl_q[i] <= '0;
@@ -601,7 +617,11 @@ module mt_tu_reduce #(
     end else begin
       st_q <= st_d;
       if (st_q == StClr) begin
-        lgk_q <= lgk_i > 5'(LgKMax) ? 5'(LgKMax) : lgk_i;
+        lgk_q <= lgk_n;
+        for (int i = 0; i < Sizes; i++) begin
+          k_c[i] <= k_d[i]; base_e[i] <= base_e_d[i]; hmask_c[i] <= hmask_d[i];
+        end
+        nbuckets <= nbuckets_d;
         clr_q <= clr_q + 1'b1;
       end
       if (ref_clock) clocks_q <= clocks_q + 1;

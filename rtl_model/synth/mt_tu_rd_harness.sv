@@ -86,15 +86,15 @@ module mt_tu_rd_harness #(
   );
 
   // the outputs as a consumer's input register takes them, then folded onto the pins
-  logic [95:0] outs_q;
+  logic [103:0] outs_q;   // 97 bits of outputs, padded to 13 bytes
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       outs_q <= '0;  fold_o <= '0;
     end else begin
-      outs_q <= {rdata, rec_addr, rec_kind, rec_write, rec_tap, rec_valid, on, stop_hold, stop};
+      outs_q <= {7'd0, rdata, rec_addr, rec_kind, rec_write, rec_tap, rec_valid, on, stop_hold, stop};
       fold_o <= outs_q[7:0] ^ outs_q[15:8] ^ outs_q[23:16] ^ outs_q[31:24] ^ outs_q[39:32] ^
                 outs_q[47:40] ^ outs_q[55:48] ^ outs_q[63:56] ^ outs_q[71:64] ^ outs_q[79:72] ^
-                outs_q[87:80] ^ outs_q[95:88];
+                outs_q[87:80] ^ outs_q[95:88] ^ outs_q[103:96];
     end
   end
 

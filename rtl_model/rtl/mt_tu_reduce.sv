@@ -21,7 +21,7 @@
 module mt_tu_reduce #(
   parameter int unsigned LgKMax = 10,  // k_0 up to 2^LgKMax: budgets 4 KiB .. 4 KiB << LgKMax
   parameter int unsigned LgW    = 6,   // window slots W = 2^LgW
-  parameter int unsigned LgQ    = 3,   // queue of references Q = 2^LgQ
+  parameter int unsigned LgQ    = 3,   // queue of references Q = 2^LgQ (LgQ >= 2: two banks)
   localparam int unsigned EW = LgKMax + 2,  // entry numbers (sum of k_i <= 2^(LgKMax+1) + 9)
   localparam int unsigned BW = LgKMax + 3,  // bucket numbers (2 per entry)
   localparam int unsigned SW = 48           // sequence numbers and cycles
@@ -55,26 +55,34 @@ module mt_tu_reduce #(
   localparam logic [EW-1:0] Nil = '1;
 
   // ---- per-size constants of the session's budget --------------------------------------------
-  logic [4:0]    lgk_q;
-  logic [EW-1:0] k_c     [Sizes];
-  logic [EW-1:0] base_e  [Sizes];
+  // k_c, base_e, hmask_c and nbuckets are registers loaded in the clock lgk_q is loaded, with
+  // the constants of the value it takes (lgk_n), and reset with it to those of 0: so at every
+  // clock they are the function of lgk_q they name.  (Until 2026-12-06 they were that function
+  // combinationally: a chain of ten adders from lgk_q into every bucket address, the path's
+  // critical path on the HX8K, about 36 ns.)
+  logic [4:0]    lgk_q, lgk_n;
+  logic [EW-1:0] k_c     [Sizes], k_d [Sizes];
+  logic [EW-1:0] base_e  [Sizes], base_e_d [Sizes];
   logic [BW-1:0] base_b  [Sizes];
-  logic [17:0]   hmask_c [Sizes];
+  logic [17:0]   hmask_c [Sizes], hmask_d [Sizes];
+  logic [BW-1:0] nbuckets, nbuckets_d;
+  assign lgk_n = lgk_i > 5'(LgKMax) ? 5'(LgKMax) : lgk_i;
   always_comb begin
     logic [EW-1:0] acc;
     acc = '0;
     for (int i = 0; i < Sizes; i++) begin
       logic [4:0] kl;
-      kl = (lgk_q > 5'(i)) ? lgk_q - 5'(i) : 5'd0;
-      k_c[i] = EW'(1) << kl;
-      hmask_c[i] = 18'((19'd2 << kl) - 19'd1);
-      base_e[i] = acc;
-      base_b[i] = {acc, 1'b0};
-      acc = acc + k_c[i];
+      kl = (lgk_n > 5'(i)) ? lgk_n - 5'(i) : 5'd0;
+      k_d[i] = EW'(1) << kl;
+      hmask_d[i] = 18'((19'd2 << kl) - 19'd1);
+      base_e_d[i] = acc;
+      acc = acc + k_d[i];
     end
+    nbuckets_d = {acc, 1'b0};
   end
-  logic [BW-1:0] nbuckets;
-  assign nbuckets = {base_e[Sizes-1] + k_c[Sizes-1], 1'b0};
+  for (genvar i = 0; i < Sizes; i++) begin : g_base_b
+    assign base_b[i] = {base_e[i], 1'b0};
+  end
 
   function automatic logic [17:0] fold(input logic [43:0] p);
     fold = p[17:0] ^ p[35:18] ^ {10'd0, p[43:36]};
@@ -169,7 +177,7 @@ module mt_tu_reduce #(
   logic [BW-1:0] clr_q;
   logic [EW-1:0] fl_j_q;
   logic          flushing_q;
-  logic [SW-1:0] rel_q;
+  logic [LgW:0]  rel_q;   // the release engine's slot: seq - rel <= W, so LgW + 1 bits tell them apart
   logic          out_v_q;
   logic [31:0]   clocks_q, forced_q;
 
@@ -178,7 +186,6 @@ module mt_tu_reduce #(
   logic [43:0]    last_q, prev_q, skip_page_q;
   logic [SW-1:0]  skip_cyc_q;
   logic [1:0]     alt_q;
-  logic [SW+44:0] q_q [Q];  // {cycle, page, rw}
   logic [LgQ:0]   qn_q;
   logic [LgQ-1:0] qh_q;
 
@@ -211,7 +218,21 @@ module mt_tu_reduce #(
   logic [SW-1:0]  rcyc;
   logic [3:0]     qn_sizes, nsz;
   logic [9:0]     cmask, cpend;
-  assign qhead = q_q[qh_q];
+  // The queue's entries {cycle, page, rw} are in block RAM, two banks by the index's low bit (a
+  // clock pushes at most two entries, at consecutive indices: one in each bank), with the head
+  // read a clock ahead as the unit's record queue's (mt_tu_rdpath): each clock both banks are
+  // read at the next clock's head row (qh_d), so the head is a RAM output register; when the
+  // entry pushed in a clock is the next clock's head (the queue empty after this clock's pop) the
+  // RAM gives the old row and the head comes from a register of the pushed entry (qbyp_q).
+  // (Until 2026-12-06 Q entries of flip-flops with a Q-way select at the head and two write
+  // ports: about 800 SB_LUT4 of the path's 5 805 at Q = 8, docs/trace-unit-rtl.md "The reduce
+  // path", Area.)
+  localparam int unsigned QE = SW + 45;
+  logic [LgQ-1:0] qh_d, qw0, qw1;
+  logic           qwe0, qwe1, qsel_q, qbyp_q, qbyp_d;
+  logic [QE-1:0]  qwd0, qwd1, qbank [2], qbyp_data_q;
+  logic [LgQ:0]   qn_d;
+  assign qhead = qbyp_q ? qbyp_data_q : qbank[qsel_q];
   assign qdiff = lref_v_q ? qhead[44:1] ^ lref_q : '1;
   always_comb begin
     qn_sizes = 4'd0;
@@ -488,7 +509,9 @@ module mt_tu_reduce #(
 
   // ---- the release engine: the oldest decided slot, one a clock -------------------------------
   logic rel_go;
-  assign rel_go = rel_q != seq_q && !open_q[rel_q[LgW-1:0]];
+  // rel <= seq <= rel + W (a reference takes slot seq mod W only once slot seq - W has left,
+  // forced if need be; the model's seq - whead <= W): so rel != seq iff they differ mod 2W.
+  assign rel_go = rel_q != seq_q[LgW:0] && !open_q[rel_q[LgW-1:0]];
   assign sd_ra = rel_q[LgW-1:0];
   assign rec_valid_o = out_v_q && sb_rd != 10'd0;
   assign rec_cycle_o = sd_rd[SW+44:45];
@@ -499,6 +522,47 @@ module mt_tu_reduce #(
   assign clocks_o = clocks_q;
   assign forced_o = forced_q;
 
+  // ---- the queue's pushes: behind the entries of the last clock (a pop frees the head only) ----
+  always_comb begin
+    qw0 = qh_q + qn_q[LgQ-1:0];
+    qw1 = qw0 + 1'b1;
+    qwe0 = 1'b0; qwe1 = 1'b0;
+    qwd0 = {acc_cycle_i, apage, acc_write_i};
+    qwd1 = {acc_cycle_i, apage, acc_write_i};
+    qn_d = qn_q - {{LgQ{1'b0}}, pop};
+    if (start_i || (take && skip)) begin
+      // (a session's start pushes nothing; a skipped step waits in skip_*)
+    end else if (take) begin
+      qwe0 = 1'b1;
+      if (skip_v_q) begin  // the replayed step, then the access
+        qwd0 = {skip_cyc_q, skip_page_q, skip_rw_q};
+        qwe1 = 1'b1;
+        qn_d = qn_d + (LgQ+1)'(2);
+      end else qn_d = qn_d + 1'b1;
+    end else if (flushing_q && skip_v_q && st_q == StIdle && !pop) begin
+      qwe0 = 1'b1;
+      qwd0 = {skip_cyc_q, skip_page_q, skip_rw_q};
+      qn_d = qn_d + 1'b1;
+    end
+  end
+  assign qh_d   = start_i ? '0 : qh_q + {{(LgQ-1){1'b0}}, pop};
+  assign qbyp_d = (qwe0 && qw0 == qh_d) || (qwe1 && qw1 == qh_d);
+  for (genvar b = 0; b < 2; b++) begin : g_qbank
+    logic           we;
+    logic [LgQ-2:0] wa;
+    logic [QE-1:0]  wd;
+    assign we = (qwe0 && qw0[0] == 1'(b)) || (qwe1 && qw1[0] == 1'(b));
+    assign wa = qwe0 && qw0[0] == 1'(b) ? qw0[LgQ-1:1] : qw1[LgQ-1:1];
+    assign wd = qwe0 && qw0[0] == 1'(b) ? qwd0 : qwd1;
+    // block RAM though it is small (yosys would make Q/2 rows flip-flops and a select); a read of
+    // the row being written is never used (the bypass takes it)
+    (* ram_style = "block", no_rw_check *) logic [QE-1:0] mem [Q / 2];
+    always_ff @(posedge clk_i) begin
+      if (we) mem[wa] <= wd;
+      qbank[b] <= mem[qh_d[LgQ-1:1]];
+    end
+  end
+
   // ---- registers -------------------------------------------------------------------------------
   logic ref_clock;
   assign ref_clock = pop || !(st_q == StClr || st_q == StIdle || st_q == StFlRd || st_q == StFlD ||
@@ -508,11 +572,15 @@ module mt_tu_reduce #(
     if (!rst_ni) begin
       st_q <= StClr;
       lgk_q <= '0;
+      for (int i = 0; i < Sizes; i++) begin   // the constants of lgk_q = 0
+        k_c[i] <= EW'(1); base_e[i] <= EW'(i); hmask_c[i] <= 18'd1;
+      end
+      nbuckets <= BW'(2 * Sizes);
       clr_q <= '0;
       for (int i = 0; i < Sizes; i++) begin
         n_q[i] <= '0; head_q[i] <= Nil; tail_q[i] <= Nil; evl_q[i] <= '0;
       end
-      seq_q <= SW'(1); rel_q <= SW'(1); out_v_q <= 1'b0;
+      seq_q <= SW'(1); rel_q <= (LgW+1)'(1); out_v_q <= 1'b0;
       rcyc_q <= '0; rpage_q <= '0; rrw_q <= 1'b0; nsz_q <= '0; size_q <= '0; bsize_q <= '0;
       cmask_q <= '0; cpend_q <= '0; e_q <= '0; bkt0_q <= '0; j_q <= '0; t1k_q <= '0;
       x_page_q <= '0; x_last_q <= '0; x_t1_q <= '0; x_pend_q <= 1'b0;
@@ -521,18 +589,21 @@ module mt_tu_reduce #(
       clocks_q <= '0; forced_q <= '0;
       last_v_q <= 1'b0; prev_v_q <= 1'b0; skip_v_q <= 1'b0; skip_rw_q <= 1'b0; alt_ok_q <= 1'b0;
       last_q <= '0; prev_q <= '0; skip_page_q <= '0; skip_cyc_q <= '0; alt_q <= '0;
-      for (int i = 0; i < Q; i++) q_q[i] <= '0;
-      qn_q <= '0; qh_q <= '0;
+      qn_q <= '0; qh_q <= '0; qsel_q <= 1'b0; qbyp_q <= 1'b0; qbyp_data_q <= '0;
       lref_q <= '0; lref_v_q <= 1'b0;
     end else if (start_i) begin  // a session's start: as the reset (the memories are not cleared
       // but the buckets, in StClr)
       st_q <= StClr;
       lgk_q <= '0;
+      for (int i = 0; i < Sizes; i++) begin   // the constants of lgk_q = 0
+        k_c[i] <= EW'(1); base_e[i] <= EW'(i); hmask_c[i] <= 18'd1;
+      end
+      nbuckets <= BW'(2 * Sizes);
       clr_q <= '0;
       for (int i = 0; i < Sizes; i++) begin
         n_q[i] <= '0; head_q[i] <= Nil; tail_q[i] <= Nil; evl_q[i] <= '0;
       end
-      seq_q <= SW'(1); rel_q <= SW'(1); out_v_q <= 1'b0;
+      seq_q <= SW'(1); rel_q <= (LgW+1)'(1); out_v_q <= 1'b0;
       rcyc_q <= '0; rpage_q <= '0; rrw_q <= 1'b0; nsz_q <= '0; size_q <= '0; bsize_q <= '0;
       cmask_q <= '0; cpend_q <= '0; e_q <= '0; bkt0_q <= '0; j_q <= '0; t1k_q <= '0;
       x_page_q <= '0; x_last_q <= '0; x_t1_q <= '0; x_pend_q <= 1'b0;
@@ -541,19 +612,25 @@ module mt_tu_reduce #(
       clocks_q <= '0; forced_q <= '0;
       last_v_q <= 1'b0; prev_v_q <= 1'b0; skip_v_q <= 1'b0; skip_rw_q <= 1'b0; alt_ok_q <= 1'b0;
       last_q <= '0; prev_q <= '0; skip_page_q <= '0; skip_cyc_q <= '0; alt_q <= '0;
-      for (int i = 0; i < Q; i++) q_q[i] <= '0;
-      qn_q <= '0; qh_q <= '0;
+      qn_q <= '0; qh_q <= '0; qsel_q <= 1'b0; qbyp_q <= 1'b0; qbyp_data_q <= '0;
       lref_q <= '0; lref_v_q <= 1'b0;
     end else begin
       st_q <= st_d;
       if (st_q == StClr) begin
-        lgk_q <= lgk_i > 5'(LgKMax) ? 5'(LgKMax) : lgk_i;
+        lgk_q <= lgk_n;
+        for (int i = 0; i < Sizes; i++) begin
+          k_c[i] <= k_d[i]; base_e[i] <= base_e_d[i]; hmask_c[i] <= hmask_d[i];
+        end
+        nbuckets <= nbuckets_d;
         clr_q <= clr_q + 1'b1;
       end
       if (ref_clock) clocks_q <= clocks_q + 1;
       // the reference popped
+      qh_q <= qh_d;
+      qsel_q <= qh_d[0];
+      qbyp_q <= qbyp_d;
+      qbyp_data_q <= qwe0 && qw0 == qh_d ? qwd0 : qwd1;
       if (pop) begin
-        qh_q <= qh_q + 1'b1;
         rcyc_q <= qhead[SW+44:45]; rpage_q <= qhead[44:1]; rrw_q <= qhead[0];
         nsz_q <= qn_sizes; cmask_q <= '0; cpend_q <= '0;
         lref_q <= qhead[44:1]; lref_v_q <= 1'b1;
@@ -596,29 +673,13 @@ module mt_tu_reduce #(
         prev_v_q <= last_v_q; prev_q <= last_q;
         last_v_q <= 1'b1; last_q <= apage;
       end
-      begin  // pushes go behind the entries of the last clock (a pop frees the head only)
-        logic [LgQ:0] n, at;
-        n = qn_q - {{LgQ{1'b0}}, pop};
-        at = qn_q;
-        if (take && skip) begin
-          skip_v_q <= 1'b1; skip_cyc_q <= acc_cycle_i; skip_page_q <= apage;
-          skip_rw_q <= acc_write_i;
-        end else if (take) begin
-          if (skip_v_q) begin
-            q_q[qh_q + at[LgQ-1:0]] <= {skip_cyc_q, skip_page_q, skip_rw_q};
-            n = n + 1'b1;
-            at = at + 1'b1;
-          end
-          q_q[qh_q + at[LgQ-1:0]] <= {acc_cycle_i, apage, acc_write_i};
-          n = n + 1'b1;
-          skip_v_q <= 1'b0;
-        end else if (flushing_q && skip_v_q && st_q == StIdle && !pop) begin
-          q_q[qh_q + at[LgQ-1:0]] <= {skip_cyc_q, skip_page_q, skip_rw_q};
-          n = n + 1'b1;
-          skip_v_q <= 1'b0;
-        end
-        qn_q <= n;
+      if (take && skip) begin
+        skip_v_q <= 1'b1; skip_cyc_q <= acc_cycle_i; skip_page_q <= apage;
+        skip_rw_q <= acc_write_i;
+      end else if (take || (flushing_q && skip_v_q && st_q == StIdle && !pop)) begin
+        skip_v_q <= 1'b0;
       end
+      qn_q <= qn_d;
     end
   end
 

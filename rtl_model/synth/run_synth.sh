@@ -10,6 +10,11 @@
 #            UP5K, as before 2026-12-05's spatial mode (FULL_DEVICE=up5k alone does not fit)
 #   minimal  the seed's 48-bit and 32-bit formats only (FullFmt = 0; docs/trace-unit-rtl.md
 #            section 6), on the UP5K (sg48); files in OUTDIR/minimal
+#   rdpath   the reduce path alone (mt_tu_rdpath at LgKMax = RD_LGK, default 6, in the harness
+#            synth/mt_tu_rd_harness.sv), on the HX8K (ct256; RD_DEVICE=up5k to try the UP5K):
+#            the unit with the path fits no iCE40 (docs/trace-unit-rtl.md "The reduce path",
+#            Area), so this measures the path's own area and fmax; files in OUTDIR/rdpath.  Not in
+#            the default BUILDS (BUILDS="full minimal rdpath" adds it)
 # Each: yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39
 # I/O pins of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target once
 # per seed of SEEDS (default 1-10, JOBS at a time, default the number of cores; SEED=N runs one).  The core alone (mt_tu, out of
@@ -34,27 +39,38 @@ for t in yosys nextpnr-ice40; do
   command -v $t >/dev/null || { echo "synth: $t not found (make deps installs it)" >&2; exit 1; }
 done
 rtl=("$@")
-srcs=("$@" "$here/mt_tu_sg48.sv")
+srcs=("$@" "$here/mt_tu_sg48.sv" "$here/mt_tu_rd_harness.sv")
 SEEDS=${SEED:-${SEEDS:-1 2 3 4 5 6 7 8 9 10}}
 FREQ=${FREQ:-48}
 BUILDS=${BUILDS:-full minimal}
 FULL_DEVICE=${FULL_DEVICE:-hx8k}
 FULL_SPATIAL=${FULL_SPATIAL:-1}
+RD_LGK=${RD_LGK:-6}
+RD_DEVICE=${RD_DEVICE:-hx8k}
 . "$here/flow.sh"
 
 cells() { # cells STATFILE REGEX -> sum of the counts of the matching cell types (last design block)
   awk -v re="$2" '$1 ~ "^"re"$" && $2 ~ /^[0-9]+$/ { n[$1] = $2 } END { s = 0; for (k in n) s += n[k]; print s }' "$1"
 }
 seed_fmax() { # seed_fmax DIR N -> that seed's fmax (MHz), empty when it has none
-  grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$1/seed-$2/nextpnr.log" 2>/dev/null | tail -n 1 | awk '{print $(NF-1)}'
+  # (status 0 either way: under set -e a failing grep in f=$(seed_fmax ...) ended the script
+  # without the "does not fit" message below)
+  { grep -o "Max frequency for clock[^:]*: [0-9.]* MHz" "$1/seed-$2/nextpnr.log" 2>/dev/null || true; } | tail -n 1 | awk '{print $(NF-1)}'
 }
 
-# synth_build NAME DIR FULLFMT SPATIAL DEVICE: one build into DIR for DEVICE (up5k or hx8k);
-# writes DIR/figures.txt (key value lines)
+# synth_build NAME DIR FULLFMT SPATIAL DEVICE [PATH]: one build into DIR for DEVICE (up5k or
+# hx8k), of the unit (mt_tu_sg48 over mt_tu) or with PATH=rdpath of the reduce path alone
+# (mt_tu_rd_harness over mt_tu_rdpath, LgKMax = RD_LGK; FULLFMT and SPATIAL unused); writes
+# DIR/figures.txt (key value lines)
 synth_build() {
   local name=$1 d=$2 full=$3 spatial=$4 dev=$5
   local defs="-DMT_TU_ICE40" flags=$SYNTH_FLAGS pnr lcs_max
-  local params="chparam -set FullFmt $full -set Spatial $spatial mt_tu_sg48"
+  local top=mt_tu_sg48 params="chparam -set FullFmt $full -set Spatial $spatial mt_tu_sg48"
+  local core=mt_tu core_params="chparam -set FullFmt $full -set Spatial $spatial mt_tu"
+  if [ "${6:-}" = rdpath ]; then
+    top=mt_tu_rd_harness; params="chparam -set LgKMax $RD_LGK mt_tu_rd_harness"
+    core=mt_tu_rdpath; core_params="chparam -set LgKMax $RD_LGK mt_tu_rdpath"
+  fi
   case $dev in
     up5k) pnr="--up5k --package sg48"; lcs_max=5280 ;;
     # no SB_MAC16 on the HX8K: the counters in the fabric; ABC9 with the HX's delays
@@ -66,16 +82,16 @@ synth_build() {
   # Core out of context: LUT/FF/BRAM of the trace unit itself.
   rm -f "$d/core_stat.txt"
   if [ "${CORE:-1}" = 1 ]; then
-    yosys -q -l "$d/yosys_core.log" -p "read_verilog -sv $defs ${rtl[*]}; chparam -set FullFmt $full -set Spatial $spatial mt_tu; $ABC9_SCRIPT synth_ice40 $flags -top mt_tu; tee -o $d/core_stat.txt stat" >/dev/null
+    yosys -q -l "$d/yosys_core.log" -p "read_verilog -sv $defs ${rtl[*]}; $core_params; $ABC9_SCRIPT synth_ice40 $flags -top $core; tee -o $d/core_stat.txt stat" >/dev/null
   else
     : >"$d/core_stat.txt"
   fi
   # Package top: what is placed and routed.
-  yosys -q -l "$d/yosys.log" -p "read_verilog -sv $defs ${srcs[*]}; $params; $ABC9_SCRIPT synth_ice40 $flags -top mt_tu_sg48 -json $d/mt_tu_sg48.json; tee -o $d/stat.txt stat" >/dev/null
+  yosys -q -l "$d/yosys.log" -p "read_verilog -sv $defs ${srcs[*]}; $params; $ABC9_SCRIPT synth_ice40 $flags -top $top -json $d/$top.json; tee -o $d/stat.txt stat" >/dev/null
   # The hard blocks the RTL instantiates must all be in the netlist: yosys removes one whose outputs
   # it believes unused or constant, and a counter lost that way still synthesizes and times (0.23's
   # ice40_dsp dropped an SB_MAC16 whose carry-out fed the fabric: the drop counts read all ones).
-  yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top mt_tu_sg48; flatten; tee -o $d/elab_stat.txt stat" >/dev/null
+  yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top $top; flatten; tee -o $d/elab_stat.txt stat" >/dev/null
   local blk want have
   for blk in SB_MAC16 SB_RAM40_4K; do
     want=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$d/elab_stat.txt")
@@ -90,9 +106,9 @@ synth_build() {
   jobs_max=${JOBS:-$(nproc 2>/dev/null || echo 1)}
   for s in $SEEDS; do
     mkdir -p "$d/seed-$s"
-    nextpnr-ice40 $pnr --json "$d/mt_tu_sg48.json" --pcf-allow-unconstrained \
+    nextpnr-ice40 $pnr --json "$d/$top.json" --pcf-allow-unconstrained \
       --freq "$FREQ" --seed "$s" --timing-allow-fail --report "$d/seed-$s/report.json" \
-      --asc "$d/seed-$s/mt_tu_sg48.asc" -l "$d/seed-$s/nextpnr.log" -q >/dev/null 2>&1 &
+      --asc "$d/seed-$s/$top.asc" -l "$d/seed-$s/nextpnr.log" -q >/dev/null 2>&1 &
     while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do sleep 1; done
   done
   local j
@@ -116,7 +132,7 @@ synth_build() {
   median_f=$(for s in $SEEDS; do seed_fmax "$d" "$s"; done | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
   cp "$d/seed-$best/nextpnr.log" "$d/nextpnr.log"
   cp "$d/seed-$best/report.json" "$d/report.json"
-  cp "$d/seed-$best/mt_tu_sg48.asc" "$d/mt_tu_sg48.asc"
+  cp "$d/seed-$best/$top.asc" "$d/$top.asc"
   local lut ff bram carry dsp clut cff cbram lcs
   lut=$(cells "$d/stat.txt" 'SB_LUT4'); ff=$(cells "$d/stat.txt" 'SB_DFF[A-Z]*')
   bram=$(cells "$d/stat.txt" 'SB_RAM40_4K'); carry=$(cells "$d/stat.txt" 'SB_CARRY')
@@ -135,7 +151,7 @@ synth_build() {
     echo "fmax_seeds${seeds_f}"
     echo "device $dev-${pnr##* }"
     echo "lut4_fraction $(awk -v l="$lut" -v m="$lcs_max" 'BEGIN { printf "%.3f", l / m }')"
-    echo "spatial $spatial"
+    if [ $top = mt_tu_sg48 ]; then echo "spatial $spatial"; else echo "lgkmax $RD_LGK"; fi
     echo "synth_flags ${flags:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
     echo "carry $carry"
     echo "logic_cells_placed $lcs"
@@ -155,7 +171,8 @@ for b in $BUILDS; do
   case $b in
     full) synth_build full "$out" 1 "$FULL_SPATIAL" "$FULL_DEVICE" ;;
     minimal) synth_build minimal "$out/minimal" 0 0 up5k ;;
-    *) echo "synth: unknown build '$b' (BUILDS: full minimal)" >&2; exit 1 ;;
+    rdpath) synth_build rdpath "$out/rdpath" 0 0 "$RD_DEVICE" rdpath ;;
+    *) echo "synth: unknown build '$b' (BUILDS: full minimal rdpath)" >&2; exit 1 ;;
   esac
 done
 
@@ -165,6 +182,7 @@ fig() { # fig DIR KEY -> the value
 {
   case " $BUILDS " in *" full "*) cat "$out/figures.txt" ;; esac
   case " $BUILDS " in *" minimal "*) sed 's/^/minimal./' "$out/minimal/figures.txt" ;; esac
+  case " $BUILDS " in *" rdpath "*) sed 's/^/rdpath./' "$out/rdpath/figures.txt" ;; esac
   echo "target_mhz $FREQ"
 } >"$out/summary.txt"
 # The table of docs/trace-unit-rtl.md section 6 (fmax: the median over the seeds, and the range).

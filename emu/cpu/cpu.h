@@ -255,6 +255,13 @@ typedef struct mt_cpu {
     uint8_t pmpcfg[PMP_COUNT];
     uint64_t pmpaddr[PMP_COUNT];
     bool pmp_active; /* any entry with A != OFF */
+    /* The entries that match something, in index order, as byte ranges [lo, hi) with their
+     * permissions for M and for S/U: made by pmp_rebuild from pmpcfg/pmpaddr at every write
+     * (emu/cpu/pmp.c), so a check (every PTE read of a walk) compares ranges instead of decoding
+     * the 16 entries' modes again. */
+    uint8_t pmp_n;
+    uint8_t pmp_perm_m[PMP_COUNT], pmp_perm_su[PMP_COUNT];
+    uint64_t pmp_lo[PMP_COUNT], pmp_hi[PMP_COUNT];
     uint64_t mhartid;
     mt_hyp hyp; /* the H extension (emu/cpu/hyp.h) */
 

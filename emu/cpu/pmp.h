@@ -16,6 +16,9 @@ bool pmp_allows(const mt_cpu *cpu, uint64_t pa, unsigned size, unsigned perm, in
 /* The permissions that hold for every byte of the 4 KiB page at page_pa in privilege priv, or -1
  * when they differ inside the page (then nothing of the page may be cached in a TLB). */
 int pmp_page_perms(const mt_cpu *cpu, uint64_t page_pa, int priv);
+/* Makes the matching table (mt_cpu pmp_n, pmp_lo...) from pmpcfg/pmpaddr: after any change of
+ * them that does not go through pmp_write_cfg/pmp_write_addr (a reset). */
+void pmp_rebuild(mt_cpu *cpu);
 /* CSR writes with the WARL rules (locked entries, reserved R=0/W=1 combination). */
 void pmp_write_cfg(mt_cpu *cpu, unsigned index, uint8_t val);
 void pmp_write_addr(mt_cpu *cpu, unsigned index, uint64_t val);

@@ -262,6 +262,12 @@ typedef struct mt_cpu {
     uint8_t pmp_n;
     uint8_t pmp_perm_m[PMP_COUNT], pmp_perm_su[PMP_COUNT];
     uint64_t pmp_lo[PMP_COUNT], pmp_hi[PMP_COUNT];
+    /* ... and the answers for whole pages (pmp_page_perms >= 0), direct-mapped by page number,
+     * tagged page | privilege (PMP_PAGE_CACHE_INVALID: empty); emptied by pmp_rebuild */
+#define PMP_PAGE_CACHE 64
+#define PMP_PAGE_CACHE_INVALID UINT64_MAX
+    uint64_t pmp_cache_tag[PMP_PAGE_CACHE];
+    uint8_t pmp_cache_perms[PMP_PAGE_CACHE];
     uint64_t mhartid;
     mt_hyp hyp; /* the H extension (emu/cpu/hyp.h) */
 

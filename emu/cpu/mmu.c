@@ -135,12 +135,24 @@ static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, bool n
     return guest_page_fault(fault);
 }
 
+/* Stage 2 where it is the identity (V=0, the usual case) without the call: every level of a
+ * walk comes here. */
+static inline int stage2(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, bool need_x, int fault,
+                         uint32_t pseudo, uint64_t *hpa)
+{
+    if (!x->two_stage) {
+        *hpa = gpa;
+        return EXC_NONE;
+    }
+    return gstage(cpu, x, gpa, acc, need_x, fault, pseudo, hpa);
+}
+
 /* Stage 1 (satp or vsatp: Sv39 / Sv48), each PTE address and the result through stage 2. */
 static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int priv, uint64_t *pa)
 {
     unsigned mode = (unsigned)(x->satp >> SATP_MODE_SHIFT);
     if (priv == PRV_M || mode == SATP_MODE_BARE)
-        return gstage(cpu, x, va, acc, x->hlvx, acc, 0, pa);
+        return stage2(cpu, x, va, acc, x->hlvx, acc, 0, pa);
     int levels = mode == SATP_MODE_SV48 ? 4 : 3;
     int vabits = 12 + 9 * levels;
     /* bits above the VA width must all equal its top bit */
@@ -150,7 +162,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
     uint64_t table = (x->satp & SATP_PPN_MASK) << 12;
     for (int level = levels - 1; level >= 0; level--) {
         uint64_t pte_gpa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8, pte_pa, pte;
-        int e = gstage(cpu, x, pte_gpa, ACC_R, false, acc, TINST_PSEUDO_READ64, &pte_pa);
+        int e = stage2(cpu, x, pte_gpa, ACC_R, false, acc, TINST_PSEUDO_READ64, &pte_pa);
         if (e != EXC_NONE)
             return e;
         if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
@@ -187,7 +199,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
                 return e;
         }
         uint64_t gpa = ((ppn & ~low_mask) << 12) | (va & ((UINT64_C(1) << (12 + 9 * level)) - 1));
-        return gstage(cpu, x, gpa, acc, x->hlvx, acc, 0, pa);
+        return stage2(cpu, x, gpa, acc, x->hlvx, acc, 0, pa);
     }
     return page_fault(acc);
 }

@@ -62,8 +62,25 @@ static unsigned table_perms(const mt_cpu *cpu, unsigned i, int priv)
     return priv == PRV_M ? cpu->pmp_perm_m[i] : cpu->pmp_perm_su[i];
 }
 
-bool pmp_allows(const mt_cpu *cpu, uint64_t pa, unsigned size, unsigned perm, int priv)
+bool pmp_allows(mt_cpu *cpu, uint64_t pa, unsigned size, unsigned perm, int priv)
 {
+    /* Inside one page whose permissions are uniform the first match for the access is the
+     * first match for the page (no entry before it matches any byte of the page, and it holds
+     * all of them): the page's answer, cached, serves every access in it (every PTE read of a
+     * walk checks one). */
+    if ((pa & 0xfff) + size <= 4096) {
+        const uint64_t tag = (pa & ~UINT64_C(0xfff)) | (unsigned)priv;
+        const unsigned slot = (unsigned)(pa >> 12) & (PMP_PAGE_CACHE - 1);
+        if (cpu->pmp_cache_tag[slot] != tag) {
+            int perms = pmp_page_perms(cpu, pa & ~UINT64_C(0xfff), priv);
+            if (perms >= 0) {
+                cpu->pmp_cache_tag[slot] = tag;
+                cpu->pmp_cache_perms[slot] = (uint8_t)perms;
+            }
+        }
+        if (cpu->pmp_cache_tag[slot] == tag)
+            return (cpu->pmp_cache_perms[slot] & perm) == perm;
+    }
     uint64_t end = pa + size;
     unsigned i = first_match(cpu, pa, end);
     if (i == cpu->pmp_n)
@@ -103,6 +120,8 @@ void pmp_rebuild(mt_cpu *cpu)
         n++;
     }
     cpu->pmp_n = (uint8_t)n;
+    for (unsigned i = 0; i < PMP_PAGE_CACHE; i++)
+        cpu->pmp_cache_tag[i] = PMP_PAGE_CACHE_INVALID;
 }
 
 static bool entry_locked(const mt_cpu *cpu, unsigned i) { return (cpu->pmpcfg[i] & PMP_L) != 0; }

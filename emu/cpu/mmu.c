@@ -330,7 +330,7 @@ static void tlb_victim_promote(mt_cpu *cpu, int set, uint64_t va)
     mt_dtlb_entry *row = cpu->dtlb[set];
     /* A set holds at most one translation of a page (tlb_fill), so when va's slot has it the
      * buffer has not: the usual case of the slow paths that come here on a hit (F/D loads and
-     * stores, which have no fast path) ends without the search. */
+     * stores outside interpreter_runs' in-line ones, a due access) ends without the search. */
     if (tlb_holds(&row[(va >> 12) & (TLB_SIZE - 1)], page))
         return;
     for (unsigned i = TLB_SIZE; i < TLB_ENTRIES; i++)

@@ -27,6 +27,7 @@
 #include "emu/cpu/csr.h"
 #include "emu/cpu/decode.h"
 #include "emu/cpu/mmu.h"
+#include "emu/cpu/pmp.h"
 #include "emu/cpu/exec_fp.h"
 #include "emu/cpu/dpage.h"
 #include "emu/cpu/semantics.h"
@@ -139,7 +140,7 @@ void cpu_reset(mt_cpu *c, uint64_t pc)
     c->frm = c->fflags = 0;
     memset(c->pmpcfg, 0, sizeof c->pmpcfg);
     memset(c->pmpaddr, 0, sizeof c->pmpaddr);
-    c->pmp_active = false;
+    pmp_rebuild(c);
     memset(&c->hyp, 0, sizeof c->hyp);
     c->hyp.vstimecmp = UINT64_MAX;
     cpu_flush_tlb(c);

@@ -395,6 +395,19 @@ typedef struct mt_cpu {
      * log2(size).  The sampler predicts a capture that is such an access (cpu_sample_run).  At
      * the end of the struct so that no hot field moves. */
     uint8_t op_data[512];
+    /* PMP (at the end too, so that the hot fields keep their offsets): the entries
+     * that match something, in index order, as byte ranges [lo, hi) with their permissions for
+     * M and for S/U, made by pmp_rebuild from pmpcfg/pmpaddr at every write (emu/cpu/pmp.c), so
+     * a check (every PTE read of a walk) compares ranges instead of decoding the entries again. */
+    uint8_t pmp_n;
+    uint8_t pmp_perm_m[PMP_COUNT], pmp_perm_su[PMP_COUNT];
+    uint64_t pmp_lo[PMP_COUNT], pmp_hi[PMP_COUNT];
+    /* ... and the answers for whole pages (pmp_page_perms >= 0), direct-mapped by page number,
+     * tagged page | privilege (PMP_PAGE_CACHE_INVALID: empty); emptied by pmp_rebuild */
+#define PMP_PAGE_CACHE 64
+#define PMP_PAGE_CACHE_INVALID UINT64_MAX
+    uint64_t pmp_cache_tag[PMP_PAGE_CACHE];
+    uint8_t pmp_cache_perms[PMP_PAGE_CACHE];
 } mt_cpu;
 #define CPU_OP_DATA 8u
 

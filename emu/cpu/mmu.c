@@ -12,6 +12,8 @@
 #include "emu/cpu/decode.h"
 #include "emu/cpu/pmp.h"
 
+#define likely(x) __builtin_expect(!!(x), 1)
+
 static int page_fault(int acc) { return acc == ACC_X ? EXC_INSN_PAGE : acc == ACC_W ? EXC_STORE_PAGE : EXC_LOAD_PAGE; }
 static int access_fault(int acc) { return acc == ACC_X ? EXC_INSN_ACCESS : acc == ACC_W ? EXC_STORE_ACCESS : EXC_LOAD_ACCESS; }
 static int guest_page_fault(int acc)
@@ -133,12 +135,24 @@ static int gstage(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, bool n
     return guest_page_fault(fault);
 }
 
+/* Stage 2 where it is the identity (V=0, the usual case) without the call: every level of a
+ * walk comes here. */
+static inline int stage2(mt_cpu *cpu, const xlate_ctx *x, uint64_t gpa, int acc, bool need_x, int fault,
+                         uint32_t pseudo, uint64_t *hpa)
+{
+    if (!x->two_stage) {
+        *hpa = gpa;
+        return EXC_NONE;
+    }
+    return gstage(cpu, x, gpa, acc, need_x, fault, pseudo, hpa);
+}
+
 /* Stage 1 (satp or vsatp: Sv39 / Sv48), each PTE address and the result through stage 2. */
 static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int priv, uint64_t *pa)
 {
     unsigned mode = (unsigned)(x->satp >> SATP_MODE_SHIFT);
     if (priv == PRV_M || mode == SATP_MODE_BARE)
-        return gstage(cpu, x, va, acc, x->hlvx, acc, 0, pa);
+        return stage2(cpu, x, va, acc, x->hlvx, acc, 0, pa);
     int levels = mode == SATP_MODE_SV48 ? 4 : 3;
     int vabits = 12 + 9 * levels;
     /* bits above the VA width must all equal its top bit */
@@ -148,7 +162,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
     uint64_t table = (x->satp & SATP_PPN_MASK) << 12;
     for (int level = levels - 1; level >= 0; level--) {
         uint64_t pte_gpa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8, pte_pa, pte;
-        int e = gstage(cpu, x, pte_gpa, ACC_R, false, acc, TINST_PSEUDO_READ64, &pte_pa);
+        int e = stage2(cpu, x, pte_gpa, ACC_R, false, acc, TINST_PSEUDO_READ64, &pte_pa);
         if (e != EXC_NONE)
             return e;
         if ((e = pte_access(cpu, pte_pa, &pte, false, acc)) != EXC_NONE)
@@ -185,7 +199,7 @@ static int translate(mt_cpu *cpu, const xlate_ctx *x, uint64_t va, int acc, int 
                 return e;
         }
         uint64_t gpa = ((ppn & ~low_mask) << 12) | (va & ((UINT64_C(1) << (12 + 9 * level)) - 1));
-        return gstage(cpu, x, gpa, acc, x->hlvx, acc, 0, pa);
+        return stage2(cpu, x, gpa, acc, x->hlvx, acc, 0, pa);
     }
     return page_fault(acc);
 }
@@ -314,6 +328,11 @@ static void tlb_victim_promote(mt_cpu *cpu, int set, uint64_t va)
 {
     uint64_t page = va & ~UINT64_C(0xfff);
     mt_dtlb_entry *row = cpu->dtlb[set];
+    /* A set holds at most one translation of a page (tlb_fill), so when va's slot has it the
+     * buffer has not: the usual case of the slow paths that come here on a hit (F/D loads and
+     * stores outside interpreter_runs' in-line ones, a due access) ends without the search. */
+    if (tlb_holds(&row[(va >> 12) & (TLB_SIZE - 1)], page))
+        return;
     for (unsigned i = TLB_SIZE; i < TLB_ENTRIES; i++)
         if (tlb_holds(&row[i], page)) {
             mt_dtlb_entry *t = &row[(va >> 12) & (TLB_SIZE - 1)], tmp = *t;
@@ -425,16 +444,53 @@ static int data_piece(mt_cpu *cpu, uint64_t va, unsigned size, int acc, uint64_t
 
 static int mmio_fault(int acc) { return access_fault(acc); }
 
+/* A load or store of 1, 2, 4 or 8 bytes at a host pointer, as constant-size copies (a copy of a
+ * variable size is a call of the C library's memcpy): the slow paths' hits, F/D's loads and
+ * stores among them (x86 hosts are little-endian, as the guest). */
+static inline uint64_t host_read_le(const uint8_t *p, unsigned size)
+{
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d;
+    switch (size) {
+    case 1: memcpy(&b, p, 1); return b;
+    case 2: memcpy(&h, p, 2); return h;
+    case 4: memcpy(&w, p, 4); return w;
+    case 8: memcpy(&d, p, 8); return d;
+    default: d = 0; memcpy(&d, p, size); return d;
+    }
+}
+static inline void host_write_le(uint8_t *p, unsigned size, uint64_t v)
+{
+    uint8_t b = (uint8_t)v;
+    uint16_t h = (uint16_t)v;
+    uint32_t w = (uint32_t)v;
+    switch (size) {
+    case 1: memcpy(p, &b, 1); break;
+    case 2: memcpy(p, &h, 2); break;
+    case 4: memcpy(p, &w, 4); break;
+    default: memcpy(p, &v, size); break;
+    }
+}
+
 /* The fast paths' hit condition after the fast path missed: on a translation the victim buffer
  * gave back, or on an entry whose host pointer was dropped (refetched here), do what the fast
  * path does (no walk, no fill), so that neither the buffer nor a meta-pager's eviction changes
  * an access. */
-static uint8_t *cached_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write, uint64_t *pa)
+static inline __attribute__((always_inline)) uint8_t *cached_hit(mt_cpu *cpu, uint64_t va, unsigned size, bool write,
+                                                                 uint64_t *pa)
 {
-    tlb_victim_promote(cpu, cpu->dset, va);
     mt_dtlb_entry *t = &cpu->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
     uint64_t key = va & (~UINT64_C(0xfff) | (size - 1));
     uint64_t *tag = write ? &t->tag_w : &t->tag_r;
+    /* the slot's own hit first: with it the victim buffer cannot hold the page (one translation
+     * per page), so the promotion below would do nothing */
+    if (likely(*tag == key)) {
+        *pa = t->pa | (va & 0xfff);
+        return (uint8_t *)(t->addend + (uintptr_t)va);
+    }
+    tlb_victim_promote(cpu, cpu->dset, va);
     if (*tag == key) {
         *pa = t->pa | (va & 0xfff);
         return (uint8_t *)(t->addend + (uintptr_t)va);
@@ -456,8 +512,7 @@ int mem_load_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t *val)
     uint64_t spa;
     const uint8_t *sp = cached_hit(cpu, va, size, false, &spa);
     if (sp) {
-        uint64_t v = 0;
-        memcpy(&v, sp, size);
+        uint64_t v = host_read_le(sp, size);
         cpu_access(cpu, spa, size, 0, MT_KIND_LOAD);
         *val = v;
         return EXC_NONE;
@@ -492,7 +547,7 @@ int mem_store_slow(mt_cpu *cpu, uint64_t va, unsigned size, uint64_t val)
     uint64_t spa;
     uint8_t *sp = cached_hit(cpu, va, size, true, &spa);
     if (sp) {
-        memcpy(sp, &val, size);
+        host_write_le(sp, size, val);
         cpu_access(cpu, spa, size, 1, MT_KIND_STORE);
         return EXC_NONE;
     }

@@ -12,6 +12,7 @@
 #include "emu/platform/bus.h"
 #include "emu/devices/clint.h"
 #include "emu/cpu/cpu.h"
+#include "emu/cpu/pmp.h"
 #include "emu/devices/finisher.h"
 #include "emu/devices/plic.h"
 #include "emu/devices/uart.h"
@@ -91,7 +92,7 @@ static void run_seed(uint64_t seed, mt_timing_mode timing, uint64_t *retired_tot
     c->mscratch = c->sscratch = RAMB;
     c->pmpaddr[0] = UINT64_MAX >> 10; /* NAPOT over everything: S and U may run */
     c->pmpcfg[0] = 0x1f;
-    c->pmp_active = true;
+    pmp_rebuild(c);
     c->medeleg = next(&s) & 0xb3ff;
     c->mstatus = (next(&s) & 3) << MSTATUS_MPP_SHIFT; /* the first mret may drop privilege */
     c->satp = (UINT64_C(8) << 60) | ((RAMB + 0x40000) >> 12); /* random bytes as page tables */

@@ -797,6 +797,24 @@ static inline __attribute__((always_inline)) const struct cpu_sample_memo *sampl
     return sample_walk_fill(c, dp, d, lim, m, gen);
 }
 
+/* A capture taken (both sample_run_general and cpu_sample_run end so): appended at the batch's
+ * write pointer (room checked by the caller), the schedule moved past it and the due on to
+ * new_due.  Inlined: each caller is the hot path of its own case. */
+static inline __attribute__((always_inline)) void capture_commit(mt_cpu *c, cpu_sampler *smp, mt_sched *s,
+                                                                 uint64_t at, uint64_t bits,
+                                                                 uint64_t new_due, uint64_t new_event)
+{
+    accring_entry *const e = smp->wp++;
+    e->cycle = at;
+    e->bits = bits;
+    smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
+    smp->last_cycle = at + 1;
+    s->now = at + 1;
+    s->next_sp += s->r;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_event;
+}
+
 /* cpu_sample_run (below) in every case: single_step of interpreter_runs, with only the access
  * hook due inside the run of slot d (which starts at `cycle`, exact) and the sampler armed: when
  * the access the schedule captures is the fetch of a slot of this run (every earlier access of
@@ -879,15 +897,7 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
     c->spec_old_last = smp->last_cycle;
     if (smp->wp == smp->wend)
         smp->flush(smp);
-    accring_entry *const e = smp->wp++;
-    e->cycle = at;
-    e->bits = bits;
-    smp->fast++; /* also one more access given to the schedule (cpu_sampler.accesses) */
-    smp->last_cycle = at + 1;
-    s->now = at + 1;
-    s->next_sp += r;
-    c->listener_due = c->next_due = new_due;
-    c->next_event = new_event;
+    capture_commit(c, smp, s, at, bits, new_due, new_event);
     smp->plain_due = next_plain;
     return ahead ? 2 : 1;
 not_taken:
@@ -947,15 +957,7 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     c->spec_stamp = t;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
-    accring_entry *const e = smp->wp++;
-    e->cycle = at;
-    e->bits = bits;
-    smp->fast++;
-    smp->last_cycle = at + 1;
-    s->now = at + 1;
-    s->next_sp += r;
-    c->listener_due = c->next_due = new_due;
-    c->next_event = new_event;
+    capture_commit(c, smp, s, at, bits, new_due, new_event);
     smp->plain_due = new_due;
     return fits ? 2 : 1;
 }

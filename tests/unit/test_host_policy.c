@@ -290,6 +290,28 @@ static size_t view_rows_equal(ht_source *view, const policy_config *one, const p
     return n;
 }
 
+/* n size-masked records (the low 10 bits of the address: the sizes that see it): a new page two
+ * times in three, near ones mostly, one of `span` far ones sometimes; a quarter of the masks all
+ * sizes; a third writes; every `every32`-th a 32-bit sample.  The caller frees it. */
+static ht_record *masked_stream(size_t n, uint64_t seed, uint64_t span, size_t every32)
+{
+    ht_record *t = malloc(n * sizeof *t);
+    assert_non_null(t);
+    uint64_t page = 0x80000;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = next_rand(&seed);
+        if (r % 3)
+            page = r % 5 ? page + (r >> 8) % 9 - 4 : 0x80000 + (r >> 16) % span;
+        uint64_t mask = (r >> 24) & 0x3ff;
+        if ((r >> 40) % 4 == 0)
+            mask = 0x3ff;
+        t[i] = ht_full_sample(i, page << 12 | mask, (r >> 50) % 3 == 0);
+        if (i % every32 == 0)
+            t[i].format = HT_FMT_32;
+    }
+    return t;
+}
+
 /* A size-masked trace (a reduce trace's records: the low bits of the address say which sizes
  * see the record): policy_run_masked, one read for every size, gives the rows of policy_run on
  * each size's view (trace_mode_size_view: the way reduce traces were read before), every
@@ -302,19 +324,7 @@ static void test_masked_equals_per_size_views(void **state)
 {
     (void)state;
     size_t n = 60000;
-    ht_record *t = malloc(n * sizeof *t);
-    uint64_t seed = 99, page = 0x80000;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = next_rand(&seed);
-        if (r % 3) /* a new page two times in three: near ones mostly, far ones sometimes */
-            page = r % 5 ? page + (r >> 8) % 9 - 4 : 0x80000 + (r >> 16) % 4096;
-        uint64_t mask = (r >> 24) & 0x3ff;
-        if ((r >> 40) % 4 == 0)
-            mask = 0x3ff;
-        t[i] = ht_full_sample(i, page << 12 | mask, (r >> 50) % 3 == 0);
-        if (i % 101 == 0)
-            t[i].format = HT_FMT_32;
-    }
+    ht_record *t = masked_stream(n, 99, 4096, 101);
     uint64_t sizes[] = {65536, 4096, 2u << 20, 8192, 262144, 16384};
     unsigned bits[] = {4, 0, 9, 1, 6, 2};
     uint64_t budgets[] = {256 << 10, 64 << 10, 4u << 20};
@@ -367,19 +377,7 @@ static void test_selected_equals_sampled_views(void **state)
 {
     (void)state;
     size_t n = 50000;
-    ht_record *t = malloc(n * sizeof *t);
-    uint64_t seed = 7, page = 0x80000;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = next_rand(&seed);
-        if (r % 3)
-            page = r % 5 ? page + (r >> 8) % 9 - 4 : 0x80000 + (r >> 16) % 8192;
-        uint64_t mask = (r >> 24) & 0x3ff;
-        if ((r >> 40) % 4 == 0)
-            mask = 0x3ff;
-        t[i] = ht_full_sample(i, page << 12 | mask, (r >> 50) % 3 == 0);
-        if (i % 103 == 0)
-            t[i].format = HT_FMT_32;
-    }
+    ht_record *t = masked_stream(n, 7, 8192, 103);
     uint64_t sizes[] = {8192, 4096, 65536, 2u << 20, 16384};
     unsigned bits[] = {1, 0, 4, 9, 2};
     uint32_t rate_of_bit[POLICY_MASK_BITS] = {0};

@@ -145,8 +145,9 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
 {
     memset(r, 0, sizeof *r);
     r->truth_online = 1;
-    /* a reduce trace gives exact counts (for budgets >= its B), not a sample, and a spatial
-     * trace's rows come scaled (host/tracemode.c): no scaling here */
+    /* a reduce trace gives exact counts (for budgets >= its B), not a sample, a spatial trace's
+     * rows come scaled (host/tracemode.c) and an every-access trace is every access: no scaling
+     * here */
     trace_mode_info tm;
     if (trace_mode_get(other, &tm, err, errlen))
         return -1;
@@ -163,7 +164,8 @@ int compare_run_online(const policy_result *truth, ht_source *other, const compa
         return -1;
     }
     memcpy(r->truth.rows, truth->rows, truth->n * sizeof *truth->rows);
-    r->scale = tm.mode == TM_REDUCE || tm.mode == TM_SPATIAL ? 1.0 : r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
+    /* every-access, reduce and spatial traces give counts, not a time sample: no scaling */
+    r->scale = tm.mode != TM_BURST ? 1.0 : r->other.samples ? (double)r->truth.samples / (double)r->other.samples : 0;
     return 0;
 }
 
@@ -249,8 +251,9 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
         for (int p = 0; p < PG_COUNT; p++)
             if (cnt[p])
                 fprintf(f, "%s\"%s\": %.6f", k++ ? ", " : "", pg_policy_name((pg_policy)p), max_abs[p]);
+        /* null: the truth has no recommendation to agree with (no row at the primary budget) */
         fprintf(f, "},\n  \"recommendation_agrees\": %s, \"recommended_size_agrees\": %s",
-                agree ? "true" : "false", agree_size ? "true" : "false");
+                !rt ? "null" : agree ? "true" : "false", !rt ? "null" : agree_size ? "true" : "false");
         if (r->truth_online) {
             fprintf(f, "\n}\n");
             return;
@@ -275,17 +278,18 @@ void compare_report(FILE *f, report_format fmt, const char *truth_name, const ch
     for (int p = 0; p < PG_COUNT; p++)
         if (cnt[p])
             fprintf(f, "  %s %.1f%%", pg_policy_name((pg_policy)p), 100 * max_abs[p]);
-    fprintf(f, "\nrecommendation: truth ");
-    if (rt)
-        fprintf(f, "%s x %u %s", cli_bytes_str(rt->size, b1, sizeof b1), rt->resident, pg_policy_name(rt->policy));
-    else
-        fprintf(f, "none");
-    fprintf(f, ", other ");
-    if (ro)
-        fprintf(f, "%s x %u %s", cli_bytes_str(ro->size, b1, sizeof b1), ro->resident, pg_policy_name(ro->policy));
-    else
-        fprintf(f, "none");
-    fprintf(f, ": %s\n", agree ? "AGREE" : agree_size ? "same metapage size, different policy" : "DISAGREE");
+    if (!rt) {
+        fprintf(f, "\nrecommendation: not compared: the truth has no row at the recommendation's budget %s "
+                   "(--budget chooses it)\n", cli_bytes_str(cfg->policy.primary_budget, b1, sizeof b1));
+    } else {
+        fprintf(f, "\nrecommendation: truth %s x %u %s, other ", cli_bytes_str(rt->size, b1, sizeof b1),
+                rt->resident, pg_policy_name(rt->policy));
+        if (ro)
+            fprintf(f, "%s x %u %s", cli_bytes_str(ro->size, b1, sizeof b1), ro->resident, pg_policy_name(ro->policy));
+        else
+            fprintf(f, "none");
+        fprintf(f, ": %s\n", agree ? "AGREE" : agree_size ? "same metapage size, different policy" : "DISAGREE");
+    }
     if (r->truth_online) {
         fprintf(f, "(truth: mtemu's online counts, %" PRIu64 " guest accesses; no samples, so no page "
                    "distributions or alignment)\n", r->truth.samples);

@@ -196,3 +196,19 @@ done:
     free(text);
     return rc;
 }
+
+int online_truth_ram(const char *path, uint64_t *base, uint64_t *bytes)
+{
+    char err[256];
+    char *text = slurp(path, err, sizeof err);
+    if (!text)
+        return -1;
+    /* the two keys are top-level fields ahead of "online" (emu/metapaging/mpctl.c) */
+    const char *end = strstr(text, "\"online\":");
+    if (!end)
+        end = text + strlen(text);
+    int rc = field_u64(text, end, "ram_base", base) || field_u64(text, end, "ram_bytes", bytes) ||
+             *bytes == 0 ? -1 : 0;
+    free(text);
+    return rc;
+}

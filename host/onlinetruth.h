@@ -24,4 +24,9 @@ int online_truth_is_json(const char *path);
 int online_truth_load(const char *path, const policy_config *cfg, policy_result *out, char *err,
                       size_t errlen);
 
+/* The guest RAM the online counts cover ("ram_base", "ram_bytes" of F): the meta-pager sees only
+ * RAM, so an every-access trace compared with them is read over this range.  0, or -1 when F
+ * does not give it (an older mtemu's file). */
+int online_truth_ram(const char *path, uint64_t *base, uint64_t *bytes);
+
 #endif

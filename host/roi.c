@@ -20,7 +20,7 @@ const char roi_help[] =
 
 int roi_active(const roi_opts *o)
 {
-    return o->from != 0 || o->to != UINT64_MAX || o->markers;
+    return o->from != 0 || o->to != UINT64_MAX || o->markers || o->addrs;
 }
 
 /* Matches "--name VALUE" or "--name=VALUE" at argv[i]; returns the value or NULL. */
@@ -38,6 +38,24 @@ static const char *opt_value(const char *name, int argc, char **argv, int i, int
         return NULL;
     *used = 2;
     return argv[i + 1];
+}
+
+int roi_parse_addr_range(const char *v, uint64_t *lo, uint64_t *end)
+{
+    const char *plus = strchr(v, '+');
+    char base[64];
+    size_t lb = plus ? (size_t)(plus - v) : 0;
+    uint64_t size;
+    if (!plus || lb >= sizeof base)
+        return -1;
+    memcpy(base, v, lb);
+    base[lb] = 0;
+    /* BASE + SIZE may be 2^64 exactly (the end is exclusive): end 0 then stands for 2^64 */
+    if (cli_parse_u64(base, lo) || (cli_parse_u64(plus + 1, &size) && cli_parse_bytes(plus + 1, &size)) || size == 0 ||
+        (*lo + size < *lo && *lo + size != 0))
+        return -1;
+    *end = *lo + size;
+    return 0;
 }
 
 int roi_parse_args(const char *cmd, unsigned flags, int *argc, char **argv, roi_opts *o)
@@ -82,6 +100,13 @@ int roi_parse_args(const char *cmd, unsigned flags, int *argc, char **argv, roi_
                 return 2;
             }
             o->markers = 1;
+        } else if ((v = opt_value("--addr-range", *argc, argv, i, &used))) {
+            if (roi_parse_addr_range(v, &o->addr_lo, &o->addr_end)) {
+                cli_error(cmd, "--addr-range: '%s' is not BASE+SIZE with SIZE > 0 and BASE + SIZE "
+                               "at most 2^64 (e.g. 0x80000000+128M)", v);
+                return 2;
+            }
+            o->addrs = 1;
         } else {
             argv[out++] = argv[i++];
             continue;
@@ -122,6 +147,8 @@ static int in_region(roi_state *st, const ht_record *r)
         }
     }
     if (st->o.markers && st->phase != 1)
+        return 0;
+    if (st->o.addrs && r->kind == HT_REC_SAMPLE && !roi_addr_in(&st->o, r->addr))
         return 0;
     /* Cycle bounds are tested record by record rather than ending at the first record past
      * --to: an every-access CSV need not be in cycle order.  An indexed .mtr stops by itself. */
@@ -199,6 +226,8 @@ static void roi_describe(ht_source *s, FILE *out)
         fprintf(out, " cycles %" PRIu64 "..%" PRIu64, st->o.from, st->o.to);
     if (st->o.markers)
         fprintf(out, " between markers 0x%" PRIx64 " and 0x%" PRIx64, st->o.mark_a, st->o.mark_b);
+    if (st->o.addrs)
+        fprintf(out, " addresses 0x%" PRIx64 "..0x%" PRIx64 " (end excluded)", st->o.addr_lo, st->o.addr_end);
     fputc('\n', out);
 }
 

@@ -8,6 +8,8 @@
  *                               MARKER with value B (both excluded); firmware brackets a
  *                               workload's region with wl<<24|point<<8|1 and ...|2
  *                               (docs/firmware.md)
+ *   --addr-range BASE+SIZE      only the samples whose address is in [BASE, BASE + SIZE) (e.g.
+ *                               guest RAM: 0x80000000+128M); other records pass unchanged
  *
  * With an .mtr that has an index, --from seeks to the first frame that reaches it and reading
  * stops past --to instead of scanning the whole file; without one (a killed writer, .mtp, CSV)
@@ -24,6 +26,8 @@ typedef struct {
     uint64_t from, to;       /* inclusive cycle bounds (0, UINT64_MAX: none) */
     int markers;             /* --between-markers given */
     uint64_t mark_a, mark_b;
+    int addrs;               /* --addr-range given: samples with addr_lo <= addr < addr_end */
+    uint64_t addr_lo, addr_end;
 } roi_opts;
 
 #define ROI_KEEP_TO 1u /* the command's own --to takes a non-cycle value: leave it alone */
@@ -35,6 +39,16 @@ extern const char roi_help[];
  * compacts argv/argc; stops at "--".  Returns 0, or 2 after printing a one-line error
  * ("metatrace CMD: --from: 'x' is not a cycle number", --from after --to, ...). */
 int roi_parse_args(const char *cmd, unsigned flags, int *argc, char **argv, roi_opts *o);
+
+/* Parses BASE+SIZE (BASE a number, decimal or 0x hex; SIZE the same or decimal bytes with a K/M/G suffix, > 0) into the
+ * half-open range [lo, end); end 0 stands for 2^64.  0, or -1 when it is not that. */
+int roi_parse_addr_range(const char *v, uint64_t *lo, uint64_t *end);
+
+/* 1 when addr is in o's address range (o->addrs given). */
+static inline int roi_addr_in(const roi_opts *o, uint64_t addr)
+{
+    return addr >= o->addr_lo && (o->addr_end == 0 || addr < o->addr_end);
+}
 
 /* 1 when o selects anything narrower than the whole trace. */
 int roi_active(const roi_opts *o);

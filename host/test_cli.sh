@@ -255,6 +255,19 @@ check roi_markers_policy "$MT" policy m.csv $M --sizes 4K --budget 4K --policies
 has roi_markers_policy_faults out '^lru,4096,1,4096,3,2,'
 check roi_whole_policy "$MT" policy m.csv --sizes 4K --budget 4K --policies lru --format csv
 has roi_whole_policy_faults out '^lru,4096,1,4096,7,6,'
+# --addr-range BASE+SIZE keeps the samples in [BASE, BASE + SIZE): 0x80003000+4K is cycles 6 and 7
+# (one page: 2 accesses, 1 fault); the end is excluded (0x80003000+0x1000 does not reach 0x80004000)
+check roi_addr_policy "$MT" policy m.csv --addr-range 0x80003000+4K --sizes 4K --budget 4K --policies lru --format csv
+has roi_addr_policy_faults out '^lru,4096,1,4096,2,1,'
+check roi_addr_decode "$MT" decode m.csv --addr-range 0x80003000+0x1001 --samples-only
+if [ "$(awk '{ print $1 }' out | tr '\n' ' ')" = "6 7 8 " ]; then pass roi_addr_end_excluded; else fail roi_addr_end_excluded; fi
+check roi_addr_info "$MT" info m.csv --addr-range 0x80000000+8K
+has roi_addr_info_region out '^region: addresses 0x80000000\.\.0x80002000 \(end excluded\)'
+fails roi_addr_no_size "$MT" policy m.csv --addr-range 0x80000000
+has roi_addr_no_size_msg err "metatrace policy: --addr-range: '0x80000000' is not BASE\+SIZE"
+fails roi_addr_zero "$MT" decode m.csv --addr-range 0x1000+0
+fails roi_addr_wraps "$MT" decode m.csv --addr-range 0xffffffffffffff00+4K
+check roi_addr_to_top "$MT" decode m.csv --addr-range 0xfffffffffffff000+4K --samples-only
 # --stats: the runs per size on stderr (m.csv's 7 accesses are 6 runs at 4K: 0x80003000 W, 0x80003008 R
 # is one); the table unchanged
 "$MT" policy m.csv --sizes 4K --budget 4K --policies lru,opt --format csv --stats >out 2>err

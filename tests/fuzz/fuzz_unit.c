@@ -27,7 +27,12 @@ static void put(void *ctx, const uint8_t *p, size_t n)
         b->cap = (b->n + n) * 2 + 64;
         b->p = realloc(b->p, b->cap);
     }
-    memcpy(b->p + b->n, p, n);
+    /* (the FIFO hands over a few bytes a call, a busy session's drain one to eight a cycle: a
+     * loop's inline checks cost less than ASan's memcpy interceptor, 3 % of fuzz_unit_modes'
+     * time with its range check, perf on a grown corpus: docs/robustness.md, eighth session) */
+    uint8_t *d = b->p + b->n;
+    for (size_t i = 0; i < n; i++)
+        d[i] = p[i];
     b->n += n;
 }
 

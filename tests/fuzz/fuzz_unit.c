@@ -113,7 +113,8 @@ static uint64_t stop_cycle(const extent *e, uint64_t c)
 
 /* An input is also taken only while the unit's stream stays within OUT_BUDGET bytes: it ends
  * at the item, or at the cycle inside an item's gap, at which the lazy pass's stream (as
- * drained) has passed it.  A busy session (sections of 2 and 3 cycles, a SECTION or SYNC every
+ * drained) has passed it, and for the emulator-protocol passes also where the first of them
+ * has (run_hooked).  A busy session (sections of 2 and 3 cycles, a SECTION or SYNC every
  * PACE cycles, the FIFO full) costs the model a packet every few cycles whatever the bulk step
  * does: over the span bound that was 3,400 acts a pass and up to 20 KB of stream, 0.4 us an act
  * a pass under the sanitizers, so a corpus that had found such sessions ran at a quarter of the

@@ -77,7 +77,14 @@ static uint64_t first_act(const mt_unit *u, uint64_t limit)
 {
     if (limit <= u->now)
         return NEVER;
-    if (acts_at(u, u->now))
+    /* In a rest cycle the arbitration never acts (acts_at's every answer needs !rest), so no
+     * cycle before rest_until does: a busy session's stretches between two acts (sections of 2
+     * and 3 cycles, an act every PACE) mostly end at a switch inside the rest and were a
+     * call of acts_at or more each for that answer (docs/robustness.md, eighth session). */
+    const int resting = u->now < u->rest_until;
+    if (resting && limit <= u->rest_until)
+        return NEVER;
+    if (!resting && acts_at(u, u->now))
         return u->now; /* (the common answer in a busy stretch: no other breakpoint looked at) */
     uint64_t b[4];
     unsigned n = 0;
@@ -90,8 +97,9 @@ static uint64_t first_act(const mt_unit *u, uint64_t limit)
     if (u->drop_pending)
         b[n++] = occ_reaches(u, u->p.depth / 2);
     uint64_t first = limit;
-    for (unsigned i = 0; i < n; i++) /* (now, where a breakpoint in the past stands, does not act) */
-        if (b[i] > u->now && b[i] < first && acts_at(u, b[i]))
+    for (unsigned i = 0; i < n; i++) /* (now, where a breakpoint in the past stands, does not act;
+                                      * nor does one in the rest) */
+        if (b[i] > u->now && b[i] >= u->rest_until && b[i] < first && acts_at(u, b[i]))
             first = b[i];
     return first < limit ? first : NEVER;
 }

@@ -1,6 +1,8 @@
 /* Flat guest RAM: one anonymous MAP_NORESERVE mapping; the host kernel supplies zero pages on
  * first touch, so a large -m costs only what the guest uses.  A dirty bitmap records which pages
- * were handed out for writing (the meta-pager needs the same notion). */
+ * were handed out for writing (the meta-pager needs the same notion); a second one, which pages
+ * of the mapping anyone wrote since the last ram_clear (the emulator's own writes too), so that
+ * a reset clears those alone. */
 #include "emu/platform/ram.h"
 
 #include <errno.h>
@@ -16,6 +18,7 @@ struct mt_ram {
     uint8_t *host;
     uint64_t *dirty; /* one bit per page */
     uint64_t ndirty;
+    uint64_t *written; /* one bit per page of `host` written since the last clear, by anyone */
     ram_invalidate_fn invalidate;
     void *invalidate_ctx;
     struct metapager *mp; /* meta-paged when set: `host` is then unused */
@@ -65,10 +68,12 @@ mt_ram *ram_create(uint64_t base, uint64_t size)
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     uint64_t npages = size >> RAM_PAGE_SHIFT;
     ram->dirty = calloc((npages + 63) / 64, sizeof(uint64_t));
-    if (p == MAP_FAILED || !ram->dirty) {
+    ram->written = calloc((npages + 63) / 64, sizeof(uint64_t));
+    if (p == MAP_FAILED || !ram->dirty || !ram->written) {
         if (p != MAP_FAILED)
             munmap(p, size);
         free(ram->dirty);
+        free(ram->written);
         free(ram);
         errno = ENOMEM;
         return NULL;
@@ -85,16 +90,60 @@ void ram_destroy(mt_ram *ram)
         return;
     munmap(ram->host, ram->size);
     free(ram->dirty);
+    free(ram->written);
     free(ram);
+}
+
+/* Flat RAM: page `page` of `host` is about to be written (by the guest or by the emulator). */
+static inline void mark_written(mt_ram *ram, uint64_t page)
+{
+    ram->written[page >> 6] |= UINT64_C(1) << (page & 63);
+}
+
+/* From this many consecutive written pages (256 KiB) on, ram_clear hands them back to the
+ * kernel instead of zeroing them: madvise costs a system call and a TLB flush, and the pages
+ * fault in again when next touched, where memset of a few pages costs neither. */
+#define CLEAR_BY_MADVISE_PAGES 64
+
+/* Pages [first, first + n) of `host` read as zero again. */
+static void zero_pages(mt_ram *ram, uint64_t first, uint64_t n)
+{
+    uint8_t *p = ram->host + (first << RAM_PAGE_SHIFT);
+    const size_t len = (size_t)(n << RAM_PAGE_SHIFT);
+    /* (MADV_DONTNEED on a private anonymous mapping: the range reads as zero again) */
+    if (n < CLEAR_BY_MADVISE_PAGES || madvise(p, len, MADV_DONTNEED) != 0)
+        memset(p, 0, len);
 }
 
 void ram_clear(mt_ram *ram)
 {
-    /* MADV_DONTNEED on a private anonymous mapping: every page reads as zero again, and only
-     * the pages a run touched were ever backed */
-    if (madvise(ram->host, ram->size, MADV_DONTNEED) != 0)
-        memset(ram->host, 0, ram->size);
-    memset(ram->dirty, 0, ((ram->size >> RAM_PAGE_SHIFT) + 63) / 64 * sizeof(uint64_t));
+    /* Only the pages written since the last clear can hold anything but zero: every write to
+     * `host` is marked (the guest's through ram_page_for_write, the contract's (a); the
+     * emulator's through ram_host_write).  The whole mapping's madvise was half of a reset's
+     * cost in fuzz_mtemu, most of it its TLB flush (docs/robustness.md, eighth session). */
+    const uint64_t npages = ram->size >> RAM_PAGE_SHIFT, words = (npages + 63) / 64;
+    uint64_t run_first = 0, run_n = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t bits = ram->written[w];
+        if (!bits)
+            continue;
+        ram->written[w] = 0;
+        while (bits) {
+            const uint64_t page = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (run_n && page == run_first + run_n) {
+                run_n++;
+                continue;
+            }
+            if (run_n)
+                zero_pages(ram, run_first, run_n);
+            run_first = page;
+            run_n = 1;
+        }
+    }
+    if (run_n)
+        zero_pages(ram, run_first, run_n);
+    memset(ram->dirty, 0, words * sizeof(uint64_t));
     ram->ndirty = 0;
     ram->invalidate = NULL;
     ram->invalidate_ctx = NULL;
@@ -132,6 +181,7 @@ uint8_t *ram_page_for_write(mt_ram *ram, uint64_t paddr)
     }
     if (ram->mp)
         return paged_page(ram, paddr, true);
+    mark_written(ram, page);
     return ram->host + (page << RAM_PAGE_SHIFT);
 }
 
@@ -159,6 +209,12 @@ bool ram_host_write(mt_ram *ram, uint64_t paddr, const void *src, uint64_t len)
             exit(1);
         }
         return true;
+    }
+    if (len) {
+        const uint64_t first = (paddr - ram->base) >> RAM_PAGE_SHIFT;
+        const uint64_t last = (paddr - ram->base + len - 1) >> RAM_PAGE_SHIFT;
+        for (uint64_t page = first; page <= last; page++)
+            mark_written(ram, page);
     }
     memcpy(ram->host + (paddr - ram->base), src, len);
     return true;

@@ -49,7 +49,10 @@ struct ram_page_batch {
 mt_ram *ram_create(uint64_t base, uint64_t size);
 void ram_destroy(mt_ram *ram);
 /* The RAM as ram_create left it: all zero, nothing dirty, flat (no meta-pager, observer or
- * invalidator), keeping its mapping (machine_reset). */
+ * invalidator), keeping its mapping (machine_reset).  Only the pages written since the last
+ * clear are cleared (zeroed, or a long run of them handed back to the kernel): every write to
+ * the flat RAM is marked, the guest's at ram_page_for_write (contract (a)), the emulator's at
+ * ram_host_write. */
 void ram_clear(mt_ram *ram);
 
 uint64_t ram_base(const mt_ram *ram);

@@ -1,9 +1,10 @@
 /* Where fuzz_unit_modes' time goes, input by input: runs each file of a corpus through the
  * harness's passes (tests/fuzz/fuzz_unit.c, #included: the same code) and prints, per input, the
  * CPU seconds of all its passes, its name, span and items (both after the harness's cuts), and
- * each pass's share: the emulator's two passes (q: through the schedule's copy, h: every
- * access), the lazy one (a, run first: it decides the cut at OUT_BUDGET) and the per-cycle one
- * (b); then the totals.  `sort -rn` puts the expensive inputs first.  Built as
+ * each pass's share, in the fuzzer's order: the lazy one (a, run first: it decides the cut at
+ * OUT_BUDGET), the per-cycle one (b), the emulator's two passes (h: every access, which may cut
+ * the input further at its own stream's budget; q: through the schedule's copy); then the
+ * totals.  `sort -rn` puts the expensive inputs first.  Built as
  * $(BUILD)/fuzz/unit_cost with ASan, UBSan and coverage counters (as the fuzzer's objects are,
  * without libFuzzer): `make build/fuzz/unit_cost`, then `build/fuzz/unit_cost CORPUS_DIR`.
  * docs/robustness.md (fifth session) has what it found. */
@@ -49,17 +50,17 @@ int main(int argc, char **argv)
         const double t0 = cpu_now();
         run(data, &e, 1, 1, &a, &samples); /* first: it decides the cut at OUT_BUDGET */
         const double t1 = cpu_now();
-        run_hooked(data, &e, 1, &q);
-        const double t2 = cpu_now();
-        run_hooked(data, &e, 0, &h);
-        const double t3 = cpu_now();
         if (extent_span(data, &e) <= PER_CYCLE_SPAN_MAX)
             run(data, &e, 0, 0, &b, &samples);
+        const double t2 = cpu_now();
+        run_hooked(data, &e, 0, 1, &h); /* (it may cut the input further, as in the fuzzer) */
+        const double t3 = cpu_now();
+        run_hooked(data, &e, 1, 0, &q);
         const double t4 = cpu_now();
-        ta += t1 - t0, tq += t2 - t1, th += t3 - t2, tb += t4 - t3;
+        ta += t1 - t0, tb += t2 - t1, th += t3 - t2, tq += t4 - t3;
         printf("%.6f %s span=%llu items=%zu q=%.6f h=%.6f a=%.6f b=%.6f\n", t4 - t0, name,
-               (unsigned long long)extent_span(data, &e), e.size > 2 ? (e.size - 2) / 4 : 0, t2 - t1, t3 - t2,
-               t1 - t0, t4 - t3);
+               (unsigned long long)extent_span(data, &e), e.size > 2 ? (e.size - 2) / 4 : 0, t4 - t3, t3 - t2,
+               t1 - t0, t2 - t1);
     }
     closedir(dir);
     printf("total %.6f inputs=%u q=%.6f h=%.6f a=%.6f b=%.6f\n", tq + th + ta + tb, inputs, tq, th, ta, tb);

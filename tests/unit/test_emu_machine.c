@@ -241,6 +241,94 @@ static void test_reset_other_ram_size(void **state)
     check_reset_after(&b, 8 * MIB, 1, TIMING_NONE);
 }
 
+/* The whole RAM of m, copied out (8 MiB: the tests' size). */
+static uint8_t *ram_image(mt_machine *m)
+{
+    const uint64_t size = ram_size(m->ram);
+    uint8_t *img = malloc(size);
+    assert_non_null(img);
+    assert_true(ram_host_read(m->ram, ram_base(m->ram), img, size));
+    return img;
+}
+
+/* The reset clears only the pages written since the last one (ram_clear): every byte of RAM a
+ * reset machine holds must still be a fresh machine's, whoever wrote it before (the guest
+ * through ram_page_for_write, the emulator through ram_host_write), one byte or a range of
+ * pages (zeroed, or handed back to the kernel from 64 pages on), at the RAM's first and last
+ * byte; and a run after the reset must be a fresh run. */
+static void test_reset_clears_every_written_page(void **state)
+{
+    (void)state;
+    char clean[256], dirty[256], err[256];
+    write_elf(clean, sizeof clean, 0);
+    write_elf(dirty, sizeof dirty, 7);
+    FILE *o1 = tmpfile(), *o2 = tmpfile();
+    assert_non_null(o1);
+    assert_non_null(o2);
+    mt_machine_config c = config(clean, o1, 8 * MIB, 1, TIMING_NONE);
+    mt_machine *fresh = machine_create(&c, err, sizeof err);
+    assert_non_null(fresh);
+    uint8_t *want = ram_image(fresh); /* the program and device tree loaded, nothing run */
+
+    mt_machine_config d = config(dirty, o2, 8 * MIB, 1, TIMING_NONE);
+    mt_machine *m = machine_create(&d, err, sizeof err);
+    assert_non_null(m);
+    (void)machine_run(m); /* the guest's own writes */
+    const uint64_t base = ram_base(m->ram), size = ram_size(m->ram);
+    static uint8_t ones[300 * 4096];
+    memset(ones, 0xA5, sizeof ones);
+    const struct {
+        uint64_t at, len;
+    } host[] = {
+        {0, 1},                                /* the first byte */
+        {size - 1, 1},                         /* the last */
+        {3 * MIB + 4095, 2},                   /* two pages by one write */
+        {5 * MIB + 100, 63 * 4096},            /* 64 pages: handed back */
+        {1 * MIB, 300 * 4096},                 /* 300 */
+        {1 * MIB + 300 * 4096 + 4096, 4096},   /* one page after a gap of one */
+        {7 * MIB, 63 * 4096},                  /* 63: zeroed */
+    };
+    for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
+        assert_true(ram_host_write(m->ram, base + host[i].at, ones, host[i].len));
+    const uint64_t guest[] = {2 * MIB + 8, 6 * MIB, size - 4096, 64 * 4096 * 3}; /* written through the page */
+    for (size_t i = 0; i < sizeof guest / sizeof guest[0]; i++) {
+        uint8_t *page = ram_page_for_write(m->ram, base + guest[i]);
+        assert_non_null(page);
+        page[guest[i] & 4095] = 0x5A;
+        page[4095] = 0x5A;
+    }
+
+    c.out = o2;
+    assert_true(fflush(o2) == 0 && ftruncate(fileno(o2), 0) == 0);
+    rewind(o2);
+    assert_true(machine_reset(m, &c, err, sizeof err));
+    uint8_t *got = ram_image(m);
+    assert_memory_equal(got, want, size);
+    free(got);
+
+    outcome a, b; /* and the run after it is a fresh run, its RAM too */
+    finish(fresh, o1, &a);
+    finish(m, o2, &b);
+    assert_int_equal(b.code, a.code);
+    assert_string_equal(b.console, a.console);
+    assert_int_equal(b.instret, a.instret);
+    assert_int_equal(b.cycle, a.cycle);
+    assert_memory_equal(b.x, a.x, sizeof a.x);
+    assert_int_equal(b.dirty, a.dirty);
+    free(want);
+    want = ram_image(fresh);
+    got = ram_image(m);
+    assert_memory_equal(got, want, size);
+    free(want);
+    free(got);
+    machine_destroy(fresh);
+    machine_destroy(m);
+    fclose(o1);
+    fclose(o2);
+    unlink(clean);
+    unlink(dirty);
+}
+
 /* A configuration machine_create refuses is refused by machine_reset, with the same message,
  * and the machine can still be destroyed. */
 static void test_reset_refused(void **state)
@@ -279,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_reset_same_config),  cmocka_unit_test(test_reset_from_smp),
         cmocka_unit_test(test_reset_to_smp),       cmocka_unit_test(test_reset_cache_model),
         cmocka_unit_test(test_reset_other_ram_size), cmocka_unit_test(test_reset_refused),
+        cmocka_unit_test(test_reset_clears_every_written_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -732,18 +732,34 @@ static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, c
 /* What sample_walk finds (cpu.h cpu_sample_memo.what). */
 enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
 
+/* The memo's tag for the walk of (d, lim) made while dpage_resets = gen: both in one word, so
+ * that an entry is found with two compares (d, tag).  lim <= run_cost fits 16 bits; the tag is
+ * unique while gen < 2^48, and each reset is a page's slots made OP_DECODE again or every page
+ * freed, of which no run makes 2^48. */
+static inline uint64_t sample_memo_tag(uint64_t gen, unsigned lim) { return gen << 16 | lim; }
+
 /* The memo's entry for (d, lim) (mt_cpu.sample_memo: one per slot of the table). */
 static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dinsn *d, unsigned lim)
 {
     return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
 }
 
+/* The least r for which a capture stamped t_off cycles into the run of d, at lim, is
+ * cpu_sample_run's usual case: with gap = run_cost(d) - lim (the due's offset from the run's
+ * start) the stamp is before the next due (t_off < gap + r) and the whole run fits before it
+ * (run_bound(d) < gap + r).  Depends on the slots only, so it is remembered with the walk. */
+static inline uint32_t sample_rmin(const mt_dinsn *d, unsigned lim, unsigned t_off)
+{
+    const int64_t need = (int64_t)(t_off > d->run_bound ? t_off : d->run_bound) + lim - d->run_cost + 1;
+    return need > 0 ? (uint32_t)need : 0;
+}
+
 /* sample_walk's walk, when it does not remember (d, lim): fills m. */
 static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dpage *dp,
                                                                                const mt_dinsn *d, unsigned lim,
-                                                                               struct cpu_sample_memo *m, uint64_t gen)
+                                                                               struct cpu_sample_memo *m, uint64_t tag)
 {
-    *m = (struct cpu_sample_memo){.d = d, .gen = gen, .lim = (uint16_t)lim, .what = SAMPLE_PAST};
+    *m = (struct cpu_sample_memo){.d = d, .genlim = tag, .rmin = UINT32_MAX, .what = SAMPLE_PAST};
     const mt_dinsn *j = d, *p;
     unsigned left = d->run_insns;
     do {
@@ -755,46 +771,50 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
     const unsigned cost = c->op_cost[p->op];
     if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
         m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
-        m->j_off = (uint16_t)((const char *)p - (const char *)d);
+        m->bits = (uintptr_t)p;
         m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
+        if (m->what == SAMPLE_DATA)
+            m->rmin = sample_rmin(d, lim, m->t_off);
     } else {
         m->what = SAMPLE_FETCH;
-        m->j_off = (uint16_t)((const char *)j - (const char *)d);
         m->t_off = (uint16_t)(d->run_cost - j->run_cost);
         m->bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
                                      dinsn_len(j));
+        m->rmin = sample_rmin(d, lim, m->t_off);
     }
     return m;
 }
 
 /* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
- * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
+ * C + run_cost(d) - lim, for 0 <= lim < run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
  * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address);
- * SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after it), known
- * ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known ahead
- * (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a slot k of
- * the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when run_cost(k) <=
- * lim; a slot has a data access when its part of the run costs more than its op.
+ * SAMPLE_DATA, the data access of slot p (the slot before the first fetch at or after it; its
+ * address in `bits`), known ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an
+ * access not known ahead (single_step stops for it); SAMPLE_PAST, after the run's last fetch.
+ * The fetch of a slot k of the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the
+ * due when run_cost(k) <= lim; a slot has a data access when its part of the run costs more than
+ * its op.  With it, rmin (sample_rmin): the r from which the usual case holds.
  * Remembered (mt_cpu.sample_memo), keyed by d and lim: the loops a program spends its time in
  * give the same few (d, lim) again and again (docs/trace-unit.md section 8).  Why a remembered
- * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost, ops and
- * registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded slot keeps its contents
- * until its page's slots are made OP_DECODE again (cpu_code_written) or every page is freed
- * (dpage_free_all), and both count in dpage_resets: a decode writes only OP_DECODE slots (a run
- * is decoded up to a slot already decoded, and pairs are fused among the new slots only), the
- * stop (OP_BREAK) is removed before this is called (unbreak), and the cross page, which L_CROSS
- * decodes into, never holds d (single_step does not call the sampler there).  So an entry made with dpage_resets = R is the walk's answer for
- * as long as dpage_resets is R; a page freed and its memory reused for another is a reset too.
- * The walk counts the run's slots down instead of reading each one's run_insns, and reads no
- * slot's op to stop at: every slot of d's run is decoded and none is the stop (see above). */
+ * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost,
+ * run_bound, ops and registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded
+ * slot keeps its contents until its page's slots are made OP_DECODE again (cpu_code_written) or
+ * every page is freed (dpage_free_all), and both count in dpage_resets: a decode writes only
+ * OP_DECODE slots (a run is decoded up to a slot already decoded, and pairs are fused among the
+ * new slots only), the stop (OP_BREAK) is removed before this is called (unbreak), and the cross
+ * page, which L_CROSS decodes into, never holds d (single_step does not call the sampler there).
+ * So an entry made with dpage_resets = R is the walk's answer for as long as dpage_resets is R;
+ * a page freed and its memory reused for another is a reset too.  The walk counts the run's
+ * slots down instead of reading each one's run_insns, and reads no slot's op to stop at: every
+ * slot of d's run is decoded and none is the stop (see above). */
 static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dpage *dp,
                                                                                      const mt_dinsn *d, unsigned lim)
 {
-    const uint64_t gen = c->dpage_resets;
+    const uint64_t tag = sample_memo_tag(c->dpage_resets, lim);
     struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
-    if (likely(m->d == d && m->lim == lim && m->gen == gen))
+    if (likely(m->d == d && m->genlim == tag))
         return m;
-    return sample_walk_fill(c, dp, d, lim, m, gen);
+    return sample_walk_fill(c, dp, d, lim, m, tag);
 }
 
 /* A capture taken (both sample_run_general and cpu_sample_run end so): appended at the batch's
@@ -862,7 +882,7 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
             /* a data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
             data = true;
-            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off)) : 0;
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)(uintptr_t)m->bits) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
@@ -912,54 +932,52 @@ not_taken:
 /* cpu_sample_run's usual cases, on few registers (no saves of its own on the way out: the other
  * cases go on to sample_run_general, which decides them all from the start, so nothing here
  * changes any state before it knows the capture is taken): the plain state more than r before
- * the section's end (plain_fast), the capture d's own fetch, or a later slot's fetch or a data
- * access known ahead that sample_walk remembers, its stamp before the next sample point, and
- * (but for d's own fetch) d's run fitting before the next due.  Then the same capture, fields and
- * due as sample_run_general would make (which does the step with min()s, for a section's end
- * that may be near); 2 also for d's own fetch when the run fits before the next due (what
- * single_step does then: the run is charged at once). */
+ * the section's end (plain_fast), and either d's own fetch, or a later slot's fetch or a data
+ * access known ahead that sample_walk remembers with r at or above its rmin (the stamp before
+ * the next sample point, the run fitting before it) and the next due before the other events.
+ * Then the same capture, fields and due as sample_run_general would make (which does the step
+ * with min()s, for a section's end or another event that may be near); 2 also for d's own fetch
+ * when the run fits before the next due (what single_step does then: the run is charged at
+ * once). */
 static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
     const uint64_t due = c->next_due;
-    if (unlikely(due != smp->plain_due || due >= smp->plain_fast || cycle >= c->other_event))
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
         return sample_run_general(c, dp, d, cycle);
+    mt_sched *const s = smp->sched;
+    const uint64_t new_due = due + s->r;
     uint64_t t, bits;
-    const struct cpu_sample_memo *m = NULL; /* a later slot's capture */
+    int took = 2;
     if (likely(due > cycle)) {
         if (unlikely(due - cycle > d->run_cost))
             return 0; /* past the run's last fetch (sample_run_general's answer too) */
         const unsigned lim = d->run_cost - (unsigned)(due - cycle);
-        m = sample_memo_entry(c, d, lim);
-        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_resets || m->what == SAMPLE_PAST ||
-                     m->what == SAMPLE_DATA_STOP))
-            return sample_run_general(c, dp, d, cycle);
+        const struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
+        if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, lim) || s->r < m->rmin ||
+                     new_due >= c->other_event || smp->wp == smp->wend))
+            return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
         t = cycle + m->t_off;
         bits = m->bits;
-    } else {
+        if (m->what == SAMPLE_DATA) {
+            bits = data_bits_now(c, (const mt_dinsn *)(uintptr_t)bits);
+            if (!bits)
+                return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
+        }
+    } else { /* d's own fetch */
         t = cycle;
+        if (unlikely(t >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
+            return sample_run_general(c, dp, d, cycle);
         bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
                                   dinsn_len(d));
+        took = cycle + d->run_bound < new_due ? 2 : 1;
     }
-    mt_sched *const s = smp->sched;
-    const uint32_t r = s->r;
-    const uint64_t new_due = due + r;
-    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    const bool fits = cycle + d->run_bound < new_event;
-    if (unlikely(t >= new_due || (m && !fits) || smp->wp == smp->wend))
-        return sample_run_general(c, dp, d, cycle); /* not taken, or a flush first */
-    if (m && m->what == SAMPLE_DATA) {
-        bits = data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off));
-        if (!bits)
-            return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
-    }
-    const uint64_t at = t + c->stamp_offset;
     c->spec_stamp = t;
     c->spec_old_now = s->now;
     c->spec_old_last = smp->last_cycle;
-    capture_commit(c, smp, s, at, bits, new_due, new_event);
+    capture_commit(c, smp, s, t + c->stamp_offset, bits, new_due, new_due);
     smp->plain_due = new_due;
-    return fits ? 2 : 1;
+    return took;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)

@@ -337,13 +337,17 @@ typedef struct mt_cpu {
     /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
      * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
      * `cycle`.  Valid while no decoded slot has lost its contents since (gen = dpage_resets
-     * then). */
+     * then).  32 bytes, so that an entry is one shift from its index. */
     struct cpu_sample_memo {
         const mt_dinsn *d;
-        uint64_t gen;
-        uint64_t bits;              /* a fetch's capture, packed (accring_entry.bits) */
-        uint16_t lim, j_off, t_off; /* j's byte offset from d, the stamp's offset from cycle */
-        uint8_t what;               /* SAMPLE_* (cpu.c) */
+        uint64_t genlim; /* gen << 16 | lim (cpu.c sample_memo_tag): one compare for both */
+        /* SAMPLE_FETCH: the fetch's capture, packed (accring_entry.bits); SAMPLE_DATA and
+         * SAMPLE_DATA_STOP: the address of the slot whose data access it is */
+        uint64_t bits;
+        uint32_t rmin;  /* the least r for which the capture is cpu_sample_run's usual case
+                         * (stamp and run both before due + r); UINT32_MAX: never */
+        uint16_t t_off; /* the stamp's offset from the run's start cycle */
+        uint8_t what;   /* SAMPLE_* (cpu.c) */
     } sample_memo[1u << CPU_SAMPLE_MEMO_BITS];
 #ifdef MT_RING_PROBE
 #define RING_PROBE_WORDS (1u << 17) /* 1 MiB, a power of two */

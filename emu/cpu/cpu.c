@@ -250,6 +250,8 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
 
 void cpu_set_sampler(mt_cpu *c, cpu_sampler *smp)
 {
+    if (c->sampler)
+        cpu_sampler_settle(c->sampler);
     c->sampler = smp;
     c->spec_stamp = UINT64_MAX;
     if (smp)
@@ -471,6 +473,7 @@ static void sampler_plan(mt_cpu *c)
         return;
     smp->plain_end = cpu_local_cycle(c, s->sec_end);
     smp->plain_fast = smp->plain_end > s->r ? smp->plain_end - s->r : 0;
+    smp->plain_r = s->r;
     smp->plain_due = due;
 }
 
@@ -491,6 +494,8 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         c->spec_stamp = UINT64_MAX; /* a capture taken ahead was of an earlier cycle: it came */
+        if (c->sampler)
+            cpu_sampler_settle(c->sampler); /* the listener and sample_data read the schedule */
         uint64_t due;
         /* the sampler's usual capture here; else without the page filter (the unit's samples)
          * the listener directly: no extra call */
@@ -857,6 +862,7 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
     /* the schedule's usual state, in one field (plain_due; `|`: one branch for the usual answer) */
     if ((due != smp->plain_due) | (cycle >= c->other_event))
         return 0;
+    cpu_sampler_settle(smp); /* what follows reads the schedule, and its captures are not lazy */
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
      * run_cost(k), i.e. at or after the due when run_cost(k) <= run_cost(d) - gap; a slot has a
@@ -939,45 +945,80 @@ not_taken:
  * with min()s, for a section's end or another event that may be near); 2 also for d's own fetch
  * when the run fits before the next due (what single_step does then: the run is charged at
  * once). */
+/* A lazy capture (cpu_sampler.lazy) at stamp t (this hart's cycles): appended, the due moved
+ * on to new_due (plain again, before the section's end and the other events); the schedule is
+ * left as it was, so a take-back has nothing to restore. */
+static inline __attribute__((always_inline)) void capture_lazy(mt_cpu *c, cpu_sampler *smp, uint64_t t,
+                                                               uint64_t bits, uint64_t new_due)
+{
+    accring_entry *const e = smp->wp++;
+    e->cycle = t + c->stamp_offset;
+    e->bits = bits;
+    smp->lazy++;
+    c->spec_stamp = t;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_due;
+    smp->plain_due = new_due;
+}
+
+/* cpu_sample_run's usual case when the capture is d's own fetch (the due at or before the run's
+ * start): the stamp is `cycle`; 2 when the run fits before the next due, else 1. */
+static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    cpu_sampler *const smp = c->sampler;
+    const uint64_t new_due = c->next_due + smp->plain_r;
+    if (unlikely(cycle >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle);
+    capture_lazy(c, smp, cycle,
+                 accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                    dinsn_len(d)),
+                 new_due);
+    return cycle + d->run_bound < new_due ? 2 : 1;
+}
+
+/* cpu_sample_run's usual case when the remembered capture m is a data access known ahead: taken
+ * when data_bits_now finds its address now, else sample_run_general decides (nothing was
+ * counted). */
+static __attribute__((noinline)) int sample_data_ahead(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle,
+                                                       const struct cpu_sample_memo *m)
+{
+    const uint64_t bits = data_bits_now(c, (const mt_dinsn *)(uintptr_t)m->bits);
+    if (!bits)
+        return sample_run_general(c, dp, d, cycle);
+    cpu_sampler *const smp = c->sampler;
+    capture_lazy(c, smp, cycle + m->t_off, bits, c->next_due + smp->plain_r);
+    return 2;
+}
+
+/* cpu_sample_run's usual cases, on few registers (the data access and d's own fetch in calls of
+ * their own, so the usual fetch saves none; every other case goes on to sample_run_general,
+ * which decides it from the start, so nothing here changes any state before it knows the
+ * capture is taken): the plain state more than r before the section's end (plain_fast), and a
+ * later slot's fetch or a data access known ahead that sample_walk remembers with r at or above
+ * its rmin (the stamp before the next sample point, the run fitting before it), the next due
+ * before the other events, room in the batch.  Then the same capture, fields and due as
+ * sample_run_general would make (which does the step with min()s, for a section's end or
+ * another event that may be near), lazily (capture_lazy). */
 static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
     const uint64_t due = c->next_due;
     if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
         return sample_run_general(c, dp, d, cycle);
-    mt_sched *const s = smp->sched;
-    const uint64_t new_due = due + s->r;
-    uint64_t t, bits;
-    int took = 2;
-    if (likely(due > cycle)) {
-        if (unlikely(due - cycle > d->run_cost))
-            return 0; /* past the run's last fetch (sample_run_general's answer too) */
-        const unsigned lim = d->run_cost - (unsigned)(due - cycle);
-        const struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
-        if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, lim) || s->r < m->rmin ||
-                     new_due >= c->other_event || smp->wp == smp->wend))
-            return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
-        t = cycle + m->t_off;
-        bits = m->bits;
-        if (m->what == SAMPLE_DATA) {
-            bits = data_bits_now(c, (const mt_dinsn *)(uintptr_t)bits);
-            if (!bits)
-                return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
-        }
-    } else { /* d's own fetch */
-        t = cycle;
-        if (unlikely(t >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
-            return sample_run_general(c, dp, d, cycle);
-        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                                  dinsn_len(d));
-        took = cycle + d->run_bound < new_due ? 2 : 1;
-    }
-    c->spec_stamp = t;
-    c->spec_old_now = s->now;
-    c->spec_old_last = smp->last_cycle;
-    capture_commit(c, smp, s, t + c->stamp_offset, bits, new_due, new_due);
-    smp->plain_due = new_due;
-    return took;
+    if (unlikely(due <= cycle))
+        return sample_own_fetch(c, dp, d, cycle);
+    if (unlikely(due - cycle > d->run_cost))
+        return 0; /* past the run's last fetch (sample_run_general's answer too) */
+    const unsigned lim = d->run_cost - (unsigned)(due - cycle);
+    const struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
+    const uint64_t new_due = due + smp->plain_r;
+    if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, lim) || smp->plain_r < m->rmin ||
+                 new_due >= c->other_event || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
+    if (unlikely(m->what != SAMPLE_FETCH))
+        return sample_data_ahead(c, dp, d, cycle, m);
+    capture_lazy(c, smp, cycle + m->t_off, m->bits, new_due);
+    return 2;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)
@@ -989,16 +1030,22 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
     smp->wp--;
-    smp->fast--;
     smp->taken_back++;
+    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
+    if (smp->lazy) { /* cpu_sample_run's usual case: nothing was moved but the due */
+        smp->lazy--;
+        c->listener_due = s->next_sp + smp->lazy * smp->plain_r - c->stamp_offset;
+        cpu_update_next_event(c);
+        return;
+    }
+    smp->fast--;
     smp->last_cycle = c->spec_old_last;
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
-    /* the due it was taken at: in the plain state (cpu_sample_run's captures) the due is the next
-     * sample point in this hart's cycles, and the take-back comes in the same run, so the same
-     * stamp_offset */
+    /* the due it was taken at: in the plain state (sample_run_general's captures) the due is the
+     * next sample point in this hart's cycles, and the take-back comes in the same run, so the
+     * same stamp_offset */
     c->listener_due = s->next_sp - c->stamp_offset;
-    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }
 

@@ -179,7 +179,29 @@ typedef struct cpu_sampler {
      * that is below 0): for a due below it the stamps' bound is due + r and the next due, due + r,
      * is plain again (cpu_sample_run's usual case, without min()). */
     uint64_t plain_due, plain_end, plain_fast;
+    uint32_t plain_r; /* the schedule's r while plain_due holds (sampler_plan) */
+    /* The newest `lazy` captures of the batch were taken by cpu_sample_run's usual case, which
+     * leaves the schedule's now and next_sp, last_cycle and fast as they were: the captures
+     * say what those are (cpu_sampler_settle).  Why: four fewer stores a capture, and a
+     * take-back of such a capture is wp-- and lazy-- (nothing to restore).  Everything else
+     * that reads or moves the schedule settles first. */
+    uint64_t lazy;
 } cpu_sampler;
+
+/* The schedule, last_cycle and fast as the lazy captures (above) leave them: each moved the
+ * schedule past its stamp (now = last_cycle = the newest's cycle + 1) and on by one sample
+ * point of r (plain_r: they were taken in one plain stretch, in one section). */
+static inline void cpu_sampler_settle(cpu_sampler *smp)
+{
+    if (smp->lazy) {
+        const uint64_t last = smp->wp[-1].cycle + 1;
+        smp->sched->now = last;
+        smp->last_cycle = last;
+        smp->sched->next_sp += smp->lazy * smp->plain_r;
+        smp->fast += smp->lazy;
+        smp->lazy = 0;
+    }
+}
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
 static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)

@@ -712,26 +712,36 @@ static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn 
     return true;
 }
 
-/* The capture that is p's data access (data_known_ahead) in accring_entry's packed form, or 0
- * when not known now: the unit must capture the kind (the listener hears it: listener_kinds; the
- * schedule captures it: kind_mask), and the TLB entry must hit now (else p's access takes the
- * slow path and is heard there).  What is then appended is what cpu_access_due's sample_data
- * would append at that access. */
-static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, const mt_dinsn *p)
+/* The data access of slot p (data_known_ahead) as the memo keeps it: the offset (bits 0-31),
+ * the base register (32-39), size - 1 (40-47, the alignment the TLB's tag tests), and bits
+ * 56-63 as accring_entry has them for this access (write, kind, core tap, log2 size), so that
+ * data_bits_now reads no slot and packs nothing. */
+static uint64_t data_access_desc(const mt_cpu *c, const mt_dinsn *p)
 {
     const unsigned acc = c->op_data[p->op];
-    const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
-    if (!((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
+    const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD, size_log2 = acc & 3;
+    return (uint64_t)(uint32_t)p->imm | (uint64_t)p->rs1 << 32 | (uint64_t)((1u << size_log2) - 1) << 40 |
+           (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 | (uint64_t)MT_TAP_CORE << 60 |
+           (uint64_t)size_log2 << 61;
+}
+
+/* The capture that is the data access described by desc (data_access_desc) in accring_entry's
+ * packed form, or 0 when not known now: the unit must capture the kind (the listener hears it:
+ * listener_kinds; the schedule captures it: kind_mask), and the TLB entry must hit now (else the
+ * access takes the slow path and is heard there).  Its address is x[rs1] + imm through the
+ * current data TLB's direct-mapped entry, as LOAD/STORE compute it.  What is then appended is
+ * what cpu_access_due's sample_data would append at that access. */
+static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, uint64_t desc)
+{
+    const unsigned kind = (unsigned)(desc >> 57) & 7;
+    if (!(((c->listener_kinds & c->sampler->sched->kind_mask) >> kind) & 1))
         return 0;
-    const unsigned size_log2 = acc & 3;
-    const uint64_t va = c->x[p->rs1] + (uint64_t)(int64_t)p->imm;
+    const uint64_t va = c->x[(desc >> 32) & 0xff] + (uint64_t)(int64_t)(int32_t)(uint32_t)desc;
     const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
-    if ((acc & 4 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((1u << size_log2) - 1))))
+    if (((desc >> 56) & 1 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((desc >> 40) & 0xff))))
         return 0;
-    const uint64_t pa = e->pa | (va & 0xfff);
     c->sampler->data_ahead++; /* here, off the fetches' path (cpu_sample_run: less when not taken) */
-    return (pa & MT_PADDR_MASK) | (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 |
-           (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
+    return ((e->pa | (va & 0xfff)) & MT_PADDR_MASK) | (desc & ~MT_PADDR_MASK);
 }
 
 /* What sample_walk finds (cpu.h cpu_sample_memo.what). */
@@ -746,7 +756,10 @@ static inline uint64_t sample_memo_tag(uint64_t gen, unsigned lim) { return gen 
 /* The memo's entry for (d, lim) (mt_cpu.sample_memo: one per slot of the table). */
 static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dinsn *d, unsigned lim)
 {
-    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+    /* d's slot number plus an odd multiple of lim, in the low bits: the slots of a page fill
+     * the table side by side, and a run's several lims spread apart (a multiply fewer than a
+     * hash of both) */
+    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) & ((1u << CPU_SAMPLE_MEMO_BITS) - 1)];
 }
 
 /* The least r for which a capture stamped t_off cycles into the run of d, at lim, is
@@ -776,7 +789,7 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
     const unsigned cost = c->op_cost[p->op];
     if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
         m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
-        m->bits = (uintptr_t)p;
+        m->bits = m->what == SAMPLE_DATA ? data_access_desc(c, p) : 0;
         m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
         if (m->what == SAMPLE_DATA)
             m->rmin = sample_rmin(d, lim, m->t_off);
@@ -888,7 +901,7 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
             /* a data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
             data = true;
-            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)(uintptr_t)m->bits) : 0;
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, m->bits) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
@@ -962,10 +975,13 @@ static inline __attribute__((always_inline)) void capture_lazy(mt_cpu *c, cpu_sa
 }
 
 /* cpu_sample_run's usual case when the capture is d's own fetch (the due at or before the run's
- * start): the stamp is `cycle`; 2 when the run fits before the next due, else 1. */
+ * start): the stamp is `cycle`; 2 when the run fits before the next due, else 1.  0 when the due
+ * is after the run's last fetch (sample_run_general's answer too). */
 static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
+    if (c->next_due > cycle)
+        return 0; /* past the run's last fetch */
     const uint64_t new_due = c->next_due + smp->plain_r;
     if (unlikely(cycle >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
         return sample_run_general(c, dp, d, cycle);
@@ -982,7 +998,7 @@ static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage 
 static __attribute__((noinline)) int sample_data_ahead(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle,
                                                        const struct cpu_sample_memo *m)
 {
-    const uint64_t bits = data_bits_now(c, (const mt_dinsn *)(uintptr_t)m->bits);
+    const uint64_t bits = data_bits_now(c, m->bits);
     if (!bits)
         return sample_run_general(c, dp, d, cycle);
     cpu_sampler *const smp = c->sampler;
@@ -1005,14 +1021,14 @@ static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *d
     const uint64_t due = c->next_due;
     if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
         return sample_run_general(c, dp, d, cycle);
-    if (unlikely(due <= cycle))
+    /* lim = run_cost(d) - (due - cycle), in [0, run_cost(d)) when the due falls after the run's
+     * start and at or before its end: one compare for both */
+    const uint64_t lim = d->run_cost + cycle - due;
+    if (unlikely(lim >= d->run_cost))
         return sample_own_fetch(c, dp, d, cycle);
-    if (unlikely(due - cycle > d->run_cost))
-        return 0; /* past the run's last fetch (sample_run_general's answer too) */
-    const unsigned lim = d->run_cost - (unsigned)(due - cycle);
-    const struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
+    const struct cpu_sample_memo *m = sample_memo_entry(c, d, (unsigned)lim);
     const uint64_t new_due = due + smp->plain_r;
-    if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, lim) || smp->plain_r < m->rmin ||
+    if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, (unsigned)lim) || smp->plain_r < m->rmin ||
                  new_due >= c->other_event || smp->wp == smp->wend))
         return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
     if (unlikely(m->what != SAMPLE_FETCH))

@@ -363,8 +363,8 @@ typedef struct mt_cpu {
     struct cpu_sample_memo {
         const mt_dinsn *d;
         uint64_t genlim; /* gen << 16 | lim (cpu.c sample_memo_tag): one compare for both */
-        /* SAMPLE_FETCH: the fetch's capture, packed (accring_entry.bits); SAMPLE_DATA and
-         * SAMPLE_DATA_STOP: the address of the slot whose data access it is */
+        /* SAMPLE_FETCH: the fetch's capture, packed (accring_entry.bits); SAMPLE_DATA: the
+         * data access, described (cpu.c data_access_desc) */
         uint64_t bits;
         uint32_t rmin;  /* the least r for which the capture is cpu_sample_run's usual case
                          * (stamp and run both before due + r); UINT32_MAX: never */

@@ -873,8 +873,8 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
     mt_sched *s = smp->sched;
     const uint64_t due = c->next_due;
     /* the schedule's usual state, in one field (plain_due; `|`: one branch for the usual answer) */
-    if ((due != smp->plain_due) | (cycle >= c->other_event))
-        return 0;
+    if ((due != smp->plain_due) | (cycle >= c->other_event) | (d->op <= OP_BREAK) | (dp == c->cross_page))
+        return 0; /* not plain, or not a slot of the sampler's (single_step): nothing known */
     cpu_sampler_settle(smp); /* what follows reads the schedule, and its captures are not lazy */
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
@@ -980,8 +980,8 @@ static inline __attribute__((always_inline)) void capture_lazy(mt_cpu *c, cpu_sa
 static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
-    if (c->next_due > cycle)
-        return 0; /* past the run's last fetch */
+    if (c->next_due > cycle || d->op <= OP_BREAK || dp == c->cross_page)
+        return 0; /* past the run's last fetch, or not a slot of the sampler's (single_step) */
     const uint64_t new_due = c->next_due + smp->plain_r;
     if (unlikely(cycle >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
         return sample_run_general(c, dp, d, cycle);

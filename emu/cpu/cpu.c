@@ -835,9 +835,9 @@ static inline __attribute__((always_inline)) const struct cpu_sample_memo *sampl
     return sample_walk_fill(c, dp, d, lim, m, tag);
 }
 
-/* A capture taken (both sample_run_general and cpu_sample_run end so): appended at the batch's
- * write pointer (room checked by the caller), the schedule moved past it and the due on to
- * new_due.  Inlined: each caller is the hot path of its own case. */
+/* A capture taken by sample_run_general (not lazy: it settled first, and its take-back restores
+ * spec_old_now and spec_old_last): appended at the batch's write pointer (room checked by the
+ * caller), the schedule moved past it and the due on to new_due. */
 static inline __attribute__((always_inline)) void capture_commit(mt_cpu *c, cpu_sampler *smp, mt_sched *s,
                                                                  uint64_t at, uint64_t bits,
                                                                  uint64_t new_due, uint64_t new_event)
@@ -860,8 +860,8 @@ static inline __attribute__((always_inline)) void capture_commit(mt_cpu *c, cpu_
  * already (data_known_ahead, data_bits_now), takes it: appends it, moves the schedule and the due
  * on.  1: the capture was d's own fetch (exact); 2: a later slot's fetch or a data access, taken
  * ahead (spec_stamp; the run fits before the next due and may be charged at once); 0: nothing
- * done (a data access not known ahead, another kind's, an unusual schedule, or a run that does
- * not fit: the stop of single_step does it).
+ * done (a data access not known ahead, another kind's, an unusual schedule, a slot that is not
+ * decoded or is the cross page's, or a run that does not fit: the stop of single_step does it).
  * Calls, not inlined into interpreter_runs' single_step: there the interpreter's register
  * pressure made GCC keep most of their values on the stack; as a call (saves, restores and all)
  * bench_cpu's emulator thread ran 459.3 M -> 444.4 M host instructions (callgrind, 1.06 M calls;

@@ -354,7 +354,8 @@ typedef struct mt_cpu {
     mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
     cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
-     * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
+     * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there
+     * (for a capture of sample_run_general; a lazy one, cpu_sampler.lazy, has nothing to restore) */
     uint64_t spec_stamp, spec_old_now, spec_old_last;
     /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
      * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at

@@ -250,6 +250,8 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
 
 void cpu_set_sampler(mt_cpu *c, cpu_sampler *smp)
 {
+    if (c->sampler)
+        cpu_sampler_settle(c->sampler);
     c->sampler = smp;
     c->spec_stamp = UINT64_MAX;
     if (smp)
@@ -471,6 +473,7 @@ static void sampler_plan(mt_cpu *c)
         return;
     smp->plain_end = cpu_local_cycle(c, s->sec_end);
     smp->plain_fast = smp->plain_end > s->r ? smp->plain_end - s->r : 0;
+    smp->plain_r = s->r;
     smp->plain_due = due;
 }
 
@@ -491,6 +494,8 @@ void cpu_access_due(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
         const mt_access a = {.cycle = cpu_time(c), .addr = pa & MT_PADDR_MASK, .write = (uint8_t)(write != 0),
                              .size = (uint8_t)size, .kind = (uint8_t)kind, .tap = MT_TAP_CORE};
         c->spec_stamp = UINT64_MAX; /* a capture taken ahead was of an earlier cycle: it came */
+        if (c->sampler)
+            cpu_sampler_settle(c->sampler); /* the listener and sample_data read the schedule */
         uint64_t due;
         /* the sampler's usual capture here; else without the page filter (the unit's samples)
          * the listener directly: no extra call */
@@ -707,43 +712,72 @@ static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn 
     return true;
 }
 
-/* The capture that is p's data access (data_known_ahead) in accring_entry's packed form, or 0
- * when not known now: the unit must capture the kind (the listener hears it: listener_kinds; the
- * schedule captures it: kind_mask), and the TLB entry must hit now (else p's access takes the
- * slow path and is heard there).  What is then appended is what cpu_access_due's sample_data
- * would append at that access. */
-static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, const mt_dinsn *p)
+/* The data access of slot p (data_known_ahead) as the memo keeps it: the offset (bits 0-31),
+ * the base register (32-39), size - 1 (40-47, the alignment the TLB's tag tests), and bits
+ * 56-63 as accring_entry has them for this access (write, kind, core tap, log2 size), so that
+ * data_bits_now reads no slot and packs nothing. */
+static uint64_t data_access_desc(const mt_cpu *c, const mt_dinsn *p)
 {
     const unsigned acc = c->op_data[p->op];
-    const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD;
-    if (!((c->listener_kinds >> kind) & 1) || !((c->sampler->sched->kind_mask >> kind) & 1))
+    const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD, size_log2 = acc & 3;
+    return (uint64_t)(uint32_t)p->imm | (uint64_t)p->rs1 << 32 | (uint64_t)((1u << size_log2) - 1) << 40 |
+           (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 | (uint64_t)MT_TAP_CORE << 60 |
+           (uint64_t)size_log2 << 61;
+}
+
+/* The capture that is the data access described by desc (data_access_desc) in accring_entry's
+ * packed form, or 0 when not known now: the unit must capture the kind (the listener hears it:
+ * listener_kinds; the schedule captures it: kind_mask), and the TLB entry must hit now (else the
+ * access takes the slow path and is heard there).  Its address is x[rs1] + imm through the
+ * current data TLB's direct-mapped entry, as LOAD/STORE compute it.  What is then appended is
+ * what cpu_access_due's sample_data would append at that access. */
+static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, uint64_t desc)
+{
+    const unsigned kind = (unsigned)(desc >> 57) & 7;
+    if (!(((c->listener_kinds & c->sampler->sched->kind_mask) >> kind) & 1))
         return 0;
-    const unsigned size_log2 = acc & 3;
-    const uint64_t va = c->x[p->rs1] + (uint64_t)(int64_t)p->imm;
+    const uint64_t va = c->x[(desc >> 32) & 0xff] + (uint64_t)(int64_t)(int32_t)(uint32_t)desc;
     const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
-    if ((acc & 4 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((1u << size_log2) - 1))))
+    if (((desc >> 56) & 1 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((desc >> 40) & 0xff))))
         return 0;
-    const uint64_t pa = e->pa | (va & 0xfff);
     c->sampler->data_ahead++; /* here, off the fetches' path (cpu_sample_run: less when not taken) */
-    return (pa & MT_PADDR_MASK) | (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 |
-           (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
+    return ((e->pa | (va & 0xfff)) & MT_PADDR_MASK) | (desc & ~MT_PADDR_MASK);
 }
 
 /* What sample_walk finds (cpu.h cpu_sample_memo.what). */
 enum { SAMPLE_FETCH = 1, SAMPLE_DATA, SAMPLE_DATA_STOP, SAMPLE_PAST };
 
+/* The memo's tag for the walk of (d, lim) made while dpage_resets = gen: both in one word, so
+ * that an entry is found with two compares (d, tag).  lim <= run_cost fits 16 bits; the tag is
+ * unique while gen < 2^48, and each reset is a page's slots made OP_DECODE again or every page
+ * freed, of which no run makes 2^48. */
+static inline uint64_t sample_memo_tag(uint64_t gen, unsigned lim) { return gen << 16 | lim; }
+
 /* The memo's entry for (d, lim) (mt_cpu.sample_memo: one per slot of the table). */
 static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dinsn *d, unsigned lim)
 {
-    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) * UINT64_C(0x9e3779b97f4a7c15) >> (64 - CPU_SAMPLE_MEMO_BITS)];
+    /* d's slot number plus an odd multiple of lim, in the low bits: the slots of a page fill
+     * the table side by side, and a run's several lims spread apart (a multiply fewer than a
+     * hash of both) */
+    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) & ((1u << CPU_SAMPLE_MEMO_BITS) - 1)];
+}
+
+/* The least r for which a capture stamped t_off cycles into the run of d, at lim, is
+ * cpu_sample_run's usual case: with gap = run_cost(d) - lim (the due's offset from the run's
+ * start) the stamp is before the next due (t_off < gap + r) and the whole run fits before it
+ * (run_bound(d) < gap + r).  Depends on the slots only, so it is remembered with the walk. */
+static inline uint32_t sample_rmin(const mt_dinsn *d, unsigned lim, unsigned t_off)
+{
+    const int64_t need = (int64_t)(t_off > d->run_bound ? t_off : d->run_bound) + lim - d->run_cost + 1;
+    return need > 0 ? (uint32_t)need : 0;
 }
 
 /* sample_walk's walk, when it does not remember (d, lim): fills m. */
 static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(mt_cpu *c, const mt_dpage *dp,
                                                                                const mt_dinsn *d, unsigned lim,
-                                                                               struct cpu_sample_memo *m, uint64_t gen)
+                                                                               struct cpu_sample_memo *m, uint64_t tag)
 {
-    *m = (struct cpu_sample_memo){.d = d, .gen = gen, .lim = (uint16_t)lim, .what = SAMPLE_PAST};
+    *m = (struct cpu_sample_memo){.d = d, .genlim = tag, .rmin = UINT32_MAX, .what = SAMPLE_PAST};
     const mt_dinsn *j = d, *p;
     unsigned left = d->run_insns;
     do {
@@ -755,51 +789,55 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
     const unsigned cost = c->op_cost[p->op];
     if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
         m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
-        m->j_off = (uint16_t)((const char *)p - (const char *)d);
+        m->bits = m->what == SAMPLE_DATA ? data_access_desc(c, p) : 0;
         m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
+        if (m->what == SAMPLE_DATA)
+            m->rmin = sample_rmin(d, lim, m->t_off);
     } else {
         m->what = SAMPLE_FETCH;
-        m->j_off = (uint16_t)((const char *)j - (const char *)d);
         m->t_off = (uint16_t)(d->run_cost - j->run_cost);
         m->bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)j - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
                                      dinsn_len(j));
+        m->rmin = sample_rmin(d, lim, m->t_off);
     }
     return m;
 }
 
 /* The first access of the run of slot d (entered at some cycle C, exact) stamped at or after
- * C + run_cost(d) - lim, for 0 <= lim <= run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
+ * C + run_cost(d) - lim, for 0 <= lim < run_cost(d): SAMPLE_FETCH, the fetch of slot j, at
  * C + t_off, packed as the ring stores it in `bits` (dp, d's page, gives its address);
- * SAMPLE_DATA, the data access of slot j (the slot before the first fetch at or after it), known
- * ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an access not known ahead
- * (single_step stops for it); SAMPLE_PAST, after the run's last fetch.  The fetch of a slot k of
- * the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the due when run_cost(k) <=
- * lim; a slot has a data access when its part of the run costs more than its op.
+ * SAMPLE_DATA, the data access of slot p (the slot before the first fetch at or after it; its
+ * address in `bits`), known ahead (data_known_ahead), at C + t_off; SAMPLE_DATA_STOP, such an
+ * access not known ahead (single_step stops for it); SAMPLE_PAST, after the run's last fetch.
+ * The fetch of a slot k of the run comes at C + run_cost(d) - run_cost(k), i.e. at or after the
+ * due when run_cost(k) <= lim; a slot has a data access when its part of the run costs more than
+ * its op.  With it, rmin (sample_rmin): the r from which the usual case holds.
  * Remembered (mt_cpu.sample_memo), keyed by d and lim: the loops a program spends its time in
  * give the same few (d, lim) again and again (docs/trace-unit.md section 8).  Why a remembered
- * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost, ops and
- * registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded slot keeps its contents
- * until its page's slots are made OP_DECODE again (cpu_code_written) or every page is freed
- * (dpage_free_all), and both count in dpage_resets: a decode writes only OP_DECODE slots (a run
- * is decoded up to a slot already decoded, and pairs are fused among the new slots only), the
- * stop (OP_BREAK) is removed before this is called (unbreak), and the cross page, which L_CROSS
- * decodes into, never holds d (single_step does not call the sampler there).  So an entry made with dpage_resets = R is the walk's answer for
- * as long as dpage_resets is R; a page freed and its memory reused for another is a reset too.
- * The walk counts the run's slots down instead of reading each one's run_insns, and reads no
- * slot's op to stop at: every slot of d's run is decoded and none is the stop (see above). */
+ * answer is the walk's: it depends only on the slots of d's run (their steps, run_cost,
+ * run_bound, ops and registers), on dp->pa, and on the fixed op_cost and op_data.  A decoded
+ * slot keeps its contents until its page's slots are made OP_DECODE again (cpu_code_written) or
+ * every page is freed (dpage_free_all), and both count in dpage_resets: a decode writes only
+ * OP_DECODE slots (a run is decoded up to a slot already decoded, and pairs are fused among the
+ * new slots only), the stop (OP_BREAK) is removed before this is called (unbreak), and the cross
+ * page, which L_CROSS decodes into, never holds d (single_step does not call the sampler there).
+ * So an entry made with dpage_resets = R is the walk's answer for as long as dpage_resets is R;
+ * a page freed and its memory reused for another is a reset too.  The walk counts the run's
+ * slots down instead of reading each one's run_insns, and reads no slot's op to stop at: every
+ * slot of d's run is decoded and none is the stop (see above). */
 static inline __attribute__((always_inline)) const struct cpu_sample_memo *sample_walk(mt_cpu *c, const mt_dpage *dp,
                                                                                      const mt_dinsn *d, unsigned lim)
 {
-    const uint64_t gen = c->dpage_resets;
+    const uint64_t tag = sample_memo_tag(c->dpage_resets, lim);
     struct cpu_sample_memo *m = sample_memo_entry(c, d, lim);
-    if (likely(m->d == d && m->lim == lim && m->gen == gen))
+    if (likely(m->d == d && m->genlim == tag))
         return m;
-    return sample_walk_fill(c, dp, d, lim, m, gen);
+    return sample_walk_fill(c, dp, d, lim, m, tag);
 }
 
-/* A capture taken (both sample_run_general and cpu_sample_run end so): appended at the batch's
- * write pointer (room checked by the caller), the schedule moved past it and the due on to
- * new_due.  Inlined: each caller is the hot path of its own case. */
+/* A capture taken by sample_run_general (not lazy: it settled first, and its take-back restores
+ * spec_old_now and spec_old_last): appended at the batch's write pointer (room checked by the
+ * caller), the schedule moved past it and the due on to new_due. */
 static inline __attribute__((always_inline)) void capture_commit(mt_cpu *c, cpu_sampler *smp, mt_sched *s,
                                                                  uint64_t at, uint64_t bits,
                                                                  uint64_t new_due, uint64_t new_event)
@@ -822,8 +860,8 @@ static inline __attribute__((always_inline)) void capture_commit(mt_cpu *c, cpu_
  * already (data_known_ahead, data_bits_now), takes it: appends it, moves the schedule and the due
  * on.  1: the capture was d's own fetch (exact); 2: a later slot's fetch or a data access, taken
  * ahead (spec_stamp; the run fits before the next due and may be charged at once); 0: nothing
- * done (a data access not known ahead, another kind's, an unusual schedule, or a run that does
- * not fit: the stop of single_step does it).
+ * done (a data access not known ahead, another kind's, an unusual schedule, a slot that is not
+ * decoded or is the cross page's, or a run that does not fit: the stop of single_step does it).
  * Calls, not inlined into interpreter_runs' single_step: there the interpreter's register
  * pressure made GCC keep most of their values on the stack; as a call (saves, restores and all)
  * bench_cpu's emulator thread ran 459.3 M -> 444.4 M host instructions (callgrind, 1.06 M calls;
@@ -835,8 +873,9 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
     mt_sched *s = smp->sched;
     const uint64_t due = c->next_due;
     /* the schedule's usual state, in one field (plain_due; `|`: one branch for the usual answer) */
-    if ((due != smp->plain_due) | (cycle >= c->other_event))
-        return 0;
+    if ((due != smp->plain_due) | (cycle >= c->other_event) | (d->op <= OP_BREAK) | (dp == c->cross_page))
+        return 0; /* not plain, or not a slot of the sampler's (single_step): nothing known */
+    cpu_sampler_settle(smp); /* what follows reads the schedule, and its captures are not lazy */
     /* the first stamp at or after the due: the fetch of j, unless the data access of the slot
      * before it (p) comes first.  The fetch of a slot k of the run comes at cycle + run_cost(d) -
      * run_cost(k), i.e. at or after the due when run_cost(k) <= run_cost(d) - gap; a slot has a
@@ -862,7 +901,7 @@ static __attribute__((noinline)) int sample_run_general(mt_cpu *c, const mt_dpag
             /* a data access comes first: taken ahead when its address is known now, else
              * single_step stops for it */
             data = true;
-            bits = m->what == SAMPLE_DATA ? data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off)) : 0;
+            bits = m->what == SAMPLE_DATA ? data_bits_now(c, m->bits) : 0;
             if (!bits) {
                 smp->data_due = due;
                 smp->plain_due = UINT64_MAX; /* not looked at again (its entry test) */
@@ -912,54 +951,90 @@ not_taken:
 /* cpu_sample_run's usual cases, on few registers (no saves of its own on the way out: the other
  * cases go on to sample_run_general, which decides them all from the start, so nothing here
  * changes any state before it knows the capture is taken): the plain state more than r before
- * the section's end (plain_fast), the capture d's own fetch, or a later slot's fetch or a data
- * access known ahead that sample_walk remembers, its stamp before the next sample point, and
- * (but for d's own fetch) d's run fitting before the next due.  Then the same capture, fields and
- * due as sample_run_general would make (which does the step with min()s, for a section's end
- * that may be near); 2 also for d's own fetch when the run fits before the next due (what
- * single_step does then: the run is charged at once). */
+ * the section's end (plain_fast), and either d's own fetch, or a later slot's fetch or a data
+ * access known ahead that sample_walk remembers with r at or above its rmin (the stamp before
+ * the next sample point, the run fitting before it) and the next due before the other events.
+ * Then the same capture, fields and due as sample_run_general would make (which does the step
+ * with min()s, for a section's end or another event that may be near); 2 also for d's own fetch
+ * when the run fits before the next due (what single_step does then: the run is charged at
+ * once). */
+/* A lazy capture (cpu_sampler.lazy) at stamp t (this hart's cycles): appended, the due moved
+ * on to new_due (plain again, before the section's end and the other events); the schedule is
+ * left as it was, so a take-back has nothing to restore. */
+static inline __attribute__((always_inline)) void capture_lazy(mt_cpu *c, cpu_sampler *smp, uint64_t t,
+                                                               uint64_t bits, uint64_t new_due)
+{
+    accring_entry *const e = smp->wp++;
+    e->cycle = t + c->stamp_offset;
+    e->bits = bits;
+    smp->lazy++;
+    c->spec_stamp = t;
+    c->listener_due = c->next_due = new_due;
+    c->next_event = new_due;
+    smp->plain_due = new_due;
+}
+
+/* cpu_sample_run's usual case when the capture is d's own fetch (the due at or before the run's
+ * start): the stamp is `cycle`; 2 when the run fits before the next due, else 1.  0 when the due
+ * is after the run's last fetch (sample_run_general's answer too). */
+static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    cpu_sampler *const smp = c->sampler;
+    if (c->next_due > cycle || d->op <= OP_BREAK || dp == c->cross_page)
+        return 0; /* past the run's last fetch, or not a slot of the sampler's (single_step) */
+    const uint64_t new_due = c->next_due + smp->plain_r;
+    if (unlikely(cycle >= new_due || new_due >= c->other_event || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle);
+    capture_lazy(c, smp, cycle,
+                 accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                    dinsn_len(d)),
+                 new_due);
+    return cycle + d->run_bound < new_due ? 2 : 1;
+}
+
+/* cpu_sample_run's usual case when the remembered capture m is a data access known ahead: taken
+ * when data_bits_now finds its address now, else sample_run_general decides (nothing was
+ * counted). */
+static __attribute__((noinline)) int sample_data_ahead(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle,
+                                                       const struct cpu_sample_memo *m)
+{
+    const uint64_t bits = data_bits_now(c, m->bits);
+    if (!bits)
+        return sample_run_general(c, dp, d, cycle);
+    cpu_sampler *const smp = c->sampler;
+    capture_lazy(c, smp, cycle + m->t_off, bits, c->next_due + smp->plain_r);
+    return 2;
+}
+
+/* cpu_sample_run's usual cases, on few registers (the data access and d's own fetch in calls of
+ * their own, so the usual fetch saves none; every other case goes on to sample_run_general,
+ * which decides it from the start, so nothing here changes any state before it knows the
+ * capture is taken): the plain state more than r before the section's end (plain_fast), and a
+ * later slot's fetch or a data access known ahead that sample_walk remembers with r at or above
+ * its rmin (the stamp before the next sample point, the run fitting before it), the next due
+ * before the other events, room in the batch.  Then the same capture, fields and due as
+ * sample_run_general would make (which does the step with min()s, for a section's end or
+ * another event that may be near), lazily (capture_lazy). */
 static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
     const uint64_t due = c->next_due;
-    if (unlikely(due != smp->plain_due || due >= smp->plain_fast || cycle >= c->other_event))
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
         return sample_run_general(c, dp, d, cycle);
-    uint64_t t, bits;
-    const struct cpu_sample_memo *m = NULL; /* a later slot's capture */
-    if (likely(due > cycle)) {
-        if (unlikely(due - cycle > d->run_cost))
-            return 0; /* past the run's last fetch (sample_run_general's answer too) */
-        const unsigned lim = d->run_cost - (unsigned)(due - cycle);
-        m = sample_memo_entry(c, d, lim);
-        if (unlikely(m->d != d || m->lim != lim || m->gen != c->dpage_resets || m->what == SAMPLE_PAST ||
-                     m->what == SAMPLE_DATA_STOP))
-            return sample_run_general(c, dp, d, cycle);
-        t = cycle + m->t_off;
-        bits = m->bits;
-    } else {
-        t = cycle;
-        bits = accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
-                                  dinsn_len(d));
-    }
-    mt_sched *const s = smp->sched;
-    const uint32_t r = s->r;
-    const uint64_t new_due = due + r;
-    const uint64_t new_event = new_due < c->other_event ? new_due : c->other_event;
-    const bool fits = cycle + d->run_bound < new_event;
-    if (unlikely(t >= new_due || (m && !fits) || smp->wp == smp->wend))
-        return sample_run_general(c, dp, d, cycle); /* not taken, or a flush first */
-    if (m && m->what == SAMPLE_DATA) {
-        bits = data_bits_now(c, (const mt_dinsn *)((const char *)d + m->j_off));
-        if (!bits)
-            return sample_run_general(c, dp, d, cycle); /* nothing counted yet: it decides */
-    }
-    const uint64_t at = t + c->stamp_offset;
-    c->spec_stamp = t;
-    c->spec_old_now = s->now;
-    c->spec_old_last = smp->last_cycle;
-    capture_commit(c, smp, s, at, bits, new_due, new_event);
-    smp->plain_due = new_due;
-    return fits ? 2 : 1;
+    /* lim = run_cost(d) - (due - cycle), in [0, run_cost(d)) when the due falls after the run's
+     * start and at or before its end: one compare for both */
+    const uint64_t lim = d->run_cost + cycle - due;
+    if (unlikely(lim >= d->run_cost))
+        return sample_own_fetch(c, dp, d, cycle);
+    const struct cpu_sample_memo *m = sample_memo_entry(c, d, (unsigned)lim);
+    const uint64_t new_due = due + smp->plain_r;
+    if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, (unsigned)lim) || smp->plain_r < m->rmin ||
+                 new_due >= c->other_event || smp->wp == smp->wend))
+        return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
+    if (unlikely(m->what != SAMPLE_FETCH))
+        return sample_data_ahead(c, dp, d, cycle, m);
+    capture_lazy(c, smp, cycle + m->t_off, m->bits, new_due);
+    return 2;
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)
@@ -971,16 +1046,22 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     cpu_sampler *smp = c->sampler;
     mt_sched *s = smp->sched;
     smp->wp--;
-    smp->fast--;
     smp->taken_back++;
+    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
+    if (smp->lazy) { /* cpu_sample_run's usual case: nothing was moved but the due */
+        smp->lazy--;
+        c->listener_due = s->next_sp + smp->lazy * smp->plain_r - c->stamp_offset;
+        cpu_update_next_event(c);
+        return;
+    }
+    smp->fast--;
     smp->last_cycle = c->spec_old_last;
     s->now = c->spec_old_now;
     s->next_sp -= s->r;
-    /* the due it was taken at: in the plain state (cpu_sample_run's captures) the due is the next
-     * sample point in this hart's cycles, and the take-back comes in the same run, so the same
-     * stamp_offset */
+    /* the due it was taken at: in the plain state (sample_run_general's captures) the due is the
+     * next sample point in this hart's cycles, and the take-back comes in the same run, so the
+     * same stamp_offset */
     c->listener_due = s->next_sp - c->stamp_offset;
-    smp->plain_due = UINT64_MAX; /* planned again at the next capture the listener makes */
     cpu_update_next_event(c);
 }
 

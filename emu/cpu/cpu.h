@@ -179,7 +179,29 @@ typedef struct cpu_sampler {
      * that is below 0): for a due below it the stamps' bound is due + r and the next due, due + r,
      * is plain again (cpu_sample_run's usual case, without min()). */
     uint64_t plain_due, plain_end, plain_fast;
+    uint32_t plain_r; /* the schedule's r while plain_due holds (sampler_plan) */
+    /* The newest `lazy` captures of the batch were taken by cpu_sample_run's usual case, which
+     * leaves the schedule's now and next_sp, last_cycle and fast as they were: the captures
+     * say what those are (cpu_sampler_settle).  Why: four fewer stores a capture, and a
+     * take-back of such a capture is wp-- and lazy-- (nothing to restore).  Everything else
+     * that reads or moves the schedule settles first. */
+    uint64_t lazy;
 } cpu_sampler;
+
+/* The schedule, last_cycle and fast as the lazy captures (above) leave them: each moved the
+ * schedule past its stamp (now = last_cycle = the newest's cycle + 1) and on by one sample
+ * point of r (plain_r: they were taken in one plain stretch, in one section). */
+static inline void cpu_sampler_settle(cpu_sampler *smp)
+{
+    if (smp->lazy) {
+        const uint64_t last = smp->wp[-1].cycle + 1;
+        smp->sched->now = last;
+        smp->last_cycle = last;
+        smp->sched->next_sp += smp->lazy * smp->plain_r;
+        smp->fast += smp->lazy;
+        smp->lazy = 0;
+    }
+}
 
 /* Appends a capture (flushing a full batch first, so the newest capture stays takeable back). */
 static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
@@ -332,18 +354,23 @@ typedef struct mt_cpu {
     mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
     cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
-     * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there */
+     * this hart's cycles (UINT64_MAX: none), and what to restore if the run does not get there
+     * (for a capture of sample_run_general; a lazy one, cpu_sampler.lazy, has nothing to restore) */
     uint64_t spec_stamp, spec_old_now, spec_old_last;
     /* cpu_sample_run's walks remembered (emu/cpu/cpu.c sample_walk): what the first access of
      * the run of slot d stamped at or after cycle + run_cost(d) - lim is, for a run entered at
      * `cycle`.  Valid while no decoded slot has lost its contents since (gen = dpage_resets
-     * then). */
+     * then).  32 bytes, so that an entry is one shift from its index. */
     struct cpu_sample_memo {
         const mt_dinsn *d;
-        uint64_t gen;
-        uint64_t bits;              /* a fetch's capture, packed (accring_entry.bits) */
-        uint16_t lim, j_off, t_off; /* j's byte offset from d, the stamp's offset from cycle */
-        uint8_t what;               /* SAMPLE_* (cpu.c) */
+        uint64_t genlim; /* gen << 16 | lim (cpu.c sample_memo_tag): one compare for both */
+        /* SAMPLE_FETCH: the fetch's capture, packed (accring_entry.bits); SAMPLE_DATA: the
+         * data access, described (cpu.c data_access_desc) */
+        uint64_t bits;
+        uint32_t rmin;  /* the least r for which the capture is cpu_sample_run's usual case
+                         * (stamp and run both before due + r); UINT32_MAX: never */
+        uint16_t t_off; /* the stamp's offset from the run's start cycle */
+        uint8_t what;   /* SAMPLE_* (cpu.c) */
     } sample_memo[1u << CPU_SAMPLE_MEMO_BITS];
 #ifdef MT_RING_PROBE
 #define RING_PROBE_WORDS (1u << 17) /* 1 MiB, a power of two */

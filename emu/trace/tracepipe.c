@@ -26,6 +26,7 @@ static void model_take(void *ctx, const mt_access *a) { mt_unit_access_cycle(ctx
 static void flush_batch(cpu_sampler *smp)
 {
     tracepipe *p = (tracepipe *)((char *)smp - offsetof(tracepipe, smp));
+    cpu_sampler_settle(smp); /* its newest lazy capture is about to leave the batch */
     if (p->ring) {
         accring_push_entries(p->ring, smp->batch, (unsigned)(smp->wp - smp->batch));
     } else {
@@ -97,8 +98,9 @@ void tracepipe_destroy(tracepipe *p)
     free(p);
 }
 
-uint64_t tracepipe_due(const tracepipe *p)
+uint64_t tracepipe_due(tracepipe *p)
 {
+    cpu_sampler_settle(&p->smp);
     return p->direct ? mt_unit_next_due(p->u) : mt_sched_due(&p->s);
 }
 
@@ -124,6 +126,7 @@ static uint64_t give_direct(tracepipe *p, const mt_access *a)
 uint64_t tracepipe_listener(void *ctx, const mt_access *a)
 {
     tracepipe *p = ctx;
+    cpu_sampler_settle(&p->smp); /* cpu_access_due did; other callers (tracedev) may not */
     p->smp.plain_due = UINT64_MAX; /* the CPU plans again from what this leaves (cpu_access_due) */
     if (p->direct)
         return give_direct(p, a);
@@ -152,12 +155,14 @@ void tracepipe_sync(tracepipe *p)
 
 void tracepipe_resume(tracepipe *p)
 {
+    cpu_sampler_settle(&p->smp);
     if (!p->stopped)
         take_schedule(p);
 }
 
-tracepipe_stats tracepipe_counts(const tracepipe *p)
+tracepipe_stats tracepipe_counts(tracepipe *p)
 {
+    cpu_sampler_settle(&p->smp);
     accring_stats r = p->ring ? accring_counts(p->ring) : (accring_stats){0};
     return (tracepipe_stats){.accesses = p->smp.accesses + p->smp.fast, .collisions = p->collisions,
                              .last_cycle = p->smp.last_cycle, .queued = r.pushed, .waits = r.waits,

@@ -47,7 +47,7 @@ void tracepipe_destroy(tracepipe *p);
  * listener (the unit's tap, one access per cycle, from the due cycle on), with the schedule's
  * copy standing in for the model. Returns the next due cycle. */
 uint64_t tracepipe_listener(void *ctx, const mt_access *a);
-uint64_t tracepipe_due(const tracepipe *p);
+uint64_t tracepipe_due(tracepipe *p);
 
 /* Waits until the model has taken every queued access; the caller may then use u directly. */
 void tracepipe_sync(tracepipe *p);
@@ -63,6 +63,6 @@ typedef struct {
     uint64_t taken_back;     /* ... and took back */
     uint64_t data_ahead;     /* of those taken, data accesses known ahead (cpu_sampler.data_ahead) */
 } tracepipe_stats;
-tracepipe_stats tracepipe_counts(const tracepipe *p);
+tracepipe_stats tracepipe_counts(tracepipe *p);
 
 #endif

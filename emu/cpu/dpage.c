@@ -9,6 +9,7 @@
  * frequent pairs of instructions become one fused op (decode.h op_pair). */
 #include "emu/cpu/dpage.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,18 @@ _Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");
 /* a run's sums fit the 16-bit run fields: at most 2048 slots of at most 20 + 1 cycles */
 _Static_assert(DPAGE_SLOTS * (20 + 1) <= UINT16_MAX, "run sums fit 16 bits");
 
-/* A page of sentinels, where the interpreter runs an instruction that straddles two pages:
- * whatever slot it goes to next sends execution back to a real page. */
-mt_dpage *dpage_scratch_alloc(void)
+/* The cross page (dpage.h): slot is its last member, so the page is allocated with the slots of
+ * two pages (the struct's own array is the first page's and the 4 sentinels past it). */
+mt_dpage *dpage_cross_alloc(void)
 {
-    mt_dpage *p = calloc(1, sizeof *p);
+    const size_t nslots = 2 * DPAGE_SLOTS + 4;
+    mt_dpage *p = calloc(1, offsetof(mt_dpage, slot) + nslots * sizeof(mt_dinsn));
     if (!p) {
         fprintf(stderr, "mtemu: out of memory\n");
         exit(3);
     }
-    for (unsigned i = 0; i < DPAGE_SLOTS + 4; i++)
-        p->slot[i].op = OP_PAGE_END;
+    for (mt_dinsn *d = p->slot; d < p->slot + nslots; d++)
+        d->op = OP_PAGE_END;
     return p;
 }
 

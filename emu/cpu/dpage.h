@@ -9,8 +9,13 @@
 #include "emu/cpu/cpu.h"
 #include "emu/cpu/decode.h"
 
-/* A page of sentinels (every slot OP_PAGE_END) where an instruction straddling two pages runs. */
-mt_dpage *dpage_scratch_alloc(void);
+/* The cross page, where an instruction straddling two pages runs: two pages' worth of slots
+ * (and the 4 past the end), all sentinels (OP_PAGE_END) but the straddling one, the last of the
+ * second page (CROSS_SLOT).  L_CROSS bases it at the straddling page's vbase - 4096, so that no
+ * control transfer can come back to that slot: a target below vbase lands on a sentinel of the
+ * first page, any other is outside the cross page (docs/emulator.md "The cross page"). */
+#define CROSS_SLOT (2 * DPAGE_SLOTS - 1)
+mt_dpage *dpage_cross_alloc(void);
 /* Frees every decoded page (only from the outer loop: no page may be executing). */
 void dpage_free_all(mt_cpu *c);
 /* Decodes the run that starts at the undecoded slot `first` and sums its run fields. */

@@ -194,13 +194,22 @@ void dpage_decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
         d->run_insns = (uint16_t)insns;
         d->run_bound = (uint16_t)(span - 1);
     }
-    /* fused triples and pairs (decode.h) inside the run; they may overlap: each slot is the first
-     * of the triple or pair it starts, wherever execution enters (a triple rather than a pair:
-     * it saves a dispatch more).  Slot i+1's and i+2's ops are still their own here. */
+    /* fused quads, triples and pairs (decode.h) inside the run; they may overlap: each slot is
+     * the first of the quad, triple or pair it starts, wherever execution enters (the longest:
+     * it saves a dispatch more).  Slots i+1 to i+3 still hold their own ops here. */
     for (unsigned i = 0; i + 1 < n; i++) {
         unsigned first = op_uncompressed(run[i]->op), second = op_uncompressed(run[i + 1]->op);
-        unsigned fused = i + 2 < n ? op_triple(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]), run[i + 2]->op)
-                                   : OP_DECODE;
+        unsigned fused = OP_DECODE;
+        if (i + 3 < n) { /* a quad before a triple: it saves a dispatch more */
+            unsigned ops[4], lens[4];
+            for (unsigned k = 0; k < 4; k++) {
+                ops[k] = op_uncompressed(run[i + k]->op);
+                lens[k] = dinsn_len(run[i + k]);
+            }
+            fused = op_quad(ops, lens);
+        }
+        if (fused == OP_DECODE && i + 2 < n)
+            fused = op_triple(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]), run[i + 2]->op);
         if (fused == OP_DECODE)
             fused = op_pair(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]));
         if (fused != OP_DECODE)

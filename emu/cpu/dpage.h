@@ -41,14 +41,13 @@ static inline unsigned dpage_op_alone(const mt_dinsn *d)
 }
 
 /* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
- * after its second instruction; past a triple, after its third. */
+ * after its second instruction; past a triple, after its third; past a quad, after its fourth. */
 static inline mt_dinsn *dpage_dispatch_after(mt_dinsn *d)
 {
-    mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
-    if (!op_is_pair(d->op))
-        return next;
-    mt_dinsn *after = (mt_dinsn *)((char *)next + next->step);
-    return op_is_triple(d->op) ? (mt_dinsn *)((char *)after + after->step) : after;
+    const unsigned n = !op_is_pair(d->op) ? 1 : op_is_quad(d->op) ? 4 : op_is_triple(d->op) ? 3 : 2;
+    for (unsigned i = 0; i < n; i++)
+        d = (mt_dinsn *)((char *)d + d->step);
+    return d;
 }
 
 

@@ -105,7 +105,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->ring_probe = calloc(RING_PROBE_WORDS, sizeof *c->ring_probe);
 #endif
     c->poll_cycle = BUS_POLL_CYCLES;
-    c->cross_page = dpage_scratch_alloc();
+    c->cross_page = dpage_cross_alloc();
     c->dtlb_used = (1u << DTLB_SETS) - 1; /* zeroed entries are not invalid yet */
     c->itlb_used = (1u << ITLB_SETS) - 1;
     cpu_reset(c, 0x1000);
@@ -554,7 +554,8 @@ static bool service_events(mt_cpu *c)
 static bool cpu_event(mt_cpu *c, mt_dpage *dp, mt_dinsn *d, uint64_t pc, uint64_t vbase)
 {
     c->pc = pc; /* where the interpreter goes on when this returns true (the debugger may move it) */
-    if (pc - vbase >= 4096) /* past the page end: the outer loop re-enters at the next page */
+    if (pc - vbase >= 4096 || dp == c->cross_page) /* past the page end, or a sentinel of the cross
+                                                    * page: the outer loop re-enters at pc */
         return true;
     if (likely(c->cycle < c->other_event)) { /* only the access hook is due: the fetch event */
         if (d->op == OP_DECODE)

@@ -319,7 +319,7 @@ typedef struct mt_cpu {
     mt_timing_mode timing;
     uint8_t taken_branch_penalty;
     uint8_t cost[16];     /* base cycles per instruction class (decode.h mt_insn_class) */
-    uint8_t op_cost[512]; /* the same per decoded op (mt_dinsn.op; decode.h OP_COUNT) */
+    uint8_t op_cost[1024]; /* the same per decoded op (mt_dinsn.op; decode.h OP_COUNT) */
     uint64_t mtimecmp, mtime_offset;
     uint64_t stimecmp;    /* Sstc: STIP = mtime >= stimecmp while menvcfg.STCE */
     uint64_t timer_cycle; /* first cycle at which a timer comparison not yet true turns true:
@@ -421,7 +421,7 @@ typedef struct mt_cpu {
      * its first instruction's): 0 none (or a slow path's), else CPU_OP_DATA | write << 2 |
      * log2(size).  The sampler predicts a capture that is such an access (cpu_sample_run).  At
      * the end of the struct so that no hot field moves. */
-    uint8_t op_data[512];
+    uint8_t op_data[1024];
     /* PMP (at the end too, so that the hot fields keep their offsets): the entries
      * that match something, in index order, as byte ranges [lo, hi) with their permissions for
      * M and for S/U, made by pmp_rebuild from pmpcfg/pmpaddr at every write (emu/cpu/pmp.c), so

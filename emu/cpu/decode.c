@@ -20,6 +20,11 @@ static const char *const op_names[OP_COUNT] = {
 #define MT_OP_TRIPLE_NAME(a, b, c) #a "+" #b "+" #c, #a "+" #b "_C+" #c, #a "_C+" #b "+" #c, #a "_C+" #b "_C+" #c,
     MT_TRIPLE_BRANCH_OPS(MT_OP_TRIPLE_NAME)
 #undef MT_OP_TRIPLE_NAME
+#define MT_OP_QUAD_VARIANT_NAME(a, b, c, d, sfx, l1, l2, l3, l4) #a "+" #b "+" #c "+" #d "_" #sfx,
+#define MT_OP_QUAD_NAME(a, b, c, d) MT_QUAD_VARIANTS(MT_OP_QUAD_VARIANT_NAME, a, b, c, d)
+    MT_QUAD_OPS(MT_OP_QUAD_NAME)
+#undef MT_OP_QUAD_NAME
+#undef MT_OP_QUAD_VARIANT_NAME
 };
 
 const char *op_name(unsigned op) { return op < OP_COUNT ? op_names[op] : "?"; }
@@ -58,8 +63,28 @@ unsigned op_triple(unsigned first, unsigned len1, unsigned second, unsigned len2
     return OP_DECODE;
 }
 
+unsigned op_quad(const unsigned ops[4], const unsigned lens[4])
+{
+#define MT_OP_QUAD_VARIANT(a, b, c, d, sfx, l1, l2, l3, l4)                             \
+    if (lens[0] == l1 && lens[1] == l2 && lens[2] == l3 && lens[3] == l4)               \
+        return OP_Q_##a##_##b##_##c##_##d##_##sfx;
+#define MT_OP_QUAD(a, b, c, d)                                                          \
+    if (ops[0] == OP_##a && ops[1] == OP_##b && ops[2] == OP_##c && ops[3] == OP_##d) { \
+        MT_QUAD_VARIANTS(MT_OP_QUAD_VARIANT, a, b, c, d)                                \
+    }
+    MT_QUAD_OPS(MT_OP_QUAD)
+#undef MT_OP_QUAD
+#undef MT_OP_QUAD_VARIANT
+    return OP_DECODE;
+}
+
 unsigned op_pair_first(unsigned op)
 {
+#define MT_OP_QUAD_FIRST(a, b, c, d)                                                    \
+    if (op >= OP_Q_##a##_##b##_##c##_##d##_WWWW && op <= OP_Q_##a##_##b##_##c##_##d##_CCCC) \
+        return OP_##a;
+    MT_QUAD_OPS(MT_OP_QUAD_FIRST)
+#undef MT_OP_QUAD_FIRST
     switch (op) {
 #define MT_OP_TRIPLE_FIRST(a, b, c)                                                     \
     case OP_T_##a##_##b##_##c##_WW: case OP_T_##a##_##b##_##c##_WC:                     \

@@ -9,6 +9,7 @@
  * frequent pairs of instructions become one fused op (decode.h op_pair). */
 #include "emu/cpu/dpage.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,18 @@ _Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");
 /* a run's sums fit the 16-bit run fields: at most 2048 slots of at most 20 + 1 cycles */
 _Static_assert(DPAGE_SLOTS * (20 + 1) <= UINT16_MAX, "run sums fit 16 bits");
 
-/* A page of sentinels, where the interpreter runs an instruction that straddles two pages:
- * whatever slot it goes to next sends execution back to a real page. */
-mt_dpage *dpage_scratch_alloc(void)
+/* The cross page (dpage.h): slot is its last member, so the page is allocated with the slots of
+ * two pages (the struct's own array is the first page's and the 4 sentinels past it). */
+mt_dpage *dpage_cross_alloc(void)
 {
-    mt_dpage *p = calloc(1, sizeof *p);
+    const size_t nslots = 2 * DPAGE_SLOTS + 4;
+    mt_dpage *p = calloc(1, offsetof(mt_dpage, slot) + nslots * sizeof(mt_dinsn));
     if (!p) {
         fprintf(stderr, "mtemu: out of memory\n");
         exit(3);
     }
-    for (unsigned i = 0; i < DPAGE_SLOTS + 4; i++)
-        p->slot[i].op = OP_PAGE_END;
+    for (mt_dinsn *d = p->slot; d < p->slot + nslots; d++)
+        d->op = OP_PAGE_END;
     return p;
 }
 
@@ -192,13 +194,22 @@ void dpage_decode_run(mt_cpu *c, mt_dpage *dp, mt_dinsn *first)
         d->run_insns = (uint16_t)insns;
         d->run_bound = (uint16_t)(span - 1);
     }
-    /* fused triples and pairs (decode.h) inside the run; they may overlap: each slot is the first
-     * of the triple or pair it starts, wherever execution enters (a triple rather than a pair:
-     * it saves a dispatch more).  Slot i+1's and i+2's ops are still their own here. */
+    /* fused quads, triples and pairs (decode.h) inside the run; they may overlap: each slot is
+     * the first of the quad, triple or pair it starts, wherever execution enters (the longest:
+     * it saves a dispatch more).  Slots i+1 to i+3 still hold their own ops here. */
     for (unsigned i = 0; i + 1 < n; i++) {
         unsigned first = op_uncompressed(run[i]->op), second = op_uncompressed(run[i + 1]->op);
-        unsigned fused = i + 2 < n ? op_triple(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]), run[i + 2]->op)
-                                   : OP_DECODE;
+        unsigned fused = OP_DECODE;
+        if (i + 3 < n) { /* a quad before a triple: it saves a dispatch more */
+            unsigned ops[4], lens[4];
+            for (unsigned k = 0; k < 4; k++) {
+                ops[k] = op_uncompressed(run[i + k]->op);
+                lens[k] = dinsn_len(run[i + k]);
+            }
+            fused = op_quad(ops, lens);
+        }
+        if (fused == OP_DECODE && i + 2 < n)
+            fused = op_triple(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]), run[i + 2]->op);
         if (fused == OP_DECODE)
             fused = op_pair(first, dinsn_len(run[i]), second, dinsn_len(run[i + 1]));
         if (fused != OP_DECODE)

@@ -9,8 +9,13 @@
 #include "emu/cpu/cpu.h"
 #include "emu/cpu/decode.h"
 
-/* A page of sentinels (every slot OP_PAGE_END) where an instruction straddling two pages runs. */
-mt_dpage *dpage_scratch_alloc(void);
+/* The cross page, where an instruction straddling two pages runs: two pages' worth of slots
+ * (and the 4 past the end), all sentinels (OP_PAGE_END) but the straddling one, the last of the
+ * second page (CROSS_SLOT).  L_CROSS bases it at the straddling page's vbase - 4096, so that no
+ * control transfer can come back to that slot: a target below vbase lands on a sentinel of the
+ * first page, any other is outside the cross page (docs/emulator.md "The cross page"). */
+#define CROSS_SLOT (2 * DPAGE_SLOTS - 1)
+mt_dpage *dpage_cross_alloc(void);
 /* Frees every decoded page (only from the outer loop: no page may be executing). */
 void dpage_free_all(mt_cpu *c);
 /* Decodes the run that starts at the undecoded slot `first` and sums its run fields. */
@@ -36,14 +41,13 @@ static inline unsigned dpage_op_alone(const mt_dinsn *d)
 }
 
 /* The slot that execution from slot d (a straight op) dispatches to next: past a pair, the slot
- * after its second instruction; past a triple, after its third. */
+ * after its second instruction; past a triple, after its third; past a quad, after its fourth. */
 static inline mt_dinsn *dpage_dispatch_after(mt_dinsn *d)
 {
-    mt_dinsn *next = (mt_dinsn *)((char *)d + d->step);
-    if (!op_is_pair(d->op))
-        return next;
-    mt_dinsn *after = (mt_dinsn *)((char *)next + next->step);
-    return op_is_triple(d->op) ? (mt_dinsn *)((char *)after + after->step) : after;
+    const unsigned n = !op_is_pair(d->op) ? 1 : op_is_quad(d->op) ? 4 : op_is_triple(d->op) ? 3 : 2;
+    for (unsigned i = 0; i < n; i++)
+        d = (mt_dinsn *)((char *)d + d->step);
+    return d;
 }
 
 

@@ -36,7 +36,7 @@ $(FWBUILD)/e2e/straddle_guest.elf: tests/e2e/straddle_guest.S tests/emu/link.ld
 $(FWBUILD)/e2e/straddle_self.elf: tests/e2e/straddle_self.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
-TEST_SCRIPTS += tests/e2e/trace-straddle.sh
+TEST_SCRIPTS += tests/e2e/trace-straddle.sh tests/e2e/straddle-self.sh
 TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf $(FWBUILD)/e2e/straddle_self.elf
 
 .PHONY: bench-trace

@@ -1,8 +1,10 @@
-/* The fused triples of emu/cpu/decode.h (MT_TRIPLE_BRANCH_OPS: two straight ops and a local
- * conditional branch run by one dispatch) against two independent truths:
- *  - a C model of the three instructions (registers, memory, branch outcome), for every triple
- *    with the operand aliasings that a fused handler could get wrong: the second reading the
- *    first's rd as rs1 or rs2, rd = rs1 = rs2, rd = x0, the branch reading either result;
+/* The fused triples and quads of emu/cpu/decode.h (MT_TRIPLE_BRANCH_OPS: two straight ops and a
+ * local conditional branch run by one dispatch; MT_QUAD_OPS: four straight ops) against two
+ * independent truths:
+ *  - a C model of the instructions (registers, memory, branch outcome), for every triple and
+ *    quad with the operand aliasings that a fused handler could get wrong: a later one reading
+ *    an earlier one's rd as rs1 or rs2, rd = rs1 = rs2, rd = x0, a load over its own base, the
+ *    branch reading either result, and for the quad every one of its 16 length combinations;
  *  - the per-instruction interpreter (interpreter_hooked: a listener that wants every access
  *    never runs fused ops), whose cycles, instret, access counts and access stream the runs
  *    interpreter must give exactly, also when a listener's due falls inside a triple (the run is
@@ -16,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "emu/cpu/decode.h"
 #include "tests/unit/cpu_fixture.h"
 
 #define RAMB FIXTURE_RAM_BASE
@@ -52,7 +55,7 @@ static uint32_t jal0(int32_t off) /* jal zero, off */
 }
 
 /* ---- the instructions under test and their model ---- */
-typedef enum { I_ADDI, I_MULW, I_ADDW, I_SW, I_SB, I_LW, I_LBU, I_BNE, I_BLTU, I_C_ADDI, I_C_ADDW } kind;
+typedef enum { I_ADDI, I_MULW, I_ADDW, I_SW, I_SB, I_LW, I_LBU, I_BNE, I_BLTU, I_C_ADDI, I_C_ADDW, I_C_LW } kind;
 typedef struct {
     kind k;
     unsigned rd, rs1, rs2; /* rs2: the stored value of a store */
@@ -78,6 +81,12 @@ static unsigned encode(const insn *in, uint32_t *w, int32_t branch_off)
     case I_C_ADDW: /* c.addw rd', rs2' (rd = rs1, x8..x15) */
         *w = 0x9c21 | (in->rd - 8) << 7 | (in->rs2 - 8) << 2;
         return 2;
+    case I_C_LW: { /* c.lw rd', uimm(rs1') (x8..x15; uimm a multiple of 4, 0..124) */
+        uint32_t u = (uint32_t)in->imm;
+        *w = 0x4000 | ((u >> 3) & 7) << 10 | (in->rs1 - 8) << 7 | ((u >> 2) & 1) << 6 | ((u >> 6) & 1) << 5 |
+             (in->rd - 8) << 2;
+        return 2;
+    }
     }
     return 0;
 }
@@ -101,7 +110,7 @@ static bool model_step(model *m, const insn *in)
     case I_ADDW: case I_C_ADDW: r = sext32(a + b); break;
     case I_SW: assert_true(off + 4 <= DATA_BYTES); memcpy(&m->mem[off], &b, 4); write = false; break;
     case I_SB: assert_true(off < DATA_BYTES); m->mem[off] = (uint8_t)b; write = false; break;
-    case I_LW: {
+    case I_LW: case I_C_LW: {
         int32_t v;
         assert_true(off + 4 <= DATA_BYTES);
         memcpy(&v, &m->mem[off], 4);
@@ -117,11 +126,15 @@ static bool model_step(model *m, const insn *in)
     return false;
 }
 
-/* ---- a case: registers, the triple, and the program around it ---- */
+/* ---- a case: registers, the fused instructions and a branch, and the program around it ---- */
+#define MAX_INSNS 7
 typedef struct {
     const char *name;
-    insn t[3];
+    insn t[MAX_INSNS]; /* straight instructions, then the branch */
+    unsigned n;        /* how many */
+    bool quad;         /* the first four must run as a quad */
 } triple_case;
+static unsigned case_len(const triple_case *tc) { return tc->n; }
 
 static void init_model(model *m, unsigned variant)
 {
@@ -138,8 +151,8 @@ static void init_model(model *m, unsigned variant)
     m->x[A5] = 0xffffffff;
 }
 
-/* Writes `repeats` times: jal zero, +4 (so the triple's first slot is a run's entry, dispatched
- * to as the triple); the triple, its branch 8 bytes on, past "addi a7, a7, 1" (which counts the
+/* Writes `repeats` times: jal zero, +4 (so the first slot is a run's entry, dispatched to as the
+ * triple or quad); the instructions, the branch 8 bytes on, past "addi a7, a7, 1" (which counts the
  * branches not taken).  Then a self-loop, where the run ends at LIMIT instructions; returns its
  * address. */
 static uint64_t emit_case(fixture *f, const triple_case *tc, unsigned repeats)
@@ -150,7 +163,7 @@ static uint64_t emit_case(fixture *f, const triple_case *tc, unsigned repeats)
         w = jal0(4);
         ram_host_write(f->ram, at, &w, 4);
         at += 4;
-        for (int i = 0; i < 3; i++) {
+        for (unsigned i = 0; i < case_len(tc); i++) {
             unsigned len = encode(&tc->t[i], &w, 8);
             ram_host_write(f->ram, at, &w, len);
             at += len;
@@ -223,15 +236,22 @@ static void check_case(fixture *f, const triple_case *tc, mt_timing_mode timing)
         m = m0;
         run_timing = timing;
         uint64_t end = emit_case(f, tc, repeats);
-        /* the model: each repeat runs the triple, and the marker when the branch falls through */
+        /* the model: each repeat runs the instructions, and the marker when the branch falls
+         * through */
+        const unsigned n = case_len(tc);
         for (unsigned r = 0; r < repeats; r++) {
-            model_step(&m, &tc->t[0]);
-            model_step(&m, &tc->t[1]);
-            if (!model_step(&m, &tc->t[2]))
+            for (unsigned i = 0; i + 1 < n; i++)
+                model_step(&m, &tc->t[i]);
+            if (!model_step(&m, &tc->t[n - 1]))
                 m.x[A7]++;
         }
         outcome fused, ref, stepped;
         run(f, &m0, UINT64_MAX, &fused);
+        /* the fused op is what ran (the first slot after the jal): a test of the quad that the
+         * decoder did not fuse would test nothing */
+        const mt_dpage *dp = cpu_dpage_lookup(&f->cpu, RAMB);
+        assert_non_null(dp);
+        assert_true(tc->quad ? op_is_quad(dp->slot[2].op) : op_is_triple(dp->slot[2].op));
         print_message("%s (variant %u, timing %d): a7 = %llu not taken\n", tc->name, variant, (int)timing,
                       (unsigned long long)m.x[A7]);
         assert_int_equal(f->cpu.pc, end);
@@ -250,7 +270,7 @@ static void check_case(fixture *f, const triple_case *tc, mt_timing_mode timing)
         assert_int_equal(ref.instret, fused.instret);
         assert_int_equal(ref.loads, fused.loads);
         assert_int_equal(ref.stores, fused.stores);
-        /* dues every 1..9 cycles: stops inside runs, at every slot of the triple; the listener
+        /* dues every 1..9 cycles: stops inside runs, at every slot of the triple or quad; the listener
          * hears the accesses at the cycles the per-instruction interpreter gives them */
         for (uint64_t period = 1; period <= 9; period++) {
             hash_due = period;
@@ -279,44 +299,75 @@ static void check_case(fixture *f, const triple_case *tc, mt_timing_mode timing)
 
 static const triple_case cases[] = {
     /* MULW ADDW BNE: the multiply-accumulate loop's end */
-    {"mulw+addw+bne plain", {{I_MULW, A3, A1, A2, 0}, {I_ADDW, A4, A4, A3, 0}, {I_BNE, 0, A4, A5, 0}}},
-    {"mulw+addw+bne rd=rs1=rs2, second rd=rs1", {{I_MULW, A1, A1, A1, 0}, {I_ADDW, A1, A1, A2, 0}, {I_BNE, 0, A1, A2, 0}}},
-    {"mulw+addw+bne second reads rd as rs2", {{I_MULW, A3, A2, A1, 0}, {I_ADDW, A4, A1, A3, 0}, {I_BNE, 0, A3, A4, 0}}},
-    {"mulw+addw+bne x0", {{I_MULW, ZERO, A1, A2, 0}, {I_ADDW, ZERO, A1, A2, 0}, {I_BNE, 0, ZERO, A1, 0}}},
-    {"mulw+addw+bne branch on x0 equal", {{I_MULW, A3, ZERO, A2, 0}, {I_ADDW, A4, A3, ZERO, 0}, {I_BNE, 0, A4, ZERO, 0}}},
-    {"mulw+c.addw+bne", {{I_MULW, S0, S0, S1, 0}, {I_C_ADDW, S1, S1, S0, 0}, {I_BNE, 0, S1, S0, 0}}},
+    {"mulw+addw+bne plain", {{I_MULW, A3, A1, A2, 0}, {I_ADDW, A4, A4, A3, 0}, {I_BNE, 0, A4, A5, 0}}, 3, false},
+    {"mulw+addw+bne rd=rs1=rs2, second rd=rs1", {{I_MULW, A1, A1, A1, 0}, {I_ADDW, A1, A1, A2, 0}, {I_BNE, 0, A1, A2, 0}}, 3, false},
+    {"mulw+addw+bne second reads rd as rs2", {{I_MULW, A3, A2, A1, 0}, {I_ADDW, A4, A1, A3, 0}, {I_BNE, 0, A3, A4, 0}}, 3, false},
+    {"mulw+addw+bne x0", {{I_MULW, ZERO, A1, A2, 0}, {I_ADDW, ZERO, A1, A2, 0}, {I_BNE, 0, ZERO, A1, 0}}, 3, false},
+    {"mulw+addw+bne branch on x0 equal", {{I_MULW, A3, ZERO, A2, 0}, {I_ADDW, A4, A3, ZERO, 0}, {I_BNE, 0, A4, ZERO, 0}}, 3, false},
+    {"mulw+c.addw+bne", {{I_MULW, S0, S0, S1, 0}, {I_C_ADDW, S1, S1, S0, 0}, {I_BNE, 0, S1, S0, 0}}, 3, false},
     /* ADDI ADDI BNE (also compressed) */
-    {"addi+addi+bne plain", {{I_ADDI, A1, A1, 0, 4}, {I_ADDI, A3, A3, 0, 64}, {I_BNE, 0, A1, A2, 0}}},
-    {"addi+addi+bne chained", {{I_ADDI, A1, A1, 0, -4}, {I_ADDI, A1, A1, 0, 2047}, {I_BNE, 0, A1, A1, 0}}},
-    {"addi+addi+bne second reads first", {{I_ADDI, A3, A1, 0, 1}, {I_ADDI, A4, A3, 0, -1}, {I_BNE, 0, A4, A1, 0}}},
-    {"addi+addi+bne x0", {{I_ADDI, ZERO, A1, 0, 5}, {I_ADDI, A3, ZERO, 0, -2048}, {I_BNE, 0, ZERO, A3, 0}}},
-    {"c.addi+c.addi+bne", {{I_C_ADDI, A1, A1, 0, -3}, {I_C_ADDI, A2, A2, 0, 31}, {I_BNE, 0, A1, A2, 0}}},
-    {"addi+c.addi+bne", {{I_ADDI, A1, A2, 0, 9}, {I_C_ADDI, A1, A1, 0, 1}, {I_BNE, 0, A1, ZERO, 0}}},
-    {"c.addi+addi+bne", {{I_C_ADDI, A2, A2, 0, -32}, {I_ADDI, A3, A2, 0, 1}, {I_BNE, 0, A3, A2, 0}}},
+    {"addi+addi+bne plain", {{I_ADDI, A1, A1, 0, 4}, {I_ADDI, A3, A3, 0, 64}, {I_BNE, 0, A1, A2, 0}}, 3, false},
+    {"addi+addi+bne chained", {{I_ADDI, A1, A1, 0, -4}, {I_ADDI, A1, A1, 0, 2047}, {I_BNE, 0, A1, A1, 0}}, 3, false},
+    {"addi+addi+bne second reads first", {{I_ADDI, A3, A1, 0, 1}, {I_ADDI, A4, A3, 0, -1}, {I_BNE, 0, A4, A1, 0}}, 3, false},
+    {"addi+addi+bne x0", {{I_ADDI, ZERO, A1, 0, 5}, {I_ADDI, A3, ZERO, 0, -2048}, {I_BNE, 0, ZERO, A3, 0}}, 3, false},
+    {"c.addi+c.addi+bne", {{I_C_ADDI, A1, A1, 0, -3}, {I_C_ADDI, A2, A2, 0, 31}, {I_BNE, 0, A1, A2, 0}}, 3, false},
+    {"addi+c.addi+bne", {{I_ADDI, A1, A2, 0, 9}, {I_C_ADDI, A1, A1, 0, 1}, {I_BNE, 0, A1, ZERO, 0}}, 3, false},
+    {"c.addi+addi+bne", {{I_C_ADDI, A2, A2, 0, -32}, {I_ADDI, A3, A2, 0, 1}, {I_BNE, 0, A3, A2, 0}}, 3, false},
     /* SW ADDI BLTU (memset-like) */
-    {"sw+addi+bltu plain", {{I_SW, 0, A0, A1, 0}, {I_ADDI, A0, A0, 0, 4}, {I_BLTU, 0, A0, A3, 0}}},
-    {"sw+addi+bltu stores its base", {{I_SW, 0, A0, A0, 4}, {I_ADDI, A3, A0, 0, 8}, {I_BLTU, 0, A3, A0, 0}}},
-    {"sw+addi+bltu x0", {{I_SW, 0, A0, ZERO, -4}, {I_ADDI, ZERO, A0, 0, 4}, {I_BLTU, 0, ZERO, A0, 0}}},
+    {"sw+addi+bltu plain", {{I_SW, 0, A0, A1, 0}, {I_ADDI, A0, A0, 0, 4}, {I_BLTU, 0, A0, A3, 0}}, 3, false},
+    {"sw+addi+bltu stores its base", {{I_SW, 0, A0, A0, 4}, {I_ADDI, A3, A0, 0, 8}, {I_BLTU, 0, A3, A0, 0}}, 3, false},
+    {"sw+addi+bltu x0", {{I_SW, 0, A0, ZERO, -4}, {I_ADDI, ZERO, A0, 0, 4}, {I_BLTU, 0, ZERO, A0, 0}}, 3, false},
     /* LBU ADDI BNE (strlen-like) */
-    {"lbu+addi+bne plain", {{I_LBU, A1, A0, 0, 0}, {I_ADDI, A0, A0, 0, 1}, {I_BNE, 0, A1, ZERO, 0}}},
-    {"lbu+addi+bne second reads loaded", {{I_LBU, A1, A0, 0, 3}, {I_ADDI, A1, A1, 0, -1}, {I_BNE, 0, A1, A2, 0}}},
-    {"lbu+addi+bne load over its base", {{I_LBU, A0, A0, 0, 1}, {I_ADDI, A0, A3, 0, 0}, {I_BNE, 0, A3, A0, 0}}},
-    {"lbu+addi+bne x0", {{I_LBU, ZERO, A0, 0, 2}, {I_ADDI, A1, ZERO, 0, 0}, {I_BNE, 0, A1, ZERO, 0}}},
+    {"lbu+addi+bne plain", {{I_LBU, A1, A0, 0, 0}, {I_ADDI, A0, A0, 0, 1}, {I_BNE, 0, A1, ZERO, 0}}, 3, false},
+    {"lbu+addi+bne second reads loaded", {{I_LBU, A1, A0, 0, 3}, {I_ADDI, A1, A1, 0, -1}, {I_BNE, 0, A1, A2, 0}}, 3, false},
+    {"lbu+addi+bne load over its base", {{I_LBU, A0, A0, 0, 1}, {I_ADDI, A0, A3, 0, 0}, {I_BNE, 0, A3, A0, 0}}, 3, false},
+    {"lbu+addi+bne x0", {{I_LBU, ZERO, A0, 0, 2}, {I_ADDI, A1, ZERO, 0, 0}, {I_BNE, 0, A1, ZERO, 0}}, 3, false},
     /* SB ADDI BLTU */
-    {"sb+addi+bltu plain", {{I_SB, 0, A0, A1, 0}, {I_ADDI, A0, A0, 0, 1}, {I_BLTU, 0, A0, A3, 0}}},
-    {"sb+addi+bltu stores its base", {{I_SB, 0, A0, A0, -1}, {I_ADDI, A0, A0, 0, 1}, {I_BLTU, 0, A3, A0, 0}}},
+    {"sb+addi+bltu plain", {{I_SB, 0, A0, A1, 0}, {I_ADDI, A0, A0, 0, 1}, {I_BLTU, 0, A0, A3, 0}}, 3, false},
+    {"sb+addi+bltu stores its base", {{I_SB, 0, A0, A0, -1}, {I_ADDI, A0, A0, 0, 1}, {I_BLTU, 0, A3, A0, 0}}, 3, false},
+    /* LW LW ADDI ADDI (quads), then the branch alone or after MULW ADDW (a triple) */
+    {"bench_cpu's loop: c.lw+lw+c.addi+addi, mulw+addw+bne",
+     {{I_C_LW, A4, A0, 0, 0}, {I_LW, A5, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 64},
+      {I_MULW, A5, A5, A4, 0}, {I_ADDW, S1, A5, S1, 0}, {I_BNE, 0, A5, A4, 0}}, 7, true},
+    {"lw+lw+addi+addi plain", {{I_LW, A1, A0, 0, 0}, {I_LW, A2, A3, 0, 8}, {I_ADDI, A0, A0, 0, 4},
+                               {I_ADDI, A3, A3, 0, 12}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"lw+lw+addi+addi load over its base, addi restores it",
+     {{I_LW, A1, A0, 0, 0}, {I_LW, A0, A0, 0, 4}, {I_ADDI, A0, A3, 0, 0}, {I_ADDI, A3, A3, 0, 4},
+      {I_BNE, 0, A0, A3, 0}}, 5, true},
+    {"lw+lw+addi+addi addis read the loads", {{I_LW, A1, A0, 0, -4}, {I_LW, A2, A3, 0, 0}, {I_ADDI, A1, A2, 0, -1},
+                                              {I_ADDI, A2, A1, 0, 3}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"lw+lw+addi+addi x0", {{I_LW, ZERO, A0, 0, 0}, {I_LW, A1, A0, 0, 4}, {I_ADDI, ZERO, A1, 0, 1},
+                            {I_ADDI, A2, ZERO, 0, 5}, {I_BNE, 0, ZERO, A2, 0}}, 5, true},
+    {"lw+lw+addi+addi same rd", {{I_LW, A1, A0, 0, 0}, {I_LW, A1, A3, 0, 0}, {I_ADDI, A1, A1, 0, 1},
+                                 {I_ADDI, A1, A1, 0, 2}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WWWW", {{I_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WWWC", {{I_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WWCW", {{I_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WWCC", {{I_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WCWW", {{I_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WCWC", {{I_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WCCW", {{I_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad WCCC", {{I_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CWWW", {{I_C_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CWWC", {{I_C_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CWCW", {{I_C_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CWCC", {{I_C_LW, A1, A0, 0, 8}, {I_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CCWW", {{I_C_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CCWC", {{I_C_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CCCW", {{I_C_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
+    {"quad CCCC", {{I_C_LW, A1, A0, 0, 8}, {I_C_LW, A2, A3, 0, 4}, {I_C_ADDI, A0, A0, 0, 4}, {I_C_ADDI, A3, A3, 0, 4}, {I_BNE, 0, A1, A2, 0}}, 5, true},
 };
 
 static int setup(void **state) { return fixture_setup(state, 1 << 20); }
 
-static void test_triples_none(void **state)
+static void test_fused_none(void **state)
 {
     fixture *f = *state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_case(f, &cases[i], TIMING_NONE);
 }
 
-static void test_triples_simple(void **state)
+static void test_fused_simple(void **state)
 {
     fixture *f = *state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -326,8 +377,8 @@ static void test_triples_simple(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_triples_none, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_triples_simple, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fused_none, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fused_simple, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,6 +75,11 @@ const char *trace_options_help(void)
            "                            each size 4K..2M: fault counts are estimates, scaled by the host)\n"
            "  --trace-reduce-budget B   reduce mode's budget B in bytes, a multiple of 4K from 4K to 1G\n"
            "                            (default 16M; the unit's own reduce path: 4M)\n"
+           "  --trace-reduce-check SIZES  reduce mode's self-check (slow; a diagnosis, not a trace option):\n"
+           "                            beside the filter, LRU at C = k of the full stream and of the\n"
+           "                            records at each size of SIZES ('all' or a list such as 1M,2M);\n"
+           "                            the first reference whose hit or fault differs stops the run\n"
+           "                            (exit 3) with its cycle, size and the recent history\n"
            "  --trace-spatial-rate N    spatial mode: size 4K << i keeps one metapage in max(1, N >> i)\n"
            "                            at first (N a power of two, 1..65536; default 1), and doubles\n"
            "                            that rate whenever it has sampled more than 1024 metapages\n"
@@ -199,6 +204,38 @@ static bool parse_kinds(const char *v, uint32_t *mask)
     return m != 0;
 }
 
+/* Metapage sizes for --trace-reduce-check: 'all' or a list of 4K..2M (powers of two). */
+static bool parse_reduce_sizes(const char *v, unsigned *mask)
+{
+    if (strcmp(v, "all") == 0) {
+        *mask = (1u << MT_REDUCE_SIZES) - 1;
+        return true;
+    }
+    unsigned m = 0;
+    char buf[32];
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        uint64_t x;
+        unsigned i;
+        if (n == 0 || n >= sizeof buf)
+            return false;
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        if (!parse_bytes(buf, &x))
+            return false;
+        for (i = 0; i < MT_REDUCE_SIZES && (UINT64_C(4096) << i) != x; i++)
+            ;
+        if (i == MT_REDUCE_SIZES)
+            return false;
+        m |= 1u << i;
+        p += n;
+        if (*p == ',' && *++p == 0)
+            return false;
+    }
+    *mask = m;
+    return m != 0;
+}
+
 static bool parse_fmt(const char *v, uint32_t *fmt)
 {
     static const char *const names[4] = {"48", "32", "full", "line"};
@@ -265,6 +302,11 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
             BAD("--trace-reduce-budget", "a byte count, a multiple of 4K from 4K to 1G (e.g. 1M)");
         o->reduce_budget = x;
         o->reduce_budget_given = true;
+    } else if (OPT("--trace-reduce-check")) {
+        if (m < 0)
+            return -1;
+        if (!parse_reduce_sizes(v, &o->reduce_check))
+            BAD("--trace-reduce-check", "'all' or a list of metapage sizes 4K..2M (e.g. 1M,2M)");
     } else if (OPT("--waves")) {
         if (m < 0)
             return -1;
@@ -410,6 +452,12 @@ int trace_options_extract(struct trace_options *o, int *argc, char **argv, char 
     }
     if (o->mode == TRACE_MODE_SPATIAL && o->unit != TRACE_UNIT_MODEL)
         o->spatial_unit = true;
+    if (o->reduce_check && (o->mode != TRACE_MODE_REDUCE || !o->trace_path || o->reduce_unit ||
+                            o->unit != TRACE_UNIT_MODEL)) {
+        snprintf(err, errlen, "option --trace-reduce-check: needs --trace FILE with --trace-mode reduce "
+                 "(the software filter: no --trace-reduce-unit or --trace-unit=rtl|both)");
+        return -1;
+    }
     if (o->reduce_unit && o->mode != TRACE_MODE_REDUCE) {
         snprintf(err, errlen, "option --trace-reduce-unit: needs --trace-mode reduce");
         return -1;
@@ -490,6 +538,7 @@ struct trace_session {
     bool red_init, red_started, red_failed;
     mt_unit_reduce ured; /* --trace-reduce-unit: the filter instead of red (red_init stays false) */
     bool ured_init;
+    mt_rcheck rcheck; /* --trace-reduce-check: LRU at C = k beside the filter (rcheck.mask != 0) */
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
     bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
@@ -653,9 +702,19 @@ static bool all_access(void *ctx, const mt_access *a)
 /* Reduce and spatial modes: every guest-RAM access of --trace-kinds / --trace-tap through the
  * filter; its records (reference order, size mask in address bits 11:0) become full-format
  * samples. */
+/* The first departure --trace-reduce-check finds ends the run: what follows would be its echo. */
+static void rcheck_stop(struct trace_session *s)
+{
+    fprintf(stderr, "mtemu: --trace-reduce-check: the reduction is not exact here\n%s", mt_rcheck_error(&s->rcheck));
+    fflush(NULL);
+    exit(3);
+}
+
 static void red_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
 {
     struct trace_session *s = ctx;
+    if (s->rcheck.mask && mt_rcheck_record(&s->rcheck, cycle, page, mask) != 0)
+        rcheck_stop(s);
     if (s->red_failed)
         return;
     if (!s->red_started) {
@@ -678,6 +737,11 @@ static bool red_access(struct trace_session *s, const mt_access *a)
     if (s->ured_init) {
         mt_urd_access(&s->ured, a->cycle, a->addr, a->write);
         return !s->red_failed;
+    }
+    if (s->rcheck.mask) { /* first: the access's own record may leave at once */
+        mt_rcheck_access(&s->rcheck, a->cycle, a->addr);
+        if (s->rcheck.failed)
+            rcheck_stop(s);
     }
     mt_reduce_access(&s->red, a->cycle, a->addr, a->write);
     return !s->red_failed && !s->red.oom;
@@ -923,6 +987,10 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         }
         s->ured_init = o->reduce_unit;
         s->red_init = !o->reduce_unit;
+        if (o->reduce_check && mt_rcheck_init(&s->rcheck, o->reduce_budget, o->reduce_check) != 0) {
+            snprintf(err, errlen, "--trace-reduce-check: cannot build the check (out of memory)");
+            goto fail;
+        }
     } else if (o->trace_path) {
         snprintf(producer, sizeof producer, "mtemu 1.0 --trace-unit=%s", unit_names[o->unit]);
         run_info(o, ri, false, info, sizeof info);
@@ -1003,7 +1071,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
     bool filtered = s->red_init || s->ured_init || s->sp_init;
     tracedev_recorder rec = {.ctx = s, .kind_mask = (s->all ? o->all_kinds : 0) | (filtered ? o->cfg.kind_mask : 0),
                              .tap = s->all ? o->all_tap : o->cfg.tap,
-                             .access = s->red_init && !s->all && !s->sp_init ? red_only_access
+                             .access = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_access
                                        : s->sp_init && !s->all && !s->red_init && !s->ured_init ? sp_only_access
                                        : s->all && !filtered                     ? all_access
                                                                                  : rec_access,
@@ -1164,6 +1232,8 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
                      s->all ? "trace.accesses" : "trace.page_changes", s->ured.accesses, s->ured.lost);
         } else {
             mt_reduce_finish(&s->red); /* every pending reference is kept */
+            if (s->rcheck.mask && mt_rcheck_finish(&s->rcheck) != 0)
+                rcheck_stop(s);
             /* with the CPU's page filter on (reduce without --trace-all) the filter hears only the
              * changes of page, so the accesses are not known: the trailer says what it does know
              * and the host counts records (docs/trace-format.md 4.1) */
@@ -1232,6 +1302,11 @@ void trace_session_report(const struct trace_session *s, FILE *f)
         fprintf(f, "; %" PRIu64 " alternation steps skipped, %" PRIu64 " plain hits of the hold set\n",
                 s->red.alt_skipped, s->red.held);
     }
+    if (s->rcheck.mask) {
+        char sum[2048];
+        mt_rcheck_summary(&s->rcheck, sum, sizeof sum);
+        fputs(sum, f);
+    }
     if (s->ured_init) {
         const mt_unit_reduce *u = &s->ured;
         fprintf(f, "trace.reduce_unit B %" PRIu64 " W %u Q %u: %" PRIu64 " in, %" PRIu64 " lost, %" PRIu64
@@ -1290,6 +1365,7 @@ void trace_session_destroy(struct trace_session *s)
     waves_end(s); /* the RTL has closed the file */
     if (s->red_init)
         mt_reduce_free(&s->red);
+    mt_rcheck_free(&s->rcheck);
     if (s->ured_init)
         mt_urd_free(&s->ured);
     free(s);

@@ -18,6 +18,7 @@
 #include "emu/platform/bus.h"
 #include "emu/cpu/cpu.h"
 #include "mt_reduce.h"
+#include "mt_reduce_check.h"
 #include "mt_unit_reduce.h"
 #include "mt_spatial.h"
 #include "mt_unit.h"
@@ -47,6 +48,8 @@ struct trace_options {
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET,
                                  * the unit's own reduce path: its largest, 4M) */
     bool reduce_budget_given;   /* --trace-reduce-budget was on the command line */
+    unsigned reduce_check;      /* --trace-reduce-check SIZES: bit i checks size 4K << i against
+                                 * LRU at C = k beside the filter (lib/mt_reduce_check.h); 0: off */
     uint32_t spatial_rate;      /* --trace-spatial-rate N (default MT_SPATIAL_DEFAULT_RATE) */
     bool unit_reduce;           /* reduce mode through the unit's reduce path (REDUCE register):
                                  * --trace-mode reduce with --trace-unit=rtl|both */

@@ -48,3 +48,6 @@ BENCH_STEPS += bench-trace
 $(BUILD)/tests/test_tracectl: $(OBJ)/tests/unit/test_tracectl.o $(EMU_A) $(RTL_FST_A) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_FST_LIBS) $(LDLIBS)
+# The online truth (--metapage-sim alone: the observed interpreter) hears what the recorders hear
+# on the Linux workload, and the reduce filter's self-check agrees with it (issue 22).
+TEST_SCRIPTS += tests/e2e/observer-truth.sh

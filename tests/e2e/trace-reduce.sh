@@ -57,6 +57,11 @@ bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-budget 6K
 # reduce through the unit (--trace-unit=rtl|both) holds budgets 4K << k up to 4M only
 bad --trace-reduce-budget --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl --trace-reduce-budget 8M
+# the self-check: sizes 4K..2M or all, and only beside the software filter of a reduce trace
+bad --trace-reduce-check --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-check 3M
+bad --trace-reduce-check --trace "$T/x.mtr" --trace-mode reduce --trace-reduce-check 1M,,2M
+bad --trace-reduce-check --trace "$T/x.mtr" --trace-reduce-check all
+bad --trace-reduce-check --trace "$T/x.mtr" --trace-mode reduce --trace-unit=rtl --trace-reduce-check all
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 3
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 0
 bad --trace-spatial-rate --trace "$T/x.mtr" --trace-mode spatial --trace-spatial-rate 131072

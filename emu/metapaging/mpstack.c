@@ -40,7 +40,9 @@ struct level {
     struct mp_state *st;
     size_t st_bytes;
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
-    uint64_t *hist;          /* counted uses at depth d = 1..K, and deeper than K at K + 1 */
+    /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
+     * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
+    uint64_t *hist;
     int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
     /* The times metapages left the filter: every time 1..now was given to one (owner[t], valid
      * iff its left == t), which is still below the filter ("live") or was used again since
@@ -48,6 +50,7 @@ struct level {
      * time without touching the tree, and the live ones after t are (now - t) less the dead. */
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
+    uint32_t depths;         /* hist's, wbdiff's and rddiff's length: max(K, MPSTACK_FILTER) + 2 */
     /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
      * which the compiler redid for every field it reloads (3 times a counted use) */
     uint64_t pad_to_128[2];
@@ -147,9 +150,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->c_min = c_min < L->K ? c_min : L->K;
     L->st_bytes = (size_t)n_metapages * sizeof *L->st;
     L->st = zalloc(L->st_bytes);
-    L->hist = calloc((size_t)L->K + 2, sizeof *L->hist);
-    L->wbdiff = calloc((size_t)L->K + 2, sizeof *L->wbdiff);
-    L->rddiff = calloc((size_t)L->K + 2, sizeof *L->rddiff);
+    L->depths = (L->K > MPSTACK_FILTER ? L->K : MPSTACK_FILTER) + 2;
+    L->hist = calloc(L->depths, sizeof *L->hist);
+    L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
+    L->rddiff = calloc(L->depths, sizeof *L->rddiff);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -303,7 +307,7 @@ static inline __attribute__((always_inline)) void count_in_filter(struct level *
         s->flags |= WRITTEN;
         s->maxd = 0;
     }
-    count_use(L, s, d > L->K ? L->K + 1 : d, is_write);
+    count_use(L, s, d, is_write); /* d <= MPSTACK_FILTER: within the arrays (docs/metapaging.md) */
 }
 
 /* A use of metapage m, none of whose units is in the filter; `in_filter` = the metapages that
@@ -701,7 +705,7 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
         return;
     }
     uint64_t faults = L->distinct;
-    for (uint32_t d = C + 1; d <= L->K + 1; d++)
+    for (uint32_t d = C + 1; d < L->depths; d++)
         faults += L->hist[d];
     int64_t wb = 0, rd = 0;
     for (uint32_t c = 1; c <= C; c++) {

@@ -71,6 +71,7 @@ struct mpstack {
      * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */
     uint64_t swaps;
     uint16_t all;      /* every lane */
+    uint64_t all3;     /* X3(all), kept: the scan and the rotation start from it */
     uint16_t one;      /* lanes where C = 1 is asked for */
     uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
     /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
@@ -186,6 +187,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     int i = st->n++;
     uint16_t lane = (uint16_t)(1u << i);
     st->all |= lane;
+    st->all3 = X3(st->all);
     /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
      * common alternation of two units) changes nothing. */
     L->one = L->c_min == 1;
@@ -472,7 +474,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
 {
     settle_swaps(st);
     /* masks over the lanes in the three fields at once (X3) */
-    uint64_t active = X3(st->all); /* sizes where no unit before k shares u's metapage */
+    uint64_t active = st->all3; /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
     uint64_t acc = 0;          /* per lane: first units before the first sharing one */
     uint32_t cu = u;           /* the entry carried down to place k */
@@ -537,7 +539,7 @@ static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t 
     uint64_t sh0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint64_t sh1 = st->share_by_clz[__builtin_clz(u ^ st->unit[1])];
     uint64_t e0 = st->ent[0], e1 = st->ent[1];
-    uint64_t act1 = X3(st->all) & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
+    uint64_t act1 = st->all3 & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
     uint64_t acc = st->spread[(uint16_t)(e0 & act1)] + st->spread[(uint16_t)(e1 & act2)];
     uint64_t g = (e0 & sh0) | (e1 & sa1) | st->ent[2];
     st->unit[2] = st->unit[1];

@@ -40,7 +40,9 @@ struct level {
     struct mp_state *st;
     size_t st_bytes;
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
-    uint64_t *hist;          /* counted uses at depth d = 1..K, and deeper than K at K + 1 */
+    /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
+     * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
+    uint64_t *hist;
     int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
     /* The times metapages left the filter: every time 1..now was given to one (owner[t], valid
      * iff its left == t), which is still below the filter ("live") or was used again since
@@ -48,7 +50,12 @@ struct level {
      * time without touching the tree, and the live ones after t are (now - t) less the dead. */
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
+    uint32_t depths;         /* hist's, wbdiff's and rddiff's length: max(K, MPSTACK_FILTER) + 2 */
+    /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
+     * which the compiler redid for every field it reloads (3 times a counted use) */
+    uint64_t pad_to_128[2];
 };
+_Static_assert(sizeof(struct level) == 128, "struct level's padding");
 
 struct mpstack {
     uint32_t fill;                               /* filter entries in use */
@@ -64,6 +71,7 @@ struct mpstack {
      * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */
     uint64_t swaps;
     uint16_t all;      /* every lane */
+    uint64_t all3;     /* X3(all), kept: the scan and the rotation start from it */
     uint16_t one;      /* lanes where C = 1 is asked for */
     uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
     /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
@@ -143,9 +151,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->c_min = c_min < L->K ? c_min : L->K;
     L->st_bytes = (size_t)n_metapages * sizeof *L->st;
     L->st = zalloc(L->st_bytes);
-    L->hist = calloc((size_t)L->K + 2, sizeof *L->hist);
-    L->wbdiff = calloc((size_t)L->K + 2, sizeof *L->wbdiff);
-    L->rddiff = calloc((size_t)L->K + 2, sizeof *L->rddiff);
+    L->depths = (L->K > MPSTACK_FILTER ? L->K : MPSTACK_FILTER) + 2;
+    L->hist = calloc(L->depths, sizeof *L->hist);
+    L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
+    L->rddiff = calloc(L->depths, sizeof *L->rddiff);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -178,6 +187,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     int i = st->n++;
     uint16_t lane = (uint16_t)(1u << i);
     st->all |= lane;
+    st->all3 = X3(st->all);
     /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
      * common alternation of two units) changes nothing. */
     L->one = L->c_min == 1;
@@ -299,7 +309,7 @@ static inline __attribute__((always_inline)) void count_in_filter(struct level *
         s->flags |= WRITTEN;
         s->maxd = 0;
     }
-    count_use(L, s, d > L->K ? L->K + 1 : d, is_write);
+    count_use(L, s, d, is_write); /* d <= MPSTACK_FILTER: within the arrays (docs/metapaging.md) */
 }
 
 /* A use of metapage m, none of whose units is in the filter; `in_filter` = the metapages that
@@ -411,6 +421,13 @@ static inline void settle_swaps(struct mpstack *st)
  * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
  * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
  * the lanes where u and the old front share their metapage, x3). */
+/* The lane whose top bit (6 i + 5) is at a bit position (the others unused): a load instead of
+ * the division by six. */
+static const uint8_t lane_of_top_bit[64] = {
+    [5] = 0, [11] = 1, [17] = 2, [23] = 3, [29] = 4, [35] = 5, [41] = 6, [47] = 7, [53] = 8, [59] = 9,
+};
+_Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_of_top_bit's table");
+
 static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
                                                       bool is_write, uint64_t acc, uint64_t g,
                                                       uint16_t act, uint64_t share0)
@@ -420,10 +437,11 @@ static inline __attribute__((always_inline)) void land(struct mpstack *st, uint3
     uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
     uint16_t counted = 0;
     while (deeper) {
-        int i = __builtin_ctzll(deeper) / LANE_BITS;
+        unsigned bit = (unsigned)__builtin_ctzll(deeper); /* a lane's top bit: 6 i + 5 */
+        int i = lane_of_top_bit[bit];
         deeper &= deeper - 1;
         counted |= (uint16_t)(1u << i);
-        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK) + 1,
+        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (bit - (LANE_BITS - 1))) & LANE_MASK) + 1,
                         (gp >> i) & 1, is_write);
     }
     /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
@@ -456,7 +474,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
 {
     settle_swaps(st);
     /* masks over the lanes in the three fields at once (X3) */
-    uint64_t active = X3(st->all); /* sizes where no unit before k shares u's metapage */
+    uint64_t active = st->all3; /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
     uint64_t acc = 0;          /* per lane: first units before the first sharing one */
     uint32_t cu = u;           /* the entry carried down to place k */
@@ -477,7 +495,7 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
         uint64_t e, sa = 0;
-        if (x < limit) {
+        if (__builtin_expect(x < limit, 0)) { /* 13 % of the Linux walk's steps */
             if (!x)
                 break;
             unsigned c = (unsigned)__builtin_clz(x);
@@ -521,7 +539,7 @@ static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t 
     uint64_t sh0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint64_t sh1 = st->share_by_clz[__builtin_clz(u ^ st->unit[1])];
     uint64_t e0 = st->ent[0], e1 = st->ent[1];
-    uint64_t act1 = X3(st->all) & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
+    uint64_t act1 = st->all3 & ~sh0, sa1 = act1 & sh1, act2 = act1 & ~sh1;
     uint64_t acc = st->spread[(uint16_t)(e0 & act1)] + st->spread[(uint16_t)(e1 & act2)];
     uint64_t g = (e0 & sh0) | (e1 & sa1) | st->ent[2];
     st->unit[2] = st->unit[1];
@@ -689,7 +707,7 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
         return;
     }
     uint64_t faults = L->distinct;
-    for (uint32_t d = C + 1; d <= L->K + 1; d++)
+    for (uint32_t d = C + 1; d < L->depths; d++)
         faults += L->hist[d];
     int64_t wb = 0, rd = 0;
     for (uint32_t c = 1; c <= C; c++) {

@@ -35,6 +35,8 @@ TEST_DEPS += $(MPW_ELFS)
 TEST_SCRIPTS += tests/metapaging/equality.sh
 # The simulations on their own thread == in line (--metapage-sim-thread on/off).
 TEST_SCRIPTS += tests/metapaging/thread.sh
+# The LRU stack pass == one LRU core per configuration (--metapage-sim-lru each), incl. thrashing grids.
+TEST_SCRIPTS += tests/metapaging/stack-each.sh
 
 # The fault path alone (no emulator): faults per second and the share of backing-file I/O.
 $(BUILD)/tests/mpbench: $(OBJ)/tests/metapaging/mpbench.o $(MP_LINK) $(MT_A)

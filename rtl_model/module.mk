@@ -138,7 +138,8 @@ TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40
                 $(BUILD)/tests/gen_golden   # (test_rtl_minimal.sh: the plain expected output)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
                 rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
-                rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh rtl_model/tb/test_rtl_unit_reduce.sh
+                rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh rtl_model/tb/test_rtl_unit_reduce.sh \
+                rtl_model/tb/test_rtl_synth_summary.sh
 
 # The reduce path's filter (mt_tu_reduce, issue 23; not yet inside mt_tu) co-simulated clock for
 # clock against lib/mt_unit_reduce.c by rtl_model/tb/mt_reduce_cosim.cpp, Verilated with the

@@ -5,7 +5,8 @@
 // the clock after a read and until the next write.
 //
 // For iCE40 synthesis (MT_TU_ICE40) ceil(Width / 16) SB_SPRAM256KA side by side (yosys infers
-// no SPRAM without -spram, and the unit wants the count of them fixed by the RTL); elsewhere
+// no SPRAM without -spram, and the unit wants the count of them fixed by the RTL), or block RAM
+// on a device without SPRAM (MT_TU_NO_SPRAM: the HX8K); elsewhere
 // (Verilator, lint) an array that models the undefined output after a write by a value that
 // is not the row's (the complement of the data written), so that a user reading rdata_o after
 // a write diverges from the C model in co-simulation instead of agreeing by chance.
@@ -22,6 +23,15 @@ module mt_tu_spram #(
   output logic [Width-1:0] rdata_o
 );
 `ifdef MT_TU_ICE40
+`ifdef MT_TU_NO_SPRAM
+  // The iCE40 HX and LP have no SPRAM (run_synth.sh defines MT_TU_NO_SPRAM for the HX8K): block
+  // RAM, a read enable on its output register, the same behaviour but for the undefined output.
+  (* ram_style = "block", no_rw_check *) logic [Width-1:0] mem [Depth];
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem[addr_i] <= wdata_i;
+    if (re_i && !we_i) rdata_o <= mem[addr_i];
+  end
+`else
   localparam int unsigned N = (Width + 15) / 16;
   logic [N*16-1:0] wd, rd;
   assign wd = (N*16)'(wdata_i);
@@ -46,6 +56,7 @@ module mt_tu_spram #(
   end else begin : g_nopad
     assign unused_rd = 1'b0;
   end
+`endif
 `else
   logic [Width-1:0] mem [Depth];
   always_ff @(posedge clk_i) begin

@@ -84,8 +84,9 @@ synth_build() {
   fi
   case $dev in
     up5k) pnr="--up5k --package sg48"; lcs_max=5280 ;;
-    # no SB_MAC16 on the HX8K: the counters in the fabric; ABC9 with the HX's delays
-    hx8k) pnr="--hx8k --package ct256"; lcs_max=7680; defs="$defs -DMT_TU_NO_DSP"
+    # no SB_MAC16 on the HX8K: the counters in the fabric; no SPRAM: mt_tu_spram in block RAM;
+    # ABC9 with the HX's delays
+    hx8k) pnr="--hx8k --package ct256"; lcs_max=7680; defs="$defs -DMT_TU_NO_DSP -DMT_TU_NO_SPRAM"
           flags=${flags//-device u/-device hx} ;;
     *) echo "synth: unknown device '$dev' (up5k, hx8k)" >&2; exit 1 ;;
   esac

@@ -253,9 +253,15 @@ module mt_tu_reduce #(
   logic           pushl_v_q;
   logic [LgQ-1:0] qh_d, qw0, qw1;
   logic           qwe0, qwe1, qsel_q, qbyp_q, qbyp_d;
-  logic [QE-1:0]  qwd0, qwd1, qbank [2], qbyp_data_q;
+  // (the counts are flip-flops beside the banks, 4 x Q bits, read a clock ahead as the banks
+  // are: in the banks they would widen each by a block RAM, 49 bits where 48 fit three)
+  localparam int unsigned QB = QE - 4;
+  logic [QE-1:0]  qwd0, qwd1, qbyp_data_q;
+  logic [QB-1:0]  qbank [2];
+  logic [3:0]     qnsz_mem [Q];
+  logic [3:0]     qnsz_rd_q;
   logic [LgQ:0]   qn_d;
-  assign qhead = qbyp_q ? qbyp_data_q : qbank[qsel_q];
+  assign qhead = qbyp_q ? qbyp_data_q : {qnsz_rd_q, qbank[qsel_q]};
   // the sizes whose metapage differs between pages a and b: the highest differing bit below
   // Sizes, plus one; Sizes when a bit above differs; all of them when there is no b (first)
   function automatic logic [3:0] nsizes(input logic [43:0] a, input logic [43:0] b, input logic first);
@@ -577,17 +583,23 @@ module mt_tu_reduce #(
   for (genvar b = 0; b < 2; b++) begin : g_qbank
     logic           we;
     logic [LgQ-2:0] wa;
-    logic [QE-1:0]  wd;
+    logic [QB-1:0]  wd;
     assign we = (qwe0 && qw0[0] == 1'(b)) || (qwe1 && qw1[0] == 1'(b));
     assign wa = qwe0 && qw0[0] == 1'(b) ? qw0[LgQ-1:1] : qw1[LgQ-1:1];
-    assign wd = qwe0 && qw0[0] == 1'(b) ? qwd0 : qwd1;
+    assign wd = qwe0 && qw0[0] == 1'(b) ? qwd0[QB-1:0] : qwd1[QB-1:0];
     // block RAM though it is small (yosys would make Q/2 rows flip-flops and a select); a read of
     // the row being written is never used (the bypass takes it)
-    (* ram_style = "block", no_rw_check *) logic [QE-1:0] mem [Q / 2];
+    (* ram_style = "block", no_rw_check *) logic [QB-1:0] mem [Q / 2];
     always_ff @(posedge clk_i) begin
       if (we) mem[wa] <= wd;
       qbank[b] <= mem[qh_d[LgQ-1:1]];
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (qwe0) qnsz_mem[qw0] <= qwd0[QE-1 -: 4];
+    if (qwe1) qnsz_mem[qw1] <= qwd1[QE-1 -: 4];
+    qnsz_rd_q <= qnsz_mem[qh_d];
   end
 
   // ---- registers -------------------------------------------------------------------------------

@@ -227,8 +227,9 @@ module mt_tu_reduce #(
   assign take = acc_valid_i && ready_o && !flushing_q && !rep && taken;
 
   // ---- the reference's views: the queue's head in its pop clock, the latches after ------------
-  logic [43:0]    rp;
-  logic           rrw;
+  logic [SW+44:0] qhead;
+  logic [43:0]    lref_q, rp, qdiff;
+  logic           lref_v_q, rrw;
   logic [SW-1:0]  rcyc;
   logic [3:0]     qn_sizes, nsz;
   logic [9:0]     cmask, cpend;
@@ -241,38 +242,19 @@ module mt_tu_reduce #(
   // (Until 2026-12-06 Q entries of flip-flops with a Q-way select at the head and two write
   // ports: about 800 SB_LUT4 of the path's 5 805 at Q = 8, docs/trace-unit-rtl.md "The reduce
   // path", Area.)
-  // Each entry carries the count of sizes it changes ({nsizes, cycle, page, rw}), formed at its
-  // push against the page pushed before it: entries leave in the order they came and none is
-  // dropped but at a session's start (which clears the queue and the last pushed page alike),
-  // so that page is the last reference's when this entry pops, the count the one the pop would
-  // form.  Formed at the pop (until 2026-12-06) the XOR and count sat between the head's RAM
-  // output and the first bucket address, the path's critical path (26 ns on the HX8K).
-  localparam int unsigned QE = SW + 49;
-  logic [QE-1:0]  qhead;
-  logic [43:0]    pushl_q;   // the page of the entry pushed last (pushl_v_q: one was, since start)
-  logic           pushl_v_q;
+  localparam int unsigned QE = SW + 45;
   logic [LgQ-1:0] qh_d, qw0, qw1;
   logic           qwe0, qwe1, qsel_q, qbyp_q, qbyp_d;
-  // (the counts are flip-flops beside the banks, 4 x Q bits, read a clock ahead as the banks
-  // are: in the banks they would widen each by a block RAM, 49 bits where 48 fit three)
-  localparam int unsigned QB = QE - 4;
-  logic [QE-1:0]  qwd0, qwd1, qbyp_data_q;
-  logic [QB-1:0]  qbank [2];
-  logic [3:0]     qnsz_mem [Q];
-  logic [3:0]     qnsz_rd_q;
+  logic [QE-1:0]  qwd0, qwd1, qbank [2], qbyp_data_q;
   logic [LgQ:0]   qn_d;
-  assign qhead = qbyp_q ? qbyp_data_q : {qnsz_rd_q, qbank[qsel_q]};
-  // the sizes whose metapage differs between pages a and b: the highest differing bit below
-  // Sizes, plus one; Sizes when a bit above differs; all of them when there is no b (first)
-  function automatic logic [3:0] nsizes(input logic [43:0] a, input logic [43:0] b, input logic first);
-    logic [43:0] d;
-    d = first ? '1 : a ^ b;
-    nsizes = 4'd0;
-    for (int i = 0; i < Sizes; i++)
-      if (d[i]) nsizes = 4'(i + 1);
-    if (d[43:Sizes] != '0) nsizes = 4'(Sizes);
-  endfunction
-  assign qn_sizes = qhead[QE-1 -: 4];
+  assign qhead = qbyp_q ? qbyp_data_q : qbank[qsel_q];
+  assign qdiff = lref_v_q ? qhead[44:1] ^ lref_q : '1;
+  always_comb begin
+    qn_sizes = 4'd0;
+    for (int b = 0; b < Sizes; b++)
+      if (qdiff[b]) qn_sizes = 4'(b + 1);
+    if (qdiff[43:Sizes] != '0) qn_sizes = 4'(Sizes);
+  end
   assign rp    = st_q == StIdle ? qhead[44:1] : rpage_q;
   assign rcyc  = st_q == StIdle ? qhead[SW+44:45] : rcyc_q;
   assign rrw   = st_q == StIdle ? qhead[0] : rrw_q;
@@ -560,21 +542,21 @@ module mt_tu_reduce #(
     qw0 = qh_q + qn_q[LgQ-1:0];
     qw1 = qw0 + 1'b1;
     qwe0 = 1'b0; qwe1 = 1'b0;
-    qwd0 = {nsizes(apage, pushl_q, !pushl_v_q), acc_cycle_i, apage, acc_write_i};
-    qwd1 = {nsizes(apage, skip_page_q, 1'b0), acc_cycle_i, apage, acc_write_i};
+    qwd0 = {acc_cycle_i, apage, acc_write_i};
+    qwd1 = {acc_cycle_i, apage, acc_write_i};
     qn_d = qn_q - {{LgQ{1'b0}}, pop};
     if (start_i || (take && skip)) begin
       // (a session's start pushes nothing; a skipped step waits in skip_*)
     end else if (take) begin
       qwe0 = 1'b1;
       if (skip_v_q) begin  // the replayed step, then the access
-        qwd0 = {nsizes(skip_page_q, pushl_q, !pushl_v_q), skip_cyc_q, skip_page_q, skip_rw_q};
+        qwd0 = {skip_cyc_q, skip_page_q, skip_rw_q};
         qwe1 = 1'b1;
         qn_d = qn_d + (LgQ+1)'(2);
       end else qn_d = qn_d + 1'b1;
     end else if (flushing_q && skip_v_q && st_q == StIdle && !pop) begin
       qwe0 = 1'b1;
-      qwd0 = {nsizes(skip_page_q, pushl_q, !pushl_v_q), skip_cyc_q, skip_page_q, skip_rw_q};
+      qwd0 = {skip_cyc_q, skip_page_q, skip_rw_q};
       qn_d = qn_d + 1'b1;
     end
   end
@@ -583,23 +565,17 @@ module mt_tu_reduce #(
   for (genvar b = 0; b < 2; b++) begin : g_qbank
     logic           we;
     logic [LgQ-2:0] wa;
-    logic [QB-1:0]  wd;
+    logic [QE-1:0]  wd;
     assign we = (qwe0 && qw0[0] == 1'(b)) || (qwe1 && qw1[0] == 1'(b));
     assign wa = qwe0 && qw0[0] == 1'(b) ? qw0[LgQ-1:1] : qw1[LgQ-1:1];
-    assign wd = qwe0 && qw0[0] == 1'(b) ? qwd0[QB-1:0] : qwd1[QB-1:0];
+    assign wd = qwe0 && qw0[0] == 1'(b) ? qwd0 : qwd1;
     // block RAM though it is small (yosys would make Q/2 rows flip-flops and a select); a read of
     // the row being written is never used (the bypass takes it)
-    (* ram_style = "block", no_rw_check *) logic [QB-1:0] mem [Q / 2];
+    (* ram_style = "block", no_rw_check *) logic [QE-1:0] mem [Q / 2];
     always_ff @(posedge clk_i) begin
       if (we) mem[wa] <= wd;
       qbank[b] <= mem[qh_d[LgQ-1:1]];
     end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (qwe0) qnsz_mem[qw0] <= qwd0[QE-1 -: 4];
-    if (qwe1) qnsz_mem[qw1] <= qwd1[QE-1 -: 4];
-    qnsz_rd_q <= qnsz_mem[qh_d];
   end
 
   // ---- registers -------------------------------------------------------------------------------
@@ -629,7 +605,7 @@ module mt_tu_reduce #(
       last_v_q <= 1'b0; prev_v_q <= 1'b0; skip_v_q <= 1'b0; skip_rw_q <= 1'b0; alt_ok_q <= 1'b0;
       last_q <= '0; prev_q <= '0; skip_page_q <= '0; skip_cyc_q <= '0; alt_q <= '0;
       qn_q <= '0; qh_q <= '0; qsel_q <= 1'b0; qbyp_q <= 1'b0; qbyp_data_q <= '0;
-      pushl_q <= '0; pushl_v_q <= 1'b0;
+      lref_q <= '0; lref_v_q <= 1'b0;
     end else if (start_i) begin  // a session's start: as the reset (the memories are not cleared
       // but the buckets, in StClr)
       st_q <= StClr;
@@ -652,7 +628,7 @@ module mt_tu_reduce #(
       last_v_q <= 1'b0; prev_v_q <= 1'b0; skip_v_q <= 1'b0; skip_rw_q <= 1'b0; alt_ok_q <= 1'b0;
       last_q <= '0; prev_q <= '0; skip_page_q <= '0; skip_cyc_q <= '0; alt_q <= '0;
       qn_q <= '0; qh_q <= '0; qsel_q <= 1'b0; qbyp_q <= 1'b0; qbyp_data_q <= '0;
-      pushl_q <= '0; pushl_v_q <= 1'b0;
+      lref_q <= '0; lref_v_q <= 1'b0;
     end else begin
       st_q <= st_d;
       if (st_q == StClr) begin
@@ -672,6 +648,7 @@ module mt_tu_reduce #(
       if (pop) begin
         rcyc_q <= qhead[SW+44:45]; rpage_q <= qhead[44:1]; rrw_q <= qhead[0];
         nsz_q <= qn_sizes; cmask_q <= '0; cpend_q <= '0;
+        lref_q <= qhead[44:1]; lref_v_q <= 1'b1;
         if (open_q[seq_q[LgW-1:0]]) forced_q <= forced_q + 1;
       end
       if (st_q == StIdle && pop && open_q[seq_q[LgW-1:0]]) bsize_q <= 4'd0;
@@ -718,9 +695,6 @@ module mt_tu_reduce #(
         skip_v_q <= 1'b0;
       end
       qn_q <= qn_d;
-      // the page of the last entry pushed (the second of two: the access, after the replay)
-      if (qwe1) begin pushl_q <= qwd1[44:1]; pushl_v_q <= 1'b1; end
-      else if (qwe0) begin pushl_q <= qwd0[44:1]; pushl_v_q <= 1'b1; end
     end
   end
 

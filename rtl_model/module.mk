@@ -79,7 +79,7 @@ $(RTL_ICE40_PRIMS): $(YOSYS_DATDIR)/ice40/cells_sim.v rtl_model/module.mk
 	@mkdir -p $(@D)
 	{ echo '`define NO_ICE40_DEFAULT_ASSIGNMENTS'; sed -n '/^`ifndef NO_ICE40_DEFAULT_ASSIGNMENTS/,/^`endif/p' $<; \
 	  awk '/^module SB_RAM40_4K /,/^endmodule/' $<; awk '/^module SB_MAC16 /,/^endmodule/' $<; \
-	  awk '/^module SB_LUT4 /,/^endmodule/' $<; } >$@
+	  awk '/^module SB_LUT4 /,/^endmodule/' $<; awk '/^module SB_SPRAM256KA /,/^endmodule/' $<; } >$@
 $(RTL_VL_OUT)/ice40/obj/V$(RTL_TOP)__ALL.a: $(RTL_ICE40_PRIMS)
 $(eval $(call rtl_build,$(RTL_OUT)/ice40,-DMT_TU_ICE40 -DMT_TU_SIMCHECK -Wno-fatal -Wno-lint -Wno-style -GDepth=4096 -GDrain=4 $(RTL_ICE40_PRIMS),-DMT_RTL_BUILT_DRAIN=4 -DMT_RTL_BUILT_DEPTH=4096))
 $(RTL_OUT)/ice40/mt_cosim: $(OBJ)/rtl_model/tb/mt_cosim.o $(RTL_OUT)/ice40/libmtrtl.a $(MT_A)
@@ -138,7 +138,8 @@ TEST_DEPS    += $(RTL_COSIM) $(RTL_TB) $(RTL_OUT)/mt_rtl_tb_fst $(RTL_OUT)/ice40
                 $(BUILD)/tests/gen_golden   # (test_rtl_minimal.sh: the plain expected output)
 TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rtl_model/tb/test_rtl_cosim.sh \
                 rtl_model/tb/test_rtl_fst.sh rtl_model/tb/test_rtl_ice40.sh rtl_model/tb/test_rtl_gate.sh \
-                rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh rtl_model/tb/test_rtl_unit_reduce.sh
+                rtl_model/tb/test_rtl_minimal.sh rtl_model/tb/test_rtl_spatial.sh rtl_model/tb/test_rtl_unit_reduce.sh \
+                rtl_model/tb/test_rtl_synth_summary.sh
 
 # The reduce path's filter (mt_tu_reduce, issue 23; not yet inside mt_tu) co-simulated clock for
 # clock against lib/mt_unit_reduce.c by rtl_model/tb/mt_reduce_cosim.cpp, Verilated with the
@@ -147,12 +148,12 @@ TEST_SCRIPTS += rtl_model/tb/test_rtl_lint.sh rtl_model/tb/test_rtl_golden.sh rt
 # the C++ is compiled without sanitizers under SAN=1 (the link takes them for the model's library).
 # $(call rtl_reduce_build,name,LgW,LgQ)
 define rtl_reduce_build
-$(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim: rtl_model/rtl/mt_tu_reduce.sv rtl_model/tb/mt_reduce_cosim.cpp $(MT_A) rtl_model/module.mk
+$(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim: rtl_model/rtl/mt_tu_reduce.sv rtl_model/rtl/mt_tu_spram.sv rtl_model/tb/mt_reduce_cosim.cpp $(MT_A) rtl_model/module.mk
 	@mkdir -p $(RTL_OUT)/reduce-$(1)/obj
 	$(RTL_ENV) $(VERILATOR) --cc --exe --build -Wall --top-module mt_tu_reduce -GLgW=$(2) -GLgQ=$(3) -O3 \
 	  --x-assign 0 --x-initial 0 --no-timing -Mdir $(RTL_OUT)/reduce-$(1)/obj -o mt_reduce_cosim \
 	  -CFLAGS "-std=c++17 -O2 -I$(CURDIR)/lib -DCOSIM_LGW=$(2) -DCOSIM_LGQ=$(3)" \
-	  -LDFLAGS "$(abspath $(MT_A)) $(LDFLAGS) $(LDLIBS)" $(abspath rtl_model/rtl/mt_tu_reduce.sv) \
+	  -LDFLAGS "$(abspath $(MT_A)) $(LDFLAGS) $(LDLIBS)" $(abspath rtl_model/rtl/mt_tu_reduce.sv) $(abspath rtl_model/rtl/mt_tu_spram.sv) \
 	  $(abspath rtl_model/tb/mt_reduce_cosim.cpp) -j 2 -MAKEFLAGS "$(RTL_OPT)" \
 	  >$(RTL_OUT)/reduce-$(1)/verilator.log 2>&1 || { cat $(RTL_OUT)/reduce-$(1)/verilator.log; exit 1; }
 TEST_DEPS += $(RTL_OUT)/reduce-$(1)/obj/mt_reduce_cosim

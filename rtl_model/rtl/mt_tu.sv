@@ -43,7 +43,10 @@ module mt_tu #(
   // The reduce mode (mt_tu_rdpath, mt_tu_reduce; the full build only; without it REDUCE reads 0).
   // Off by default: at LgKMax = 10 its filter alone is larger than the UP5K (docs/trace-unit-rtl.md
   // "The reduce path"); the simulation library turns it on (rtl_model/module.mk).
-  parameter int unsigned Reduce = 0  // (an int: `-GReduce=1` on the command line)
+  parameter int unsigned Reduce = 0,  // (an int: `-GReduce=1` on the command line)
+  // The reduce filter's largest budget, 4 KiB << RdLgKMax (mt_tu_rdpath LgKMax; REDUCE's log2 k_0
+  // is clamped to it).  10 is the C model's (lib/mt_unit.h); a synthesis build may take less.
+  parameter int unsigned RdLgKMax = 10
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -157,7 +160,7 @@ module mt_tu #(
   logic        stop_wr;
   assign stop_wr = ctrl_wr && ctrl_dec[0];
   if (FullFmt && Reduce != 0) begin : g_reduce
-    mt_tu_rdpath u_rdpath (
+    mt_tu_rdpath #(.LgKMax(RdLgKMax)) u_rdpath (
       .clk_i,
       .rst_ni,
       .acc_valid_i,

@@ -106,29 +106,46 @@ module mt_tu_reduce #(
   logic [19:0]     sa_wd, sa_rd;
   logic [9:0]      sb_rd;
 
-  logic [43:0]   m_page [2**EW];
+  // The entries' {pend, metapage} and the buckets are single-port RAMs with the UP5K SPRAM's
+  // behaviour (mt_tu_spram; three SB_SPRAM256KA and one in synthesis): the engine makes one entry
+  // access and one bucket access a clock, never a read and a write of the same memory in one
+  // clock, and uses a read's data only in the next clock (the states after a read: StCmp, StTd,
+  // StFlD for the entry, StLook, StDel1, StRed for the bucket), so a read port shared with the
+  // write port, and an output undefined after a write, change no clock (docs/trace-unit-rtl.md
+  // "The reduce path", *SPRAM*).  The rest stay block RAM: last and t1 (96 bits, more than the
+  // fourth SPRAM's 16), the links (a write and a read of different rows in one clock).
   logic [SW-1:0] m_last [2**EW];
   logic [SW-1:0] m_t1   [2**EW];
-  logic          m_pend [2**EW];
   logic [EW-1:0] m_prv  [2**EW];
   logic [EW-1:0] m_nxt  [2**EW];
   logic [EW-1:0] m_hnx  [2**EW];
-  logic [EW-1:0] m_bkt  [2**BW];
   logic [SW+44:0] m_sd  [W];
   logic [19:0]   m_sa   [W];
   logic [9:0]    m_sb   [W];
+  mt_tu_spram #(.Depth(2**EW), .Width(45)) u_ent_sp (
+    .clk_i,
+    .re_i    (ent_re),
+    .we_i    (ent_we),
+    .addr_i  (ent_we ? ent_wa : ent_ra),
+    .wdata_i ({ent_wpend, ent_wpage}),
+    .rdata_o ({ent_rpend, ent_rpage})
+  );
+  mt_tu_spram #(.Depth(2**BW), .Width(EW)) u_bkt_sp (
+    .clk_i,
+    .re_i    (1'b1),   // (read every clock, as before: bkt_ra is 0 when nothing is looked up)
+    .we_i    (bkt_we),
+    .addr_i  (bkt_we ? bkt_wa : bkt_ra),
+    .wdata_i (bkt_wd),
+    .rdata_o (bkt_rd)
+  );
   always_ff @(posedge clk_i) begin
     if (ent_we) begin
-      m_page[ent_wa] <= ent_wpage;
       m_last[ent_wa] <= ent_wlast;
       m_t1[ent_wa]   <= ent_wt1;
-      m_pend[ent_wa] <= ent_wpend;
     end
     if (ent_re) begin  // held otherwise: the entry read stays on the outputs
-      ent_rpage <= m_page[ent_ra];
       ent_rlast <= m_last[ent_ra];
       ent_rt1   <= m_t1[ent_ra];
-      ent_rpend <= m_pend[ent_ra];
       prv_rd    <= m_prv[ent_ra];
       nxt_rd    <= m_nxt[ent_ra];
     end
@@ -136,8 +153,6 @@ module mt_tu_reduce #(
     if (nxt_we) m_nxt[nxt_wa] <= nxt_wd;
     if (hnx_we) m_hnx[hnx_wa] <= hnx_wd;
     hnx_rd <= m_hnx[hnx_ra];
-    if (bkt_we) m_bkt[bkt_wa] <= bkt_wd;
-    bkt_rd <= m_bkt[bkt_ra];
     if (sd_we) m_sd[sd_wa] <= sd_wd;
     sd_rd <= m_sd[sd_ra];
     if (sa_we) begin

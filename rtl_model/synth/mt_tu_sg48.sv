@@ -16,7 +16,10 @@ module mt_tu_sg48 #(
   parameter bit FullFmt = 1'b1,  // the build: full (1) or minimal (0), mt_tu
   // the spatial front end (mt_tu Spatial): in the full build (run_synth.sh sets both; with it
   // the full build needs more logic cells than the UP5K has and is placed on the HX8K)
-  parameter bit Spatial = 1'b1
+  parameter bit Spatial = 1'b1,
+  // the reduce path (mt_tu Reduce, RdLgKMax; run_synth.sh's reduce build)
+  parameter int unsigned Reduce = 0,
+  parameter int unsigned RdLgKMax = 10
 ) (
   input  logic       clk_i,
   input  logic       rst_ni,
@@ -60,7 +63,8 @@ module mt_tu_sg48 #(
   logic [Drain*8-1:0] out_data;
   logic [16:0]        fifo_level;
 
-  mt_tu #(.Depth(4096), .Drain(Drain), .FullFmt(FullFmt), .Spatial(Spatial)) u_tu (
+  mt_tu #(.Depth(4096), .Drain(Drain), .FullFmt(FullFmt), .Spatial(Spatial), .Reduce(Reduce),
+          .RdLgKMax(RdLgKMax)) u_tu (
     .clk_i,
     .rst_ni,
     .depth_i      (17'd4096),

@@ -43,7 +43,7 @@ one() { # one NAME SED CHPARAM
                || { echo "rd_area: variant $1: the cycle input not found in mt_tu_rdpath.sv" >&2; return 1; } ;;
     LGK2) cp=; l=2 ;;
   esac
-  yosys -q -p "read_verilog -sv -DMT_TU_ICE40 rtl_model/rtl/mt_tu_pkg.sv $d/mt_tu_rdpath.sv $d/mt_tu_reduce.sv rtl_model/rtl/mt_tu_modereg.sv rtl_model/rtl/mt_tu_ram.sv; chparam -set LgKMax $l $cp mt_tu_rdpath; $ABC9_SCRIPT synth_ice40 -abc9 -device u -top mt_tu_rdpath; tee -q -o $d/stat stat" >"$d/log" 2>&1 \
+  yosys -q -p "read_verilog -sv -DMT_TU_ICE40 rtl_model/rtl/mt_tu_pkg.sv $d/mt_tu_rdpath.sv $d/mt_tu_reduce.sv rtl_model/rtl/mt_tu_modereg.sv rtl_model/rtl/mt_tu_ram.sv rtl_model/rtl/mt_tu_spram.sv; chparam -set LgKMax $l $cp mt_tu_rdpath; $ABC9_SCRIPT synth_ice40 -abc9 -device u -top mt_tu_rdpath; tee -q -o $d/stat stat" >"$d/log" 2>&1 \
     || { tail -n 20 "$d/log" >&2; echo "rd_area: yosys failed ($1)" >&2; return 1; }
 }
 figs() { # figs NAME -> "SB_LUT4 FF SB_CARRY SB_RAM40_4K"

@@ -12,9 +12,14 @@
 #            section 6), on the UP5K (sg48); files in OUTDIR/minimal
 #   rdpath   the reduce path alone (mt_tu_rdpath at LgKMax = RD_LGK, default 6, in the harness
 #            synth/mt_tu_rd_harness.sv), on the HX8K (ct256; RD_DEVICE=up5k to try the UP5K):
-#            the unit with the path fits no iCE40 (docs/trace-unit-rtl.md "The reduce path",
-#            Area), so this measures the path's own area and fmax; files in OUTDIR/rdpath.  Not in
-#            the default BUILDS (BUILDS="full minimal rdpath" adds it)
+#            this measures the path's own area and fmax; files in OUTDIR/rdpath.  Not in the
+#            default BUILDS (BUILDS="full minimal rdpath" adds it)
+#   reduce   the unit with the reduce path (mt_tu FullFmt = 1, Spatial = 0, Reduce = 1, RdLgKMax =
+#            RD_LGK) on the UP5K (sg48; RD_DEVICE as for rdpath), the filter's entries in SPRAM;
+#            files in OUTDIR/reduce.  It does not fit (docs/trace-unit-rtl.md "The reduce path",
+#            Area): its figures.txt is written all the same with fits 0 and what the placer
+#            needed (logic_cells_needed, bram), and the run exits non-zero at its end.  Not in the
+#            default BUILDS
 # Each: yosys synth_ice40 on the serialising package top (synth/mt_tu_sg48.sv, which fits the 39
 # I/O pins of the sg48 package), then nextpnr-ice40 placement and routing at a 48 MHz target once
 # per seed of SEEDS (default 1-10, JOBS at a time, default the number of cores; SEED=N runs one).  The core alone (mt_tu, out of
@@ -25,6 +30,9 @@
 # device placed), then minimal.lut4 N, minimal.fmax_mhz F, minimal.device and the other minimal.*
 # figures; and OUTDIR/builds.md, the table of docs/trace-unit-rtl.md section 6.  The best seed's
 # bitstream, log and report of each build are kept (fmax_best_mhz, seed).
+# summary.txt and builds.md list every build whose figures.txt is in OUTDIR, the ones placed by
+# this run and the ones an earlier run left (BUILDS=rdpath alone keeps the full and minimal
+# lines); each build's `when` line tells them apart.
 # SUMMARY_ONLY=1 places nothing: it writes summary.txt and builds.md from the figures.txt that
 # earlier runs left in OUTDIR (full) and OUTDIR/minimal, so that the two builds can be placed by
 # two runs side by side (each BUILDS=one build, the full one into another OUTDIR whose
@@ -67,14 +75,18 @@ synth_build() {
   local defs="-DMT_TU_ICE40" flags=$SYNTH_FLAGS pnr lcs_max
   local top=mt_tu_sg48 params="chparam -set FullFmt $full -set Spatial $spatial mt_tu_sg48"
   local core=mt_tu core_params="chparam -set FullFmt $full -set Spatial $spatial mt_tu"
-  if [ "${6:-}" = rdpath ]; then
+  if [ "${6:-}" = unitreduce ]; then
+    params="chparam -set FullFmt 1 -set Spatial 0 -set Reduce 1 -set RdLgKMax $RD_LGK mt_tu_sg48"
+    core_params="chparam -set FullFmt 1 -set Spatial 0 -set Reduce 1 -set RdLgKMax $RD_LGK mt_tu"
+  elif [ "${6:-}" = rdpath ]; then
     top=mt_tu_rd_harness; params="chparam -set LgKMax $RD_LGK mt_tu_rd_harness"
     core=mt_tu_rdpath; core_params="chparam -set LgKMax $RD_LGK mt_tu_rdpath"
   fi
   case $dev in
     up5k) pnr="--up5k --package sg48"; lcs_max=5280 ;;
-    # no SB_MAC16 on the HX8K: the counters in the fabric; ABC9 with the HX's delays
-    hx8k) pnr="--hx8k --package ct256"; lcs_max=7680; defs="$defs -DMT_TU_NO_DSP"
+    # no SB_MAC16 on the HX8K: the counters in the fabric; no SPRAM: mt_tu_spram in block RAM;
+    # ABC9 with the HX's delays
+    hx8k) pnr="--hx8k --package ct256"; lcs_max=7680; defs="$defs -DMT_TU_NO_DSP -DMT_TU_NO_SPRAM"
           flags=${flags//-device u/-device hx} ;;
     *) echo "synth: unknown device '$dev' (up5k, hx8k)" >&2; exit 1 ;;
   esac
@@ -93,7 +105,7 @@ synth_build() {
   # ice40_dsp dropped an SB_MAC16 whose carry-out fed the fabric: the drop counts read all ones).
   yosys -q -p "read_verilog -sv $defs ${srcs[*]}; $params; hierarchy -top $top; flatten; tee -o $d/elab_stat.txt stat" >/dev/null
   local blk want have
-  for blk in SB_MAC16 SB_RAM40_4K; do
+  for blk in SB_MAC16 SB_RAM40_4K SB_SPRAM256KA; do
     want=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$d/elab_stat.txt")
     have=$(awk -v b="$blk" '$1 == b { n = $2 } END { print n + 0 }' "$d/stat.txt")
     if [ "$have" -lt "$want" ]; then
@@ -121,8 +133,11 @@ synth_build() {
   done
   if [ "$pnr_ok" != 1 ] || [ -z "$best" ]; then
     local first=${SEEDS%% *}
-    if grep -qE "Unable to place cell|Failed to expand region" "$d/seed-$first/nextpnr.log" 2>/dev/null; then
-      echo "synth: $name does not fit the $dev: $(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' "$d/seed-$first/nextpnr.log" | tail -n 1)" >&2
+    if grep -qE "Unable to place cell|Failed to expand region|Design uses|too many" "$d/seed-$first/nextpnr.log" 2>/dev/null; then
+      echo "synth: $name does not fit the $dev: $(grep -oE '(ICESTORM_LC|ICESTORM_RAM|ICESTORM_SPRAM): *[0-9]*/ *[0-9]*' "$d/seed-$first/nextpnr.log" | tr -s ' ' | paste -sd, -)" >&2
+      nofit_figures "$name" "$d" "$dev" "$lcs_max" "$d/seed-$first/nextpnr.log"
+      NOFIT="${NOFIT:-}$name "
+      return 0
     else
       tail -n 30 "$d/seed-$first/nextpnr.log" >&2 || true; echo "synth: $name: nextpnr-ice40 failed" >&2
     fi
@@ -151,7 +166,8 @@ synth_build() {
     echo "fmax_seeds${seeds_f}"
     echo "device $dev-${pnr##* }"
     echo "lut4_fraction $(awk -v l="$lut" -v m="$lcs_max" 'BEGIN { printf "%.3f", l / m }')"
-    if [ $top = mt_tu_sg48 ]; then echo "spatial $spatial"; else echo "lgkmax $RD_LGK"; fi
+    if [ $top = mt_tu_sg48 ]; then echo "spatial $spatial"; fi
+    if [ $top != mt_tu_sg48 ] || [ "${6:-}" = unitreduce ]; then echo "lgkmax $RD_LGK"; fi
     echo "synth_flags ${flags:-none}${ABC9_SCRIPT:+ (abc9 without &mfs)}"
     echo "carry $carry"
     echo "logic_cells_placed $lcs"
@@ -159,6 +175,36 @@ synth_build() {
     echo "core_ff $cff"
     echo "core_bram $cbram"
     echo "seed $best"
+    echo "spram $(cells "$d/stat.txt" 'SB_SPRAM256KA')"
+    echo "fits 1"
+    echo "when $(date -u +%Y-%m-%dT%H:%MZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo -)"
+  } >"$d/figures.txt"
+}
+
+# nofit_figures NAME DIR DEVICE LCS_MAX NEXTPNR_LOG: the figures of a build that nextpnr could not
+# place: the netlist's cells (yosys) and what the placer counted against the device, so that the
+# summary says by how much it misses (fmax none).
+nofit_figures() {
+  local d=$2 lut need
+  lut=$(cells "$d/stat.txt" 'SB_LUT4')
+  need=$(grep -oE 'ICESTORM_LC: *[0-9]+/ *[0-9]+' "$5" | tail -n 1 | tr -d ' ' | cut -d: -f2)
+  {
+    echo "lut4 $lut"
+    echo "ff $(cells "$d/stat.txt" 'SB_DFF[A-Z]*')"
+    echo "bram $(cells "$d/stat.txt" 'SB_RAM40_4K')"
+    echo "dsp $(cells "$d/stat.txt" 'SB_MAC16')"
+    echo "fmax_mhz none"
+    echo "fmax_seeds none"
+    echo "device $3-${pnr##* }"
+    echo "lut4_fraction $(awk -v l="$lut" -v m="$4" 'BEGIN { printf "%.3f", l / m }')"
+    echo "lgkmax $RD_LGK"
+    echo "carry $(cells "$d/stat.txt" 'SB_CARRY')"
+    echo "logic_cells_placed none"
+    echo "logic_cells_needed ${need:-unknown}"
+    echo "bram_needed $(grep -oE 'ICESTORM_RAM: *[0-9]+/ *[0-9]+' "$5" | tail -n 1 | tr -d ' ' | cut -d: -f2)"
+    echo "spram $(cells "$d/stat.txt" 'SB_SPRAM256KA')"
+    echo "fits 0"
+    echo "when $(date -u +%Y-%m-%dT%H:%MZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo -)"
   } >"$d/figures.txt"
 }
 
@@ -172,30 +218,42 @@ for b in $BUILDS; do
     full) synth_build full "$out" 1 "$FULL_SPATIAL" "$FULL_DEVICE" ;;
     minimal) synth_build minimal "$out/minimal" 0 0 up5k ;;
     rdpath) synth_build rdpath "$out/rdpath" 0 0 "$RD_DEVICE" rdpath ;;
-    *) echo "synth: unknown build '$b' (BUILDS: full minimal rdpath)" >&2; exit 1 ;;
+    reduce) synth_build reduce "$out/reduce" 1 0 "${RD_DEVICE_UNIT:-up5k}" unitreduce ;;
+    *) echo "synth: unknown build '$b' (BUILDS: full minimal rdpath reduce)" >&2; exit 1 ;;
   esac
 done
 
 fig() { # fig DIR KEY -> the value
   awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$1/figures.txt"
 }
+# Every build with figures in OUTDIR, this run's and earlier runs' (a partial BUILDS= run keeps
+# the others' lines): the full build's keys bare, the others' prefixed with the build's name.
+ALL_BUILDS="full minimal rdpath reduce"
+fig_dir() { if [ "$1" = full ]; then echo "$out"; else echo "$out/$1"; fi; }
+LISTED=
+for b in $ALL_BUILDS; do [ -s "$(fig_dir "$b")/figures.txt" ] && LISTED="$LISTED $b"; done
 {
-  case " $BUILDS " in *" full "*) cat "$out/figures.txt" ;; esac
-  case " $BUILDS " in *" minimal "*) sed 's/^/minimal./' "$out/minimal/figures.txt" ;; esac
-  case " $BUILDS " in *" rdpath "*) sed 's/^/rdpath./' "$out/rdpath/figures.txt" ;; esac
+  for b in $LISTED; do
+    if [ "$b" = full ]; then cat "$out/figures.txt"; else sed "s/^/$b./" "$out/$b/figures.txt"; fi
+  done
   echo "target_mhz $FREQ"
 } >"$out/summary.txt"
 # The table of docs/trace-unit-rtl.md section 6 (fmax: the median over the seeds, and the range).
 {
   echo "| build | device | SB_LUT4 (% of the device's LUT4) | flip-flops | block RAM | DSP | logic cells placed | fmax median (MHz) | fmax per seed ($SEEDS) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  for b in $BUILDS; do
-    d=$out; [ "$b" = full ] || d=$out/$b
+  for b in $LISTED; do
+    d=$(fig_dir "$b")
     echo "| $b | $(fig "$d" device) | $(fig "$d" lut4) ($(awk -v f="$(fig "$d" lut4_fraction)" 'BEGIN { printf "%.1f", 100 * f }') %) | $(fig "$d" ff) | $(fig "$d" bram) | $(fig "$d" dsp) | $(fig "$d" logic_cells_placed) | $(fig "$d" fmax_mhz) | $(fig "$d" fmax_seeds | sed 's/[0-9]*://g; s/ / \/ /g') |"
   done
 } >"$out/builds.md"
 cat "$out/summary.txt"; echo; cat "$out/builds.md"
 for b in $BUILDS; do
-  d=$out; [ "$b" = full ] || d=$out/$b
+  d=$(fig_dir "$b")
+  [ "$(fig "$d" fits)" != 0 ] || continue
   awk -v f="$(fig "$d" fmax_mhz)" -v t="$FREQ" -v b="$b" 'BEGIN { if (f + 0 < t + 0) print "synth: " b ": median fmax " f " MHz misses the " t " MHz target" }' >&2
 done
+if [ -n "${NOFIT:-}" ] && [ "${SUMMARY_ONLY:-0}" != 1 ]; then
+  echo "synth: does not fit its device: $NOFIT(figures in summary.txt)" >&2
+  exit 1
+fi

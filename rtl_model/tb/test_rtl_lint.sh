@@ -24,7 +24,7 @@ else
 fi
 # the reduce path's own synthesis harness (run_synth.sh's rdpath build), which no simulation runs
 if out=$(verilator --lint-only -Wall --top-module mt_tu_rd_harness rtl_model/rtl/mt_tu_rdpath.sv rtl_model/rtl/mt_tu_reduce.sv \
-      rtl_model/rtl/mt_tu_modereg.sv rtl_model/rtl/mt_tu_ram.sv rtl_model/synth/mt_tu_rd_harness.sv 2>&1); then
+      rtl_model/rtl/mt_tu_modereg.sv rtl_model/rtl/mt_tu_ram.sv rtl_model/rtl/mt_tu_spram.sv rtl_model/synth/mt_tu_rd_harness.sv 2>&1); then
   echo "PASS rtl_lint_verilator_rd_harness"
 else
   echo "$out" | head -n 30; echo "FAIL rtl_lint_verilator_rd_harness"

@@ -91,8 +91,12 @@ typedef struct {
 typedef struct mt_dpage {
     uint64_t pa; /* page-aligned physical address */
     struct mt_dpage *hnext;
-    mt_dinsn slot[DPAGE_SLOTS + 4];
+    /* DPAGE_SLOTS + 4 slots (DPAGE_BYTES); the cross page has a page's slots more (dpage.h
+     * CROSS_SLOT).  A flexible array, so that the cross page's second page is no index out of
+     * a declared bound (the sanitizers check those, pointer arithmetic included). */
+    mt_dinsn slot[];
 } mt_dpage;
+#define DPAGE_BYTES (sizeof(mt_dpage) + (DPAGE_SLOTS + 4) * sizeof(mt_dinsn))
 
 /* Software TLBs: direct-mapped, 4 KiB granularity, one set per effective privilege (U, S, M).
  * A tag is the page-aligned virtual address (with the access's alignment bits, so a misaligned

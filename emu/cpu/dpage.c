@@ -25,12 +25,11 @@ _Static_assert(sizeof(mt_dinsn) == 16, "decoded instructions are 16 bytes");
 /* a run's sums fit the 16-bit run fields: at most 2048 slots of at most 20 + 1 cycles */
 _Static_assert(DPAGE_SLOTS * (20 + 1) <= UINT16_MAX, "run sums fit 16 bits");
 
-/* The cross page (dpage.h): slot is its last member, so the page is allocated with the slots of
- * two pages (the struct's own array is the first page's and the 4 sentinels past it). */
+/* The cross page (dpage.h): the slots of two pages and the 4 sentinels past them. */
 mt_dpage *dpage_cross_alloc(void)
 {
     const size_t nslots = 2 * DPAGE_SLOTS + 4;
-    mt_dpage *p = calloc(1, offsetof(mt_dpage, slot) + nslots * sizeof(mt_dinsn));
+    mt_dpage *p = calloc(1, sizeof *p + nslots * sizeof(mt_dinsn));
     if (!p) {
         fprintf(stderr, "mtemu: out of memory\n");
         exit(3);
@@ -73,7 +72,7 @@ mt_dpage *cpu_dpage_create(mt_cpu *c, uint64_t pa)
             for (unsigned i = 0; i < TLB_SIZE; i++)
                 c->itlb[m][i].tag = TLB_INVALID;
     }
-    mt_dpage *p = calloc(1, sizeof *p);
+    mt_dpage *p = calloc(1, DPAGE_BYTES);
     if (!p) {
         fprintf(stderr, "mtemu: out of memory for decoded instructions\n");
         exit(3);

@@ -137,15 +137,30 @@ static mt_machine_config config(const char *prog, FILE *out, uint64_t ram, unsig
                                .timing = t, .max_insns = 100000};
 }
 
+/* The clean program and the one that leaves RAM dirty (write_elf), and an output file for
+ * each of the two runs a reset test compares. */
+typedef struct {
+    char clean[256], dirty[256];
+    FILE *o1, *o2;
+} clean_dirty;
+
+static void clean_dirty_open(clean_dirty *cd)
+{
+    write_elf(cd->clean, sizeof cd->clean, 0);
+    write_elf(cd->dirty, sizeof cd->dirty, 7);
+    cd->o1 = tmpfile();
+    cd->o2 = tmpfile();
+    assert_non_null(cd->o1);
+    assert_non_null(cd->o2);
+}
+
 /* A fresh machine's run of the clean program, and the same after a reset from `before`. */
 static void check_reset_after(const mt_machine_config *before_cfg, uint64_t ram, unsigned harts, mt_timing_mode t)
 {
-    char clean[256], dirty[256], err[256];
-    write_elf(clean, sizeof clean, 0);
-    write_elf(dirty, sizeof dirty, 7);
-    FILE *o1 = tmpfile(), *o2 = tmpfile();
-    assert_non_null(o1);
-    assert_non_null(o2);
+    clean_dirty cd;
+    clean_dirty_open(&cd);
+    char *clean = cd.clean, *dirty = cd.dirty, err[256];
+    FILE *o1 = cd.o1, *o2 = cd.o2;
 
     mt_machine_config c = config(clean, o1, ram, harts, t);
     mt_machine *fresh = machine_create(&c, err, sizeof err);
@@ -259,12 +274,10 @@ static uint8_t *ram_image(mt_machine *m)
 static void test_reset_clears_every_written_page(void **state)
 {
     (void)state;
-    char clean[256], dirty[256], err[256];
-    write_elf(clean, sizeof clean, 0);
-    write_elf(dirty, sizeof dirty, 7);
-    FILE *o1 = tmpfile(), *o2 = tmpfile();
-    assert_non_null(o1);
-    assert_non_null(o2);
+    clean_dirty cd;
+    clean_dirty_open(&cd);
+    char *clean = cd.clean, *dirty = cd.dirty, err[256];
+    FILE *o1 = cd.o1, *o2 = cd.o2;
     mt_machine_config c = config(clean, o1, 8 * MIB, 1, TIMING_NONE);
     mt_machine *fresh = machine_create(&c, err, sizeof err);
     assert_non_null(fresh);

@@ -16,7 +16,9 @@ const char roi_help[] =
     "                               stops reading past --to\n"
     "  --between-markers A,B        only records after the first MARKER with value A and before\n"
     "                               the next MARKER with value B (firmware workloads bracket their\n"
-    "                               region with wl<<24|point<<8|1 and ...|2)\n";
+    "                               region with wl<<24|point<<8|1 and ...|2)\n"
+    "  --addr-range BASE+SIZE       only samples with an address in [BASE, BASE + SIZE), e.g.\n"
+    "                               0x80000000+128M (guest RAM); other records pass unchanged\n";
 
 int roi_active(const roi_opts *o)
 {

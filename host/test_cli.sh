@@ -267,6 +267,8 @@ fails roi_addr_no_size "$MT" policy m.csv --addr-range 0x80000000
 has roi_addr_no_size_msg err "metatrace policy: --addr-range: '0x80000000' is not BASE\+SIZE"
 fails roi_addr_zero "$MT" decode m.csv --addr-range 0x1000+0
 fails roi_addr_wraps "$MT" decode m.csv --addr-range 0xffffffffffffff00+4K
+check roi_addr_help "$MT" policy --help
+has roi_addr_help_line out '^  --addr-range BASE\+SIZE'
 check roi_addr_to_top "$MT" decode m.csv --addr-range 0xfffffffffffff000+4K --samples-only
 # --stats: the runs per size on stderr (m.csv's 7 accesses are 6 runs at 4K: 0x80003000 W, 0x80003008 R
 # is one); the table unchanged

@@ -58,6 +58,19 @@ typedef struct {
     size_t n, cap;
 } tb_t;
 
+/* Cycles a unit may take after 'stop' to send its END and empty its FIFO: a FIFO of at most a
+ * few KiB at >= 1 byte a cycle, and the reduce path's end (every undecided reference kept: at
+ * most 2^10 entries at each of its ten sizes, a few cycles each) need well under 2^20; 2^24
+ * leaves room and still ends a hung RTL within seconds.  MT_RTL_TB_STOP_LIMIT=N sets another
+ * (the test of this error makes it small). */
+static uint64_t stop_drain_limit(void)
+{
+    const char *e = getenv("MT_RTL_TB_STOP_LIMIT");
+    char *end;
+    unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end && v ? (uint64_t)v : UINT64_C(1) << 24;
+}
+
 /* Completes the current cycle, recording its FIFO level and drained bytes. */
 static void clock1(tb_t *tb)
 {
@@ -161,8 +174,17 @@ static int run(FILE *in, const char *name, const char *fst, text_t *out, tb_t *t
             }
             mt_rtl_mmio_write(tb->r, a, MT_REG_CTRL, 0);
             last_wr = a;
-            /* clock until the END is out and the FIFO empty (STATUS read at the start of each cycle) */
-            for (;;) {
+            /* clock until the END is out and the FIFO empty (STATUS read at the start of each
+             * cycle); a unit that never gets there is a broken RTL, an error here rather than a
+             * testbench that spins until the test runner's timeout */
+            const uint64_t limit = stop_drain_limit();
+            for (uint64_t waited = 0;; waited++) {
+                if (waited == limit) {
+                    fprintf(stderr, "mt_rtl_tb: %s:%d: the unit is still busy or its FIFO not empty %" PRIu64
+                                    " cycles after 'stop' (a hang in the RTL?)\n",
+                            name, line, limit);
+                    return -1;
+                }
                 clock1(tb);
                 uint32_t s = mt_rtl_mmio_read(tb->r, mt_rtl_now(tb->r), MT_REG_STATUS);
                 last_wr = mt_rtl_now(tb->r);

@@ -35,13 +35,13 @@ static void help(void)
  * would count as faults of their own.  So against online truth an every-access trace is read
  * over the truth's RAM (unless --addr-range chose a range) and said so on stderr.  Takes
  * ownership of o; NULL if out of memory. */
-static ht_source *every_access_over_truth_ram(ht_source *o, const char *truth_path, const roi_opts *roi)
+static ht_source *every_access_over_truth_ram(ht_source *o, const char *truth_path,
+                                              const online_truth_ram *truth_ram, const roi_opts *roi)
 {
     trace_mode_info tm;
     char err[256];
-    uint64_t base, bytes;
-    if (roi->addrs || trace_mode_get(o, &tm, err, sizeof err) || tm.mode != TM_ALL ||
-        online_truth_ram(truth_path, &base, &bytes))
+    const uint64_t base = truth_ram->base, bytes = truth_ram->bytes;
+    if (roi->addrs || !bytes || trace_mode_get(o, &tm, err, sizeof err) || tm.mode != TM_ALL)
         return o;
     roi_opts ram = {.to = UINT64_MAX, .addrs = 1, .addr_lo = base, .addr_end = base + bytes};
     fprintf(stderr, "metatrace compare: %s: every-access trace read over %s's guest RAM, "
@@ -143,7 +143,8 @@ int cmd_compare(int argc, char **argv)
     char err[600];
     if (online_truth_is_json(argv[optind])) {
         policy_result truth;
-        if (online_truth_load(argv[optind], &cfg.policy, &truth, err, sizeof err)) {
+        online_truth_ram truth_ram;
+        if (online_truth_load(argv[optind], &cfg.policy, &truth, &truth_ram, err, sizeof err)) {
             cli_error("compare", "%s", err);
             return 1;
         }
@@ -153,7 +154,7 @@ int cmd_compare(int argc, char **argv)
             policy_result_free(&truth);
             return 1;
         }
-        o = every_access_over_truth_ram(o, argv[optind], &roi);
+        o = every_access_over_truth_ram(o, argv[optind], &truth_ram, &roi);
         if (!o) {
             cli_error("compare", "%s: out of memory", argv[optind + 1]);
             policy_result_free(&truth);

@@ -110,10 +110,20 @@ static int wanted(const policy_config *cfg, pg_policy p, uint64_t size, uint64_t
     return s_ok && b_ok;
 }
 
-int online_truth_load(const char *path, const policy_config *cfg, policy_result *out, char *err,
-                      size_t errlen)
+/* The two keys are top-level fields ahead of "online" (emu/metapaging/mpctl.c). */
+static void ram_range(const char *text, const char *online, online_truth_ram *ram)
+{
+    if (field_u64(text, online, "ram_base", &ram->base) ||
+        field_u64(text, online, "ram_bytes", &ram->bytes))
+        ram->base = ram->bytes = 0;
+}
+
+int online_truth_load(const char *path, const policy_config *cfg, policy_result *out,
+                      online_truth_ram *ram, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (ram)
+        ram->base = ram->bytes = 0;
     out->recommended = out->opt_bound = -1;
     char *text = slurp(path, err, errlen);
     if (!text)
@@ -189,26 +199,12 @@ int online_truth_load(const char *path, const policy_config *cfg, policy_result 
     }
     out->samples = accesses;
     policy_rank(out, cfg);
+    if (ram)
+        ram_range(text, online, ram);
     rc = 0;
 done:
     if (rc)
         policy_result_free(out);
-    free(text);
-    return rc;
-}
-
-int online_truth_ram(const char *path, uint64_t *base, uint64_t *bytes)
-{
-    char err[256];
-    char *text = slurp(path, err, sizeof err);
-    if (!text)
-        return -1;
-    /* the two keys are top-level fields ahead of "online" (emu/metapaging/mpctl.c) */
-    const char *end = strstr(text, "\"online\":");
-    if (!end)
-        end = text + strlen(text);
-    int rc = field_u64(text, end, "ram_base", base) || field_u64(text, end, "ram_bytes", bytes) ||
-             *bytes == 0 ? -1 : 0;
     free(text);
     return rc;
 }

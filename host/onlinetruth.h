@@ -18,15 +18,17 @@
 /* 1 when the file looks like mtemu's --stats-json (its first non-blank byte is '{'), else 0. */
 int online_truth_is_json(const char *path);
 
-/* Fills `out` (rows ranked with policy_rank; samples = the run's accesses).  0, or -1 with a
- * message naming the file and the problem (not mtemu's JSON, no "online" list, no row of the
- * configuration asked for, no "run" access count). */
-int online_truth_load(const char *path, const policy_config *cfg, policy_result *out, char *err,
-                      size_t errlen);
-
 /* The guest RAM the online counts cover ("ram_base", "ram_bytes" of F): the meta-pager sees only
- * RAM, so an every-access trace compared with them is read over this range.  0, or -1 when F
+ * RAM, so an every-access trace compared with them is read over this range.  bytes is 0 when F
  * does not give it (an older mtemu's file). */
-int online_truth_ram(const char *path, uint64_t *base, uint64_t *bytes);
+typedef struct {
+    uint64_t base, bytes;
+} online_truth_ram;
+
+/* Fills `out` (rows ranked with policy_rank; samples = the run's accesses) and, when `ram` is not
+ * NULL, the RAM range.  0, or -1 with a message naming the file and the problem (not mtemu's JSON,
+ * no "online" list, no row of the configuration asked for, no "run" access count). */
+int online_truth_load(const char *path, const policy_config *cfg, policy_result *out,
+                      online_truth_ram *ram, char *err, size_t errlen);
 
 #endif

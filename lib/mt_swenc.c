@@ -134,6 +134,71 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     return 0;
 }
 
+/* mt_swenc_samples' loop for rate 1, FULL, batched, not plain: mt_swenc_sample's direct path
+ * with s's fields in locals, written back before anything that reads them (a flush's sink, a
+ * SYNC) and at the end. */
+static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    mt_enc e = s->enc;
+    uint64_t ptr = s->ptr, bytes = s->bytes;
+    uint32_t bn = s->batch_n, sync_bytes = s->sync_bytes;
+    const uint32_t period = s->sync_period;
+    size_t i = 0;
+    int rc = 0;
+#define SAMPLES_SAVE() (s->enc = e, s->ptr = ptr, s->bytes = bytes, s->batch_n = bn, s->sync_bytes = sync_bytes)
+#define SAMPLES_LOAD() (e = s->enc, ptr = s->ptr, bytes = s->bytes, bn = s->batch_n, sync_bytes = s->sync_bytes)
+    for (; i < n; i++) {
+        const uint64_t cycle = r[i].cycle;
+        if (cycle < ptr || cycle - ptr > MT_SKIP_MAX) {
+            rc = -1;
+            break;
+        }
+        if (bn + MT_PKT_MAX > sizeof s->batch) { /* the bytes as put() would cut them: same stream */
+            SAMPLES_SAVE();
+            mt_swenc_flush(s);
+            bn = 0;
+        }
+        const uint64_t ar = r[i].addr_rw;
+        const unsigned len = mt_enc_put_sample_w(&e, ar, (unsigned)(ar >> 63), cycle - ptr, s->batch + bn, 56);
+        bn += len;
+        bytes += len;
+        sync_bytes += len;
+        if (sync_bytes > MT_PREV_BYTES_MAX)
+            sync_bytes = MT_PREV_BYTES_MAX;
+        ptr = cycle + 1;
+        if (sync_bytes >= period) {
+            SAMPLES_SAVE();
+            s->floor = cycle + 1;
+            s->samples += i + 1;
+            s->last_sp = cycle;
+            sync_pair(s, ptr);
+            s->samples -= i + 1; /* counted once, below */
+            SAMPLES_LOAD();
+        }
+    }
+    SAMPLES_SAVE();
+#undef SAMPLES_SAVE
+#undef SAMPLES_LOAD
+    if (i) {
+        s->floor = r[i - 1].cycle + 1;
+        s->samples += i;
+        s->last_sp = r[i - 1].cycle;
+    }
+    return rc;
+}
+
+int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    if (s->ended || !s->have_section)
+        return n ? -1 : 0;
+    if (s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain)
+        return samples_rate1(s, r, n);
+    for (size_t i = 0; i < n; i++)
+        if (mt_swenc_sample(s, r[i].cycle, r[i].addr_rw & ~MT_ACCESS_REC_WRITE, (unsigned)(r[i].addr_rw >> 63)) != 0)
+            return -1;
+    return 0;
+}
+
 static int meta(mt_swenc *s, uint8_t *b, size_t n)
 {
     put(s, b, n);

@@ -35,4 +35,12 @@ typedef struct {
     uint8_t tap;    /* mt_tap */
 } mt_access;
 
+/* An access as a batch holds it (the every-access recorder: emu/cpu/cpu.h mt_access_buf,
+ * mt_swenc_samples): its cycle, and its address with the write bit in bit 63; 16 bytes. */
+typedef struct {
+    uint64_t cycle;
+    uint64_t addr_rw;
+} mt_access_rec;
+#define MT_ACCESS_REC_WRITE (UINT64_C(1) << 63)
+
 #endif

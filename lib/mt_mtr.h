@@ -74,6 +74,8 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n);
 /* Explicit samples through an mt_swenc (do not mix with mt_writer_raw in one file). */
 int mt_writer_section(mt_writer *w, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle);
 int mt_writer_sample(mt_writer *w, uint64_t cycle, uint64_t addr, unsigned rw);
+/* mt_writer_sample for n samples in order (mt_swenc_samples: the same bytes as n calls). */
+int mt_writer_samples(mt_writer *w, const mt_access_rec *r, size_t n);
 int mt_writer_marker(mt_writer *w, uint32_t value);
 int mt_writer_overflow(mt_writer *w, uint32_t dropped);
 /* Ends the session (sample API), writes the last frame, the index and the footer; frees w.

@@ -401,6 +401,11 @@ int mt_writer_sample(mt_writer *w, uint64_t cycle, uint64_t addr, unsigned rw)
     return sw_result(w, mt_swenc_sample(&w->sw, cycle, addr, rw), "sample");
 }
 
+int mt_writer_samples(mt_writer *w, const mt_access_rec *r, size_t n)
+{
+    return sw_result(w, mt_swenc_samples(&w->sw, r, n), "sample");
+}
+
 int mt_writer_marker(mt_writer *w, uint32_t value)
 {
     return sw_result(w, mt_swenc_marker(&w->sw, value), "marker");

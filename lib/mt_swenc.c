@@ -134,6 +134,140 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
     return 0;
 }
 
+/* mt_swenc_samples' loop for rate 1, FULL, batched, not plain: mt_swenc_sample's direct path and
+ * mt_enc_put_sample_w's step (lib/mt_enc.h, the definition) with the encoder's and s's fields in
+ * scalar locals, written back before anything that reads them (a flush's sink, a SYNC) and at the
+ * end.  Written out here rather than calling the shared step: through the batch's byte pointer,
+ * which may alias anything, the compiler kept the history in memory and reloaded it per sample.
+ * tests/unit/test_lib_enc.c checks it against mt_swenc_sample on random streams. */
+_Static_assert(MT_RUN_MAX < 0x80, "a RUN count is one LEB byte");
+/* An empty history entry in the loop's locals: no 56-bit address equals it, so the match test
+ * needs no validity bits. */
+#define HIST_EMPTY UINT64_MAX
+static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    const unsigned v0 = s->enc.hist_valid;
+    uint64_t h0 = v0 & 1 ? s->enc.hist[0] : HIST_EMPTY, h1 = v0 & 2 ? s->enc.hist[1] : HIST_EMPTY,
+             h2 = v0 & 4 ? s->enc.hist[2] : HIST_EMPTY;
+    /* the previous sample's match index and rw as one key (bit 2: rw); 8 when there is none */
+    unsigned prev = s->enc.prev_valid ? s->enc.prev_idx | (s->enc.prev_rw & 1u) << 2 : 8, run = s->enc.run_cnt;
+    uint64_t ptr = s->ptr;
+    /* the batch's next byte, and o0 where it was at the last SAMPLES_LOAD: sync_bytes is
+     * s->sync_bytes plus o - o0, clamped, and a SYNC is due once o - o0 reaches `due` */
+    uint8_t *o, *o0;
+    uint32_t due;
+    const mt_access_rec *p = r, *const end = r + n;
+    int rc = 0;
+#define SAMPLES_SAVE()                                                                            \
+    do {                                                                                          \
+        s->enc.hist[0] = h0 == HIST_EMPTY ? 0 : h0;                                               \
+        s->enc.hist[1] = h1 == HIST_EMPTY ? 0 : h1;                                               \
+        s->enc.hist[2] = h2 == HIST_EMPTY ? 0 : h2;                                               \
+        s->enc.hist_valid = (uint8_t)((h0 != HIST_EMPTY) | (h1 != HIST_EMPTY) << 1 | (h2 != HIST_EMPTY) << 2); \
+        s->enc.prev_valid = prev != 8;                                                            \
+        if (prev != 8) {                                                                          \
+            s->enc.prev_idx = (uint8_t)(prev & 3);                                                \
+            s->enc.prev_rw = (uint8_t)(prev >> 2);                                                \
+        }                                                                                         \
+        s->enc.run_cnt = (uint8_t)run;                                                            \
+        s->ptr = ptr;                                                                             \
+        const uint32_t w_ = (uint32_t)(o - o0), sb_ = s->sync_bytes + w_;                         \
+        s->bytes += w_;                                                                           \
+        s->sync_bytes = sb_ > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : sb_;                        \
+        s->batch_n = (uint32_t)(o - s->batch);                                                    \
+        o0 = o;                                                                                   \
+    } while (0)
+#define SAMPLES_LOAD()                                                                            \
+    do {                                                                                          \
+        ptr = s->ptr;                                                                             \
+        o = o0 = s->batch + s->batch_n;                                                           \
+        due = s->sync_bytes >= s->sync_period ? 0 : s->sync_period - s->sync_bytes;              \
+    } while (0)
+    SAMPLES_LOAD();
+    for (; p < end; p++) {
+        const uint64_t cycle = p->cycle, ar = p->addr_rw, skip = cycle - ptr;
+        if (cycle < ptr || skip > MT_SKIP_MAX) {
+            rc = -1;
+            break;
+        }
+        const uint64_t a = ar & ((UINT64_C(1) << 56) - 1);
+        const unsigned rw = (unsigned)(ar >> 63);
+        ptr = cycle + 1;
+        const unsigned match = h0 == a ? 0 : h1 == a ? 1 : h2 == a ? 2 : 3, key = match | rw << 2;
+        if (key == prev && skip == 0 && run < MT_RUN_MAX) { /* prev never has match 3 */
+            run++; /* absorbed into the run: no bytes (a SYNC may still be due: a marker's bytes) */
+        } else {
+            if (o > s->batch + sizeof s->batch - MT_PKT_MAX) { /* the bytes as put() would cut them */
+                SAMPLES_SAVE();
+                mt_swenc_flush(s);
+                SAMPLES_LOAD();
+            }
+            uint8_t *q = o + 1;
+            unsigned hdr = MT_HDR_SAMPLE | rw << 3, op = match;
+            if (run) {
+                hdr |= MT_SAMPLE_RUN;
+                *q++ = (uint8_t)run;
+                run = 0;
+            }
+            if (skip) {
+                hdr |= MT_SAMPLE_SKIP;
+                q += mt_leb_put(q, skip);
+            }
+            if (match == 3) {
+                op = MT_OP_FULL;
+                uint64_t v = a;
+                if (h0 != HIST_EMPTY) {
+                    const uint64_t z = mt_zigzag(a - h0, 56);
+                    if (mt_leb_len_fast(z) < mt_leb_len_fast(a)) {
+                        op = MT_OP_DELTA;
+                        v = z;
+                    }
+                }
+                q += mt_leb_put(q, v);
+                h2 = h1;
+                h1 = h0;
+                h0 = a;
+            }
+            prev = (match == 3 ? 0 : match) | rw << 2; /* a new entry is entry 0 */
+            *o = (uint8_t)(hdr | (op << 4));
+            o = q;
+        }
+        if ((uint32_t)(o - o0) >= due) {
+            SAMPLES_SAVE();
+            s->floor = cycle + 1;
+            s->samples += (size_t)(p - r) + 1;
+            s->last_sp = cycle;
+            sync_pair(s, ptr); /* resets the compressor (mt_enc_reset) */
+            s->samples -= (size_t)(p - r) + 1; /* counted once, below */
+            SAMPLES_LOAD();
+            h0 = h1 = h2 = HIST_EMPTY;
+            prev = 8;
+            run = 0;
+        }
+    }
+    SAMPLES_SAVE();
+#undef SAMPLES_SAVE
+#undef SAMPLES_LOAD
+    if (p > r) {
+        s->floor = p[-1].cycle + 1;
+        s->samples += (size_t)(p - r);
+        s->last_sp = p[-1].cycle;
+    }
+    return rc;
+}
+
+int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    if (s->ended || !s->have_section)
+        return n ? -1 : 0;
+    if (s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain)
+        return samples_rate1(s, r, n);
+    for (size_t i = 0; i < n; i++)
+        if (mt_swenc_sample(s, r[i].cycle, r[i].addr_rw & ~MT_ACCESS_REC_WRITE, (unsigned)(r[i].addr_rw >> 63)) != 0)
+            return -1;
+    return 0;
+}
+
 static int meta(mt_swenc *s, uint8_t *b, size_t n)
 {
     put(s, b, n);

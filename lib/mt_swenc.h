@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "mt_enc.h"
+#include "mt_event.h" /* mt_access_rec */
 #include "mt_fifo.h"
 #include "mt_unit.h" /* mt_unit_mark: the output marks a container indexes by */
 
@@ -46,6 +47,12 @@ int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, ui
 /* One sample at its sample point: cycle = ptr + k * rate for k >= 0 (k intervals without a
  * sample before it, k < 2^40). addr is a 56-bit byte address. Returns 0 or -1. */
 int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw);
+/* mt_swenc_sample for n samples in order: the same bytes and the same state as n calls, and on a
+ * refused sample the same as the calls up to it (-1; the ones before it are written).  At rate 1
+ * in the FULL format, batched (the every-access recorder's stream), it is one loop with the
+ * compressor's state in locals: per call, a sample's packet costs about as much as the call
+ * chain and the state's loads and stores through the batch's byte pointer (which may alias it). */
+int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n);
 int mt_swenc_marker(mt_swenc *s, uint32_t value);
 int mt_swenc_overflow(mt_swenc *s, uint32_t dropped);
 /* Writes END; further calls fail. */

@@ -242,6 +242,7 @@ void cpu_set_listener(mt_cpu *c, mt_access_listener fn, void *ctx, uint64_t firs
     c->listener = fn;
     c->listener_ctx = ctx;
     c->listener_kinds = (1u << MT_KIND_COUNT) - 1;
+    c->abuf = NULL;
     c->listener_due = fn ? cpu_local_cycle(c, first_due) : UINT64_MAX;
     c->sampler = NULL;
     c->spec_stamp = UINT64_MAX;
@@ -263,6 +264,7 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
     c->listener = from->listener;
     c->listener_ctx = from->listener_ctx;
     c->listener_kinds = from->listener_kinds;
+    c->abuf = from->abuf;
     c->pf = from->pf; /* the filter follows the listener's stream, which is the machine's */
     c->pf.ord_off = 0;
     c->pf.ord_off = cpu_filter_ordinal(from) - cpu_filter_ordinal(c); /* its ordinal goes on */
@@ -276,6 +278,11 @@ void cpu_take_listener(mt_cpu *c, const mt_cpu *from)
 }
 
 void cpu_set_listener_kinds(mt_cpu *c, uint32_t mask) { c->listener_kinds = mask; }
+
+void cpu_set_access_buf(mt_cpu *c, mt_access_buf *b)
+{
+    c->abuf = b && !c->cache && !c->observer && !c->pf.kinds ? b : NULL;
+}
 
 /* ---- the listener's page filter ---------------------------------------------------------- */
 
@@ -383,6 +390,7 @@ void cpu_set_page_batch(mt_cpu *c, struct ram_page_batch *batch, unsigned granul
 void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned granule_shift)
 {
     c->obs_batch = NULL;
+    c->abuf = NULL; /* the observer wants each access as it comes */
     c->observer = fn;
     c->observer_ctx = ctx;
     c->obs_last_unit = UINT64_MAX;

@@ -146,6 +146,19 @@ typedef struct {
  * (0 = every access, UINT64_MAX = none). */
 typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
 
+/* The every-access buffer (cpu_set_access_buf): the listener's, when it takes every access of
+ * listener_kinds as it comes and answers 0 (--trace-all alone: emu/trace/tracedev.c).  The
+ * hooked interpreter appends its fast paths' fetches and data accesses here, stamped, instead of
+ * calling cpu_access_due and the listener (~130 host instructions an access); the slow paths'
+ * accesses reach the same buffer through the listener, so it holds them in the hart's order.
+ * drain empties it (n = 0); false: the recorder failed and asked the hart to stop. */
+#define MT_ACCESS_BUF_CAP 1024u
+typedef struct mt_access_buf {
+    uint32_t n;
+    bool (*drain)(struct mt_access_buf *b);
+    mt_access_rec rec[MT_ACCESS_BUF_CAP];
+} mt_access_buf;
+
 /* The trace unit's sampler as the interpreter can feed it itself (cpu_set_sampler).  With the
  * unit's schedule (lib/mt_sched.h, machine time) beside the listener, the runs interpreter finds
  * the access a sample point captures when it is a fetch inside the run being entered (its stamp
@@ -355,6 +368,7 @@ typedef struct mt_cpu {
      * (emu/platform/smp.c), so the stamps of all harts together never go back. */
     uint64_t stamp_offset;
     uint32_t listener_kinds; /* 1 << kind of the accesses it wants (cpu_set_listener_kinds) */
+    mt_access_buf *abuf;     /* the listener's every-access buffer (cpu_set_access_buf), or NULL */
     mt_page_filter pf;       /* the listener's page filter (cpu_set_page_filter) */
     cpu_sampler *sampler;    /* cpu_set_sampler: the unit's schedule for the runs interpreter, or NULL */
     /* A capture the runs interpreter took ahead of its fetch (cpu_sampler): the fetch's stamp in
@@ -466,6 +480,10 @@ void cpu_take_listener(mt_cpu *cpu, const mt_cpu *from);
 /* Only accesses whose kind is in `mask` (1 << mt_kind) go to the listener (cpu_set_listener
  * resets it to all): an every-access recorder of loads and stores then costs a fetch nothing. */
 void cpu_set_listener_kinds(mt_cpu *cpu, uint32_t mask);
+/* The listener's every-access buffer (mt_access_buf; NULL: none).  Set after cpu_set_listener,
+ * which clears it; it follows the listener (cpu_take_listener).  Not taken (NULL) with a cache
+ * model, a page observer or the page filter, whose hooks want each access as it comes. */
+void cpu_set_access_buf(mt_cpu *cpu, mt_access_buf *b);
 /* The listener's schedule for the runs interpreter (cpu_sampler; NULL: none).  Set after
  * cpu_set_listener, which clears it; it follows the listener (cpu_take_listener). */
 void cpu_set_sampler(mt_cpu *cpu, cpu_sampler *smp);

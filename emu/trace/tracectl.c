@@ -528,6 +528,9 @@ typedef struct {
     bool active;
 } rtl_side;
 
+/* --trace-all's batch (16 bytes a sample): small enough to stay in the first-level cache */
+#define ALL_BATCH 1024u
+
 struct trace_session {
     struct trace_options o;
     uint64_t ram_base, ram_end;
@@ -545,6 +548,11 @@ struct trace_session {
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
+    /* --trace-all's samples not yet encoded: appended per access, encoded ALL_BATCH at a time
+     * (all_flush) in one loop that keeps the compressor's state in registers; flushed before a
+     * marker and at the end, so the stream's bytes are those of one mt_writer_sample per access */
+    unsigned all_n;
+    mt_access_rec all_buf[ALL_BATCH];
     /* The model and the device on cache lines of their own: with the model on its own thread
      * (emu/trace/tracepipe.h) each is written per sample by a different core. */
     _Alignas(64) mt_unit unit; /* model */
@@ -682,6 +690,18 @@ static bool all_start(struct trace_session *s, uint64_t cycle)
     return mt_writer_section(s->all, 0, MT_FMT_FULL, 1, cycle) == 0;
 }
 
+/* Encodes the batched samples; false (all_failed) when the writer refused them. */
+static bool all_flush(struct trace_session *s)
+{
+    const unsigned n = s->all_n;
+    s->all_n = 0;
+    if (n && mt_writer_samples(s->all, s->all_buf, n) != 0) {
+        s->all_failed = true; /* trace_session_finish says what failed */
+        return false;
+    }
+    return true;
+}
+
 /* Also the recorder's access call itself when --trace-all is alone (no reduce or spatial filter):
  * the device then hands it only accesses of all_kinds on all_tap, rec_access's own test. */
 static bool all_access(void *ctx, const mt_access *a)
@@ -691,11 +711,34 @@ static bool all_access(void *ctx, const mt_access *a)
         return true;
     if (!all_start(s, a->cycle))
         return false;
-    if (mt_writer_sample(s->all, a->cycle, a->addr, a->write) != 0) {
+    s->all_buf[s->all_n++] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0)};
+    s->all_samples++;
+    return s->all_n < ALL_BATCH || all_flush(s);
+}
+
+/* all_access for a batch (the device's every-access buffer: tracedev_recorder.access_batch), after
+ * the samples all_access batched before it. */
+static bool all_batch(void *ctx, mt_access_rec *r, size_t n)
+{
+    struct trace_session *s = ctx;
+    if (s->o.all_ram_only) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t addr = r[i].addr_rw & MT_PADDR_MASK;
+            if (addr >= s->ram_base && addr < s->ram_end)
+                r[k++] = r[i];
+        }
+        n = k;
+    }
+    if (!n)
+        return true;
+    if (!all_start(s, r[0].cycle) || !all_flush(s))
+        return false;
+    s->all_samples += n;
+    if (mt_writer_samples(s->all, r, n) != 0) {
         s->all_failed = true; /* trace_session_finish says what failed */
         return false;
     }
-    s->all_samples++;
     return true;
 }
 
@@ -836,7 +879,7 @@ static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
     struct trace_session *s = ctx;
     if (!s->all)
         return true;
-    if (!all_start(s, cycle))
+    if (!all_start(s, cycle) || !all_flush(s))
         return false;
     s->all_markers++;
     return mt_writer_marker(s->all, value) == 0;
@@ -1076,6 +1119,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                                        : s->all && !filtered                     ? all_access
                                                                                  : rec_access,
                              .marker = all_marker,
+                             .access_batch = s->all && !filtered ? all_batch : NULL,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
@@ -1178,6 +1222,8 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
 {
     s->finished = true;
     bool ok = tracedev_finish(&s->dev);
+    if (s->all && !s->all_failed && !all_flush(s)) /* the last samples, after the last access */
+        ok = false;
     int rc = 0;
     char we[400];
     if (s->unit.order_errors || (s->ls && mt_lockstep_model(s->ls)->order_errors))

@@ -1,10 +1,13 @@
 #include "emu/trace/tracedev.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "emu/trace/tracepipe.h"
 
 #include "mt_regs.h"
+
+static bool abuf_drain(mt_access_buf *b);
 
 /* ---- the C model as a backend ---------------------------------------------------------- */
 
@@ -57,6 +60,7 @@ tracedev_backend tracedev_model_backend(mt_unit *u)
 void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec)
 {
     memset(d, 0, sizeof *d);
+    d->abuf.drain = abuf_drain;
     d->be = *be;
     if (rec)
         d->rec = *rec;
@@ -94,6 +98,7 @@ static void fail(mt_tracedev *d)
 static uint64_t model_only_listener(void *ctx, const mt_access *a);
 static uint64_t recorder_only_listener(void *ctx, const mt_access *a);
 static uint64_t every_access_listener(void *ctx, const mt_access *a);
+static uint64_t buffered_listener(void *ctx, const mt_access *a);
 
 /* The recorder behind the CPU's page filter with the C model idle (no session, no register write
  * waiting for an access: its next due UINT64_MAX, which only a register write changes, and each
@@ -124,16 +129,65 @@ static void recorder_kinds(mt_tracedev *d)
         cpu_set_listener_kinds(d->cpu, d->rec.kind_mask);
 }
 
+/* Hands the buffered accesses to the recorder (mt_access_buf's drain): the one-per-cycle test and
+ * the counts of recorder_hears, for the batch. */
+static bool abuf_drain(mt_access_buf *b)
+{
+    mt_tracedev *d = (mt_tracedev *)((char *)b - offsetof(mt_tracedev, abuf));
+    const uint32_t n = b->n;
+    uint32_t k = 0;
+    b->n = 0;
+    if (d->failed)
+        return false;
+    uint64_t last = d->rec_last;
+    for (uint32_t i = 0; i < n; i++) {
+        const mt_access_rec r = b->rec[i];
+        if (r.cycle < last) {
+            d->collisions++;
+            continue;
+        }
+        last = r.cycle + 1;
+        b->rec[k++] = r;
+    }
+    d->rec_last = last;
+    d->rec_accesses += k;
+    if (k && !d->rec.access_batch(d->rec.ctx, b->rec, k)) {
+        fail(d);
+        return false;
+    }
+    return true;
+}
+
+/* every_access_listener with rec.access_batch: the access into the buffer, where the CPU's hooked
+ * interpreter puts its fast paths' accesses itself (cpu_set_access_buf). */
+static uint64_t buffered_listener(void *ctx, const mt_access *a)
+{
+    mt_tracedev *d = ctx;
+    if (d->failed)
+        return UINT64_MAX;
+    if (((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
+        mt_access_buf *b = &d->abuf;
+        b->rec[b->n] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0)};
+        if (++b->n == MT_ACCESS_BUF_CAP && !abuf_drain(b))
+            return UINT64_MAX;
+    }
+    return 0;
+}
+
 void tracedev_rearm(mt_tracedev *d)
 {
     if (!d->cpu)
         return;
+    if (d->abuf.n) /* before the listener changes: the recorder may get single accesses next */
+        abuf_drain(&d->abuf);
+    const bool buffered = every_access_alone(d) && d->rec.access_batch;
     if (d->pipe) {
         cpu_set_listener(d->cpu, tracepipe_listener, d->pipe, due(d));
         cpu_set_sampler(d->cpu, tracepipe_sampler(d->pipe));
     } else
         cpu_set_listener(d->cpu, d->model && !d->rec.access && !d->failed ? model_only_listener
                                  : recorder_alone(d)                      ? recorder_only_listener
+                                 : buffered                               ? buffered_listener
                                  : every_access_alone(d)                  ? every_access_listener
                                                                           : tracedev_listener,
                          d, due(d));
@@ -143,6 +197,8 @@ void tracedev_rearm(mt_tracedev *d)
         d->rec_ord = cpu_filter_ordinal(d->cpu) - 1; /* the next access is heard: nothing skipped */
     }
     recorder_kinds(d);
+    if (buffered && !d->pipe)
+        cpu_set_access_buf(d->cpu, &d->abuf);
 }
 
 void tracedev_page_pair(mt_tracedev *d, uint64_t last, uint64_t other)
@@ -292,6 +348,8 @@ static bool dev_write(void *ctx, uint64_t off, unsigned size, uint64_t val)
         d->bad_mmio++;
         return true;
     }
+    if (d->abuf.n) /* the accesses before the write, a MARKER's place in the recorder's stream */
+        abuf_drain(&d->abuf);
     uint64_t cycle = cpu_time(d->cpu);
     d->mmio_writes++;
     if (d->pipe)
@@ -360,6 +418,8 @@ void tracedev_release(mt_tracedev *d)
 
 bool tracedev_finish(mt_tracedev *d)
 {
+    if (d->abuf.n)
+        abuf_drain(&d->abuf);
     if (d->cpu) /* the alternation steps the CPU's page filter still holds */
         cpu_page_filter_flush(d->cpu);
     if (d->cpu && d->rec.skipped && page_filtered(d)) /* the repeats since the last one heard */

@@ -58,6 +58,13 @@ typedef struct {
      * an alternation is armed (tracedev_page_pair): its held steps have no ordinal. */
     void (*skipped)(void *ctx, uint64_t n);
     bool (*marker)(void *ctx, uint64_t cycle, uint32_t value);
+    /* Optional, without page_changes: `n` accesses of its kinds and tap, in order, one per cycle,
+     * as `access` would get them one by one (it may reorder nothing, but may overwrite r).  With
+     * it, while the recorder alone takes every access (the unit idle), the CPU appends them to
+     * the device's buffer (cpu_set_access_buf) and the recorder gets them in batches: drained
+     * when full, before a register write (a MARKER's place in the stream), at a re-arm and at
+     * tracedev_finish. */
+    bool (*access_batch)(void *ctx, mt_access_rec *r, size_t n);
 } tracedev_recorder;
 
 typedef struct mt_tracedev {
@@ -80,6 +87,7 @@ typedef struct mt_tracedev {
     uint64_t pipe_taken_back; /* ... and took back (a slow path or trap before the access) */
     uint64_t pipe_data_ahead; /* of those taken, data accesses known before the run */
     double pipe_seconds;    /* its CPU time */
+    mt_access_buf abuf;     /* rec.access_batch's buffer (cpu.h): the accesses not yet handed over */
 } mt_tracedev;
 
 void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_recorder *rec);

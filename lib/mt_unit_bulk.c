@@ -234,16 +234,24 @@ int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
     if (u->acc_valid || u->nwrites || (u->sp_on && mt_usp_busy(&u->sp)))
         return 0;
     /* stretch after stretch while they advance (each one exact on its own: mt_unit_advance would
-     * call the bulk step again for the next; a stretch that ends at an act, an entry or a switch
-     * the generic clock must take returns to it) */
+     * call the bulk step again for the next, or one of its fast paths, which equal the generic
+     * clock; a stretch that ends at an entry or a switch the generic clock must take returns to
+     * it).  After an act the next stretch is taken here too: in a busy session (an act every
+     * PACE cycles) the turn through mt_unit_advance's tests for its fast paths, which a stalled
+     * unit never passes, was a tenth of an act's cost (docs/robustness.md, ninth session).  Not
+     * for mt_unit_stop's call (cycle UINT64_MAX): it must see the unit after each act, so as not
+     * to pass the first idle cycle; nor once the act left the spatial pass busy (the
+     * precondition above). */
     int advanced = 0;
     while (u->now < cycle) {
         const uint64_t from = u->now, quiet = u->bulk_quiet_switches, acts = u->bulk_acts;
         if (!bulk_stretch(u, cycle))
             break;
         advanced = 1;
-        if (u->bulk_quiet_switches == quiet || u->bulk_acts != acts || u->now == from)
-            break; /* (only a quiet switch goes on to the next stretch here) */
+        if (u->now == from || (u->bulk_quiet_switches == quiet && u->bulk_acts == acts))
+            break; /* an entry or a switch ended the stretch */
+        if (u->bulk_acts != acts && (cycle == UINT64_MAX || (u->sp_on && mt_usp_busy(&u->sp))))
+            break;
     }
     return advanced;
 }

@@ -258,6 +258,7 @@ static void run_hooked(const uint8_t *d, extent *e, int via_sched, int cut, buf 
             continue; /* one access per cycle */
         last = c;
         if (!via_sched || direct) {
+            mt_unit_settle(u, c); /* (as the emulator's hook: a pending TAP write applied first) */
             if (a.tap == mt_unit_tap(u) && c >= mt_unit_next_due(u) && c >= u->now)
                 mt_unit_access_cycle(u, &a);
             if (via_sched)

@@ -106,6 +106,8 @@ typedef struct {
     uint64_t now;
     int lazy; /* 1 (default): skip quiet cycles arithmetically; 0: clock every cycle */
     int fast; /* 1 (default, with lazy): plain sampling cycles take a shortcut of clock_one */
+    int lean; /* 0 (default); 1 (with lazy): a unit stalled in a session of short sections is
+               * clocked by the lean clock instead of the bulk step's stretches (mt_unit_bulk.c) */
     /* inputs recorded for cycle `now` */
     mt_access acc;
     uint8_t acc_valid;
@@ -159,8 +161,8 @@ typedef struct {
     uint64_t order_errors; /* accesses ignored for breaking the contract */
     /* the lazy model's bulk step (lib/mt_unit_bulk.c): cycles it completed, section switches it
      * made arithmetically, acts it clocked at a stretch's end, switches it clocked without the
-     * generic clock (observers only: for tests and profiles) */
-    uint64_t bulk_cycles, bulk_switches, bulk_acts, bulk_quiet_switches;
+     * generic clock, cycles the lean clock completed (observers only: for tests and profiles) */
+    uint64_t bulk_cycles, bulk_switches, bulk_acts, bulk_quiet_switches, lean_cycles;
     /* batched output (mt_unit_batch_output) */
     int batch;
     uint8_t *stage;

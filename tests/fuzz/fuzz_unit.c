@@ -166,6 +166,16 @@ static int advance_within_budget(mt_unit *u, uint64_t c)
     return 1;
 }
 
+/* Which lazy passes run with the lean clock for sessions of short sections (lib/mt_unit_bulk.c,
+ * mt_unit_clock_lean): the first (a), compared with per-cycle clocking, and the second protocol
+ * pass (q), compared with the first (h), which keeps the bulk step's stretches, so that both
+ * ways of completing a busy session's cycles are checked on every input.  A busy input made
+ * about 240 acts in each lazy pass, each about 1,000 instructions through the stretches
+ * (docs/robustness.md, ninth session). */
+#ifndef LEAN_PASSES
+#define LEAN_PASSES 1
+#endif
+
 /* One pass over e's items, the unit clocked lazily or every cycle.  With `cut` (the lazy pass,
  * the first) it also applies OUT_BUDGET, shortening e where the stream passes it; the passes
  * after it take the shortened e. */
@@ -173,6 +183,7 @@ static void run(const uint8_t *d, extent *e, int lazy, int cut, buf *out, uint64
 {
     mt_unit *u = unit_for(lazy, d, e->size, out);
     u->lazy = lazy;
+    u->lean = LEAN_PASSES; /* (the lazy pass: the lean clock, checked against per-cycle clocking) */
 #ifndef RUN_UNBATCHED
     if (mt_unit_batch_output(u, 1) != 0)
         abort();
@@ -223,6 +234,7 @@ static void run_hooked(const uint8_t *d, extent *e, int via_sched, int cut, buf 
 {
     const size_t n = e->size;
     mt_unit *u = unit_for(2 + via_sched, d, n, out);
+    u->lean = LEAN_PASSES && via_sched; /* h keeps the bulk step's stretches, q is compared with it */
     if (via_sched && mt_unit_batch_output(u, 1) != 0) /* as the emulator runs it */
         abort();
     mt_sched s;

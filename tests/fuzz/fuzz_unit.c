@@ -184,10 +184,11 @@ static void run(const uint8_t *d, extent *e, int lazy, int cut, buf *out, uint64
     mt_unit *u = unit_for(lazy, d, e->size, out);
     u->lazy = lazy;
     u->lean = LEAN_PASSES; /* (the lazy pass: the lean clock, checked against per-cycle clocking) */
-#ifndef RUN_UNBATCHED
+    /* batched output, as q's: a drain is occ -= n, not a ring pop and a call of the sink per
+     * stretch or cycle (9 % of a busy input's instructions); h is the pass that checks the
+     * unbatched mode, against q */
     if (mt_unit_batch_output(u, 1) != 0)
         abort();
-#endif
     uint64_t c = 1;
     *samples = 0;
     for (size_t i = 2; i + 4 <= e->size; i += 4) {
@@ -270,7 +271,9 @@ static void run_hooked(const uint8_t *d, extent *e, int via_sched, int cut, buf 
             continue; /* one access per cycle */
         last = c;
         if (!via_sched || direct) {
-            mt_unit_settle(u, c); /* (as the emulator's hook: a pending TAP write applied first) */
+            /* as the emulator's hook: a write pending from an earlier cycle applied first, so the
+             * tap test does not depend on whether the budget's steps above applied it */
+            mt_unit_settle(u, c);
             if (a.tap == mt_unit_tap(u) && c >= mt_unit_next_due(u) && c >= u->now)
                 mt_unit_access_cycle(u, &a);
             if (via_sched)

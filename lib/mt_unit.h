@@ -106,6 +106,8 @@ typedef struct {
     uint64_t now;
     int lazy; /* 1 (default): skip quiet cycles arithmetically; 0: clock every cycle */
     int fast; /* 1 (default, with lazy): plain sampling cycles take a shortcut of clock_one */
+    int lean; /* 0 (default); 1 (with lazy): a unit stalled in a session of short sections is
+               * clocked by the lean clock instead of the bulk step's stretches (mt_unit_bulk.c) */
     /* inputs recorded for cycle `now` */
     mt_access acc;
     uint8_t acc_valid;
@@ -159,8 +161,8 @@ typedef struct {
     uint64_t order_errors; /* accesses ignored for breaking the contract */
     /* the lazy model's bulk step (lib/mt_unit_bulk.c): cycles it completed, section switches it
      * made arithmetically, acts it clocked at a stretch's end, switches it clocked without the
-     * generic clock (observers only: for tests and profiles) */
-    uint64_t bulk_cycles, bulk_switches, bulk_acts, bulk_quiet_switches;
+     * generic clock, cycles the lean clock completed (observers only: for tests and profiles) */
+    uint64_t bulk_cycles, bulk_switches, bulk_acts, bulk_quiet_switches, lean_cycles;
     /* batched output (mt_unit_batch_output) */
     int batch;
     uint8_t *stage;
@@ -212,10 +214,26 @@ uint32_t mt_unit_mmio_read(mt_unit *u, uint64_t cycle, uint32_t off);
  * and the FIFO is empty. Returns the first cycle at which the unit is idle. */
 uint64_t mt_unit_stop(mt_unit *u, uint64_t cycle);
 
-/* Earliest cycle at which an access could be captured (UINT64_MAX when not sampling). */
-/* The tap the unit samples: latched while a session runs, else as written. */
+/* The tap the unit samples: latched while a session runs, else as written.  A register write
+ * not yet applied (mt_unit_settle) is not in it. */
 static inline unsigned mt_unit_tap(const mt_unit *u) { return u->active ? u->cfg.tap : u->regs.tap; }
 
+/* What a caller that filters accesses by mt_unit_tap (the emulator's hook) does first with an
+ * access of `cycle`: a register write still pending from an earlier cycle applies at that
+ * cycle's end and may change TAP or start a session, so the cycles before `cycle` are completed
+ * and mt_unit_tap answers with the write applied.  Otherwise an access of the new tap was
+ * compared with the old one and never given, nor the unit advanced, so the write stayed pending
+ * and the session missed every access of its tap until some other input came (fuzz_unit_modes,
+ * docs/robustness.md, ninth session).  Exact: accesses come in cycle order, so no input comes
+ * for the cycles completed.  An access in the write's own cycle sees the old tap, as the write
+ * applies after it. */
+static inline void mt_unit_settle(mt_unit *u, uint64_t cycle)
+{
+    if (u->nwrites && cycle > u->now)
+        mt_unit_advance(u, cycle);
+}
+
+/* Earliest cycle at which an access could be captured (UINT64_MAX when not sampling). */
 static inline uint64_t mt_unit_next_due(const mt_unit *u)
 {
     if (u->nwrites)

@@ -229,21 +229,51 @@ static int bulk_stretch(mt_unit *u, uint64_t cycle)
     return u->now > from;
 }
 
+/* The longest section length (both LEN_H and LEN_L) for which the lean clock stands in for the
+ * stretches: with sections of a few cycles a stretch ends at a switch every few cycles and at an
+ * act every PACE (a busy session), each stretch a search for the next act, a skip, a quiet
+ * switch or an act: about 1,000 instructions an act against 200 for clocking its 5 cycles one
+ * by one with the lean clock (callgrind, docs/robustness.md, ninth session).  Longer sections
+ * have longer stretches, which the bulk step skips. */
+#define LEAN_SECTION_MAX 8
+
+/* The state the lean clock takes (mt_unit_clock_lean): a session of short sections, no input,
+ * no front end, nothing held, no RUN, and nothing pending but a SECTION, a SYNC or an OVERFLOW. */
+static int lean_ok(const mt_unit *u)
+{
+    return u->lean && u->active && !u->sp_on && !u->rd_on && !u->hold.valid && !u->marker_pending &&
+           !u->marker_urgent && !u->end_pending && !u->enc.run_cnt &&
+           u->cfg.len_h <= LEAN_SECTION_MAX && u->cfg.len_l <= LEAN_SECTION_MAX;
+}
+
 int mt_unit_bulk_step(mt_unit *u, uint64_t cycle)
 {
     if (u->acc_valid || u->nwrites || (u->sp_on && mt_usp_busy(&u->sp)))
         return 0;
+    if (cycle != UINT64_MAX && lean_ok(u)) { /* (mt_unit_stop's call: a stopped unit is not active) */
+        u->lean_cycles += cycle - u->now;
+        mt_unit_clock_lean(u, cycle);
+        return 1;
+    }
     /* stretch after stretch while they advance (each one exact on its own: mt_unit_advance would
-     * call the bulk step again for the next; a stretch that ends at an act, an entry or a switch
-     * the generic clock must take returns to it) */
+     * call the bulk step again for the next, or one of its fast paths, which equal the generic
+     * clock; a stretch that ends at an entry or a switch the generic clock must take returns to
+     * it).  After an act the next stretch is taken here too: in a busy session (an act every
+     * PACE cycles) the turn through mt_unit_advance's tests for its fast paths, which a stalled
+     * unit never passes, was a tenth of an act's cost (docs/robustness.md, ninth session).  Not
+     * for mt_unit_stop's call (cycle UINT64_MAX): it must see the unit after each act, so as not
+     * to pass the first idle cycle; nor once the act left the spatial pass busy (the
+     * precondition above). */
     int advanced = 0;
     while (u->now < cycle) {
         const uint64_t from = u->now, quiet = u->bulk_quiet_switches, acts = u->bulk_acts;
         if (!bulk_stretch(u, cycle))
             break;
         advanced = 1;
-        if (u->bulk_quiet_switches == quiet || u->bulk_acts != acts || u->now == from)
-            break; /* (only a quiet switch goes on to the next stretch here) */
+        if (u->now == from || (u->bulk_quiet_switches == quiet && u->bulk_acts == acts))
+            break; /* an entry or a switch ended the stretch */
+        if (u->bulk_acts != acts && (cycle == UINT64_MAX || (u->sp_on && mt_usp_busy(&u->sp))))
+            break;
     }
     return advanced;
 }

@@ -54,6 +54,68 @@ void mt_unit_clock_quiet_switch(mt_unit *u)
     u->now = t + 1;
 }
 
+void mt_unit_clock_lean(mt_unit *u, uint64_t cycle)
+{
+    /* mt_unit_clock_one for a unit in a session without input, front end, held sample, RUN or
+     * pending MARKER or END (mt_unit_bulk.c, lean_ok): the capture, the front ends and the
+     * register writes have nothing to do; the arbitration's winner is the SECTION if one is due,
+     * else the SYNC if one is due, else an OVERFLOW if one is due and the FIFO is at half or
+     * below, else none (mt_unit_winner with those facts), and it is chosen when there is room and
+     * it is not a rest cycle.  No cycle can leave that state: no sample is captured, so none is
+     * held, absorbed or dropped (no RUN, no new drop), and no MARKER or END becomes due without
+     * a register write.  The steps below are the generic
+     * clock's, in its order, each with the same helper. */
+    uint8_t pkt[MT_PKT_MAX];
+    while (u->now < cycle) {
+        const uint64_t t = u->now;
+        if (u->fifo.occ) /* A. drain */
+            drain(u, u->p.drain);
+        const int room = has_room(u) && t >= u->rest_until; /* (after the drain, as clock_one) */
+        if (t == u->sec_end) /* B. schedule (hold empty: section_switch drops nothing) */
+            section_switch(u, t);
+        open_due_interval(u, t);
+        const int overflow = u->drop_pending && u->fifo.occ <= u->p.depth / 2;
+        if (room && (u->sect_pending || u->sync_pending || overflow)) { /* D. arbitration */
+            uint32_t n;
+            unsigned kind = MT_INFLIGHT_PLAIN, bound;
+            if (u->sect_pending) {
+                n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r,
+                                             u->sect_switch ? u->sec_start : u->rep_cycle);
+                bound = BOUND_SECTION;
+                if (u->sect_switch) {
+                    u->rep_idx = 0;
+                    u->rep_cycle = u->sec_start;
+                }
+                mt_enc_reset(&u->enc, u->sec_fmt);
+                u->sect_pending = u->sect_switch = 0;
+                u->hold.after = 0;
+            } else if (u->sync_pending) {
+                const uint32_t prev = u->sync_bytes + u->pipe_bytes;
+                n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+                bound = BOUND_SYNC;
+                if (u->on_sync) {
+                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
+                                            .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
+                    u->on_sync(u->on_sync_ctx, &m);
+                }
+                u->sync_seq++;
+                kind = MT_INFLIGHT_SYNC;
+                mt_enc_reset(&u->enc, u->enc.fmt);
+                u->sync_pending = 0;
+                u->sect_pending = 1;
+            } else { /* (an OVERFLOW waits for the FIFO at half, after a SECTION or SYNC) */
+                n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending);
+                bound = BOUND_VALUE;
+                u->drop_pending = 0;
+            }
+            choose(u, pkt, n, kind, bound, t); /* E. (marker_urgent stays 0: no MARKER pending) */
+        }
+        enter_due(u, t);
+        sync_check(u, t);
+        u->now = t + 1;
+    }
+}
+
 uint64_t mt_unit_repeat_switches(mt_unit *u, uint64_t j)
 {
     uint64_t s = u->sec_end; /* the first switch */

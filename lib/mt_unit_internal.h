@@ -29,6 +29,9 @@ uint64_t mt_unit_repeat_switches(mt_unit *u, uint64_t j);
  * the drain and no ready sample in the hold): the generic clock's steps that do anything then
  * (drain, switch with its drop of a sample behind the barrier, interval, entry). */
 void mt_unit_clock_quiet_switch(mt_unit *u);
+/* mt_unit_clock.c: cycles [now, cycle) of a unit in the lean state (mt_unit_bulk.c, lean_ok):
+ * the generic clock with that state's facts substituted, cycle by cycle. */
+void mt_unit_clock_lean(mt_unit *u, uint64_t cycle);
 /* mt_unit_bulk.c: completes cycles from now towards `cycle` in one step when no input is
  * recorded and the generic clock would only drain, open intervals and switch sections in them
  * (a stalled unit: the arbitration waits for room, a rest cycle or the hold's readiness).

@@ -222,6 +222,7 @@ static void rec_skipped(mt_tracedev *d, uint64_t ord)
 static inline __attribute__((always_inline)) uint64_t model_listener(mt_tracedev *d, const mt_access *a)
 {
     mt_unit *u = d->model;
+    mt_unit_settle(u, a->cycle); /* a pending write (TAP, ENABLE) applied before the tap test */
     if (a->tap == model_tap(u)) {
         if (a->cycle < d->last_cycle || a->cycle < u->now) {
             d->collisions++;
@@ -307,6 +308,10 @@ uint64_t tracedev_listener(void *ctx, const mt_access *a)
     /* The unit takes one access per cycle, of its own tap: filtering the tap here keeps a core
      * access and the DRAM transfer it causes (same cycle) from both claiming that cycle. */
     uint64_t unit_due = d->be.next_due(d->be.ctx);
+    if (d->model && a->cycle >= unit_due) {
+        mt_unit_settle(d->model, a->cycle); /* as model_listener */
+        unit_due = mt_unit_next_due(d->model);
+    }
     if (a->cycle >= unit_due && a->tap == d->be.tap(d->be.ctx)) {
         if (a->cycle < d->last_cycle || a->cycle < d->be.now(d->be.ctx)) {
             d->collisions++;

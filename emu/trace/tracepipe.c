@@ -109,6 +109,8 @@ uint64_t tracepipe_due(tracepipe *p)
 static uint64_t give_direct(tracepipe *p, const mt_access *a)
 {
     mt_unit *u = p->u;
+    if (a->cycle >= mt_unit_next_due(u))
+        mt_unit_settle(u, a->cycle); /* a pending write (TAP, ENABLE) applied before the tap test */
     if (a->cycle >= mt_unit_next_due(u) && a->tap == mt_unit_tap(u)) {
         if (a->cycle < p->smp.last_cycle || a->cycle < u->now) {
             p->collisions++;

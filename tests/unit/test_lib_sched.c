@@ -24,6 +24,8 @@ typedef struct {
 
 static void give_hooked(mt_unit *u, const mt_access *a, uint64_t *given)
 {
+    if (a->cycle >= mt_unit_next_due(u))
+        mt_unit_settle(u, a->cycle); /* a write pending from an earlier cycle applies first */
     if ((a->tap & 1) == mt_unit_tap(u) && a->cycle >= mt_unit_next_due(u) && a->cycle >= u->now) {
         mt_unit_access_cycle(u, a);
         (*given)++;
@@ -160,11 +162,68 @@ static void test_sched_copy_rules(void **state)
     mt_unit_free(&u);
 }
 
+/* A write that changes TAP (and enables a session) while the hook filters by the old tap: the
+ * hook and the schedule's copy must give the model what a model fed every access captures.  The
+ * unit sampled the DRAM tap; the guest writes TAP = core and ENABLE in one cycle and then makes
+ * only core accesses.  Without mt_unit_settle the hook compared each with the old tap, gave none,
+ * so never advanced the unit: the write stayed pending and the session captured nothing
+ * (fuzz_unit_modes found it, docs/robustness.md, ninth session). */
+static void test_hook_after_tap_write(void **state)
+{
+    (void)state;
+    for (int batched = 0; batched < 2; batched++) {
+        tu_buf out[3] = {{0}, {0}, {0}};
+        mt_unit every, hook;
+        sched_side b = {0};
+        mt_unit_params p = {.depth = 256, .drain = 2, .sink = tu_buf_put, .sink_ctx = &out[0]};
+        assert_int_equal(mt_unit_init(&every, &p), 0);
+        p.sink_ctx = &out[1];
+        assert_int_equal(mt_unit_init(&hook, &p), 0);
+        p.sink_ctx = &out[2];
+        assert_int_equal(mt_unit_init(&b.u, &p), 0);
+        if (batched)
+            assert_int_equal(mt_unit_batch_output(&b.u, 1), 0);
+        const uint32_t w[][2] = {{MT_REG_TAP, MT_TAP_DRAM}, {MT_REG_RATE_H, 3}, {MT_REG_TAP, MT_TAP_CORE},
+                                 {MT_REG_CTRL, MT_CTRL_ENABLE}};
+        for (unsigned k = 0; k < 4; k++) { /* the first at cycle 10, the last two together at 20 */
+            const uint64_t c = k == 0 ? 10 : k == 1 ? 15 : 20;
+            mt_unit_mmio_write(&every, c, w[k][0], w[k][1]);
+            both_write(&hook, &b, c, w[k][0], w[k][1]);
+        }
+        uint64_t given_every = 0, given_hook = 0;
+        for (uint64_t c = 21; c < 3000; c += 2) {
+            const mt_access a = {.cycle = c, .addr = 0x80000000 + c * 64, .size = 8, .kind = MT_KIND_LOAD,
+                                 .tap = MT_TAP_CORE};
+            mt_unit_access_cycle(&every, &a);
+            given_every++;
+            give_hooked(&hook, &a, &given_hook);
+            side_access(&b, &a);
+        }
+        mt_unit_stop(&every, 3000);
+        mt_unit_stop(&hook, 3000);
+        mt_unit_stop(&b.u, 3000);
+        assert_true(every.samples > 250); /* (299: the session runs, the accesses are its tap) */
+        assert_true(given_hook > 0 && given_hook < given_every);
+        assert_int_equal(hook.samples, every.samples);
+        assert_int_equal(b.u.samples, every.samples);
+        for (int k = 1; k < 3; k++) {
+            assert_int_equal(out[k].n, out[0].n);
+            assert_memory_equal(out[k].p, out[0].p, out[0].n);
+        }
+        mt_unit_free(&every);
+        mt_unit_free(&hook);
+        mt_unit_free(&b.u);
+        for (int k = 0; k < 3; k++)
+            free(out[k].p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sched_picks_the_captures),
         cmocka_unit_test(test_sched_copy_rules),
+        cmocka_unit_test(test_hook_after_tap_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,6 +92,11 @@ enum { PLAIN, SPATIAL, REDUCE, MARKERS, BUSY, PACED };
  * stage_append, the only hand-over before mt_unit_stop here). */
 static uint64_t sync_saturated, stage_handovers;
 
+/* The lazy unit's lean flag (mt_unit_clock_lean for a stalled session of short sections), and
+ * the cycles it completed over run_trials' last call. */
+static int lean;
+static uint64_t lean_cycles;
+
 /* One random program: the same writes and accesses to a lazy unit (the bulk step) and to one
  * clocked every cycle.  Sections of 2 to 41 cycles (often 2 to 5) switch many times in a gap; the FIFO (32 to
  * 287 bytes, 1 to 3 bytes a cycle) fills and drops samples. */
@@ -110,6 +115,7 @@ static void trial(uint64_t seed, int mode, int batch, int reset, mt_unit u[2], t
         /* reset: the lazy unit is the last trial's, its buffers (the reduce path's) kept */
         assert_int_equal(k == 0 && reset ? mt_unit_reset(&u[k], &p) : mt_unit_init(&u[k], &p), 0);
         u[k].lazy = k == 0;
+        u[k].lean = k == 0 && lean;
         if (k == 0 && batch)
             assert_int_equal(mt_unit_batch_output(&u[k], 1), 0);
     }
@@ -210,12 +216,15 @@ static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64
     tu_buf out[2] = {{0}, {0}};
     mt_unit u[2];
     *bulk_cycles = *bulk_switches = *cycles = bulk_acts = bulk_quiet = sync_saturated = stage_handovers = 0;
+    lean_cycles = 0;
     for (int t = 0; t < n; t++) {
         trial(0xB01C + (uint64_t)t * 7919 + (uint64_t)mode * 104729, mode, t % 3 == 2, reset && t > 0, u, out);
         *bulk_cycles += u[0].bulk_cycles;
         *bulk_switches += u[0].bulk_switches;
         bulk_acts += u[0].bulk_acts;
         bulk_quiet += u[0].bulk_quiet_switches;
+        lean_cycles += u[0].lean_cycles;
+        assert_int_equal(u[1].lean_cycles, 0);
         assert_int_equal(u[1].bulk_acts, 0); /* the reference never takes it */
         assert_int_equal(u[1].bulk_quiet_switches, 0);
         *cycles += u[0].now;
@@ -226,10 +235,10 @@ static void run_trials(int mode, int n, int reset, uint64_t *bulk_cycles, uint64
     free(out[1].p);
     if (getenv("BULK_COUNTS"))
         printf("mode %d: %lu bulk cycles, %lu switches, %lu acts, %lu quiet switches, %lu cycles, "
-               "%lu comparisons with the SYNC count saturated, %lu stage hand-overs\n", mode,
+               "%lu comparisons with the SYNC count saturated, %lu stage hand-overs, %lu lean cycles\n", mode,
                (unsigned long)*bulk_cycles, (unsigned long)*bulk_switches, (unsigned long)bulk_acts,
                (unsigned long)bulk_quiet, (unsigned long)*cycles, (unsigned long)sync_saturated,
-               (unsigned long)stage_handovers);
+               (unsigned long)stage_handovers, (unsigned long)lean_cycles);
 }
 
 /* Bursts and spans: stalls on a full FIFO, rest cycles and held samples, switches in the gaps. */
@@ -311,6 +320,28 @@ static void test_bulk_quiet_switches(void **state)
     assert_true(bulk_acts > 100000);  /* (ACTS_PACED) */
 }
 
+/* The lean clock (mt_unit_clock_lean, fuzz_unit's lazy passes a and q) on the families whose
+ * sessions have short sections: every family compared with per-cycle clocking as above, the
+ * busy ones mostly clocked by it. */
+static void test_bulk_lean(void **state)
+{
+    (void)state;
+    uint64_t bc, bs, cycles;
+    lean = 1;
+    run_trials(BUSY, 40, 0, &bc, &bs, &cycles);
+    assert_true(lean_cycles > 300000); /* (676,551 of 3.9 million) */
+    assert_true(sync_saturated > 1000);
+    run_trials(PACED, 40, 0, &bc, &bs, &cycles);
+    assert_true(lean_cycles > 200000); /* (454,525 of 3.8 million) */
+    run_trials(PLAIN, 40, 0, &bc, &bs, &cycles);
+    assert_true(lean_cycles > 40000); /* (82,044: the first sessions' short sections) */
+    run_trials(MARKERS, 40, 0, &bc, &bs, &cycles);
+    assert_true(lean_cycles > 20000); /* (45,450) */
+    run_trials(REDUCE, 12, 1, &bc, &bs, &cycles); /* (a front end: never the lean clock's) */
+    run_trials(SPATIAL, 16, 0, &bc, &bs, &cycles);
+    lean = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_bulk_markers),
         cmocka_unit_test(test_bulk_busy),
         cmocka_unit_test(test_bulk_quiet_switches),
+        cmocka_unit_test(test_bulk_lean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

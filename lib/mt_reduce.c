@@ -343,9 +343,14 @@ static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
         f->hot[f->nhot++] = e;
     } else {
         uint32_t o = 0; /* the group's oldest goes to the list's front */
-        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++)
-            if (f->e[f->hot[j]].last < f->e[f->hot[o]].last)
+        uint64_t oldest = f->e[f->hot[0]].last; /* (a local: one load of an entry per slot) */
+        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++) {
+            const uint64_t l = f->e[f->hot[j]].last;
+            if (l < oldest) {
+                oldest = l;
                 o = j;
+            }
+        }
         f->e[f->hot[o]].hot = 0;
         list_push_front(f, f->hot[o]);
         f->hot[o] = e;
@@ -358,9 +363,12 @@ static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
 static inline uint32_t lru_small(const mt_reduce_filter *f)
 {
     uint32_t e = 0;
+    uint64_t oldest = f->e[0].last;
     for (uint32_t j = 1; j < f->n; j++)
-        if (f->e[j].last < f->e[e].last)
+        if (f->e[j].last < oldest) {
+            oldest = f->e[j].last;
             e = j;
+        }
     return e;
 }
 
@@ -435,7 +443,8 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
  * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i].  `hint`:
  * an entry that may hold the metapage (mt_reduce.up), taken when it does, else the filter is
  * searched. */
-static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i, uint32_t hint)
+static inline __attribute__((always_inline)) bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i,
+                                                                  uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
     const bool small = f->k <= MT_REDUCE_SMALL_K;

@@ -343,9 +343,14 @@ static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
         f->hot[f->nhot++] = e;
     } else {
         uint32_t o = 0; /* the group's oldest goes to the list's front */
-        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++)
-            if (f->e[f->hot[j]].last < f->e[f->hot[o]].last)
+        uint64_t oldest = f->e[f->hot[0]].last; /* (a local: one load of an entry per slot) */
+        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++) {
+            const uint64_t l = f->e[f->hot[j]].last;
+            if (l < oldest) {
+                oldest = l;
                 o = j;
+            }
+        }
         f->e[f->hot[o]].hot = 0;
         list_push_front(f, f->hot[o]);
         f->hot[o] = e;
@@ -358,9 +363,12 @@ static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
 static inline uint32_t lru_small(const mt_reduce_filter *f)
 {
     uint32_t e = 0;
+    uint64_t oldest = f->e[0].last;
     for (uint32_t j = 1; j < f->n; j++)
-        if (f->e[j].last < f->e[e].last)
+        if (f->e[j].last < oldest) {
+            oldest = f->e[j].last;
             e = j;
+        }
     return e;
 }
 
@@ -435,7 +443,8 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
  * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i].  `hint`:
  * an entry that may hold the metapage (mt_reduce.up), taken when it does, else the filter is
  * searched. */
-static bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i, uint32_t hint)
+static inline __attribute__((always_inline)) bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i,
+                                                                  uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
     const bool small = f->k <= MT_REDUCE_SMALL_K;
@@ -493,12 +502,14 @@ static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
  * page there; another page with the same bits may have taken it since, so a miss looks at all. */
 static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
 {
-    const unsigned m = r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)];
-    if (m && r->hold[m - 1].page == page4k + 1)
-        return &r->hold[m - 1];
+    uint8_t *m = &r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)];
+    if (*m && r->hold[*m - 1].page == page4k + 1)
+        return &r->hold[*m - 1];
     for (unsigned j = 0; j < MT_REDUCE_HOLD; j++)
-        if (r->hold[j].page == page4k + 1)
+        if (r->hold[j].page == page4k + 1) {
+            *m = (uint8_t)(j + 1); /* the next look-up of this page finds it at once */
             return &r->hold[j];
+        }
     return NULL;
 }
 
@@ -551,9 +562,43 @@ static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, u
     hold_note(r, h, page4k, t, e0);
 }
 
+/* A plain hit of slot h's page at the n sizes it reaches: what filter_ref does at each on that
+ * hit, without the search (mt_reduce.h mt_reduce_hold).  Unrolled, from the largest size reached
+ * down (the entries are distinct, one per filter, so the order of the stores is free): a loop's
+ * count and branch per size cost as much as the stores (issue 22). */
+static inline __attribute__((always_inline)) void plain_hit(const mt_reduce_hold *h, unsigned n, uint64_t t,
+                                                            uint64_t page4k, unsigned rw)
+{
+#define PLAIN_HIT_SIZE(i)                                                                             \
+    case (i) + 1: {                                                                                   \
+        mt_reduce_entry *x = h->ep[i];                                                                \
+        x->pend = 1;                                                                                  \
+        x->rw = (uint8_t)rw;                                                                          \
+        x->last = t;                                                                                  \
+        x->ref = page4k;                                                                              \
+    }                                                                                                 \
+        __attribute__((fallthrough))
+    _Static_assert(MT_REDUCE_SIZES == 10, "plain_hit has a case per size");
+    switch (n) {
+        PLAIN_HIT_SIZE(9);
+        PLAIN_HIT_SIZE(8);
+        PLAIN_HIT_SIZE(7);
+        PLAIN_HIT_SIZE(6);
+        PLAIN_HIT_SIZE(5);
+        PLAIN_HIT_SIZE(4);
+        PLAIN_HIT_SIZE(3);
+        PLAIN_HIT_SIZE(2);
+        PLAIN_HIT_SIZE(1);
+        PLAIN_HIT_SIZE(0);
+    default:
+        break;
+    }
+#undef PLAIN_HIT_SIZE
+}
+
 /* One access that changes the 4 KiB page, through the filters of the sizes whose metapage it
  * changes (at the others it is a repeat of the MRU metapage: changes no decision, docs). */
-static inline void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
+static inline __attribute__((always_inline)) void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, unsigned rw)
 {
     uint64_t t = cycle + 1;
     uint64_t diff = r->last_ref ? page4k ^ (r->last_ref - 1) : UINT64_MAX;
@@ -562,14 +607,7 @@ static inline void filters_ref(mt_reduce *r, uint64_t cycle, uint64_t page4k, un
     unsigned n = diff ? (top < MT_REDUCE_SIZES ? top + 1 : MT_REDUCE_SIZES) : 0;
     mt_reduce_hold *h = hold_find(r, page4k);
     if (h && hold_ready(r, h)) {
-        /* a plain hit at every size it reaches: what filter_ref would do there, without the search */
-        for (unsigned i = 0; i < n; i++) {
-            mt_reduce_entry *x = h->ep[i];
-            x->pend = 1;
-            x->last = t;
-            x->rw = (uint8_t)rw;
-            x->ref = page4k;
-        }
+        plain_hit(h, n, t, page4k, rw);
         h->t = t;
         r->held++;
     } else {
@@ -588,12 +626,19 @@ static int alternation_ok(const mt_reduce *r, uint64_t x, uint64_t y)
     return r->one >= MT_REDUCE_SIZES || (x >> r->one) == (y >> r->one);
 }
 
-static void replay_skipped(mt_reduce *r)
+static __attribute__((noinline)) void replay_skipped_now(mt_reduce *r)
 {
-    if (r->skipped_valid) {
-        r->skipped_valid = 0;
-        filters_ref(r, r->skipped_cycle, r->skipped_page, r->skipped_rw);
-    }
+    r->skipped_valid = 0;
+    filters_ref(r, r->skipped_cycle, r->skipped_page, r->skipped_rw);
+}
+
+/* The skipped alternation step, if any, before the next reference (apart and out of line: an
+ * alternation's end is rarer than a page change, and mt_reduce_access keeps one copy of
+ * filters_ref) */
+static inline void replay_skipped(mt_reduce *r)
+{
+    if (r->skipped_valid)
+        replay_skipped_now(r);
 }
 
 void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)

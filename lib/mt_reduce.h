@@ -58,7 +58,7 @@ typedef struct {
 } mt_reduce_link;
 
 #define MT_REDUCE_SMALL_K 16  /* filters of at most this many entries have no hash table */
-#define MT_REDUCE_HOT 8       /* a large filter's hot group (fewer than MT_REDUCE_SMALL_K) */
+#define MT_REDUCE_HOT 16      /* a large filter's hot group (at most MT_REDUCE_SMALL_K: a large filter has more) */
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
 
 typedef struct {
@@ -94,7 +94,8 @@ typedef struct {
  * t1; the hot groups hold the metapages of the last MT_REDUCE_HOT distinct pages), so a page's
  * check holds until its filters' miss counts (`gen`) move. */
 #define MT_REDUCE_HOLD MT_REDUCE_HOT
-#define MT_REDUCE_HOLD_MAP 32
+_Static_assert(MT_REDUCE_HOT <= MT_REDUCE_SMALL_K, "a full large filter (k > MT_REDUCE_SMALL_K) has a list beside its hot group");
+#define MT_REDUCE_HOLD_MAP 64
 typedef struct {
     uint64_t page;          /* 4 KiB page + 1 (0: an empty slot) */
     uint64_t t;             /* its last reference through the filters (the oldest slot is reused) */

@@ -352,8 +352,8 @@ static void test_long_streams(void **state)
     free(rw);
 }
 
-/* The hold set's cases (mt_reduce.h mt_reduce_hold): cycles and random returns among m = 2..12
- * pages (around the set's 8), some in one 2 MiB region and some spread, so that the small filters
+/* The hold set's cases (mt_reduce.h mt_reduce_hold): cycles and random returns among m = 2..20
+ * pages (around the set's MT_REDUCE_HOLD = 16, and its earlier 8), some in one 2 MiB region and some spread, so that the small filters
  * of the large sizes miss inside a held run (E moves, entries leave and come back); intruders (a
  * page not seen for long) that push a page out of the set; alternations that settle and break
  * inside a cycle; at budgets where the large sizes have 1..16 entries and where they have more.
@@ -364,12 +364,16 @@ static void test_hold_set_streams(void **state)
     (void)state;
     uint64_t seed = 0x51afd7ed558ccd9u;
     enum { N = 3000 };
-    uint64_t *page = malloc(N * sizeof *page), set[12];
+    /* the set sizes m: few pages, and around the hold set's size (every slot reused) */
+    static const unsigned sizes[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17, 18, 20};
+    _Static_assert(MT_REDUCE_HOLD + 4 <= 20, "the sizes go past the hold set");
+    uint64_t *page = malloc(N * sizeof *page), set[20];
     uint8_t *rw = malloc(N);
     static const uint64_t hold_budgets[] = {65536, 262144, 1u << 20, 4u << 20, 16u << 20};
     const uint64_t held0 = total_held, refs0 = total_filter_refs;
     check_hold = true;
-    for (unsigned m = 2; m <= 12; m++) {
+    for (size_t mi = 0; mi < sizeof sizes / sizeof *sizes; mi++) {
+        const unsigned m = sizes[mi];
         for (unsigned shape = 0; shape < 4; shape++) {
             for (unsigned q = 0; q < m; q++) /* 0: one 2 MiB region, 1: spread, 2-3: two regions */
                 set[q] = shape == 0 ? rng(&seed) % 512

@@ -387,8 +387,8 @@ typedef struct mt_cpu {
     struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the
                                        * observer is then an appender too, for the slow paths) */
     /* the granule last reported, as its first address (pa & obs_mask; UINT64_MAX: none).  A mask,
-     * not a shift: the interpreters' inline checks then need no shift count in %cl (one
-     * instruction fewer, and rcx stays free, at every run's entry and data access) */
+     * not a shift: the interpreters' inline checks at every run's entry and data access then
+     * load no shift count into %cl (docs/metapaging.md, "The observer's granule as a mask") */
     uint64_t obs_last_unit;
     uint64_t obs_mask; /* ~(granule - 1) */
     bool obs_last_write;

@@ -88,8 +88,8 @@ struct mpstack {
     int n;
     /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
      * sets holding it): faults (every change of metapage), write-backs, backing reads.  Here,
-     * not behind pointers: an update is then one instruction (40 M of them on the Linux
-     * prefix).  [0] counts nothing (one_change adds to it rather than branch). */
+     * not behind pointers: an update (at every C = 1 change of a swap, a rotation or a
+     * scan) then loads no table pointer.  [0] counts nothing (one_change adds to it rather than branch). */
     uint64_t faults1[1u << MPSTACK_MAX_SIZES], wb1[1u << MPSTACK_MAX_SIZES],
         rd1[1u << MPSTACK_MAX_SIZES];
 };

@@ -97,7 +97,7 @@ void cpu_init(mt_cpu *c, struct mt_bus *bus, mt_timing_mode timing)
     c->mtimecmp = UINT64_MAX;
     c->stimecmp = UINT64_MAX;
     c->obs_last_unit = UINT64_MAX;
-    c->obs_shift = RAM_PAGE_SHIFT;
+    c->obs_mask = ~(RAM_PAGE_SIZE - 1);
     c->pf.last = c->pf.other = 1; /* no page's base */
     c->pf.last_stamp = UINT64_MAX;
     c->spec_stamp = UINT64_MAX;
@@ -394,7 +394,8 @@ void cpu_set_page_observer(mt_cpu *c, ram_page_observer fn, void *ctx, unsigned 
     c->observer = fn;
     c->observer_ctx = ctx;
     c->obs_last_unit = UINT64_MAX;
-    c->obs_shift = granule_shift > RAM_PAGE_SHIFT && granule_shift < 64 ? granule_shift : RAM_PAGE_SHIFT;
+    unsigned shift = granule_shift > RAM_PAGE_SHIFT && granule_shift < 64 ? granule_shift : RAM_PAGE_SHIFT;
+    c->obs_mask = ~((UINT64_C(1) << shift) - 1);
     cpu_update_next_event(c);
 }
 
@@ -421,7 +422,7 @@ static __attribute__((noinline)) void access_due_hooks(mt_cpu *c, uint64_t pa, u
         extra = cache_access(c->cache, pa, write != 0, kind == MT_KIND_FETCH, dram_transfer, c);
     }
     if (c->observer) {
-        uint64_t unit = pa >> c->obs_shift;
+        uint64_t unit = pa & c->obs_mask;
         if (unit != c->obs_last_unit || (write && !c->obs_last_write)) {
             c->obs_last_unit = unit;
             c->obs_last_write = write != 0;
@@ -643,7 +644,7 @@ int cpu_store(mt_cpu *c, uint64_t va, unsigned size, uint64_t val) { return mem_
  * the first write to it (the interpreters' inline checks come here). */
 static __attribute__((noinline)) void cpu_observe(mt_cpu *c, uint64_t pa, bool write)
 {
-    c->obs_last_unit = pa >> c->obs_shift;
+    c->obs_last_unit = pa & c->obs_mask;
     c->obs_last_write = write;
     if (c->obs_batch)
         batch_append(c->obs_batch, pa >> RAM_PAGE_SHIFT, write);

@@ -400,8 +400,11 @@ typedef struct mt_cpu {
     void *observer_ctx;
     struct ram_page_batch *obs_batch; /* cpu_set_page_batch: reports are appended here (the
                                        * observer is then an appender too, for the slow paths) */
-    uint64_t obs_last_unit; /* the granule last reported (pa >> obs_shift) */
-    unsigned obs_shift;
+    /* the granule last reported, as its first address (pa & obs_mask; UINT64_MAX: none).  A mask,
+     * not a shift: the interpreters' inline checks at every run's entry and data access then
+     * load no shift count into %cl (docs/metapaging.md, "The observer's granule as a mask") */
+    uint64_t obs_last_unit;
+    uint64_t obs_mask; /* ~(granule - 1) */
     bool obs_last_write;
     bool obs_timed; /* the observer may move the cycle count (a fault that costs cycles): every
                      * access then goes through the hook at its exact cycle (interpreter_hooked) */
@@ -558,7 +561,7 @@ static inline bool cpu_access_needs_hooks(const mt_cpu *cpu, uint64_t pa, int wr
 {
     if (cpu->cache)
         return true;
-    if (cpu->observer && ((pa >> cpu->obs_shift) != cpu->obs_last_unit || (write && !cpu->obs_last_write)))
+    if (cpu->observer && ((pa & cpu->obs_mask) != cpu->obs_last_unit || (write && !cpu->obs_last_write)))
         return true;
     if (cpu->listener && cpu_filter_wants(cpu, pa, kind))
         return true;

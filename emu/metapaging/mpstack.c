@@ -74,9 +74,6 @@ struct mpstack {
     uint64_t all3;     /* X3(all), kept: the scan and the rotation start from it */
     uint16_t one;      /* lanes where C = 1 is asked for */
     uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
-    /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
-     * sets holding it): faults (every change of metapage), write-backs, backing reads */
-    uint64_t *faults1, *wb1, *rd1;
     /* lanes where two different units share their metapage, by the leading zeros of their xor
      * (x3) */
     uint64_t share_by_clz[32];
@@ -89,6 +86,12 @@ struct mpstack {
     bool started;
     struct level lv[MPSTACK_MAX_SIZES];
     int n;
+    /* C = 1 events by the set of lanes they happened at (a count per lane is the sum over the
+     * sets holding it): faults (every change of metapage), write-backs, backing reads.  Here,
+     * not behind pointers: an update (at every C = 1 change of a swap, a rotation or a
+     * scan) then loads no table pointer.  [0] counts nothing (one_change adds to it rather than branch). */
+    uint64_t faults1[1u << MPSTACK_MAX_SIZES], wb1[1u << MPSTACK_MAX_SIZES],
+        rd1[1u << MPSTACK_MAX_SIZES];
 };
 
 static void *zalloc(size_t bytes)
@@ -126,9 +129,6 @@ void mpstack_destroy(struct mpstack *st)
     for (int i = 0; i < st->n; i++)
         level_free(&st->lv[i]);
     free(st->spread);
-    free(st->faults1);
-    free(st->wb1);
-    free(st->rd1);
     free(st);
 }
 
@@ -164,21 +164,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    uint64_t *tables[3] = {st->faults1, st->wb1, st->rd1};
-    bool tables_ok = true;
-    for (int t = 0; t < 3; t++) {
-        uint64_t *grown = realloc(tables[t], masks * sizeof *grown);
-        if (grown) {
-            memset(grown, 0, masks * sizeof *grown);
-            tables[t] = grown;
-        }
-        tables_ok &= grown != NULL;
-    }
-    st->faults1 = tables[0];
-    st->wb1 = tables[1];
-    st->rd1 = tables[2];
-    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread ||
-        !tables_ok) {
+    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
@@ -397,8 +383,7 @@ static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
     uint16_t change1 = st->one & (uint16_t)~S3;
     if (change1) {
-        st->faults1[change1] += n;
-        st->wb1[0] += n; /* as one_change: [0] counts nothing */
+        st->faults1[change1] += n; /* (and no write-back) */
         st->rd1[FIELD(e1, S_SHIFT) & change1] += (n + 1) / 2;
         st->rd1[FIELD(e0, S_SHIFT) & change1] += n / 2;
     }

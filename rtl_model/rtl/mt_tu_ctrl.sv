@@ -498,7 +498,7 @@ module mt_tu_ctrl #(
   logic        k_fa_en, k_fb_en, k_sample;
   logic [47:0] k_fa;
   logic [55:0] k_fb;
-  mt_tu_desc u_desc (
+  mt_tu_desc #(.Compress(Compress)) u_desc (
     .r_hold_i     (r_hold),
     .r_hold_w_i   (r_hold_w),
     .r_sect_i     (r_sect),

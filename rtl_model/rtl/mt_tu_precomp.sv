@@ -7,9 +7,11 @@
 // values at the choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero
 // test, the low halves of the skip (hold index - report index) and of the DELTA difference (hold
 // - newest entry), index + 1 and the sample point for the report; stage B: the matches, the run
-// test and the high halves with stage A's borrows; stage C: DELTA or FULL, the payload and its
-// LEB length.  Without the compressor (Compress = 0, the minimal build) the history is never
-// valid: no compare is built, and synthesis removes the DELTA path and the run test behind it.
+// test and the high halves with stage A's borrows (the skip's as a carry: the report index comes
+// complemented, h - r = h + ~r + 1, docs/trace-unit-rtl.md section 3); stage C: DELTA or FULL,
+// the payload and its LEB length.  Without the compressor (Compress = 0, the minimal build) the
+// history is never valid: no compare is built, and synthesis removes the DELTA path and the run
+// test behind it.
 module mt_tu_precomp #(
   parameter bit Compress = 1'b1   // the compressor is built (mt_tu_ctrl)
 ) (

@@ -146,7 +146,11 @@ module mt_tu_ctrl #(
   // pending packets
   logic        sect_pending_q, sect_switch_q, sync_pending_q, marker_pending_q, end_pending_q;
   logic        marker_urgent_q;   // the pending MARKER was passed by an act (row 0 of 4.D)
-  logic [39:0] rep_idx_q;
+  // The report index is kept complemented (rep_idx_nq = ~rep_idx): its one reader is the skip's
+  // subtraction (mt_tu_precomp), whose carry chain takes the subtrahend inverted, and an inverted
+  // flip-flop output costs a table a bit in front of a carry chain, where the next state's select
+  // absorbs the inversion for free.
+  logic [39:0] rep_idx_nq;
   logic [47:0] rep_cycle_q;
   // compressor
   logic [1:0]  enc_fmt_q;
@@ -457,7 +461,7 @@ module mt_tu_ctrl #(
     .enc_fmt_i    ({FullFmt && enc_fmt_q[1], enc_fmt_q[0]}),
     .hist_i       (hist_q),
     .hist_valid_i (hist_valid_q),
-    .rep_idx_i    (rep_idx_q),
+    .rep_idx_n_i  (rep_idx_nq),
     .prev_idx_i   (prev_idx_q),
     .prev_rw_i    (prev_rw_q),
     .prev_valid_i (prev_valid_q),
@@ -494,7 +498,7 @@ module mt_tu_ctrl #(
   logic        k_fa_en, k_fb_en, k_sample;
   logic [47:0] k_fa;
   logic [55:0] k_fb;
-  mt_tu_desc u_desc (
+  mt_tu_desc #(.Compress(Compress)) u_desc (
     .r_hold_i     (r_hold),
     .r_hold_w_i   (r_hold_w),
     .r_sect_i     (r_sect),
@@ -655,7 +659,7 @@ module mt_tu_ctrl #(
     hold_rw_d = hold_rw_q;
     hold_a_d = hold_a_q;           hold_idx_d = hold_idx_q;
     end_pending_d = end_pending_q;
-    rep_idx_d = rep_idx_q;         rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
+    rep_idx_d = ~rep_idx_nq;       rep_cycle_d = (sw || first_q) ? t_q[47:0] : rep_cycle_q;
     enc_fmt_d = enc_fmt_q;
     hist_d = hist_q;               hist_valid_d = hist_valid_q;
     prev_idx_d = prev_idx_q;       prev_rw_d = prev_rw_q;    prev_valid_d = prev_valid_q;
@@ -929,7 +933,7 @@ module mt_tu_ctrl #(
       marker_urgent_q <= 1'b0;
       drops_q <= '0;
       dp_old_nz_q <= 1'b0;        drops_nz_q <= 1'b0;
-      rep_idx_q <= '0;            rep_cycle_q <= '0;
+      rep_idx_nq <= '1;           rep_cycle_q <= '0;
       enc_fmt_q <= '0;
       hist_q <= '0;
       hist_valid_q <= '0;         prev_idx_q <= '0;         prev_rw_q <= 1'b0;
@@ -981,7 +985,7 @@ module mt_tu_ctrl #(
       marker_urgent_q <= marker_urgent_d;
       drops_q <= drops_d;         dp_old_nz_q <= dp_old_nz_d;
       drops_nz_q <= drops_nz_d;
-      rep_idx_q <= rep_idx_d;     rep_cycle_q <= rep_cycle_d;
+      rep_idx_nq <= ~rep_idx_d;   rep_cycle_q <= rep_cycle_d;
       enc_fmt_q <= enc_fmt_d;
       // (without the compressor no history is kept and no run opens: constants, which synthesis
       // removes with everything they feed)

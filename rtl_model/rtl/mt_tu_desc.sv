@@ -4,7 +4,13 @@
 // packet's length bound for the SYNC estimate.  (The section start after a switch: rep_cycle
 // holds it from the switch to its SECTION, which resets the report state anyway, so no separate
 // section-start register; P1 reads it.)
-module mt_tu_desc (
+module mt_tu_desc #(
+  // The compressor (mt_tu_ctrl's Compress): with it the history takes the sample's value part
+  // from P1's field B register (fb_o), so a sample's descriptor carries it; without it nothing
+  // reads that value (a sample's field B in P1 is the precompute's payload, mt_tu_pktpipe's
+  // q_fb), so field B is SYNC's cycle alone and its select goes (44 tables of the minimal build)
+  parameter bit Compress = 1'b1
+) (
   // The winning row (mt_tu_arb): at most one is set
   input  logic        r_hold_i,         // the hold's sample
   input  logic        r_hold_w_i,       // (a copy for the wide fields)
@@ -91,7 +97,8 @@ module mt_tu_desc (
   // (SYNC's prev_bytes, SECTION's rate, OVERFLOW's count and END's sample count: P1 supplies
   // them; a MARKER's value otherwise)
   assign fa_o = r_hold_w_i ? {8'd0, skip_i} : {16'd0, marker_val_i};
-  // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise)
-  assign fb_o = r_hold_w_i ? a_i : {8'd0, t_i};
+  // (SECTION's start and END's drop count: P1 supplies them; SYNC's cycle otherwise; a sample's
+  // value part for the history, which P1's field B does not take: its payload is stage C's)
+  assign fb_o = (Compress && r_hold_w_i) ? a_i : {8'd0, t_i};
   assign sample_o = r_hold_i && !any_match_i;
 endmodule

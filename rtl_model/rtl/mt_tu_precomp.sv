@@ -7,9 +7,11 @@
 // values at the choice.  Stage A: the 56-bit compares as 16-bit group results, the skip's zero
 // test, the low halves of the skip (hold index - report index) and of the DELTA difference (hold
 // - newest entry), index + 1 and the sample point for the report; stage B: the matches, the run
-// test and the high halves with stage A's borrows; stage C: DELTA or FULL, the payload and its
-// LEB length.  Without the compressor (Compress = 0, the minimal build) the history is never
-// valid: no compare is built, and synthesis removes the DELTA path and the run test behind it.
+// test and the high halves with stage A's borrows (the skip's as a carry: the report index comes
+// complemented, h - r = h + ~r + 1, docs/trace-unit-rtl.md section 3); stage C: DELTA or FULL,
+// the payload and its LEB length.  Without the compressor (Compress = 0, the minimal build) the
+// history is never valid: no compare is built, and synthesis removes the DELTA path and the run
+// test behind it.
 module mt_tu_precomp #(
   parameter bit Compress = 1'b1   // the compressor is built (mt_tu_ctrl)
 ) (
@@ -24,7 +26,7 @@ module mt_tu_precomp #(
   input  logic [1:0]   enc_fmt_i,
   input  logic [167:0] hist_i,          // entry i at [i*56 +: 56], newest first
   input  logic [2:0]   hist_valid_i,
-  input  logic [39:0]  rep_idx_i,
+  input  logic [39:0]  rep_idx_n_i,     // the report index, complemented (mt_tu_ctrl)
   input  logic [1:0]   prev_idx_i,
   input  logic         prev_rw_i,
   input  logic         prev_valid_i,
@@ -47,7 +49,7 @@ module mt_tu_precomp #(
   logic [39:0] pa_idx1_q;
   logic [47:0] pa_nsp_q;
   logic        pa_skip_zero_q;
-  logic [20:0] pa_skip_lo_q;    // [20]: borrow
+  logic [20:0] pa_skip_lo_q;    // [20]: the carry (no borrow: h - r = h + ~r + 1)
   logic [28:0] pa_diff_lo_q;    // [28]: borrow
   logic [19:0] pb_skip_hi_q;
   logic [27:0] pb_diff_hi_q;
@@ -85,12 +87,12 @@ module mt_tu_precomp #(
       pb_any_q <= 1'b0;    pb_absorbed_q <= 1'b0;  pb_midx_q <= '0;
     end else begin
       pa_sup_eq_q    <= pa_sup_eq_d;
-      pa_skip_zero_q <= (hold_idx_i == rep_idx_i);
+      pa_skip_zero_q <= (hold_idx_i == ~rep_idx_n_i);
       pa_idx1_q      <= hold_idx_i + 40'd1;
       pa_nsp_q       <= hold_nsp_i;
-      pa_skip_lo_q   <= {1'b0, hold_idx_i[19:0]} - {1'b0, rep_idx_i[19:0]};
+      pa_skip_lo_q   <= {1'b0, hold_idx_i[19:0]} + {1'b0, rep_idx_n_i[19:0]} + 21'd1;
       pa_diff_lo_q   <= {1'b0, hold_a_i[27:0]} - {1'b0, hist_i[27:0]};
-      pb_skip_hi_q   <= hold_idx_i[39:20] - rep_idx_i[39:20] - 20'(pa_skip_lo_q[20]);
+      pb_skip_hi_q   <= hold_idx_i[39:20] + rep_idx_n_i[39:20] + 20'(pa_skip_lo_q[20]);
       pb_diff_hi_q   <= hold_a_i[55:28] - hist_i[55:28] - 28'(pa_diff_lo_q[28]);
       pb_any_q       <= pb_any;
       pb_absorbed_q  <= pb_absorbed;

@@ -94,7 +94,6 @@ typedef struct {
  * t1; the hot groups hold the metapages of the last MT_REDUCE_HOT distinct pages), so a page's
  * check holds until its filters' miss counts (`gen`) move. */
 #define MT_REDUCE_HOLD MT_REDUCE_HOT
-_Static_assert(MT_REDUCE_HOT <= MT_REDUCE_SMALL_K, "a full large filter (k > MT_REDUCE_SMALL_K) has a list beside its hot group");
 #define MT_REDUCE_HOLD_MAP 64
 typedef struct {
     uint64_t page;          /* 4 KiB page + 1 (0: an empty slot) */

@@ -993,49 +993,53 @@ static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage 
     return cycle + d->run_bound < new_due ? 2 : 1;
 }
 
-/* cpu_sample_run's usual case when the remembered capture m is a data access known ahead: taken
- * when data_bits_now finds its address now, else sample_run_general decides (nothing was
- * counted). */
-static __attribute__((noinline)) int sample_data_ahead(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle,
-                                                       const struct cpu_sample_memo *m)
-{
-    const uint64_t bits = data_bits_now(c, m->bits);
-    if (!bits)
-        return sample_run_general(c, dp, d, cycle);
-    cpu_sampler *const smp = c->sampler;
-    capture_lazy(c, smp, cycle + m->t_off, bits, c->next_due + smp->plain_r);
-    return 2;
-}
-
-/* cpu_sample_run's usual cases, on few registers (the data access and d's own fetch in calls of
- * their own, so the usual fetch saves none; every other case goes on to sample_run_general,
- * which decides it from the start, so nothing here changes any state before it knows the
- * capture is taken): the plain state more than r before the section's end (plain_fast), and a
- * later slot's fetch or a data access known ahead that sample_walk remembers with r at or above
- * its rmin (the stamp before the next sample point, the run fitting before it), the next due
- * before the other events, room in the batch.  Then the same capture, fields and due as
- * sample_run_general would make (which does the step with min()s, for a section's end or
- * another event that may be near), lazily (capture_lazy). */
-static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+/* The sampler's usual cases, made inside single_step without a call (interp.inc): the plain
+ * state more than r before the section's end (plain_fast), and a later slot's fetch or a data
+ * access known ahead (data_bits_now finds its address now) that sample_walk remembers with r at
+ * or above its rmin (the stamp before the next sample point, the run fitting before it), the
+ * next due before the other events, room in the batch.  Then the same capture, fields and due
+ * as sample_run_general would make (which does the step with min()s, for a section's end or
+ * another event that may be near), lazily (capture_lazy), and the answer is the new due, which
+ * is the next event too (the run fits before it: single_step charges it at once).  0 (no due
+ * is 0) in every other case, with nothing changed (data_bits_now counts only what it finds):
+ * cpu_sample_run then decides.  Why inline: as a call (cpu_sample_run's usual case until
+ * 2026-12-06) the call, its arguments and answer, a register save and the reload of next_event
+ * cost ~20 host instructions of the ~80 a usual capture took (callgrind, bench_cpu); the data
+ * access's part stays out of the fetch's way (unlikely). */
+static inline __attribute__((always_inline)) uint64_t sample_usual(mt_cpu *c, const mt_dinsn *d, uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
     const uint64_t due = c->next_due;
-    if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
-        return sample_run_general(c, dp, d, cycle);
     /* lim = run_cost(d) - (due - cycle), in [0, run_cost(d)) when the due falls after the run's
      * start and at or before its end: one compare for both */
     const uint64_t lim = d->run_cost + cycle - due;
-    if (unlikely(lim >= d->run_cost))
-        return sample_own_fetch(c, dp, d, cycle);
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast || lim >= d->run_cost))
+        return 0;
     const struct cpu_sample_memo *m = sample_memo_entry(c, d, (unsigned)lim);
     const uint64_t new_due = due + smp->plain_r;
     if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, (unsigned)lim) || smp->plain_r < m->rmin ||
                  new_due >= c->other_event || smp->wp == smp->wend))
-        return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
-    if (unlikely(m->what != SAMPLE_FETCH))
-        return sample_data_ahead(c, dp, d, cycle, m);
-    capture_lazy(c, smp, cycle + m->t_off, m->bits, new_due);
-    return 2;
+        return 0; /* not known, not usual, or a flush first */
+    uint64_t bits = m->bits;
+    if (unlikely(m->what != SAMPLE_FETCH)) { /* SAMPLE_DATA: the others' rmin is UINT32_MAX */
+        bits = data_bits_now(c, bits);
+        if (!bits)
+            return 0;
+    }
+    capture_lazy(c, smp, cycle + m->t_off, bits, new_due);
+    return new_due;
+}
+
+/* Every case sample_usual does not take (single_step calls this after it): d's own fetch in
+ * the plain state (sample_own_fetch), else sample_run_general, which decides from the start.
+ * 1: d's own fetch was captured (exact); 2: a capture was taken and the run fits before the
+ * next due (charged at once); 0: nothing done (the stop of single_step does it). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    const uint64_t due = c->next_due;
+    if (due == c->sampler->plain_due && due < c->sampler->plain_fast && d->run_cost + cycle - due >= d->run_cost)
+        return sample_own_fetch(c, dp, d, cycle); /* the due at or before d's fetch (or past the run) */
+    return sample_run_general(c, dp, d, cycle);
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)

@@ -759,9 +759,15 @@ static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dins
 {
     /* d's slot number plus an odd multiple of lim, in the low bits: the slots of a page fill
      * the table side by side, and a run's several lims spread apart (a multiply fewer than a
-     * hash of both) */
-    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) & ((1u << CPU_SAMPLE_MEMO_BITS) - 1)];
+     * hash of both).  Computed as the entry's byte offset, ((d >> 4) + lim K) mod 4096 times 32
+     * = (2 d + 32 lim K) mod 2^17 (d is 16-byte aligned): the same entry as the index, in three
+     * host instructions instead of six. */
+    const uintptr_t off = ((uintptr_t)d * 2 + (uintptr_t)(lim * (0x9e3779b1u << 5))) &
+                          ((uintptr_t)((1u << CPU_SAMPLE_MEMO_BITS) - 1) << 5);
+    return (struct cpu_sample_memo *)((char *)c->sample_memo + off);
 }
+_Static_assert(sizeof(struct cpu_sample_memo) == 32 && sizeof(mt_dinsn) == 16,
+               "sample_memo_entry's offset: 32-byte entries, 16-byte slots");
 
 /* The least r for which a capture stamped t_off cycles into the run of d, at lim, is
  * cpu_sample_run's usual case: with gap = run_cost(d) - lim (the due's offset from the run's
@@ -1027,6 +1033,8 @@ static inline __attribute__((always_inline)) uint64_t sample_usual(mt_cpu *c, co
             return 0;
     }
     capture_lazy(c, smp, cycle + m->t_off, bits, new_due);
+    if (new_due == 0) /* due < plain_fast <= plain_end - r: new_due < plain_end (no test for it) */
+        __builtin_unreachable();
     return new_due;
 }
 

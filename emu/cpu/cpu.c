@@ -707,38 +707,64 @@ static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, co
 /* The capture cpu_sample_run finds to be the data access of slot p of the run entered at d (p's
  * fetch is before the due, its access at or after it) can be known before the run is executed
  * when p is a load or store of the fast path (op_data), so its address is x[rs1] + imm translated
- * by the current data TLB's direct-mapped entry (LOAD/STORE in interp.inc), and no slot from d up
- * to p writes x[rs1] (a slot writes only its rd on its fast path; one that takes a slow path, or
- * traps, first takes the capture back, SPEC_RESOLVE, as its start is before the access's stamp).
- * Only a slow path changes the TLB or the translation context.  This part depends on the slots
- * alone (sample_walk remembers it); data_bits_now does the rest. */
-static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p)
+ * by the current data TLB's direct-mapped entry (LOAD/STORE in interp.inc), and x[rs1] at p is
+ * a sum of registers as they are at d: (a) no slot from d up to p writes rs1 (a slot writes only
+ * its rd on its fast path; one that takes a slow path, or traps, first takes the capture back,
+ * SPEC_RESOLVE, as its start is before the access's stamp); or (b) the last slot w before p
+ * that writes it is an ADD (rd = x[a] + x[b]; C.ADD and C.MV decode to it) or an ADDI (rd =
+ * x[a] + imm; C.ADDI, C.LI, C.MV's kin), as its own instruction or a fused group's first, and
+ * no slot from d up to w writes a or b (x0 is never written: its writes go to the sink, x[32]).
+ * Then x[rs1] at p = x[a] + x[b] + imm(w) with the values at d, mod 2^64 as the handlers add.
+ * Why (b): on bench_cpu every data access not known ahead by (a) (18,273 of 1.06 M samples)
+ * was behind a C.ADD or C.ADDI of its base register, and each cost a stop of the run, the
+ * listener's call and a capture there (~500 host instructions).  Only a slow path changes the
+ * TLB or the translation context.  This part depends on the slots alone (sample_walk remembers
+ * it as data_access_desc); data_bits_now does the rest.  The address is x[*r1] + x[*r2] + *off
+ * (r2 0 when there is one register: x[0] reads 0). */
+static bool data_known_ahead(const mt_cpu *c, const mt_dinsn *d, const mt_dinsn *p, unsigned *r1, unsigned *r2,
+                             int32_t *off)
 {
     if (!c->op_data[p->op])
         return false;
+    const mt_dinsn *w = NULL;
     for (const mt_dinsn *k = d; k != p; k = (const mt_dinsn *)((const char *)k + k->step))
         if (k->rd == p->rs1)
+            w = k;
+    if (!w) { /* (a) */
+        *r1 = p->rs1, *r2 = 0, *off = p->imm;
+        return true;
+    }
+    const unsigned base = op_uncompressed(op_pair_first(w->op));
+    if (base != OP_ADD && base != OP_ADDI)
+        return false;
+    const unsigned a = w->rs1, b = base == OP_ADD ? w->rs2 : 0;
+    const int64_t sum = (int64_t)p->imm + (base == OP_ADDI ? w->imm : 0);
+    if (sum != (int32_t)sum)
+        return false; /* the memo keeps 32 bits of offset */
+    for (const mt_dinsn *k = d; k != w; k = (const mt_dinsn *)((const char *)k + k->step))
+        if (k->rd == a || k->rd == b) /* rd is never 0 (decode.c: x0 is the sink, 32) */
             return false;
+    *r1 = a, *r2 = b, *off = (int32_t)sum;
     return true;
 }
 
-/* The data access of slot p (data_known_ahead) as the memo keeps it: the offset (bits 0-31),
- * the base register (32-39), size - 1 (40-47, the alignment the TLB's tag tests), and bits
- * 56-63 as accring_entry has them for this access (write, kind, core tap, log2 size), so that
- * data_bits_now reads no slot and packs nothing. */
-static uint64_t data_access_desc(const mt_cpu *c, const mt_dinsn *p)
+/* The data access of slot p (data_known_ahead's registers r1, r2 and offset) as the memo keeps
+ * it: the offset (bits 0-31), the registers (r1 32-39, r2 48-55), size - 1 (40-47, the
+ * alignment the TLB's tag tests), and bits 56-63 as accring_entry has them for this access
+ * (write, kind, core tap, log2 size), so that data_bits_now reads no slot and packs nothing. */
+static uint64_t data_access_desc(const mt_cpu *c, const mt_dinsn *p, unsigned r1, unsigned r2, int32_t off)
 {
     const unsigned acc = c->op_data[p->op];
     const unsigned kind = acc & 4 ? MT_KIND_STORE : MT_KIND_LOAD, size_log2 = acc & 3;
-    return (uint64_t)(uint32_t)p->imm | (uint64_t)p->rs1 << 32 | (uint64_t)((1u << size_log2) - 1) << 40 |
-           (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 | (uint64_t)MT_TAP_CORE << 60 |
-           (uint64_t)size_log2 << 61;
+    return (uint64_t)(uint32_t)off | (uint64_t)r1 << 32 | (uint64_t)((1u << size_log2) - 1) << 40 |
+           (uint64_t)r2 << 48 | (uint64_t)((acc >> 2) & 1) << 56 | (uint64_t)kind << 57 |
+           (uint64_t)MT_TAP_CORE << 60 | (uint64_t)size_log2 << 61;
 }
 
 /* The capture that is the data access described by desc (data_access_desc) in accring_entry's
  * packed form, or 0 when not known now: the unit must capture the kind (the listener hears it:
  * listener_kinds; the schedule captures it: kind_mask), and the TLB entry must hit now (else the
- * access takes the slow path and is heard there).  Its address is x[rs1] + imm through the
+ * access takes the slow path and is heard there).  Its address is x[r1] + x[r2] + offset through the
  * current data TLB's direct-mapped entry, as LOAD/STORE compute it.  What is then appended is
  * what cpu_access_due's sample_data would append at that access. */
 static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, uint64_t desc)
@@ -746,7 +772,7 @@ static inline __attribute__((always_inline)) uint64_t data_bits_now(mt_cpu *c, u
     const unsigned kind = (unsigned)(desc >> 57) & 7;
     if (!(((c->listener_kinds & c->sampler->sched->kind_mask) >> kind) & 1))
         return 0;
-    const uint64_t va = c->x[(desc >> 32) & 0xff] + (uint64_t)(int64_t)(int32_t)(uint32_t)desc;
+    const uint64_t va = c->x[(desc >> 32) & 0xff] + c->x[(desc >> 48) & 0xff] + (uint64_t)(int64_t)(int32_t)(uint32_t)desc;
     const mt_dtlb_entry *e = &c->cur_dtlb[(va >> 12) & (TLB_SIZE - 1)];
     if (((desc >> 56) & 1 ? e->tag_w : e->tag_r) != (va & (PAGE_MASK | ((desc >> 40) & 0xff))))
         return 0;
@@ -768,9 +794,15 @@ static inline struct cpu_sample_memo *sample_memo_entry(mt_cpu *c, const mt_dins
 {
     /* d's slot number plus an odd multiple of lim, in the low bits: the slots of a page fill
      * the table side by side, and a run's several lims spread apart (a multiply fewer than a
-     * hash of both) */
-    return &c->sample_memo[(((uintptr_t)d >> 4) + lim * 0x9e3779b1u) & ((1u << CPU_SAMPLE_MEMO_BITS) - 1)];
+     * hash of both).  Computed as the entry's byte offset, ((d >> 4) + lim K) mod 4096 times 32
+     * = (2 d + 32 lim K) mod 2^17 (d is 16-byte aligned): the same entry as the index, in three
+     * host instructions instead of six. */
+    const uintptr_t off = ((uintptr_t)d * 2 + (uintptr_t)(lim * (0x9e3779b1u << 5))) &
+                          ((uintptr_t)((1u << CPU_SAMPLE_MEMO_BITS) - 1) << 5);
+    return (struct cpu_sample_memo *)((char *)c->sample_memo + off);
 }
+_Static_assert(sizeof(struct cpu_sample_memo) == 32 && sizeof(mt_dinsn) == 16,
+               "sample_memo_entry's offset: 32-byte entries, 16-byte slots");
 
 /* The least r for which a capture stamped t_off cycles into the run of d, at lim, is
  * cpu_sample_run's usual case: with gap = run_cost(d) - lim (the due's offset from the run's
@@ -798,8 +830,10 @@ static __attribute__((noinline)) const struct cpu_sample_memo *sample_walk_fill(
     } while (j->run_cost > lim);
     const unsigned cost = c->op_cost[p->op];
     if ((unsigned)(p->run_cost - j->run_cost) > cost && p->run_cost - cost <= lim) {
-        m->what = data_known_ahead(c, d, p) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
-        m->bits = m->what == SAMPLE_DATA ? data_access_desc(c, p) : 0;
+        unsigned r1, r2;
+        int32_t off;
+        m->what = data_known_ahead(c, d, p, &r1, &r2, &off) ? SAMPLE_DATA : SAMPLE_DATA_STOP;
+        m->bits = m->what == SAMPLE_DATA ? data_access_desc(c, p, r1, r2, off) : 0;
         m->t_off = (uint16_t)(d->run_cost - p->run_cost + cost);
         if (m->what == SAMPLE_DATA)
             m->rmin = sample_rmin(d, lim, m->t_off);
@@ -1002,49 +1036,72 @@ static __attribute__((noinline)) int sample_own_fetch(mt_cpu *c, const mt_dpage 
     return cycle + d->run_bound < new_due ? 2 : 1;
 }
 
-/* cpu_sample_run's usual case when the remembered capture m is a data access known ahead: taken
- * when data_bits_now finds its address now, else sample_run_general decides (nothing was
- * counted). */
-static __attribute__((noinline)) int sample_data_ahead(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle,
-                                                       const struct cpu_sample_memo *m)
-{
-    const uint64_t bits = data_bits_now(c, m->bits);
-    if (!bits)
-        return sample_run_general(c, dp, d, cycle);
-    cpu_sampler *const smp = c->sampler;
-    capture_lazy(c, smp, cycle + m->t_off, bits, c->next_due + smp->plain_r);
-    return 2;
-}
-
-/* cpu_sample_run's usual cases, on few registers (the data access and d's own fetch in calls of
- * their own, so the usual fetch saves none; every other case goes on to sample_run_general,
- * which decides it from the start, so nothing here changes any state before it knows the
- * capture is taken): the plain state more than r before the section's end (plain_fast), and a
- * later slot's fetch or a data access known ahead that sample_walk remembers with r at or above
- * its rmin (the stamp before the next sample point, the run fitting before it), the next due
- * before the other events, room in the batch.  Then the same capture, fields and due as
- * sample_run_general would make (which does the step with min()s, for a section's end or
- * another event that may be near), lazily (capture_lazy). */
-static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+/* The sampler's usual cases, made inside single_step without a call (interp.inc): the plain
+ * state more than r before the section's end (plain_fast), and a later slot's fetch or a data
+ * access known ahead (data_bits_now finds its address now) that sample_walk remembers with r at
+ * or above its rmin (the stamp before the next sample point, the run fitting before it), the
+ * next due before the other events, room in the batch.  Then the same capture, fields and due
+ * as sample_run_general would make (which does the step with min()s, for a section's end or
+ * another event that may be near), lazily (capture_lazy), and the answer is the new due, which
+ * is the next event too (the run fits before it: single_step charges it at once).  0 (no due
+ * is 0) in every other case, with nothing changed (data_bits_now counts only what it finds):
+ * cpu_sample_run then decides.  Why inline: as a call (cpu_sample_run's usual case until
+ * 2026-12-06) the call, its arguments and answer, a register save and the reload of next_event
+ * cost ~20 host instructions of the ~80 a usual capture took (callgrind, bench_cpu); the data
+ * access's part stays out of the fetch's way (unlikely). */
+static inline __attribute__((always_inline)) uint64_t sample_usual(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
+                                                                   uint64_t cycle)
 {
     cpu_sampler *const smp = c->sampler;
     const uint64_t due = c->next_due;
-    if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
-        return sample_run_general(c, dp, d, cycle);
     /* lim = run_cost(d) - (due - cycle), in [0, run_cost(d)) when the due falls after the run's
      * start and at or before its end: one compare for both */
     const uint64_t lim = d->run_cost + cycle - due;
-    if (unlikely(lim >= d->run_cost))
-        return sample_own_fetch(c, dp, d, cycle);
+    if (unlikely(due != smp->plain_due || due >= smp->plain_fast))
+        return 0;
+    if (unlikely(lim >= d->run_cost)) {
+        /* d's own fetch (the due at or before the run's start; 12% of bench_cpu's samples), when
+         * the run fits before the next due (nearly always): sample_own_fetch's capture, without
+         * its call.  Past the run's last fetch, or a slot not the sampler's: 0. */
+        const uint64_t new_due = due + smp->plain_r;
+        if (unlikely(due > cycle || d->op <= OP_BREAK || dp == c->cross_page || cycle + d->run_bound >= new_due ||
+                     new_due >= c->other_event || smp->wp == smp->wend))
+            return 0;
+        capture_lazy(c, smp, cycle,
+                     accring_fetch_bits(dp->pa | (uint64_t)((const char *)d - (const char *)dp->slot) / (sizeof(mt_dinsn) / 2),
+                                        dinsn_len(d)),
+                     new_due);
+        if (new_due == 0) /* as below */
+            __builtin_unreachable();
+        return new_due;
+    }
     const struct cpu_sample_memo *m = sample_memo_entry(c, d, (unsigned)lim);
     const uint64_t new_due = due + smp->plain_r;
     if (unlikely(m->d != d || m->genlim != sample_memo_tag(c->dpage_resets, (unsigned)lim) || smp->plain_r < m->rmin ||
                  new_due >= c->other_event || smp->wp == smp->wend))
-        return sample_run_general(c, dp, d, cycle); /* not known, not usual, or a flush first */
-    if (unlikely(m->what != SAMPLE_FETCH))
-        return sample_data_ahead(c, dp, d, cycle, m);
-    capture_lazy(c, smp, cycle + m->t_off, m->bits, new_due);
-    return 2;
+        return 0; /* not known, not usual, or a flush first */
+    uint64_t bits = m->bits;
+    if (unlikely(m->what != SAMPLE_FETCH)) { /* SAMPLE_DATA: the others' rmin is UINT32_MAX */
+        bits = data_bits_now(c, bits);
+        if (!bits)
+            return 0;
+    }
+    capture_lazy(c, smp, cycle + m->t_off, bits, new_due);
+    if (new_due == 0) /* due < plain_fast <= plain_end - r: new_due < plain_end (no test for it) */
+        __builtin_unreachable();
+    return new_due;
+}
+
+/* Every case sample_usual does not take (single_step calls this after it): d's own fetch in
+ * the plain state (sample_own_fetch), else sample_run_general, which decides from the start.
+ * 1: d's own fetch was captured (exact); 2: a capture was taken and the run fits before the
+ * next due (charged at once); 0: nothing done (the stop of single_step does it). */
+static __attribute__((noinline)) int cpu_sample_run(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d, uint64_t cycle)
+{
+    const uint64_t due = c->next_due;
+    if (due == c->sampler->plain_due && due < c->sampler->plain_fast && d->run_cost + cycle - due >= d->run_cost)
+        return sample_own_fetch(c, dp, d, cycle); /* the due at or before d's fetch (or past the run) */
+    return sample_run_general(c, dp, d, cycle);
 }
 
 void cpu_sample_resolve(mt_cpu *c, uint64_t start)

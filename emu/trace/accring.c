@@ -236,6 +236,36 @@ __attribute__((target("prfchw"))) void accring_push_entries(accring *r, const ac
         __builtin_prefetch(&r->ring[(r->head + i) & (RING_SIZE - 1)], 1);
 }
 
+accring_entry *accring_claim_entries(accring *r, unsigned want, unsigned *got)
+{
+    uint64_t free = RING_SIZE - (r->head - r->tail_seen);
+    if (free < want) {
+        r->tail_seen = atomic_load_explicit(&r->done, memory_order_acquire);
+        free = RING_SIZE - (r->head - r->tail_seen);
+        if (free == 0) { /* nothing freed: wait for one entry (the consumer frees in blocks) */
+            wait_done(r, r->head - RING_SIZE + 1);
+            free = RING_SIZE - (r->head - r->tail_seen);
+        }
+    }
+    const unsigned at = (unsigned)(r->head & (RING_SIZE - 1));
+    unsigned k = RING_SIZE - at < want ? RING_SIZE - at : want;
+    if (k > free)
+        k = (unsigned)free;
+    *got = k;
+    return &r->ring[at];
+}
+
+__attribute__((target("prfchw"))) void accring_commit_entries(accring *r, unsigned n)
+{
+    r->head += n;
+    r->pushed += n;
+    if (r->head - r->published_head >= PUBLISH_EVERY)
+        publish(r);
+    /* the next block's lines, as accring_push_entries claims them */
+    for (unsigned i = 0; i < n; i += 4)
+        __builtin_prefetch(&r->ring[(r->head + i) & (RING_SIZE - 1)], 1);
+}
+
 void accring_sync(accring *r)
 {
     if (r->tail_seen != r->head)

@@ -19,7 +19,7 @@
 #include "mt_event.h"
 
 /* An access as the ring stores it, and as producers may build it themselves (the CPU's sampler,
- * cpu.h cpu_sampler, fills a batch of these and hands them over with accring_push_entries). */
+ * cpu.h cpu_sampler, fills a batch of these in the ring itself: accring_claim_entries). */
 typedef struct {
     uint64_t cycle;
     uint64_t bits; /* addr[55:0], write 56, kind 59:57, tap 60, log2(size) 63:61 */
@@ -73,6 +73,14 @@ void accring_push(accring *r, const mt_access *a);
  * here), and claims the lines of the next n entries for writing so that the next call finds them
  * in this core's cache. */
 void accring_push_entries(accring *r, const accring_entry *e, unsigned n);
+/* For a producer that packs its entries in place (the CPU sampler's batch, tracepipe.c: no copy):
+ * room for 1 to `want` entries in one piece at the ring's head, waiting while the ring is full;
+ * returns where, the count in *got.  accring_commit_entries(r, n), n <= *got, queues the first n
+ * written there (publishing as accring_push_entries does); until then the consumer does not look
+ * at them, so the producer may rewrite or drop them (a capture taken back).  Nothing else may be
+ * pushed between a claim and its commit; a sync or stop may come after a commit. */
+accring_entry *accring_claim_entries(accring *r, unsigned want, unsigned *got);
+void accring_commit_entries(accring *r, unsigned n);
 /* Waits until the consumer has taken everything pushed. */
 void accring_sync(accring *r);
 /* accring_sync, then ends the thread (idempotent); the counts stay readable. */

@@ -36,6 +36,12 @@ $(FWBUILD)/e2e/straddle_guest.elf: tests/e2e/straddle_guest.S tests/emu/link.ld
 $(FWBUILD)/e2e/straddle_self.elf: tests/e2e/straddle_self.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+# ... and one whose loads and stores follow writes of their base registers in the same run
+# (the sampler's data accesses known ahead, trace-unit.sh).
+$(FWBUILD)/e2e/sample_addr.elf: tests/e2e/sample_addr.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+TEST_DEPS    += $(FWBUILD)/e2e/sample_addr.elf
 TEST_SCRIPTS += tests/e2e/trace-straddle.sh tests/e2e/straddle-self.sh
 TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf $(FWBUILD)/e2e/straddle_self.elf
 

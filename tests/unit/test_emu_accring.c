@@ -1,13 +1,15 @@
 /* The access ring (emu/trace/accring.[ch]): the packed form of an access, and the order and
  * completeness of what the consumer thread takes when the producer mixes single pushes, packed
- * blocks (accring_push_entries, the CPU sampler's batches) of every size up to more than the
- * ring holds, and syncs in between (a guest register write, the end of a run). */
+ * blocks (accring_push_entries) of every size up to more than the ring holds, entries packed in
+ * claimed room (accring_claim_entries, the CPU sampler's batches), and syncs in between (a guest
+ * register write, the end of a run). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -130,11 +132,77 @@ static void test_blocks_in_order(void **state)
     free(sent);
 }
 
+/* take, asleep for 20 ms at its 1,000th access and every 100,000 after: the producer meanwhile
+ * fills the ring (it syncs only every ~100,000), so its claims find room only where the
+ * consumer has finished */
+static void take_sleepy(void *ctx, const mt_access *a)
+{
+    taken_log *t = ctx;
+    if (t->n % 100000 == 1000)
+        nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    take(ctx, a);
+}
+
+/* The sampler's way (tracepipe.c): entries packed in place in claimed room, fewer committed than
+ * claimed now and then (a capture taken back), mixed with pushes and syncs; the claims meet the
+ * ring's end (a shorter room) and a full ring (a wait: with room claimed past what the consumer
+ * has finished, the entries it takes differ). */
+static void test_claimed_in_order(void **state)
+{
+    (void)state;
+    const size_t total = 400000;
+    mt_access *sent = malloc(total * sizeof *sent);
+    taken_log t = {.got = malloc(total * sizeof *t.got), .cap = total};
+    assert_non_null(sent);
+    assert_non_null(t.got);
+    accring *ring = accring_create(take_sleepy, &t, "test-claim");
+    assert_non_null(ring);
+    uint64_t seed = 7;
+    size_t n = 0;
+    unsigned short_rooms = 0;
+    for (unsigned b = 0; n < total; b++) {
+        const unsigned want = b % 3 == 0 ? 256 : 1 + (unsigned)(splitmix(&seed) % 3000);
+        unsigned got = 0;
+        accring_entry *room = accring_claim_entries(ring, want, &got);
+        assert_true(got >= 1 && got <= want);
+        short_rooms += got < want;
+        unsigned k = got;
+        if (k > total - n)
+            k = (unsigned)(total - n);
+        for (unsigned i = 0; i < k; i++) {
+            sent[n + i] = random_access(&seed, n + i);
+            room[i] = accring_pack(&sent[n + i]);
+        }
+        const unsigned dropped = k > 1 && b % 5 == 1 ? 1 : 0; /* the newest taken back */
+        accring_commit_entries(ring, k - dropped);
+        n += k - dropped;
+        if (n < total && b % 7 == 2) {
+            sent[n] = random_access(&seed, n);
+            accring_push(ring, &sent[n++]);
+        }
+        if (b % 101 == 100) {
+            accring_sync(ring);
+            assert_int_equal(t.n, n);
+        }
+    }
+    accring_stop(ring);
+    assert_false(t.overflow);
+    assert_int_equal(t.n, total);
+    for (size_t i = 0; i < total; i++)
+        assert_access_equal(&t.got[i], &sent[i]);
+    assert_int_equal(accring_counts(ring).pushed, total);
+    assert_true(short_rooms > 0); /* the ring's end (or a full ring) cut a room short */
+    accring_destroy(ring);
+    free(t.got);
+    free(sent);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pack_round_trip),
         cmocka_unit_test(test_blocks_in_order),
+        cmocka_unit_test(test_claimed_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,41 @@ void mt_unit_clock_quiet_switch(mt_unit *u)
     u->now = t + 1;
 }
 
+/* A SYNC packet made at cycle t; prev_bytes: the stream bytes since the last SYNC's first byte,
+ * those in flight included (they enter the FIFO before this SYNC). */
+static inline uint32_t sync_packet(const mt_unit *u, uint8_t *pkt, uint64_t t)
+{
+    const uint32_t prev = u->sync_bytes + u->pipe_bytes;
+    return (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+}
+
+/* What choosing a SECTION changes (both clocks). */
+static inline void section_chosen(mt_unit *u)
+{
+    if (u->sect_switch) {
+        u->rep_idx = 0;
+        u->rep_cycle = u->sec_start;
+    }
+    mt_enc_reset(&u->enc, u->sec_fmt);
+    u->sect_pending = u->sect_switch = 0;
+    u->hold.after = 0;
+}
+
+/* What choosing a SYNC at cycle t changes (both clocks): the mark told, the next sequence
+ * number, the encoder's history restarted, and a SECTION due after it. */
+static inline void sync_chosen(mt_unit *u, uint64_t t)
+{
+    if (u->on_sync) {
+        const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
+                                .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
+        u->on_sync(u->on_sync_ctx, &m);
+    }
+    u->sync_seq++;
+    mt_enc_reset(&u->enc, u->enc.fmt);
+    u->sync_pending = 0;
+    u->sect_pending = 1;
+}
+
 void mt_unit_clock_lean(mt_unit *u, uint64_t cycle)
 {
     /* mt_unit_clock_one for a unit in a session without input, front end, held sample, RUN or
@@ -82,27 +117,12 @@ void mt_unit_clock_lean(mt_unit *u, uint64_t cycle)
                 n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r,
                                              u->sect_switch ? u->sec_start : u->rep_cycle);
                 bound = BOUND_SECTION;
-                if (u->sect_switch) {
-                    u->rep_idx = 0;
-                    u->rep_cycle = u->sec_start;
-                }
-                mt_enc_reset(&u->enc, u->sec_fmt);
-                u->sect_pending = u->sect_switch = 0;
-                u->hold.after = 0;
+                section_chosen(u);
             } else if (u->sync_pending) {
-                const uint32_t prev = u->sync_bytes + u->pipe_bytes;
-                n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
+                n = sync_packet(u, pkt, t);
                 bound = BOUND_SYNC;
-                if (u->on_sync) {
-                    const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
-                                            .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
-                    u->on_sync(u->on_sync_ctx, &m);
-                }
-                u->sync_seq++;
                 kind = MT_INFLIGHT_SYNC;
-                mt_enc_reset(&u->enc, u->enc.fmt);
-                u->sync_pending = 0;
-                u->sect_pending = 1;
+                sync_chosen(u, t);
             } else { /* (an OVERFLOW waits for the FIFO at half, after a SECTION or SYNC) */
                 n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending);
                 bound = BOUND_VALUE;
@@ -321,13 +341,7 @@ void mt_unit_clock_one(mt_unit *u)
                 n = (uint32_t)mt_pkt_section(pkt, u->sec_span, u->sec_fmt, u->sec_r, u->rep_cycle);
             }
             break;
-        case W_SYNC: {
-            /* prev_bytes: the stream bytes since the last SYNC's first byte, those in flight
-             * included (they enter the FIFO before this SYNC) */
-            uint32_t prev = u->sync_bytes + u->pipe_bytes;
-            n = (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
-            break;
-        }
+        case W_SYNC: n = sync_packet(u, pkt, t); break;
         case W_OVERFLOW: n = (uint32_t)mt_pkt_overflow(pkt, u->drop_pending); break;
         case W_MARKER: n = (uint32_t)mt_pkt_marker(pkt, u->marker_val); break;
         case W_END: n = (uint32_t)mt_pkt_end(pkt, u->samples, u->dropped); break;
@@ -337,26 +351,10 @@ void mt_unit_clock_one(mt_unit *u)
         bound = w == W_SECTION ? BOUND_SECTION : w == W_SYNC ? BOUND_SYNC
                 : w == W_END ? BOUND_END : BOUND_VALUE;
         switch (w) {
-        case W_SECTION:
-            if (u->sect_switch) {
-                u->rep_idx = 0;
-                u->rep_cycle = u->sec_start;
-            }
-            mt_enc_reset(&u->enc, u->sec_fmt);
-            u->sect_pending = u->sect_switch = 0;
-            u->hold.after = 0;
-            break;
+        case W_SECTION: section_chosen(u); break;
         case W_SYNC:
-            if (u->on_sync) {
-                const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,
-                                        .samples = u->prev_samples + u->samples, .last_sp = u->last_sp};
-                u->on_sync(u->on_sync_ctx, &m);
-            }
-            u->sync_seq++;
             kind = MT_INFLIGHT_SYNC;
-            mt_enc_reset(&u->enc, u->enc.fmt);
-            u->sync_pending = 0;
-            u->sect_pending = 1;
+            sync_chosen(u, t);
             break;
         case W_OVERFLOW: u->drop_pending = 0; break;
         case W_MARKER: u->marker_pending = u->marker_urgent = 0; break;

@@ -20,6 +20,8 @@ void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx
 
 void mt_swenc_batch(mt_swenc *s) { s->batched = 1; }
 
+void mt_swenc_runs(mt_swenc *s) { s->runs = 1; }
+
 void mt_swenc_flush(mt_swenc *s)
 {
     if (s->batch_n) {
@@ -47,9 +49,22 @@ static inline void put(mt_swenc *s, const uint8_t *p, size_t n)
         s->sync_bytes = MT_PREV_BYTES_MAX;
 }
 
+/* Puts the open FETCHES packet (runs stream): its last element says no more follow. */
+static void fetches_close(mt_swenc *s)
+{
+    const unsigned n = s->flen;
+    s->flen = 0;
+    put(s, s->fpkt, n);
+}
+
+/* Before any other packet: what the stream still owes of earlier samples, the open FETCHES packet
+ * or the repeats absorbed into the run (never both: a FETCHES packet opens after the run is
+ * flushed, and a SAMPLE closes the packet before it can absorb one). */
 static void flush_run(mt_swenc *s)
 {
     uint8_t b[MT_PKT_MAX];
+    if (s->flen)
+        fetches_close(s);
     put(s, b, mt_enc_flush_run(&s->enc, b));
 }
 
@@ -78,6 +93,7 @@ static void sync_pair(mt_swenc *s, uint64_t cycle)
     put(s, b, n);
     put(s, b, mt_pkt_section(b, s->span, s->fmt, s->rate, s->ptr));
     mt_enc_reset(&s->enc, s->fmt);
+    s->fa = 0;
 }
 
 int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle)
@@ -98,6 +114,7 @@ int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, ui
     }
     put(s, b, mt_pkt_section(b, span, fmt, rate, cycle));
     mt_enc_reset(&s->enc, fmt);
+    s->fa = 0;
     return 0;
 }
 
@@ -256,10 +273,60 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
     return rc;
 }
 
+/* mt_swenc_samples for the runs stream (docs/trace-format.md section 4.2).  A fetch one element
+ * byte away from the open FETCHES packet (+2 or +4 bytes after the last element, at most
+ * MT_FETCH_SKIP_MAX idle cycles after it, room in the packet) extends it; another fetch opens a
+ * packet with its skip and its address as a delta from the last element; every other record is
+ * an ordinary SAMPLE (mt_swenc_sample).  The cycles are the records' own, so the reader's sample
+ * points are theirs by the packet rules whatever the code did between them. */
+static int samples_runs(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    if (s->rate != 1 || s->fmt != MT_FMT_FULL)
+        return n ? -1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t cycle = r[i].cycle, ar = r[i].addr_rw;
+        if (!(ar & MT_ACCESS_REC_FETCH)) {
+            if (s->flen)
+                fetches_close(s);
+            if (mt_swenc_sample(s, cycle, ar & MT_PADDR_MASK, (unsigned)(ar >> 63)) != 0)
+                return -1;
+            continue;
+        }
+        if (cycle < s->ptr || cycle - s->ptr > MT_SKIP_MAX)
+            return -1;
+        const uint64_t skip = cycle - s->ptr, a = ar & MT_PADDR_MASK, step = a - s->fa;
+        if (s->flen && s->flen < MT_PKT_MAX && skip <= MT_FETCH_SKIP_MAX && (step == 2 || step == 4)) {
+            s->fpkt[s->fmore_at] |= s->fmore_bit;
+            s->fmore_at = s->flen;
+            s->fmore_bit = MT_FETCH_ELEM_MORE;
+            s->fpkt[s->flen++] = (uint8_t)(MT_FETCH_ELEM_ONE | (step == 4 ? MT_FETCH_ELEM_STEP4 : 0) | skip);
+        } else {
+            flush_run(s); /* the open packet, or the repeats the run absorbed: they came first */
+            uint8_t *q = s->fpkt;
+            *q++ = MT_HDR_FETCHES;
+            q += mt_leb_put(q, skip);
+            s->fmore_at = (uint8_t)(q - s->fpkt);
+            s->fmore_bit = 1;
+            q += mt_leb_put(q, mt_zigzag(a - s->fa, MT_PADDR_BITS) << 1);
+            s->flen = (uint8_t)(q - s->fpkt);
+        }
+        s->fa = a;
+        s->ptr = cycle + 1;
+        s->floor = cycle + 1;
+        s->samples++;
+        s->last_sp = cycle;
+        if (s->sync_bytes + s->flen >= s->sync_period)
+            sync_pair(s, s->ptr); /* closes the packet first (flush_run) */
+    }
+    return 0;
+}
+
 int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n)
 {
     if (s->ended || !s->have_section)
         return n ? -1 : 0;
+    if (s->runs)
+        return samples_runs(s, r, n);
     if (s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain)
         return samples_rate1(s, r, n);
     for (size_t i = 0; i < n; i++)

@@ -70,21 +70,29 @@ static void report_sample(mt_dec *d, uint64_t off, uint64_t a, unsigned rw, uint
  * touched.  Checked whole before anything is applied, as every packet. */
 static int fetches(mt_dec *d, const uint8_t *p, size_t n, uint64_t off, const char **why)
 {
-    uint64_t skip, dm;
+    uint64_t skip, dm, delta;
     size_t i = 1;
-    int k;
-    if ((k = mt_leb_get(p + i, n - i, 6, &skip)) <= 0)
-        goto leb;
-    i += (size_t)k;
-    if ((k = mt_leb_get(p + i, n - i, 9, &dm)) <= 0)
-        goto leb;
-    i += (size_t)k;
-    if (skip > MT_SKIP_MAX || (dm >> 1) >> MT_PADDR_BITS) {
-        *why = "FETCHES field out of range";
-        return -1;
+    int k, more;
+    if (p[0] & MT_FETCH_SHORT) { /* the short form: the header is the first element */
+        skip = p[0] & MT_FETCH_SKIP_MAX;
+        delta = p[0] & MT_FETCH_ELEM_STEP4 ? 4 : 2;
+        more = (p[0] & MT_FETCH_SHORT_MORE) != 0;
+    } else {
+        if ((k = mt_leb_get(p + i, n - i, 6, &skip)) <= 0)
+            goto leb;
+        i += (size_t)k;
+        if ((k = mt_leb_get(p + i, n - i, 9, &dm)) <= 0)
+            goto leb;
+        i += (size_t)k;
+        if (skip > MT_SKIP_MAX || (dm >> 1) >> MT_PADDR_BITS) {
+            *why = "FETCHES field out of range";
+            return -1;
+        }
+        delta = mt_unzigzag(dm >> 1, MT_PADDR_BITS);
+        more = (int)(dm & 1);
     }
     const size_t first = i; /* the element bytes after the first element */
-    for (int more = (int)(dm & 1); more; i++) {
+    for (; more; i++) {
         if (i >= n)
             return i >= MT_PKT_MAX ? (*why = "FETCHES longer than a packet", -1) : 0;
         if (!(p[i] & MT_FETCH_ELEM_ONE) || (p[i] & 0x20)) {
@@ -102,7 +110,7 @@ static int fetches(mt_dec *d, const uint8_t *p, size_t n, uint64_t off, const ch
         return -1;
     }
     const uint64_t mask = (UINT64_C(1) << MT_PADDR_BITS) - 1;
-    uint64_t a = (d->fa + mt_unzigzag(dm >> 1, MT_PADDR_BITS)) & mask;
+    uint64_t a = (d->fa + delta) & mask;
     d->ptr += skip * d->rate;
     report_sample(d, off, a, 0, skip);
     for (size_t j = first; j < i; j++) {
@@ -255,7 +263,7 @@ static int packet(mt_dec *d, const uint8_t *p, size_t n, uint64_t off, const cha
         d->prev_valid = 1;
         return (int)i;
     }
-    if (h == MT_HDR_FETCHES && d->runs)
+    if ((h == MT_HDR_FETCHES || (h & MT_FETCH_SHORT)) && d->runs)
         return fetches(d, p, n, off, why);
     switch (h) {
     case MT_HDR_RUN:

@@ -44,6 +44,10 @@ enum { MT_OP_MATCH0 = 0, MT_OP_MATCH1 = 1, MT_OP_MATCH2 = 2, MT_OP_DELTA = 3, MT
 #define MT_FETCH_ELEM_MORE 0x80u
 #define MT_FETCH_ELEM_STEP4 0x10u
 #define MT_FETCH_SKIP_MAX 15u
+/* ... and the short form, a header 0x40..0x7F that is its first element (+2/+4 from fa):
+ * 0x40 | more << 5 | step4 << 4 | skip */
+#define MT_FETCH_SHORT 0x40u
+#define MT_FETCH_SHORT_MORE 0x20u
 
 /* LEB128 (unsigned, minimal). */
 /* Hot in the trace unit's encoder (once per sample): inline. */

@@ -44,6 +44,12 @@ typedef struct {
     uint64_t fa;
     uint8_t fpkt[MT_PKT_MAX];
     uint8_t flen, fmore_at, fmore_bit;
+    /* ... the same packet kept open in the batch itself (the batched path): its start, the byte
+     * holding its last "more" bit and the bit, as batch offsets; closed by any other packet or a
+     * flush */
+    int bopen;
+    uint32_t bopen_start, bopen_more;
+    uint8_t bopen_bit;
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);

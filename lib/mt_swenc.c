@@ -238,15 +238,18 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
         const unsigned rw = (unsigned)(ar >> 63);
         ptr = cycle + 1;
         if (runs && (ar & MT_ACCESS_REC_FETCH)) { /* samples_runs' rules, in the batch */
-            const uint64_t step = a - fa;
-            const int seq = skip <= MT_FETCH_SKIP_MAX && (step == 2 || step == 4);
-            const unsigned step4 = step == 4 ? MT_FETCH_ELEM_STEP4 : 0;
+            /* step 2 or 4 and skip <= 15 in one test: step - 2 is 0 or 2, which shifted by 3 is
+             * the element's step bit (MT_FETCH_ELEM_STEP4) */
+            const uint64_t step2 = a - fa - 2;
+            const int seq = ((step2 & ~UINT64_C(2)) | (skip & ~(uint64_t)MT_FETCH_SKIP_MAX)) == 0;
+            const unsigned elem = (unsigned)(step2 << 3 | skip); /* without bit 6; valid when seq */
             fa = a;
-            if (seq && mb && o - pstart < (ptrdiff_t)MT_PKT_MAX && o < s->batch + sizeof s->batch) {
+            /* (the packet never reaches the batch's end: it opens with room for two packets) */
+            if (seq && mb && o - pstart < (ptrdiff_t)MT_PKT_MAX) {
                 *mb |= (uint8_t)mbit;
                 mb = o;
                 mbit = MT_FETCH_ELEM_MORE;
-                *o++ = (uint8_t)(MT_FETCH_ELEM_ONE | step4 | skip);
+                *o++ = (uint8_t)(MT_FETCH_ELEM_ONE | elem);
             } else {
                 if (o > s->batch + sizeof s->batch - 2 * MT_PKT_MAX) { /* room for a RUN and the packet */
                     mb = NULL;
@@ -261,7 +264,7 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
                 }
                 pstart = o;
                 if (seq) { /* the short form */
-                    *o++ = (uint8_t)(MT_FETCH_SHORT | step4 | skip);
+                    *o++ = (uint8_t)(MT_FETCH_SHORT | elem);
                     mb = pstart;
                     mbit = MT_FETCH_SHORT_MORE;
                 } else {
@@ -269,7 +272,7 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
                     o += mt_leb_put(o, skip);
                     mb = o;
                     mbit = 1;
-                    o += mt_leb_put(o, mt_zigzag(step, MT_PADDR_BITS) << 1);
+                    o += mt_leb_put(o, mt_zigzag(step2 + 2, MT_PADDR_BITS) << 1);
                 }
             }
         } else {

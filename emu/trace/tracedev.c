@@ -140,7 +140,11 @@ static bool abuf_drain(mt_access_buf *b)
     if (d->failed)
         return false;
     uint64_t last = d->rec_last;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t i = 0;
+    for (; i < n && b->rec[i].cycle >= last; i++) /* the usual batch: no collision, nothing moves */
+        last = b->rec[i].cycle + 1;
+    k = i;
+    for (; i < n; i++) {
         const mt_access_rec r = b->rec[i];
         if (r.cycle < last) {
             d->collisions++;

@@ -15,10 +15,10 @@
 #   fetch-only       --trace-all-kinds fetch: only FETCHES packets, and MARKERs
 #   single           the per-access path (a reduce trace beside it: no batch), fetches flagged by
 #                    the recorder's own call
-#   bench-cpu        2,000,000 instructions: thousands of SYNCs in both streams
+#   bench-cpu        1,000,000 instructions: hundreds of SYNCs in both streams
 #   linux-1, linux-2 a Linux boot prefix on 1 and 2 harts (skipped without build/linux/Image)
 # A mutant reader that takes a FETCHES element's +4 step for +2 fails every case with fetches.
-# About 20 s.
+# About 9 s of CPU (user+sys; the decodes and exports of the Linux records are most of it).
 set -u
 BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
 MTEMU=$BIN/mtemu MT=$BIN/metatrace
@@ -66,16 +66,16 @@ check straddle-self "--max-insns 2000 $FWBUILD/e2e/straddle_self.elf"
 check fencei "$FWBUILD/isa/s-fencei.elf"
 check trace-regs "$FWBUILD/e2e/trace_regs.elf"
 check hyp "$FWBUILD/hyp.elf"
-check smp-skew "-smp 2 --max-insns 2000000 $FWBUILD/e2e/smp_skew.elf"
+check smp-skew "-smp 2 --max-insns 1000000 $FWBUILD/e2e/smp_skew.elf"
 check ram-loadstore "--trace-all-ram --trace-all-kinds load,store,amo --max-insns 300000 $FWBUILD/pchase.elf"
 check fetch-only "--trace-all-kinds fetch --max-insns 300000 $FWBUILD/qsort.elf"
 check single "--trace-mode reduce --trace $T/red.mtr --max-insns 300000 $FWBUILD/qsort.elf"
-check bench-cpu "--max-insns 2000000 $FWBUILD/bench/bench_cpu.elf"
+check bench-cpu "--max-insns 1000000 $FWBUILD/bench/bench_cpu.elf"
 for w in matmul memcpy pchase qsort random rt-check seq stride vmm wss; do
     check "$w" "--max-insns 300000 $FWBUILD/$w.elf"
 done
 if [ -f "$IMAGE" ] && [ -f "$BIOS" ]; then
-    LINUX="-m 256M --bios $BIOS --kernel $IMAGE --max-insns 4000000"
+    LINUX="-m 256M --bios $BIOS --kernel $IMAGE --max-insns 2000000"
     check linux-1 "$LINUX"
     check linux-2 "-smp 2 $LINUX"
 else

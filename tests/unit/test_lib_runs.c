@@ -5,17 +5,22 @@
  * unbatched one (samples_runs) write the same bytes; the decoder gives back exactly the records;
  * the reader (mt_runs_reader) rebuilds byte for byte the records stream the same records make
  * without runs; and the records writer ignores the fetch flag.  Refusals: FETCHES outside a runs
- * stream, a malformed element, an unknown runs version. */
+ * stream, a malformed element, an unknown runs version.  The container: a runs .mtr reads
+ * (mt_file_read, after a seek too, and mt_reader) as the records .mtr of the same records. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "mt_dec.h"
+#include "mt_mtr.h"
+#include "mt_reader.h"
 #include "mt_runs.h"
 #include "mt_swenc.h"
 
@@ -274,12 +279,100 @@ static void test_refusals(void **state)
     assert_int_equal(mt_runs_from_info("trace.mode=every-access-runs\ntrace.runs_format=1\n", &sp, err, sizeof err), -1);
 }
 
+/* Writes recs into a .mtr (runs or records; frames of ~1 KiB, SYNCs every 256 bytes). */
+static void write_mtr(const char *path, const mt_access_rec *recs, size_t n, int runs)
+{
+    char err[300];
+    mt_writer_config wc = {.producer = "test_lib_runs", .frame_bytes = 1024, .sync_period = 256,
+                           .info = runs ? "mode=every-access\ntrace.mode=every-access-runs\ntrace.runs_format=1\n"
+                                          "trace.all_sync_period=256\n"
+                                        : "mode=every-access\n"};
+    mt_writer *w = mt_writer_create(path, &wc, err, sizeof err);
+    assert_non_null(w);
+    if (runs)
+        mt_writer_runs(w);
+    assert_int_equal(mt_writer_section(w, 0, 2, 1, 100), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (recs[i].cycle == MARK)
+            assert_int_equal(mt_writer_marker(w, (uint32_t)recs[i].addr_rw), 0);
+        else
+            assert_int_equal(mt_writer_samples(w, recs + i, 1), 0);
+    }
+    assert_int_equal(mt_writer_finish(w, err, sizeof err), 0);
+}
+
+static bytes read_all(mt_file *f)
+{
+    bytes b = {0};
+    uint8_t buf[999];
+    ssize_t k;
+    while ((k = mt_file_read(f, buf, sizeof buf)) > 0)
+        sink(&b, buf, (size_t)k);
+    assert_int_equal(k, 0);
+    return b;
+}
+
+/* The container: mt_file_read of a runs .mtr is the records .mtr's stream byte for byte (also
+ * after a seek, which rewinds it), its index is not offered, and mt_reader's samples agree. */
+static void test_container_reads_records(void **state)
+{
+    (void)state;
+    static mt_access_rec recs[3000];
+    const size_t n = random_stream(recs, 2500);
+    char rp[64], up[64], err[300];
+    snprintf(rp, sizeof rp, "/tmp/test_lib_runs.%d.rec.mtr", (int)getpid());
+    snprintf(up, sizeof up, "/tmp/test_lib_runs.%d.runs.mtr", (int)getpid());
+    write_mtr(rp, recs, n, 0);
+    write_mtr(up, recs, n, 1);
+    mt_file *fr = mt_file_open(rp, err, sizeof err), *fu = mt_file_open(up, err, sizeof err);
+    assert_non_null(fr);
+    assert_non_null(fu);
+    size_t nidx;
+    assert_null(mt_file_index(fu, &nidx));
+    assert_int_equal(nidx, 0);
+    assert_int_equal(mt_file_header_get(fu)->has_index, 0);
+    bytes a = read_all(fr), b = read_all(fu);
+    assert_true(a.n > 10000);
+    assert_int_equal(a.n, b.n);
+    assert_memory_equal(a.p, b.p, a.n);
+    assert_int_equal(mt_file_seek_cycle(fu, recs[n / 2].cycle == MARK ? 1000 : recs[n / 2].cycle), 0);
+    bytes c = read_all(fu);
+    assert_int_equal(c.n, a.n);
+    assert_memory_equal(c.p, a.p, a.n);
+    free(a.p);
+    free(b.p);
+    free(c.p);
+    mt_file_close(fr);
+    mt_file_close(fu);
+    mt_reader *r1 = mt_reader_open(rp, err, sizeof err), *r2 = mt_reader_open(up, err, sizeof err);
+    assert_non_null(r1);
+    assert_non_null(r2);
+    static mt_sample_rec s1[4000], s2[4000];
+    const long k1 = mt_reader_next(r1, s1, 4000, 1), k2 = mt_reader_next(r2, s2, 4000, 1);
+    assert_true(k1 > 1000);
+    assert_int_equal(k1, k2);
+    assert_memory_equal(s1, s2, (size_t)k1 * sizeof s1[0]);
+    mt_reader_close(r1);
+    mt_reader_close(r2);
+    /* a runs header of another version is refused at open, by name */
+    remove(rp);
+    mt_writer_config wc = {.producer = "test_lib_runs", .info = "trace.mode=every-access-runs\ntrace.runs_format=7\n"};
+    mt_writer *w = mt_writer_create(rp, &wc, err, sizeof err);
+    assert_non_null(w);
+    assert_int_equal(mt_writer_finish(w, err, sizeof err), 0);
+    assert_null(mt_file_open(rp, err, sizeof err));
+    assert_non_null(strstr(err, "runs stream format '7'"));
+    remove(rp);
+    remove(up);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_random_streams),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_container_reads_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,6 +124,9 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     if (s->ended || !s->have_section || cycle < s->ptr)
         return -1;
+    if (s->flen) /* a SAMPLE follows the open FETCHES packet (runs stream): it is closed */
+        fetches_close(s);
+    s->bopen = 0;
     /* one division, none at rate 1 (every access: --trace-all) */
     uint64_t d = cycle - s->ptr, skip = s->rate == 1 ? d : d / s->rate;
     if (skip * s->rate != d || skip > MT_SKIP_MAX)

@@ -290,6 +290,9 @@ static void mtp_describe(ht_source *s, FILE *out)
         fprintf(out, ", %s\n", h->index_state == MT_INDEX_CHECKED
                                    ? "checked (CRC-32C matches, entries match their frames)"
                                    : "unchecked (an older file: no checksum; entries match their frames)");
+    } else if (h->index_state == MT_INDEX_CHECKED || h->index_state == MT_INDEX_UNCHECKED) {
+        /* a runs stream (docs/trace-format.md section 4.2): the index locates its own frames */
+        fprintf(out, "index: the runs stream's (not used: the records are rebuilt from the start)\n");
     } else if (h->index_state == MT_INDEX_BAD) {
         fprintf(out, "index: damaged (%s): set aside, every frame read in order\n", h->index_note);
     } else {

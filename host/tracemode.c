@@ -146,6 +146,10 @@ int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errle
     }
     if (!strcmp(v, "burst"))
         return 0;
+    if (!strcmp(v, "every-access-runs")) { /* read back as the records it stands for (lib/mt_runs.h) */
+        out->mode = TM_ALL;
+        return 0;
+    }
     if (!strcmp(v, "reduce")) {
         char b[64];
         char *end;
@@ -169,7 +173,7 @@ int trace_mode_get(ht_source *src, trace_mode_info *out, char *err, size_t errle
         trailer_get(src, out);
         return 0;
     }
-    snprintf(err, errlen, "%s: trace mode '%s' is not one this metatrace knows (burst, reduce, spatial): "
+    snprintf(err, errlen, "%s: trace mode '%s' is not one this metatrace knows (burst, reduce, spatial, every-access-runs): "
              "refusing to misread it", src->name, v);
     return -1;
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "mt_event.h" /* MT_PADDR_BITS */
+
 void mt_dec_init(mt_dec *d, mt_dec_cb cb, void *ctx)
 {
     memset(d, 0, sizeof *d);
@@ -30,6 +32,7 @@ static void reset_history(mt_dec *d)
 {
     d->hist_valid = 0;
     d->prev_valid = 0;
+    d->fa = 0;
 }
 
 /* 48-bit cycle from a packet, extended to 64 bits next to ref. */
@@ -60,6 +63,69 @@ static void report_sample(mt_dec *d, uint64_t off, uint64_t a, unsigned rw, uint
     d->samples++;
     d->ptr += d->rate;
     emit(d, &ev);
+}
+
+/* FETCHES (docs/trace-format.md section 4.2): reads at consecutive instruction addresses, each a
+ * full-format sample; the history and the previous sample (SAMPLE's and RUN's state) are not
+ * touched.  Checked whole before anything is applied, as every packet. */
+static int fetches(mt_dec *d, const uint8_t *p, size_t n, uint64_t off, const char **why)
+{
+    uint64_t skip, dm, delta;
+    size_t i = 1;
+    int k, more;
+    if (p[0] & MT_FETCH_SHORT) { /* the short form: the header is the first element */
+        skip = p[0] & MT_FETCH_SKIP_MAX;
+        delta = p[0] & MT_FETCH_ELEM_STEP4 ? 4 : 2;
+        more = (p[0] & MT_FETCH_SHORT_MORE) != 0;
+    } else {
+        if ((k = mt_leb_get(p + i, n - i, 6, &skip)) <= 0)
+            goto leb;
+        i += (size_t)k;
+        if ((k = mt_leb_get(p + i, n - i, 9, &dm)) <= 0)
+            goto leb;
+        i += (size_t)k;
+        if (skip > MT_SKIP_MAX || (dm >> 1) >> MT_PADDR_BITS) {
+            *why = "FETCHES field out of range";
+            return -1;
+        }
+        delta = mt_unzigzag(dm >> 1, MT_PADDR_BITS);
+        more = (int)(dm & 1);
+    }
+    const size_t first = i; /* the element bytes after the first element */
+    for (; more; i++) {
+        if (i >= n)
+            return i >= MT_PKT_MAX ? (*why = "FETCHES longer than a packet", -1) : 0;
+        if (!(p[i] & MT_FETCH_ELEM_ONE) || (p[i] & 0x20)) {
+            *why = "bad FETCHES element";
+            return -1;
+        }
+        more = p[i] & MT_FETCH_ELEM_MORE;
+    }
+    if (i > MT_PKT_MAX) {
+        *why = "FETCHES longer than a packet";
+        return -1;
+    }
+    if (!d->have_section || d->fmt != MT_FMT_FULL) {
+        *why = d->have_section ? "FETCHES outside a full-format section" : "FETCHES before the SECTION that follows a SYNC";
+        return -1;
+    }
+    const uint64_t mask = (UINT64_C(1) << MT_PADDR_BITS) - 1;
+    uint64_t a = (d->fa + delta) & mask;
+    d->ptr += skip * d->rate;
+    report_sample(d, off, a, 0, skip);
+    for (size_t j = first; j < i; j++) {
+        const uint64_t s = p[j] & MT_FETCH_SKIP_MAX;
+        a = (a + (p[j] & MT_FETCH_ELEM_STEP4 ? 4 : 2)) & mask;
+        d->ptr += s * d->rate;
+        report_sample(d, off, a, 0, s);
+    }
+    d->fa = a;
+    return (int)i;
+leb:
+    if (k == 0)
+        return 0;
+    *why = "malformed LEB field";
+    return -1;
 }
 
 /* Parses and applies one packet at p[0..n) (stream offset off).
@@ -197,6 +263,8 @@ static int packet(mt_dec *d, const uint8_t *p, size_t n, uint64_t off, const cha
         d->prev_valid = 1;
         return (int)i;
     }
+    if ((h == MT_HDR_FETCHES || (h & MT_FETCH_SHORT)) && d->runs)
+        return fetches(d, p, n, off, why);
     switch (h) {
     case MT_HDR_RUN:
         if ((k = mt_leb_get(p + i, n - i, 1, &v1)) <= 0)

@@ -54,6 +54,10 @@ typedef struct {
     uint8_t hist_valid;
     uint64_t prev_a;
     uint8_t prev_rw, prev_valid;
+    /* runs streams (docs/trace-format.md section 4.2): FETCHES packets are accepted only when
+     * the caller sets `runs` (the container said so); fa = the last FETCHES element's address */
+    int runs;
+    uint64_t fa;
     /* loss detection */
     int have_sync;
     uint8_t last_seq;

@@ -42,5 +42,9 @@ typedef struct {
     uint64_t addr_rw;
 } mt_access_rec;
 #define MT_ACCESS_REC_WRITE (UINT64_C(1) << 63)
+/* Set on an instruction fetch's record by the producers (the hooked interpreter, the device's
+ * listener, the recorder): only the runs stream (mt_swenc_runs) looks at it; every other writer
+ * takes the 56 address bits and bit 63. */
+#define MT_ACCESS_REC_FETCH (UINT64_C(1) << 62)
 
 #endif

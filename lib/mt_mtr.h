@@ -76,6 +76,10 @@ int mt_writer_section(mt_writer *w, unsigned span, unsigned fmt, uint32_t rate, 
 int mt_writer_sample(mt_writer *w, uint64_t cycle, uint64_t addr, unsigned rw);
 /* mt_writer_sample for n samples in order (mt_swenc_samples: the same bytes as n calls). */
 int mt_writer_samples(mt_writer *w, const mt_access_rec *r, size_t n);
+/* The runs stream (mt_swenc_runs; before the first section): the header's info must name it
+ * (trace.mode=every-access-runs, trace.runs_format=1, trace.all_sync_period=P: mt_runs.h), so
+ * that readers rebuild the records stream it stands for. */
+void mt_writer_runs(mt_writer *w);
 int mt_writer_marker(mt_writer *w, uint32_t value);
 int mt_writer_overflow(mt_writer *w, uint32_t dropped);
 /* Ends the session (sample API), writes the last frame, the index and the footer; frees w.

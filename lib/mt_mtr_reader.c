@@ -16,6 +16,7 @@
 #include "mt_le.h"
 #include "mt_mtr_header.h"
 #include "mt_mtr_index.h"
+#include "mt_runs.h"
 
 struct mt_file {
     FILE *f;
@@ -41,6 +42,12 @@ struct mt_file {
     size_t icur;        /* index cursor: no indexed frame before idx[icur] is still ahead */
     uint64_t stop_cycle; /* mt_file_stop_after: end before a frame that cannot reach back to it */
     int stopped;
+    /* A runs stream (docs/trace-format.md section 4.2): mt_file_read gives the records stream it
+     * stands for, rebuilt from the start (the index's offsets are the runs stream's: not used) */
+    int runs;
+    uint32_t runs_sync_period;
+    mt_runs_reader *rr;
+    int runs_eof;
 };
 
 static void ferr(mt_file *f, const char *fmt, ...)
@@ -337,7 +344,17 @@ mt_file *mt_file_open(const char *path, char *err, size_t errlen)
         }
         f->in_pos += 8 + (size_t)sz;
         f->data_start = 8 + (uint64_t)sz;
+        char rerr[200];
+        const int runs = mt_runs_from_info(f->h.info, &f->runs_sync_period, rerr, sizeof rerr);
+        if (runs < 0) { /* a runs stream of another version: refused by name, never misread */
+            snprintf(err, errlen, "%s: %s", path, rerr);
+            mt_file_close(f);
+            return NULL;
+        }
+        f->runs = runs;
         load_index(f);
+        if (f->runs) /* the index locates the runs stream's frames, not the records read back */
+            f->h.has_index = 0;
         clearerr(f->f);
         if (fseek(f->f, (long)f->in_len, SEEK_SET) != 0) {
             snprintf(err, errlen, "%s: cannot seek", path);
@@ -362,7 +379,48 @@ const mt_file_header *mt_file_header_get(const mt_file *f)
     return &f->h;
 }
 
+static ssize_t read_stream(mt_file *f, uint8_t *buf, size_t cap);
+
+/* mt_file_read of a runs stream: the records stream rebuilt from it (mt_runs.h). */
+static ssize_t read_runs(mt_file *f, uint8_t *buf, size_t cap)
+{
+    if (!f->rr) {
+        if (!(f->rr = malloc(sizeof *f->rr))) {
+            ferr(f, "%s: out of memory", f->path);
+            return -1;
+        }
+        mt_runs_reader_init(f->rr, f->runs_sync_period);
+    }
+    uint8_t in[1 << 16];
+    for (;;) {
+        size_t k = mt_runs_reader_take(f->rr, buf, cap);
+        if (k)
+            return (ssize_t)k;
+        if (f->runs_eof)
+            return 0;
+        ssize_t n = read_stream(f, in, sizeof in);
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            f->runs_eof = 1;
+            mt_dec_finish(&f->rr->dec);
+        } else if (mt_runs_reader_feed(f->rr, in, (size_t)n) < 0) {
+            ferr(f, "%s: %s", f->path, f->rr->err);
+            return -1;
+        }
+        if (f->runs_eof && f->rr->failed) {
+            ferr(f, "%s: %s", f->path, f->rr->err);
+            return -1;
+        }
+    }
+}
+
 ssize_t mt_file_read(mt_file *f, uint8_t *buf, size_t cap)
+{
+    return f->runs ? read_runs(f, buf, cap) : read_stream(f, buf, cap);
+}
+
+static ssize_t read_stream(mt_file *f, uint8_t *buf, size_t cap)
 {
     if (f->h.raw == 1) {
         size_t avail = fill(f, 1);
@@ -432,6 +490,12 @@ static int reposition(mt_file *f, uint64_t at)
     f->index_cut = 0;
     f->after_index = 0;
     f->bad_frames = 0;
+    if (f->rr) { /* a runs stream is rebuilt from its start (seeks rewind) */
+        mt_runs_reader_free(f->rr);
+        free(f->rr);
+        f->rr = NULL;
+    }
+    f->runs_eof = 0;
     return 0;
 }
 
@@ -442,7 +506,7 @@ int mt_file_rewind(mt_file *f)
 
 int mt_file_seek_cycle(mt_file *f, uint64_t cycle)
 {
-    if (f->h.raw || !f->nidx)
+    if (f->h.raw || !f->nidx || f->runs)
         return reposition(f, f->data_start) ? -1 : 0;
     /* The first frame with a sample at or after `cycle`... */
     size_t k = 0;
@@ -462,14 +526,16 @@ int mt_file_seek_cycle(mt_file *f, uint64_t cycle)
 
 void mt_file_stop_after(mt_file *f, uint64_t cycle)
 {
+    if (f->runs) /* its index describes the runs stream, not the records it gives */
+        return;
     f->stop_cycle = cycle;
     f->stopped = 0;
 }
 
 const mt_frame_index *mt_file_index(const mt_file *f, size_t *n)
 {
-    *n = f->nidx;
-    return f->nidx ? f->idx : NULL;
+    *n = f->runs ? 0 : f->nidx;
+    return *n ? f->idx : NULL;
 }
 
 int mt_file_truncated(const mt_file *f)
@@ -503,5 +569,8 @@ void mt_file_close(mt_file *f)
     free(f->out);
     free(f->idx);
     free(f->path);
+    if (f->rr)
+        mt_runs_reader_free(f->rr);
+    free(f->rr);
     free(f);
 }

@@ -406,6 +406,11 @@ int mt_writer_samples(mt_writer *w, const mt_access_rec *r, size_t n)
     return sw_result(w, mt_swenc_samples(&w->sw, r, n), "sample");
 }
 
+void mt_writer_runs(mt_writer *w)
+{
+    mt_swenc_runs(&w->sw);
+}
+
 int mt_writer_marker(mt_writer *w, uint32_t value)
 {
     return sw_result(w, mt_swenc_marker(&w->sw, value), "marker");

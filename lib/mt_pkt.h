@@ -18,6 +18,7 @@ enum {
     MT_HDR_OVERFLOW = 0x03,
     MT_HDR_MARKER = 0x04,
     MT_HDR_END = 0x05,
+    MT_HDR_FETCHES = 0x06, /* only in a runs stream (trace.mode=every-access-runs, section 4.2) */
     MT_HDR_SAMPLE = 0x80, /* 1ooo wrk0 */
 };
 
@@ -36,6 +37,17 @@ enum { MT_OP_MATCH0 = 0, MT_OP_MATCH1 = 1, MT_OP_MATCH2 = 2, MT_OP_DELTA = 3, MT
 #define MT_CYCLE_BITS 48
 #define MT_CYCLE_MASK ((UINT64_C(1) << MT_CYCLE_BITS) - 1)
 #define MT_SECTION_FLAG_ONE 0x80u
+/* FETCHES (docs/trace-format.md section 4.2): an element byte after the first element is
+ * 0x40 | more << 7 | step4 << 4 | skip (0..15); the first element's LEB field dm is
+ * zigzag56(address - fa) << 1 | more. */
+#define MT_FETCH_ELEM_ONE 0x40u
+#define MT_FETCH_ELEM_MORE 0x80u
+#define MT_FETCH_ELEM_STEP4 0x10u
+#define MT_FETCH_SKIP_MAX 15u
+/* ... and the short form, a header 0x40..0x7F that is its first element (+2/+4 from fa):
+ * 0x40 | more << 5 | step4 << 4 | skip */
+#define MT_FETCH_SHORT 0x40u
+#define MT_FETCH_SHORT_MORE 0x20u
 
 /* LEB128 (unsigned, minimal). */
 /* Hot in the trace unit's encoder (once per sample): inline. */

@@ -20,8 +20,11 @@ void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx
 
 void mt_swenc_batch(mt_swenc *s) { s->batched = 1; }
 
+void mt_swenc_runs(mt_swenc *s) { s->runs = 1; }
+
 void mt_swenc_flush(mt_swenc *s)
 {
+    s->bopen = 0; /* the open FETCHES packet leaves with the batch: it ends there */
     if (s->batch_n) {
         uint32_t n = s->batch_n;
         s->batch_n = 0;
@@ -47,9 +50,23 @@ static inline void put(mt_swenc *s, const uint8_t *p, size_t n)
         s->sync_bytes = MT_PREV_BYTES_MAX;
 }
 
+/* Puts the open FETCHES packet (runs stream): its last element says no more follow. */
+static void fetches_close(mt_swenc *s)
+{
+    const unsigned n = s->flen;
+    s->flen = 0;
+    put(s, s->fpkt, n);
+}
+
+/* Before any other packet: what the stream still owes of earlier samples, the open FETCHES packet
+ * or the repeats absorbed into the run (never both: a FETCHES packet opens after the run is
+ * flushed, and a SAMPLE closes the packet before it can absorb one). */
 static void flush_run(mt_swenc *s)
 {
     uint8_t b[MT_PKT_MAX];
+    if (s->flen)
+        fetches_close(s);
+    s->bopen = 0;
     put(s, b, mt_enc_flush_run(&s->enc, b));
 }
 
@@ -78,6 +95,7 @@ static void sync_pair(mt_swenc *s, uint64_t cycle)
     put(s, b, n);
     put(s, b, mt_pkt_section(b, s->span, s->fmt, s->rate, s->ptr));
     mt_enc_reset(&s->enc, s->fmt);
+    s->fa = 0;
 }
 
 int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, uint64_t cycle)
@@ -98,6 +116,7 @@ int mt_swenc_section(mt_swenc *s, unsigned span, unsigned fmt, uint32_t rate, ui
     }
     put(s, b, mt_pkt_section(b, span, fmt, rate, cycle));
     mt_enc_reset(&s->enc, fmt);
+    s->fa = 0;
     return 0;
 }
 
@@ -105,6 +124,9 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     if (s->ended || !s->have_section || cycle < s->ptr)
         return -1;
+    if (s->flen) /* a SAMPLE follows the open FETCHES packet (runs stream): it is closed */
+        fetches_close(s);
+    s->bopen = 0;
     /* one division, none at rate 1 (every access: --trace-all) */
     uint64_t d = cycle - s->ptr, skip = s->rate == 1 ? d : d / s->rate;
     if (skip * s->rate != d || skip > MT_SKIP_MAX)
@@ -144,7 +166,8 @@ _Static_assert(MT_RUN_MAX < 0x80, "a RUN count is one LEB byte");
 /* An empty history entry in the loop's locals: no 56-bit address equals it, so the match test
  * needs no validity bits. */
 #define HIST_EMPTY UINT64_MAX
-static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
+static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, const mt_access_rec *r, size_t n,
+                                                                   const int runs)
 {
     const unsigned v0 = s->enc.hist_valid;
     uint64_t h0 = v0 & 1 ? s->enc.hist[0] : HIST_EMPTY, h1 = v0 & 2 ? s->enc.hist[1] : HIST_EMPTY,
@@ -152,6 +175,17 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
     /* the previous sample's match index and rw as one key (bit 2: rw); 8 when there is none */
     unsigned prev = s->enc.prev_valid ? s->enc.prev_idx | (s->enc.prev_rw & 1u) << 2 : 8, run = s->enc.run_cnt;
     uint64_t ptr = s->ptr;
+    /* runs: the last FETCHES element's address; the open FETCHES packet (the last packet in the
+     * batch, whole: extending it sets its last element's "more" bit, mb/mbit, and appends one
+     * byte), from pstart; mb NULL: none open */
+    uint64_t fa = s->fa;
+    uint8_t *mb = NULL, *pstart = NULL;
+    unsigned mbit = 0;
+    if (runs && s->bopen) {
+        mb = s->batch + s->bopen_more;
+        pstart = s->batch + s->bopen_start;
+        mbit = s->bopen_bit;
+    }
     /* the batch's next byte, and o0 where it was at the last SAMPLES_LOAD: sync_bytes is
      * s->sync_bytes plus o - o0, clamped, and a SYNC is due once o - o0 reaches `due` */
     uint8_t *o, *o0;
@@ -176,9 +210,22 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
         s->sync_bytes = sb_ > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : sb_;                        \
         s->batch_n = (uint32_t)(o - s->batch);                                                    \
         o0 = o;                                                                                   \
+        if (runs) {                                                                               \
+            s->fa = fa;                                                                           \
+            s->bopen = mb != NULL;                                                                \
+            if (mb) {                                                                             \
+                s->bopen_more = (uint32_t)(mb - s->batch);                                        \
+                s->bopen_start = (uint32_t)(pstart - s->batch);                                   \
+                s->bopen_bit = (uint8_t)mbit;                                                     \
+            }                                                                                     \
+        }                                                                                         \
     } while (0)
 #define SAMPLES_LOAD()                                                                            \
     do {                                                                                          \
+        if (runs && !s->bopen) /* a flush or a SYNC closed it */                                  \
+            mb = NULL;                                                                            \
+        if (runs)                                                                                 \
+            fa = s->fa;                                                                           \
         ptr = s->ptr;                                                                             \
         o = o0 = s->batch + s->batch_n;                                                           \
         due = s->sync_bytes >= s->sync_period ? 0 : s->sync_period - s->sync_bytes;              \
@@ -193,6 +240,47 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
         const uint64_t a = ar & ((UINT64_C(1) << 56) - 1);
         const unsigned rw = (unsigned)(ar >> 63);
         ptr = cycle + 1;
+        if (runs && (ar & MT_ACCESS_REC_FETCH)) { /* samples_runs' rules, in the batch */
+            /* step 2 or 4 and skip <= 15 in one test: step - 2 is 0 or 2, which shifted by 3 is
+             * the element's step bit (MT_FETCH_ELEM_STEP4) */
+            const uint64_t step2 = a - fa - 2;
+            const int seq = ((step2 & ~UINT64_C(2)) | (skip & ~(uint64_t)MT_FETCH_SKIP_MAX)) == 0;
+            const unsigned elem = (unsigned)(step2 << 3 | skip); /* without bit 6; valid when seq */
+            fa = a;
+            /* (the packet never reaches the batch's end: it opens with room for two packets) */
+            if (seq && mb && o - pstart < (ptrdiff_t)MT_PKT_MAX) {
+                *mb |= (uint8_t)mbit;
+                mb = o;
+                mbit = MT_FETCH_ELEM_MORE;
+                *o++ = (uint8_t)(MT_FETCH_ELEM_ONE | elem);
+            } else {
+                if (o > s->batch + sizeof s->batch - 2 * MT_PKT_MAX) { /* room for a RUN and the packet */
+                    mb = NULL;
+                    SAMPLES_SAVE();
+                    mt_swenc_flush(s);
+                    SAMPLES_LOAD();
+                }
+                if (run) { /* the repeats the run absorbed came first */
+                    *o++ = MT_HDR_RUN;
+                    *o++ = (uint8_t)run;
+                    run = 0;
+                }
+                pstart = o;
+                if (seq) { /* the short form */
+                    *o++ = (uint8_t)(MT_FETCH_SHORT | elem);
+                    mb = pstart;
+                    mbit = MT_FETCH_SHORT_MORE;
+                } else {
+                    *o++ = MT_HDR_FETCHES;
+                    o += mt_leb_put(o, skip);
+                    mb = o;
+                    mbit = 1;
+                    o += mt_leb_put(o, mt_zigzag(step2 + 2, MT_PADDR_BITS) << 1);
+                }
+            }
+        } else {
+        if (runs)
+            mb = NULL; /* a SAMPLE closes the open FETCHES packet */
         const unsigned match = h0 == a ? 0 : h1 == a ? 1 : h2 == a ? 2 : 3, key = match | rw << 2;
         if (key == prev && skip == 0 && run < MT_RUN_MAX) { /* prev never has match 3 */
             run++; /* absorbed into the run: no bytes (a SYNC may still be due: a marker's bytes) */
@@ -232,6 +320,7 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
             *o = (uint8_t)(hdr | (op << 4));
             o = q;
         }
+        }
         if ((uint32_t)(o - o0) >= due) {
             SAMPLES_SAVE();
             s->floor = cycle + 1;
@@ -256,12 +345,120 @@ static int samples_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
     return rc;
 }
 
+/* mt_swenc_samples for the runs stream (docs/trace-format.md section 4.2).  A fetch one element
+ * byte away from the open FETCHES packet (+2 or +4 bytes after the last element, at most
+ * MT_FETCH_SKIP_MAX idle cycles after it, room in the packet) extends it; another fetch opens a
+ * packet with its skip and its address as a delta from the last element; every other record is
+ * an ordinary SAMPLE (mt_swenc_sample).  The cycles are the records' own, so the reader's sample
+ * points are theirs by the packet rules whatever the code did between them. */
+static int samples_runs(mt_swenc *s, const mt_access_rec *r, size_t n)
+{
+    if (s->rate != 1 || s->fmt != MT_FMT_FULL)
+        return n ? -1 : 0;
+    /* The open packet and the state its elements change in locals, written back before anything
+     * else reads them (a SAMPLE, a SYNC) and at the end: the packet's byte stores may alias any
+     * field of s, which kept the compiler reloading them per fetch. */
+    uint64_t ptr, fa, last = s->last_sp, nf = 0;
+    unsigned flen, more_at, more_bit;
+    uint8_t pk[MT_PKT_MAX];
+    uint32_t room; /* bytes before a SYNC is due, less the open packet's */
+#define RUNS_LOAD()                                                                               \
+    do {                                                                                          \
+        ptr = s->ptr;                                                                             \
+        fa = s->fa;                                                                               \
+        flen = s->flen;                                                                           \
+        more_at = s->fmore_at;                                                                    \
+        more_bit = s->fmore_bit;                                                                  \
+        memcpy(pk, s->fpkt, MT_PKT_MAX);                                                          \
+        room = s->sync_bytes + flen >= s->sync_period ? 0 : s->sync_period - s->sync_bytes - flen; \
+    } while (0)
+#define RUNS_SAVE()                                                                               \
+    do {                                                                                          \
+        s->ptr = ptr;                                                                             \
+        s->fa = fa;                                                                               \
+        s->flen = (uint8_t)flen;                                                                  \
+        s->fmore_at = (uint8_t)more_at;                                                           \
+        s->fmore_bit = (uint8_t)more_bit;                                                         \
+        memcpy(s->fpkt, pk, MT_PKT_MAX);                                                          \
+        if (nf) {                                                                                 \
+            s->samples += nf;                                                                     \
+            s->last_sp = last;                                                                    \
+            s->floor = last + 1;                                                                  \
+            nf = 0;                                                                               \
+        }                                                                                         \
+    } while (0)
+    RUNS_LOAD();
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t cycle = r[i].cycle, ar = r[i].addr_rw;
+        if (!(ar & MT_ACCESS_REC_FETCH)) {
+            RUNS_SAVE();
+            if (s->flen)
+                fetches_close(s);
+            const int rc = mt_swenc_sample(s, cycle, ar & MT_PADDR_MASK, (unsigned)(ar >> 63));
+            RUNS_LOAD();
+            if (rc != 0)
+                return -1;
+            continue;
+        }
+        const uint64_t skip = cycle - ptr, a = ar & MT_PADDR_MASK, step = a - fa;
+        if (cycle < ptr || skip > MT_SKIP_MAX) {
+            RUNS_SAVE();
+            return -1;
+        }
+        const int seq = skip <= MT_FETCH_SKIP_MAX && (step == 2 || step == 4);
+        if (seq && flen && flen < MT_PKT_MAX) {
+            pk[more_at] |= (uint8_t)more_bit;
+            more_at = flen;
+            more_bit = MT_FETCH_ELEM_MORE;
+            pk[flen++] = (uint8_t)(MT_FETCH_ELEM_ONE | (step == 4 ? MT_FETCH_ELEM_STEP4 : 0) | skip);
+            room -= room != 0;
+        } else {
+            if (flen || s->enc.run_cnt) { /* the open packet, or the repeats the run absorbed */
+                RUNS_SAVE();
+                flush_run(s);
+                RUNS_LOAD();
+            }
+            if (seq) { /* the short form */
+                pk[0] = (uint8_t)(MT_FETCH_SHORT | (step == 4 ? MT_FETCH_ELEM_STEP4 : 0) | skip);
+                flen = 1;
+                more_at = 0;
+                more_bit = MT_FETCH_SHORT_MORE;
+            } else {
+                uint8_t *q = pk;
+                *q++ = MT_HDR_FETCHES;
+                q += mt_leb_put(q, skip);
+                more_at = (unsigned)(q - pk);
+                more_bit = 1;
+                q += mt_leb_put(q, mt_zigzag(a - fa, MT_PADDR_BITS) << 1);
+                flen = (unsigned)(q - pk);
+            }
+            room = room > flen ? room - flen : 0;
+        }
+        fa = a;
+        ptr = cycle + 1;
+        last = cycle;
+        nf++;
+        if (!room) {
+            RUNS_SAVE();
+            sync_pair(s, s->ptr); /* closes the packet first (flush_run) */
+            RUNS_LOAD();
+        }
+    }
+    RUNS_SAVE();
+#undef RUNS_LOAD
+#undef RUNS_SAVE
+    return 0;
+}
+
 int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n)
 {
     if (s->ended || !s->have_section)
         return n ? -1 : 0;
-    if (s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain)
-        return samples_rate1(s, r, n);
+    const int fast = s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain;
+    if (s->runs)
+        return fast ? samples_rate1_t(s, r, n, 1) : samples_runs(s, r, n);
+    if (fast)
+        return samples_rate1_t(s, r, n, 0);
     for (size_t i = 0; i < n; i++)
         if (mt_swenc_sample(s, r[i].cycle, r[i].addr_rw & ~MT_ACCESS_REC_WRITE, (unsigned)(r[i].addr_rw >> 63)) != 0)
             return -1;

@@ -36,6 +36,20 @@ typedef struct {
     int batched;
     uint32_t batch_n;
     uint8_t batch[4096];
+    /* mt_swenc_runs: the runs stream (docs/trace-format.md section 4.2).  fa = the last FETCHES
+     * element's address (reset with the history); the open FETCHES packet is built in fpkt
+     * (flen bytes, 0: none open) and put when closed, since its last "more" bit is set only
+     * when the next element comes; fmore_at/fmore_bit locate that bit. */
+    int runs;
+    uint64_t fa;
+    uint8_t fpkt[MT_PKT_MAX];
+    uint8_t flen, fmore_at, fmore_bit;
+    /* ... the same packet kept open in the batch itself (the batched path): its start, the byte
+     * holding its last "more" bit and the bit, as batch offsets; closed by any other packet or a
+     * flush */
+    int bopen;
+    uint32_t bopen_start, bopen_more;
+    uint8_t bopen_bit;
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
@@ -67,6 +81,12 @@ void mt_swenc_mark_now(const mt_swenc *s, mt_unit_mark *m);
  * END and mt_swenc_flush; otherwise the sink may lag up to a batch behind the samples. The bytes
  * are the same, only cut into fewer, larger pieces. */
 void mt_swenc_batch(mt_swenc *s);
+/* The runs stream (docs/trace-format.md section 4.2; call before the first section): from now on
+ * mt_swenc_samples writes the records flagged MT_ACCESS_REC_FETCH as FETCHES packets (a run of
+ * fetches at +2/+4 byte steps, at most 15 idle cycles apart, costs a byte each) and the others as
+ * SAMPLEs, whose history and run then see only those.  Its reader gives back the same samples,
+ * at the same cycles, in the same order (mt_dec with runs set). */
+void mt_swenc_runs(mt_swenc *s);
 /* Hands the batched bytes to the sink. */
 void mt_swenc_flush(mt_swenc *s);
 

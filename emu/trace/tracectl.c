@@ -13,6 +13,7 @@
 #include "emu/cliopt.h"
 #include "mt_mtr.h"
 #include "mt_outfile.h"
+#include "mt_runs.h"
 #include "mt_regs.h"
 #include "rtl_model/sim/mt_lockstep.h"
 #include "rtl_model/sim/mt_rtl.h"
@@ -113,7 +114,10 @@ const char *trace_options_help(void)
            "  --trace-all FILE.mtr      every access, full addresses, no FIFO (ground truth)\n"
            "  --trace-all-kinds LIST    kinds recorded by --trace-all (default all)\n"
            "  --trace-all-tap T         core (default) | dram\n"
-           "  --trace-all-ram           --trace-all records only guest-RAM accesses (no MMIO)\n";
+           "  --trace-all-ram           --trace-all records only guest-RAM accesses (no MMIO)\n"
+           "  --trace-all-format F      records (default: one SAMPLE per access) | runs (fetches\n"
+           "                            as runs of +2/+4 steps, a byte each; readers rebuild the\n"
+           "                            same records)\n";
 }
 
 static bool parse_num(const char *v, uint64_t max, uint64_t *out)
@@ -363,6 +367,15 @@ static int parse_one(struct trace_options *o, int argc, char **argv, int *i, cha
         if (!parse_tap(v, &t))
             BAD("--trace-tap", "core or dram");
         o->cfg.tap = t;
+    } else if (OPT("--trace-all-format")) {
+        if (m < 0)
+            return -1;
+        if (strcmp(v, "records") == 0)
+            o->all_runs = false;
+        else if (strcmp(v, "runs") == 0)
+            o->all_runs = true;
+        else
+            BAD("--trace-all-format", "records or runs");
     } else if (OPT("--trace-all-tap")) {
         if (m < 0)
             return -1;
@@ -711,7 +724,8 @@ static bool all_access(void *ctx, const mt_access *a)
         return true;
     if (!all_start(s, a->cycle))
         return false;
-    s->all_buf[s->all_n++] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0)};
+    s->all_buf[s->all_n++] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0) |
+                                                                            (a->kind == MT_KIND_FETCH ? MT_ACCESS_REC_FETCH : 0)};
     s->all_samples++;
     return s->all_n < ALL_BATCH || all_flush(s);
 }
@@ -904,8 +918,11 @@ static void run_info(const struct trace_options *o, const trace_run_info *ri, bo
 {
     const char *prog = ri->program ? strrchr(ri->program, '/') : NULL;
     prog = prog ? prog + 1 : (ri->program ? ri->program : "");
-    char kinds[64];
+    char kinds[64], runs[160];
     kinds_text(all ? o->all_kinds : o->cfg.kind_mask, kinds, sizeof kinds);
+    /* the runs stream names itself, and the records stream it stands for (mt_runs.h) */
+    snprintf(runs, sizeof runs, "trace.mode=%s\ntrace.runs_format=%u\ntrace.all_sync_period=%u\n", MT_RUNS_MODE,
+             MT_RUNS_VERSION, o->cfg.sync_period);
     snprintf(buf, cap,
              "memory.ram=0x%" PRIx64 "+0x%" PRIx64 "\n"
              "memory.trace_unit=0x%lx+0x%lx\n"
@@ -922,12 +939,12 @@ static void run_info(const struct trace_options *o, const trace_run_info *ri, bo
              "start=%s\n"
              "format.burst=%s\n"
              "format.span=%s\n"
-             "%s",
+             "%s%s",
              ri->ram_base, ri->ram_size, MT_REGS_BASE, MT_REGS_SIZE, prog, ri->append ? ri->append : "",
              ri->timing ? ri->timing : "none", all ? "every-access" : "trace-unit", kinds,
              (all ? o->all_tap : o->cfg.tap) ? "dram" : "core", all ? "reset" : (o->start_at_reset ? "reset" : "firmware"),
              all ? "full" : fmt_name(o->cfg.fmt >> MT_FMT_H_SHIFT), all ? "full" : fmt_name(o->cfg.fmt >> MT_FMT_L_SHIFT),
-             all ? (o->all_ram_only ? "range=ram\n" : "range=all\n") : "");
+             all ? (o->all_ram_only ? "range=ram\n" : "range=all\n") : "", all && o->all_runs ? runs : "");
 }
 
 /* --waves: the temporary name, checked writable now (Verilator's FST writer would only say later). */
@@ -1066,6 +1083,8 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
         s->all = mt_writer_create(o->all_path, &wc, err, errlen);
         if (!s->all)
             goto fail;
+        if (o->all_runs)
+            mt_writer_runs(s->all);
     }
     mt_unit_params p = {.depth = o->fifo_depth, .drain = o->fifo_drain, .sink = s->w ? mt_writer_sink : NULL,
                         .sink_ctx = s->w};

@@ -44,6 +44,7 @@ struct trace_options {
     uint32_t all_kinds;         /* --trace-all-kinds LIST (default all five) */
     unsigned all_tap;           /* --trace-all-tap core|dram (default core) */
     bool all_ram_only;          /* --trace-all-ram: only accesses to guest RAM (no MMIO) */
+    bool all_runs;              /* --trace-all-format runs: the runs stream (docs/trace-format.md 4.2) */
     trace_mode mode;            /* --trace-mode burst|reduce|spatial (default burst) */
     uint64_t reduce_budget;     /* --trace-reduce-budget BYTES (B; default MT_REDUCE_DEFAULT_BUDGET,
                                  * the unit's own reduce path: its largest, 4M) */

@@ -140,7 +140,11 @@ static bool abuf_drain(mt_access_buf *b)
     if (d->failed)
         return false;
     uint64_t last = d->rec_last;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t i = 0;
+    for (; i < n && b->rec[i].cycle >= last; i++) /* the usual batch: no collision, nothing moves */
+        last = b->rec[i].cycle + 1;
+    k = i;
+    for (; i < n; i++) {
         const mt_access_rec r = b->rec[i];
         if (r.cycle < last) {
             d->collisions++;
@@ -167,7 +171,8 @@ static uint64_t buffered_listener(void *ctx, const mt_access *a)
         return UINT64_MAX;
     if (((d->rec.kind_mask >> a->kind) & 1) && a->tap == d->rec.tap) {
         mt_access_buf *b = &d->abuf;
-        b->rec[b->n] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0)};
+        b->rec[b->n] = (mt_access_rec){.cycle = a->cycle, .addr_rw = a->addr | (a->write ? MT_ACCESS_REC_WRITE : 0) |
+                                                                     (a->kind == MT_KIND_FETCH ? MT_ACCESS_REC_FETCH : 0)};
         if (++b->n == MT_ACCESS_BUF_CAP && !abuf_drain(b))
             return UINT64_MAX;
     }

@@ -2,6 +2,7 @@
 # make bench step bench-qemu-plugin: every-access tracing in mtemu beside QEMU with a TCG plugin
 # writing the same kind of records, on the same bare-metal binary, in the same run:
 #   QEMU untraced | QEMU + tests/bench/qemu_trace_plugin.c | mtemu untraced | mtemu --trace-all
+#   | mtemu --trace-all --trace-all-format runs (docs/trace-format.md section 4.2: the same records)
 # For each: CPU seconds (user+sys of the process and its threads, median of 3 runs), records and
 # bytes written; then the ratios: mtemu --trace-all against QEMU + plugin, and each traced run
 # against its own untraced run (speed = untraced / traced time, as docs/trace-unit.md states it).
@@ -77,9 +78,16 @@ ma_bytes=$(stat -c %s "$tmp/all.mtr")
 ma_recs=$(awk '$1 == "trace.all" { print $2 }' "$tmp/all.stats")
 row "mtemu --trace-all" "$ma_cpu" "${ma_recs:-?}" "$ma_bytes" "$(awk -v b="$ma_bytes" -v r="${ma_recs:-0}" 'BEGIN { if (r > 0) printf "%.3f bytes/record", b / r }')"
 
+mr_cpu=$(median "$EMU" -q --stats --trace-all "$tmp/runs.mtr" --trace-all-format runs "$elf")
+mr_bytes=$(stat -c %s "$tmp/runs.mtr")
+mr_recs=$(awk '$1 == "trace.all" { print $2 }' "$tmp/err")
+row "mtemu --trace-all, runs" "$mr_cpu" "${mr_recs:-?}" "$mr_bytes" "$(awk -v b="$mr_bytes" -v r="${mr_recs:-0}" 'BEGIN { if (r > 0) printf "%.3f bytes/record", b / r }'); --trace-all-format runs"
+
 echo "ratios (CPU time):"
 echo "  mtemu --trace-all / QEMU + plugin      $(ratio "$ma_cpu" "$qp_cpu")  (below 1: mtemu faster)"
+echo "  mtemu --trace-all runs / QEMU + plugin $(ratio "$mr_cpu" "$qp_cpu")"
 [ -n "${qf_cpu:-}" ] && echo "  mtemu --trace-all / QEMU + plugin, to a file $(ratio "$ma_cpu" "$qf_cpu")"
 echo "  QEMU speed traced (untraced / traced)  $(ratio "$q_cpu" "$qp_cpu" x)"
 echo "  mtemu speed traced (untraced / traced) $(ratio "$m_cpu" "$ma_cpu" x)  (issue #24's goal: >= 0.3x)"
+echo "  ... with --trace-all-format runs       $(ratio "$m_cpu" "$mr_cpu" x)"
 echo "  mtemu untraced / QEMU untraced         $(ratio "$m_cpu" "$q_cpu")"

@@ -23,7 +23,7 @@ $(FWBUILD)/e2e/trace_regs.elf: tests/e2e/trace_regs.S tests/emu/link.ld
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_SCRIPTS += tests/e2e/trace-unit.sh tests/e2e/trace-reduce.sh tests/e2e/trace-reduce-filter.sh tests/e2e/trace-spatial-filter.sh tests/e2e/trace-metapage.sh tests/e2e/trace-lockstep.sh tests/e2e/trace-smp.sh \
                 tests/e2e/trace-spatial-unit.sh tests/e2e/trace-reduce-unit.sh tests/e2e/trace-unit-reduce.sh \
-                tests/e2e/trace-all-listener.sh tests/e2e/trace-all-batch.sh
+                tests/e2e/trace-all-listener.sh tests/e2e/trace-all-batch.sh tests/e2e/trace-all-runs.sh
 TEST_SCRIPTS += tests/e2e/console.sh tests/e2e/waves.sh
 TEST_DEPS    += $(FWBUILD)/e2e/trace_regs.elf $(FWBUILD)/bench/bench_cpu.elf
 

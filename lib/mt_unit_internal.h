@@ -97,7 +97,7 @@ MT_STEP unsigned sample_bound(unsigned run, uint64_t skip, unsigned op)
 
 /* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
 MT_STEP void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, unsigned bound,
-                          uint64_t t)
+                    uint64_t t)
 {
     if (u->batch) {
         stage_append(u, p, n); /* before pipe_bytes counts them: hand_over keeps the rest */

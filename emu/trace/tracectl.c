@@ -612,7 +612,7 @@ static uint64_t rtl_next_due(void *ctx)
 static uint64_t rtl_now(void *ctx) { return mt_rtl_now(((rtl_side *)ctx)->r); }
 /* The RTL's own registers, clocked up to the access when a write is pending (not a copy kept
  * here: a copy cannot tell an enable the unit refused, STATUS.BUSY, from one it took, nor the
- * cycle a write applies at).  tracectl_open checks that this build names them. */
+ * cycle a write applies at).  trace_session_create checks that this build names them. */
 static unsigned rtl_tap_at(void *ctx, uint64_t cycle)
 {
     return (unsigned)mt_rtl_tap_at(((rtl_side *)ctx)->r, cycle);

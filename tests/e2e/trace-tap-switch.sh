@@ -40,6 +40,7 @@ walk() { # FILE -> "lines words"
          if ($5 ~ /[048c]0$/) l++; else w++ } END { printf "%d %d\n", l, w }' "$1"
 }
 for u in model rtl both; do
+    # shellcheck disable=SC2046 # two words: the counts
     set -- $(walk "$T/$u.txt")
     echo "  $u: $1 line samples of the walk, $2 word samples"
     if [ "$1" = 4096 ] && [ "$2" = 0 ]; then echo "PASS tap-switch-dram-session-$u"; else echo "FAIL tap-switch-dram-session-$u"; fi
@@ -51,6 +52,10 @@ for u in rtl both; do
         diff "$T/model.txt" "$T/$u.txt" | head -10
     fi
 done
-grep -q "bytes compared, identical" "$T/both.err" && ! grep -q DIVERGE "$T/both.err"
-if [ $? = 0 ]; then echo "PASS tap-switch-lockstep-identical"; else echo "FAIL tap-switch-lockstep-identical"; head -20 "$T/both.err"; fi
+if grep -q "bytes compared, identical" "$T/both.err" && ! grep -q DIVERGE "$T/both.err"; then
+    echo "PASS tap-switch-lockstep-identical"
+else
+    echo "FAIL tap-switch-lockstep-identical"
+    head -20 "$T/both.err"
+fi
 exit 0

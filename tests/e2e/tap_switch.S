@@ -14,8 +14,8 @@
  *  4. MARKER 0x7a9, stop, wait for the END, exit 0.
  *
  * The unit must capture the second session's transfers on every backend: the tap an access is
- * compared with is the one the unit holds at that access's cycle (docs/trace-unit.md, "The
- * emulator's hook"), not a copy kept beside it that takes the refused enable for a start. */
+ * compared with is the one the unit holds at that access's cycle (docs/trace-unit.md section 8,
+ * "The hook"), not a copy kept beside it that takes the refused enable for a start. */
   .equ TU, 0x11000000
   .equ CTRL, 0x008
   .equ STATUS, 0x00C

@@ -8,12 +8,12 @@
 
 #include "mt_pkt.h"
 
-static uint64_t section_len(const mt_unit *u, unsigned span)
+MT_STEP uint64_t section_len(const mt_unit *u, unsigned span)
 {
     return span ? u->cfg.len_l : u->cfg.len_h;
 }
 
-static void enter_section(mt_unit *u, unsigned span, uint64_t t)
+MT_STEP void enter_section(mt_unit *u, unsigned span, uint64_t t)
 {
     u->sec_span = (uint8_t)span;
     u->sec_fmt = (uint8_t)((u->cfg.fmt >> (span ? MT_FMT_L_SHIFT : MT_FMT_H_SHIFT)) & 3);
@@ -26,12 +26,12 @@ static void enter_section(mt_unit *u, unsigned span, uint64_t t)
 }
 
 /* The section a switch from `span` enters: the other one, unless its length is 0. */
-static unsigned next_span(const mt_unit *u, unsigned span)
+MT_STEP unsigned next_span(const mt_unit *u, unsigned span)
 {
     return section_len(u, !span) ? !span : span;
 }
 
-static void section_switch(mt_unit *u, uint64_t t)
+MT_STEP void section_switch(mt_unit *u, uint64_t t)
 {
     enter_section(u, next_span(u, u->sec_span), t);
     u->sect_pending = u->sect_switch = 1;
@@ -56,14 +56,14 @@ void mt_unit_clock_quiet_switch(mt_unit *u)
 
 /* A SYNC packet made at cycle t; prev_bytes: the stream bytes since the last SYNC's first byte,
  * those in flight included (they enter the FIFO before this SYNC). */
-static inline uint32_t sync_packet(const mt_unit *u, uint8_t *pkt, uint64_t t)
+MT_STEP uint32_t sync_packet(const mt_unit *u, uint8_t *pkt, uint64_t t)
 {
     const uint32_t prev = u->sync_bytes + u->pipe_bytes;
     return (uint32_t)mt_pkt_sync(pkt, u->sync_seq, prev > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : prev, t);
 }
 
 /* What choosing a SECTION changes (both clocks). */
-static inline void section_chosen(mt_unit *u)
+MT_STEP void section_chosen(mt_unit *u)
 {
     if (u->sect_switch) {
         u->rep_idx = 0;
@@ -76,7 +76,7 @@ static inline void section_chosen(mt_unit *u)
 
 /* What choosing a SYNC at cycle t changes (both clocks): the mark told, the next sequence
  * number, the encoder's history restarted, and a SECTION due after it. */
-static inline void sync_chosen(mt_unit *u, uint64_t t)
+MT_STEP void sync_chosen(mt_unit *u, uint64_t t)
 {
     if (u->on_sync) {
         const mt_unit_mark m = {.offset = u->prev_bytes + u->bytes + u->pipe_bytes, .cycle = t,

@@ -14,6 +14,12 @@
 
 #define LEN_MASK ((UINT64_C(1) << 40) - 1)
 
+/* The small steps below run several times a clock.  Under UBSan (the fuzz targets' build, clang
+ * -O1 or -O2) clang inlines none of them, so every clock paid a call per step: always_inline
+ * keeps them in line in every build (gcc -O2 inlined them anyway).  Same code, same bytes;
+ * docs/robustness.md, tenth session. */
+#define MT_STEP static inline __attribute__((always_inline))
+
 /* mt_unit_output.c: hands the drained bytes of the stage to the sink. */
 void mt_unit_hand_over(mt_unit *u);
 /* mt_unit_clock.c: one generic cycle at u->now (docs/trace-unit.md section 4). */
@@ -46,7 +52,7 @@ void mt_unit_rd_free(mt_unit *u);
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-static inline void drain(mt_unit *u, uint64_t n)
+MT_STEP void drain(mt_unit *u, uint64_t n)
 {
     if (u->batch)
         u->fifo.occ -= n < u->fifo.occ ? (uint32_t)n : u->fifo.occ;
@@ -56,7 +62,7 @@ static inline void drain(mt_unit *u, uint64_t n)
 
 /* Appends a chosen packet's bytes to the stage (batched output); they enter the occupancy
  * later (enter_due). occ + pipe_bytes + n <= depth (the room rule). */
-static inline void stage_append(mt_unit *u, const uint8_t *p, uint32_t n)
+MT_STEP void stage_append(mt_unit *u, const uint8_t *p, uint32_t n)
 {
     if (u->stage_n + n > u->p.depth + MT_UNIT_BATCH)
         mt_unit_hand_over(u); /* leaves occ + pipe_bytes <= depth - n bytes */
@@ -70,12 +76,12 @@ static inline void stage_append(mt_unit *u, const uint8_t *p, uint32_t n)
 
 /* A packet may be chosen in this cycle: the space after this cycle's drain holds a maximal
  * packet for it and for each packet still in flight. */
-static inline int has_room(const mt_unit *u)
+MT_STEP int has_room(const mt_unit *u)
 {
     return u->p.depth - u->fifo.occ >= (uint32_t)MT_PKT_MAX * (u->pipe_n + 1u);
 }
 
-static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
+MT_STEP mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
 {
     unsigned k = u->pipe_head + i;
     return &u->pipe[k >= MT_UNIT_LATENCY + 1 ? k - (MT_UNIT_LATENCY + 1) : k];
@@ -84,14 +90,14 @@ static inline mt_unit_inflight *pipe_at(mt_unit *u, unsigned i)
 /* Length bounds the SYNC estimate uses for the packets chosen in this and the last cycle
  * (docs/trace-unit.md section 4.E): what the hardware knows of a packet at its choice. */
 enum { BOUND_RUN = 2, BOUND_SECTION = 14, BOUND_SYNC = 16, BOUND_VALUE = 6, BOUND_END = 13 };
-static inline unsigned sample_bound(unsigned run, uint64_t skip, unsigned op)
+MT_STEP unsigned sample_bound(unsigned run, uint64_t skip, unsigned op)
 {
     return 1u + (run ? 1u : 0u) + (skip ? 6u : 0u) + (op > MT_OP_MATCH2 ? 8u : 0u);
 }
 
 /* The packet chosen in cycle t: it enters the FIFO at the end of t + MT_UNIT_LATENCY. */
-static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, unsigned bound,
-                          uint64_t t)
+MT_STEP void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kind, unsigned bound,
+                    uint64_t t)
 {
     if (u->batch) {
         stage_append(u, p, n); /* before pipe_bytes counts them: hand_over keeps the rest */
@@ -114,7 +120,7 @@ static inline void choose(mt_unit *u, const uint8_t *p, uint32_t n, unsigned kin
 
 /* End of cycle t: the packet chosen in t - LATENCY enters the FIFO; BYTES and the SYNC byte
  * count follow the FIFO. */
-static inline __attribute__((always_inline)) void enter_due(mt_unit *u, uint64_t t)
+MT_STEP void enter_due(mt_unit *u, uint64_t t)
 {
     if (!u->pipe_n)
         return;
@@ -147,7 +153,7 @@ static inline __attribute__((always_inline)) void enter_due(mt_unit *u, uint64_t
  * in flight (its entry restarts the count). The estimate only grows when a packet is chosen, so
  * the SYNC becomes due in the cycle of the packet that crossed the period (v4: it is chosen at
  * the arbitration's next act, after the hold's sample if that one is not behind the barrier). */
-static inline void sync_check(mt_unit *u, uint64_t t)
+MT_STEP void sync_check(mt_unit *u, uint64_t t)
 {
     if (!u->active || u->pipe_sync)
         return;
@@ -162,26 +168,26 @@ static inline void sync_check(mt_unit *u, uint64_t t)
 
 /* ---- small steps of one clock -------------------------------------------------------- */
 
-static inline uint32_t sat_inc(uint32_t v)
+MT_STEP uint32_t sat_inc(uint32_t v)
 {
     return v == UINT32_MAX ? v : v + 1;
 }
 
-static inline void drop_sample(mt_unit *u)
+MT_STEP void drop_sample(mt_unit *u)
 {
     u->drop_pending = sat_inc(u->drop_pending);
     u->dropped = sat_inc(u->dropped);
     u->overflowed = 1;
 }
 
-static inline int passes(const mt_unit *u, const mt_access *a)
+MT_STEP int passes(const mt_unit *u, const mt_access *a)
 {
     return a->kind < 32 && ((u->cfg.kind_mask >> a->kind) & 1) && (a->tap & 1) == u->cfg.tap;
 }
 
 /* B.2: a new interval opens at its sample point t (an open interval never captured is replaced:
  * it was idle). */
-static inline void open_due_interval(mt_unit *u, uint64_t t)
+MT_STEP void open_due_interval(mt_unit *u, uint64_t t)
 {
     if (t == u->next_sp) {
         u->int_open = 1;
@@ -194,7 +200,7 @@ static inline void open_due_interval(mt_unit *u, uint64_t t)
 /* D: the arbitration's winner in cycle t, with the FIFO at occ after the cycle's drain (the
  * generic clock's, and what the bulk step predicts for the cycles it skips). */
 enum mt_unit_winner { W_NONE, W_HOLD, W_SECTION, W_SYNC, W_OVERFLOW, W_MARKER, W_END };
-static inline enum mt_unit_winner mt_unit_winner(const mt_unit *u, uint64_t t, uint64_t occ)
+MT_STEP enum mt_unit_winner mt_unit_winner(const mt_unit *u, uint64_t t, uint64_t occ)
 {
     const int barrier = u->sect_pending || u->sync_pending;
     if (u->marker_urgent && !barrier)
@@ -216,7 +222,7 @@ static inline enum mt_unit_winner mt_unit_winner(const mt_unit *u, uint64_t t, u
     return W_NONE;
 }
 
-static inline void reported(mt_unit *u, const mt_unit_sample *s)
+MT_STEP void reported(mt_unit *u, const mt_unit_sample *s)
 {
     u->rep_idx = s->idx + 1;
     u->rep_cycle = s->sp + u->sec_r;
@@ -228,7 +234,7 @@ static inline void reported(mt_unit *u, const mt_unit_sample *s)
 
 /* Cycles [now, j) with nothing but drain and interval openings (j <= sec_end while active; no
  * packet in flight enters the FIFO before j - 1). */
-static inline void skip_to(mt_unit *u, uint64_t j)
+MT_STEP void skip_to(mt_unit *u, uint64_t j)
 {
     uint64_t n = j - u->now;
     if (u->fifo.occ) {

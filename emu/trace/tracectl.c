@@ -537,8 +537,6 @@ static size_t spatial_rates_info(char *info, size_t cap, size_t n, uint32_t rate
 typedef struct {
     mt_rtl *r;
     mt_writer *w;
-    unsigned tap_written, tap_latched;
-    bool active;
 } rtl_side;
 
 /* --trace-all's batch (16 bytes a sample): small enough to stay in the first-level cache */
@@ -606,14 +604,6 @@ static bool rtl_mmio_write(void *ctx, uint64_t cycle, uint32_t off, uint32_t val
         fprintf(stderr, "mtemu: --trace-unit=rtl: the RTL refused a register write at cycle %" PRIu64 "\n", cycle);
         return false;
     }
-    if (off == MT_REG_TAP)
-        s->tap_written = val & 1;
-    if (off == MT_REG_CTRL && (val & MT_CTRL_ENABLE) && !s->active) {
-        s->tap_latched = s->tap_written;
-        s->active = true;
-    } else if (off == MT_REG_CTRL && !(val & MT_CTRL_ENABLE)) {
-        s->active = false;
-    }
     rtl_drain(s);
     return true;
 }
@@ -633,10 +623,12 @@ static uint64_t rtl_next_due(void *ctx)
     return 0;
 }
 static uint64_t rtl_now(void *ctx) { return mt_rtl_now(((rtl_side *)ctx)->r); }
-static unsigned rtl_tap(void *ctx)
+/* The RTL's own registers, clocked up to the access when a write is pending (not a copy kept
+ * here: a copy cannot tell an enable the unit refused, STATUS.BUSY, from one it took, nor the
+ * cycle a write applies at).  trace_session_create checks that this build names them. */
+static unsigned rtl_tap_at(void *ctx, uint64_t cycle)
 {
-    const rtl_side *s = ctx;
-    return s->active ? s->tap_latched : s->tap_written;
+    return (unsigned)mt_rtl_tap_at(((rtl_side *)ctx)->r, cycle);
 }
 
 static bool rtl_stop(void *ctx, uint64_t cycle)
@@ -644,7 +636,6 @@ static bool rtl_stop(void *ctx, uint64_t cycle)
     rtl_side *s = ctx;
     if (mt_rtl_mmio_write(s->r, cycle, MT_REG_CTRL, 0) != 0)
         return false;
-    s->active = false;
     for (uint64_t t = cycle + 1; t < cycle + RTL_STOP_LIMIT; t++) {
         uint32_t st = mt_rtl_mmio_read(s->r, t, MT_REG_STATUS);
         rtl_drain(s);
@@ -663,7 +654,7 @@ static tracedev_backend rtl_backend(rtl_side *s)
 {
     return (tracedev_backend){.ctx = s, .access = rtl_access, .mmio_write = rtl_mmio_write,
                               .mmio_read = rtl_mmio_read, .next_due = rtl_next_due, .now = rtl_now,
-                              .tap = rtl_tap, .stop = rtl_stop};
+                              .tap_at = rtl_tap_at, .stop = rtl_stop};
 }
 
 /* Model and RTL in lockstep (rtl_model/sim/mt_lockstep.h): the model's bytes go to the file. */
@@ -684,14 +675,14 @@ static uint32_t ls_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *ok)
 }
 static uint64_t ls_next_due(void *ctx) { return mt_unit_next_due(mt_lockstep_model(ctx)); }
 static uint64_t ls_now(void *ctx) { return mt_lockstep_model(ctx)->now; }
-static unsigned ls_tap(void *ctx) { return mt_unit_tap(mt_lockstep_model(ctx)); }
+static unsigned ls_tap_at(void *ctx, uint64_t cycle) { return mt_lockstep_tap_at(ctx, cycle, NULL); }
 static bool ls_stop(void *ctx, uint64_t cycle) { return mt_lockstep_stop(ctx, cycle, NULL) == 0; }
 
 static tracedev_backend lockstep_backend(mt_lockstep *l)
 {
     return (tracedev_backend){.ctx = l, .access = ls_access, .mmio_write = ls_mmio_write,
                               .mmio_read = ls_mmio_read, .next_due = ls_next_due, .now = ls_now,
-                              .tap = ls_tap, .stop = ls_stop};
+                              .tap_at = ls_tap_at, .stop = ls_stop};
 }
 
 /* The every-access recorder: one burst section at rate 1, full format, from the first access. */
@@ -1110,9 +1101,12 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                      s->waves_tmp ? " with a waveform" : "");
             goto fail;
         }
+        if (mt_rtl_tap(s->rtl.r) < 0) { /* (a gate-level library: no such build is linked into mtemu) */
+            snprintf(err, errlen, "--trace-unit=rtl: this RTL build does not name its TAP registers (mt_rtl_tap)");
+            goto fail;
+        }
         mt_rtl_wave_window(s->rtl.r, o->waves_from, o->waves_to);
         s->rtl.w = s->w;
-        s->rtl.tap_written = MT_RESET_TAP;
         be = rtl_backend(&s->rtl);
         break;
     default:

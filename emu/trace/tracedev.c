@@ -36,7 +36,11 @@ static uint32_t model_mmio_read(void *ctx, uint64_t cycle, uint32_t off, bool *o
 static uint64_t model_next_due(void *ctx) { return mt_unit_next_due(ctx); }
 static uint64_t model_now(void *ctx) { return ((const mt_unit *)ctx)->now; }
 
-static unsigned model_tap(void *ctx) { return mt_unit_tap(ctx); }
+static unsigned model_tap_at(void *ctx, uint64_t cycle)
+{
+    mt_unit_settle(ctx, cycle);
+    return mt_unit_tap(ctx);
+}
 
 static bool model_stop(void *ctx, uint64_t cycle)
 {
@@ -52,7 +56,7 @@ tracedev_backend tracedev_model_backend(mt_unit *u)
     (void)mt_unit_batch_output(u, 1);
     return (tracedev_backend){.ctx = u, .access = model_access, .mmio_write = model_mmio_write,
                               .mmio_read = model_mmio_read, .next_due = model_next_due, .now = model_now,
-                              .tap = model_tap, .stop = model_stop};
+                              .tap_at = model_tap_at, .stop = model_stop};
 }
 
 /* ---- the device ------------------------------------------------------------------------- */
@@ -228,7 +232,7 @@ static inline __attribute__((always_inline)) uint64_t model_listener(mt_tracedev
 {
     mt_unit *u = d->model;
     mt_unit_settle(u, a->cycle); /* a pending write (TAP, ENABLE) applied before the tap test */
-    if (a->tap == model_tap(u)) {
+    if (a->tap == mt_unit_tap(u)) {
         if (a->cycle < d->last_cycle || a->cycle < u->now) {
             d->collisions++;
         } else {
@@ -312,12 +316,8 @@ uint64_t tracedev_listener(void *ctx, const mt_access *a)
         recorder_hears(d, a);
     /* The unit takes one access per cycle, of its own tap: filtering the tap here keeps a core
      * access and the DRAM transfer it causes (same cycle) from both claiming that cycle. */
-    uint64_t unit_due = d->be.next_due(d->be.ctx);
-    if (d->model && a->cycle >= unit_due) {
-        mt_unit_settle(d->model, a->cycle); /* as model_listener */
-        unit_due = mt_unit_next_due(d->model);
-    }
-    if (a->cycle >= unit_due && a->tap == d->be.tap(d->be.ctx)) {
+    if (a->cycle >= d->be.next_due(d->be.ctx) && a->tap == d->be.tap_at(d->be.ctx, a->cycle) &&
+        a->cycle >= d->be.next_due(d->be.ctx)) { /* (tap_at may apply a pending write: due again) */
         if (a->cycle < d->last_cycle || a->cycle < d->be.now(d->be.ctx)) {
             d->collisions++;
         } else {

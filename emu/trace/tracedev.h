@@ -32,8 +32,14 @@ typedef struct {
     uint64_t (*next_due)(void *ctx);
     /* first cycle the backend has not completed: inputs before it are refused */
     uint64_t (*now)(void *ctx);
-    /* tap the unit samples (latched at enable; the written value while idle) */
-    unsigned (*tap)(void *ctx);
+    /* The tap an access of `cycle` is compared with: the one the unit samples (latched at
+     * enable; the written value while idle) at the start of that cycle.  A register write from an
+     * earlier cycle still pending (it may change TAP or start a session) is applied first: the
+     * backend completes the cycles before `cycle` (mt_unit_settle, mt_rtl_tap_at,
+     * mt_lockstep_tap_at), so next_due and now may move on.  A write of `cycle` itself is not
+     * applied (it takes effect at the cycle's end).  Every backend answers the same for the same
+     * inputs (tests/e2e/trace-tap-switch.sh). */
+    unsigned (*tap_at)(void *ctx, uint64_t cycle);
     /* disable at `cycle`, run to the END and an empty FIFO; false on divergence */
     bool (*stop)(void *ctx, uint64_t cycle);
 } tracedev_backend;

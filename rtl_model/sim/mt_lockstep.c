@@ -152,13 +152,33 @@ static int compare(mt_lockstep *l, uint64_t cycle)
     return 0;
 }
 
+/* Both sides at the start of `cycle`: the tap an access of it is compared with is the same (the
+ * model's mt_unit_tap, the RTL's registers).  A caller that picks accesses by the tap (the
+ * emulator's hook) relies on it; the output comparison alone would only see a difference once a
+ * capture went missing. */
+static int same_tap(mt_lockstep *l, uint64_t cycle)
+{
+    if (l->u.now != cycle || mt_rtl_now(l->r) != cycle)
+        return 0;
+    const int rt = mt_rtl_tap(l->r);
+    const unsigned mt = mt_unit_tap(&l->u);
+    if (rt < 0 || (unsigned)rt == mt)
+        return 0;
+    char what[96];
+    snprintf(what, sizeof what, "the tap an access is compared with: model %u, rtl %d", mt, rt);
+    report(l, cycle, what);
+    return -1;
+}
+
 static int sync_to(mt_lockstep *l, uint64_t cycle)
 {
     if (l->diverged)
         return -1;
     mt_unit_advance(&l->u, cycle);
     mt_rtl_advance(l->r, cycle);
-    return compare(l, cycle);
+    if (compare(l, cycle))
+        return -1;
+    return same_tap(l, cycle);
 }
 
 mt_lockstep *mt_lockstep_create(const mt_unit_params *params, FILE *rep)
@@ -257,6 +277,16 @@ uint32_t mt_lockstep_mmio_read(mt_lockstep *l, uint64_t cycle, uint32_t off, int
 }
 
 int mt_lockstep_advance(mt_lockstep *l, uint64_t cycle) { return sync_to(l, cycle); }
+
+unsigned mt_lockstep_tap_at(mt_lockstep *l, uint64_t cycle, int *ok)
+{
+    int good = 1;
+    if (l->u.nwrites && cycle > l->u.now) /* as mt_unit_settle, on both sides */
+        good = sync_to(l, cycle) == 0;
+    if (ok)
+        *ok = good && !l->diverged;
+    return mt_unit_tap(&l->u);
+}
 
 int mt_lockstep_stop(mt_lockstep *l, uint64_t cycle, uint64_t *idle)
 {

@@ -36,8 +36,15 @@ int mt_lockstep_access(mt_lockstep *l, const mt_access *a);
 int mt_lockstep_mmio_write(mt_lockstep *l, uint64_t cycle, uint32_t off, uint32_t val);
 /* Returns the model's value; *ok (if not NULL) is 0 when the RTL read differently. */
 uint32_t mt_lockstep_mmio_read(mt_lockstep *l, uint64_t cycle, uint32_t off, int *ok);
-/* Both complete every cycle before `cycle`, and the outputs and FIFO levels are compared. */
+/* Both complete every cycle before `cycle`, and the outputs, FIFO levels and taps (below) are
+ * compared. */
 int mt_lockstep_advance(mt_lockstep *l, uint64_t cycle);
+/* The tap an access of `cycle` is compared with (mt_unit_settle, then mt_unit_tap, of the model):
+ * while a register write from an earlier cycle is pending both sides complete the cycles before
+ * `cycle` first.  Whenever both stand at the start of the same cycle the RTL's tap (mt_rtl_tap)
+ * is compared with the model's, a difference reported as a divergence; *ok (if not NULL) is 0
+ * from the first divergence on. */
+unsigned mt_lockstep_tap_at(mt_lockstep *l, uint64_t cycle, int *ok);
 /* Disable at `cycle` and run both until the END is out and the FIFOs are empty; *idle (if not
  * NULL) gets the first idle cycle. */
 int mt_lockstep_stop(mt_lockstep *l, uint64_t cycle, uint64_t *idle);

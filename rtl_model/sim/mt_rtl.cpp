@@ -16,8 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "Vmt_tu.h"
+#include "Vmt_tu___024root.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -32,6 +34,7 @@ struct mt_rtl {
     uint64_t now;
     uint64_t wave_from, wave_to;   // the waveform holds the cycles [wave_from, wave_to)
     bool acc_set, mmio_set;
+    bool wr_set;            // the MMIO operation of this cycle is a register write (mt_rtl_tap_at)
     uint8_t *out;           // drained bytes not yet popped: out[out_head .. out_len)
     size_t out_len, out_head, out_cap;
     uint64_t bytes_out;
@@ -128,7 +131,7 @@ static void tick(mt_rtl *r)
     top->eval();
     dump(r, 2 * r->now + 2);
     clear_inputs(top);
-    r->acc_set = r->mmio_set = false;
+    r->acc_set = r->mmio_set = r->wr_set = false;
     r->now++;
 }
 
@@ -161,7 +164,7 @@ extern "C" void mt_rtl_reset(mt_rtl *r)
     top->rst_ni = 1;
     top->eval();
     r->now = 0;
-    r->acc_set = r->mmio_set = false;
+    r->acc_set = r->mmio_set = r->wr_set = false;
     r->out_len = r->out_head = 0;
     r->bytes_out = 0;
     uint32_t info = read_now(r, 0x014);   // FIFO_INFO
@@ -281,6 +284,7 @@ extern "C" int mt_rtl_mmio_write(mt_rtl *r, uint64_t cycle, uint32_t off, uint32
     if ((off & 3) || off >= 0x1000)
         return 0;   // not a register: ignored, like the hardware's byte-lane decode
     Vmt_tu *top = r->top;
+    r->wr_set = true;
     top->reg_wr_i = 1;
     top->reg_addr_i = (off >> 2) & 0x3FF;
     top->reg_wdata_i = val;
@@ -296,6 +300,37 @@ extern "C" uint32_t mt_rtl_mmio_read(mt_rtl *r, uint64_t cycle, uint32_t off)
     if ((off & 3) || off >= 0x1000)
         return 0;
     return read_now(r, off);
+}
+
+// The session's latched tap and TAP as written are flip-flops of mt_tu_ctrl and mt_tu_regs, which
+// Verilator keeps as members of the model's root under their hierarchical names.  They are not a
+// port: the hardware compares the tap inside the unit (mt_tu_capture); only a simulation that must
+// choose which of two same-cycle accesses to give (the emulator's hook) asks.  A netlist without
+// those names (the gate-level build) answers -1 through the second template.
+template <typename Root, typename = void> struct tap_regs {
+    static int tap(const Root *) { return -1; }
+};
+template <typename Root>
+struct tap_regs<Root, std::void_t<decltype(Root::mt_tu__DOT__u_ctrl__DOT__active_q),
+                                  decltype(Root::mt_tu__DOT__u_ctrl__DOT__c_tap_q),
+                                  decltype(Root::mt_tu__DOT__u_regs__DOT__tap_q)>> {
+    static int tap(const Root *s)
+    {
+        return (s->mt_tu__DOT__u_ctrl__DOT__active_q ? s->mt_tu__DOT__u_ctrl__DOT__c_tap_q
+                                                       : s->mt_tu__DOT__u_regs__DOT__tap_q) & 1;
+    }
+};
+
+extern "C" int mt_rtl_tap(const mt_rtl *r)
+{
+    return tap_regs<Vmt_tu___024root>::tap(r->top->rootp);
+}
+
+extern "C" int mt_rtl_tap_at(mt_rtl *r, uint64_t cycle)
+{
+    if (r->wr_set && cycle > r->now)
+        mt_rtl_advance(r, cycle);
+    return mt_rtl_tap(r);
 }
 
 extern "C" size_t mt_rtl_pop(mt_rtl *r, uint8_t *buf, size_t cap)

@@ -68,6 +68,18 @@ int mt_rtl_access(mt_rtl *r, const mt_access *a);
 int mt_rtl_mmio_write(mt_rtl *r, uint64_t cycle, uint32_t off, uint32_t val);
 uint32_t mt_rtl_mmio_read(mt_rtl *r, uint64_t cycle, uint32_t off);
 
+/* The tap the unit compares an access of the current cycle with: TAP as latched at the enable
+ * while a session runs, else TAP as written; read from the unit's own registers as clocked (a
+ * register write of the current cycle is not in it: it applies at the clock edge).  -1 in a build
+ * whose netlist does not name those registers (the gate-level one, build/rtl/gate).  No MMIO. */
+int mt_rtl_tap(const mt_rtl *r);
+/* mt_rtl_tap for an access of `cycle` (>= now): a register write given in an earlier cycle and
+ * not clocked yet (it may change TAP or start a session) is clocked first, with the idle cycles
+ * up to `cycle`, as mt_unit_settle does for the C model.  Hardware compares the access with the
+ * registers of its own cycle; a caller that picks which tap's access to give (the emulator's
+ * hook: a core access and a DRAM transfer may share a cycle) must see the same. */
+int mt_rtl_tap_at(mt_rtl *r, uint64_t cycle);
+
 /* FIFO occupancy in bytes at the start of the current cycle (the fifo_level_o port; no MMIO). */
 unsigned mt_rtl_fifo_level(mt_rtl *r);
 

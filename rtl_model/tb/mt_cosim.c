@@ -185,6 +185,15 @@ static int sync_to(cosim_t *c, uint64_t cycle, int level_too)
             diverged(c, cycle, msg);
             return -1;
         }
+        /* the tap an access of this cycle is compared with, which the emulator's hook picks
+         * accesses by (mt_rtl_tap_at; -1 in a netlist without the registers' names) */
+        const int rt = mt_rtl_tap(c->r);
+        if (rt >= 0 && (unsigned)rt != mt_unit_tap(&c->u)) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "tap: model %u, rtl %d", mt_unit_tap(&c->u), rt);
+            diverged(c, cycle, msg);
+            return -1;
+        }
     }
     return 0;
 }

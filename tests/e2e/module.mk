@@ -42,6 +42,12 @@ $(FWBUILD)/e2e/sample_addr.elf: tests/e2e/sample_addr.S tests/emu/link.ld
 	@mkdir -p $(@D)
 	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
 TEST_DEPS    += $(FWBUILD)/e2e/sample_addr.elf
+# ... and one that moves the unit to the dram tap past a refused enable (trace-tap-switch.sh).
+$(FWBUILD)/e2e/tap_switch.elf: tests/e2e/tap_switch.S tests/emu/link.ld
+	@mkdir -p $(@D)
+	$(EMU_TEST_CC) $(EMU_TEST_FLAGS) $< -o $@
+TEST_SCRIPTS += tests/e2e/trace-tap-switch.sh
+TEST_DEPS    += $(FWBUILD)/e2e/tap_switch.elf
 TEST_SCRIPTS += tests/e2e/trace-straddle.sh tests/e2e/straddle-self.sh
 TEST_DEPS    += $(FWBUILD)/e2e/straddle_guest.elf $(FWBUILD)/e2e/straddle_self.elf
 

@@ -29,10 +29,17 @@ static void put(void *ctx, const uint8_t *p, size_t n)
     }
     /* (the FIFO hands over a few bytes a call, a busy session's drain one to eight a cycle: a
      * loop's inline checks cost less than ASan's memcpy interceptor, 3 % of fuzz_unit_modes'
-     * time with its range check, perf on a grown corpus: docs/robustness.md, eighth session) */
+     * time with its range check, perf on a grown corpus: docs/robustness.md, eighth session.
+     * The batched passes' stage comes in blocks of hundreds of bytes, where the loop's checks
+     * per byte cost more than the interceptor's one range check: 5 % of a busy input's
+     * instructions, tenth session) */
     uint8_t *d = b->p + b->n;
-    for (size_t i = 0; i < n; i++)
-        d[i] = p[i];
+    if (n > 64) {
+        memcpy(d, p, n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = p[i];
+    }
     b->n += n;
 }
 

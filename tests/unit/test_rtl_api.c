@@ -152,6 +152,50 @@ static void test_unknown_kinds_never_sampled(void **state)
     assert_int_equal(mt_rtl_mmio_read(r, 40, MT_REG_SAMPLES_LO), 1);
 }
 
+/* mt_rtl_tap_at: the tap an access of a cycle is compared with, as the register map says: TAP as
+ * written while idle, latched at an enable the unit takes (not at one it refuses while BUSY), a
+ * write applied at its cycle's end.  The emulator's hook picks accesses by it. */
+static void test_tap_at(void **state)
+{
+    (void)state;
+    mt_rtl *r = mt_rtl_create(32, 1, NULL); /* a small, slow FIFO: the END waits in it */
+    assert_non_null(r);
+    assert_int_equal(mt_rtl_tap(r), MT_RESET_TAP);
+    mt_rtl_mmio_write(r, 10, MT_REG_TAP, MT_TAP_DRAM);
+    assert_int_equal(mt_rtl_tap_at(r, 10), MT_TAP_CORE); /* the write's own cycle: not yet */
+    assert_int_equal(mt_rtl_now(r), 10);
+    assert_int_equal(mt_rtl_tap_at(r, 11), MT_TAP_DRAM);
+    assert_int_equal(mt_rtl_now(r), 11);
+    assert_int_equal(mt_rtl_tap_at(r, 500), MT_TAP_DRAM);
+    assert_int_equal(mt_rtl_now(r), 11); /* nothing pending: no clock */
+    mt_rtl_mmio_write(r, 12, MT_REG_RATE_H, 1);
+    mt_rtl_mmio_write(r, 13, MT_REG_CTRL, MT_CTRL_ENABLE); /* latches dram */
+    mt_rtl_mmio_write(r, 14, MT_REG_TAP, MT_TAP_CORE);
+    assert_int_equal(mt_rtl_tap_at(r, 15), MT_TAP_DRAM); /* latched: the write changes TAP only */
+    assert_int_equal(mt_rtl_mmio_read(r, 15, MT_REG_TAP), MT_TAP_CORE);
+    uint64_t t = 16;
+    for (; t < 60; t++) { /* samples of the dram tap fill the FIFO */
+        mt_access a = {.cycle = t, .addr = 0x80000000u + t * 64, .size = 64, .kind = MT_KIND_LOAD, .tap = MT_TAP_DRAM};
+        assert_int_equal(mt_rtl_access(r, &a), 0);
+    }
+    mt_rtl_mmio_write(r, t, MT_REG_CTRL, 0);
+    assert_int_equal(mt_rtl_tap_at(r, t), MT_TAP_DRAM);     /* the stop's cycle is the session's */
+    assert_int_equal(mt_rtl_tap_at(r, t + 1), MT_TAP_CORE); /* stopped: TAP as written */
+    mt_rtl_mmio_write(r, t + 1, MT_REG_TAP, MT_TAP_DRAM);
+    mt_rtl_mmio_write(r, t + 2, MT_REG_CTRL, MT_CTRL_ENABLE); /* refused: the END is not out */
+    mt_rtl_mmio_write(r, t + 3, MT_REG_TAP, MT_TAP_CORE);
+    assert_int_equal(mt_rtl_mmio_read(r, t + 4, MT_REG_STATUS) & (MT_STATUS_ACTIVE | MT_STATUS_BUSY), MT_STATUS_BUSY);
+    assert_int_equal(mt_rtl_tap_at(r, t + 5), MT_TAP_CORE); /* no session took dram */
+    t += 5;
+    while (mt_rtl_mmio_read(r, t, MT_REG_STATUS) & MT_STATUS_BUSY)
+        t++;
+    mt_rtl_mmio_write(r, t + 1, MT_REG_CTRL, MT_CTRL_ENABLE);
+    mt_rtl_mmio_write(r, t + 2, MT_REG_TAP, MT_TAP_DRAM);
+    assert_int_equal(mt_rtl_tap_at(r, t + 3), MT_TAP_CORE); /* latched core */
+    assert_int_equal(mt_rtl_mmio_read(r, t + 3, MT_REG_STATUS) & MT_STATUS_ACTIVE, MT_STATUS_ACTIVE);
+    mt_rtl_destroy(r);
+}
+
 static void test_no_waveform_without_fst_build(void **state)
 {
     (void)state;
@@ -168,6 +212,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_session_start_and_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_kinds_never_sampled, setup, teardown),
         cmocka_unit_test(test_create_params),
+        cmocka_unit_test(test_tap_at),
         cmocka_unit_test(test_no_waveform_without_fst_build),
     };
     return cmocka_run_group_tests_name("rtl_api", tests, NULL, NULL);

@@ -98,6 +98,37 @@ static void test_divergence_reported(void **state)
     mt_lockstep_destroy(l);
 }
 
+/* The taps are compared too: a TAP written to the RTL alone while idle changes no byte of output
+ * (no session), only the tap the emulator's hook would pick accesses by; mt_lockstep_tap_at
+ * applies a write pending from an earlier cycle on both sides first. */
+static void test_tap_compared(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *rep = open_memstream(&text, &len);
+    assert_non_null(rep);
+    mt_lockstep *l = mt_lockstep_create(NULL, rep);
+    assert_non_null(l);
+    int ok = 0;
+    assert_int_equal(mt_lockstep_mmio_write(l, 5, MT_REG_TAP, MT_TAP_DRAM), 0);
+    assert_int_equal(mt_lockstep_tap_at(l, 5, &ok), MT_TAP_CORE); /* the write's own cycle */
+    assert_true(ok);
+    assert_int_equal(mt_lockstep_tap_at(l, 6, &ok), MT_TAP_DRAM);
+    assert_true(ok);
+    assert_int_equal(mt_lockstep_model(l)->now, 6);
+    assert_int_equal(mt_rtl_now(mt_lockstep_rtl(l)), 6);
+    assert_int_equal(mt_rtl_mmio_write(mt_lockstep_rtl(l), 6, MT_REG_TAP, MT_TAP_CORE), 0);
+    assert_int_equal(mt_lockstep_advance(l, 7), -1);
+    assert_true(mt_lockstep_diverged(l));
+    mt_lockstep_tap_at(l, 8, &ok);
+    assert_false(ok);
+    fclose(rep);
+    assert_non_null(strstr(text, "the tap an access is compared with: model 1, rtl 0"));
+    free(text);
+    mt_lockstep_destroy(l);
+}
+
 static void test_bad_params(void **state)
 {
     (void)state;
@@ -110,6 +141,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agree),
         cmocka_unit_test(test_divergence_reported),
+        cmocka_unit_test(test_tap_compared),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests_name("rtl_lockstep", tests, NULL, NULL);

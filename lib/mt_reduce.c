@@ -689,7 +689,7 @@ size_t mt_reduce_access_run(mt_reduce *r, const uint64_t *cycle, const uint64_t 
             if (r->oom)
                 return j + 1;
         }
-        if (mt_reduce_settled_inline(r, &pair[0], &pair[1]))
+        if (pair && mt_reduce_settled_inline(r, &pair[0], &pair[1]))
             return j + 1;
     }
     return n;

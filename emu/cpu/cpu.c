@@ -363,13 +363,12 @@ void cpu_set_page_sink(mt_cpu *c, cpu_page_sink fn, void *ctx)
 }
 
 /* The held steps to the sink (listener_call's first part, the sink in the listener's place): the
- * pair they may arm is disarmed after them, so the sink's wish is not asked. */
+ * pair they may arm is disarmed after them, so the sink's wish is not asked (pair NULL). */
 static void page_log_pend(mt_cpu *c)
 {
     mt_page_filter *f = &c->pf;
-    uint64_t pair[2];
     for (uint32_t i = 2u - f->npend; i < 2;)
-        i += f->sink(f->sink_ctx, &f->pend_stamp[i], &f->pend_word[i], 2u - i, pair);
+        i += f->sink(f->sink_ctx, &f->pend_stamp[i], &f->pend_word[i], 2u - i, NULL);
     f->last_stamp = f->pend_stamp[1];
     f->npend = 0;
 }

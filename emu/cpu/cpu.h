@@ -548,8 +548,9 @@ void cpu_page_filter_flush(mt_cpu *cpu);
  * hears one (cpu_filter_ordinal, the cycle).  It returns how many it took, m >= 1: all n, or
  * fewer when after access m - 1 it wants the alternation pair armed, as cpu_page_filter_pair(
  * pair[0], pair[1]) from inside the listener would: then it sets pair (the caller's UINT64_MAX
- * says no wish), and the replay arms it before it goes on.  It must not change the listener, the
- * filter or the sink. */
+ * says no wish), and the replay arms it before it goes on.  pair NULL: no wish is asked (the held
+ * steps, after which the pair is disarmed anyway), it takes all n.  It must not change the
+ * listener, the filter or the sink. */
 void cpu_set_page_sink(mt_cpu *cpu, cpu_page_sink fn, void *ctx);
 /* Replays the page log to the sink (mt_page_filter), if anything waits in it. */
 void cpu_page_log_drain(mt_cpu *cpu);

@@ -869,12 +869,13 @@ static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t 
 {
     struct trace_session *s = ctx;
     uint64_t p[2];
-    const uint32_t m = (uint32_t)mt_reduce_access_run(&s->red, stamp, word, n, 8, s->ram_base, s->ram_end, p);
+    const uint32_t m = (uint32_t)mt_reduce_access_run(&s->red, stamp, word, n, 8, s->ram_base, s->ram_end,
+                                                      pair ? p : NULL);
     if (s->red_failed || s->red.oom) { /* red_only_access's failure: no pair */
         *ok = false;
         return m;
     }
-    if (mt_reduce_settled_inline(&s->red, &p[0], &p[1])) {
+    if (pair && mt_reduce_settled_inline(&s->red, &p[0], &p[1])) {
         pair[0] = p[0];
         pair[1] = p[1];
     }

@@ -74,10 +74,10 @@ static uint32_t log_sink(void *ctx, const uint64_t *stamp, const uint64_t *word,
 {
     heard *h = ctx;
     uint64_t p[2];
-    const uint32_t m = (uint32_t)mt_reduce_access_run(&h->red, stamp, word, n, 8, RAM_LO, RAM_HI, p);
+    const uint32_t m = (uint32_t)mt_reduce_access_run(&h->red, stamp, word, n, 8, RAM_LO, RAM_HI, pair ? p : NULL);
     for (uint32_t j = 0; j < m; j++)
         note(h, stamp[j], word[j]);
-    if (!h->forget_pair && mt_reduce_settled(&h->red, &p[0], &p[1])) {
+    if (pair && !h->forget_pair && mt_reduce_settled(&h->red, &p[0], &p[1])) {
         pair[0] = p[0];
         pair[1] = p[1];
     }

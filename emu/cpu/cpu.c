@@ -350,6 +350,9 @@ uint64_t cpu_filter_ordinal(const mt_cpu *c)
     uint64_t n = c->pf.ord_off + ((c->instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) &
                                   -(uint64_t)((kinds >> MT_KIND_FETCH) & 1));
     _Static_assert(MT_KIND_FETCH == 0, "the loop below starts after the fetch kind");
+    /* unrolled: at -O2 the loop's count and branch were half its cost (47 host instructions a
+     * call, callgrind of the spatial Linux run, 5.4 M calls at 10^7 instructions) */
+#pragma GCC unroll 8
     for (unsigned k = 1; k < MT_KIND_COUNT; k++)
         n += c->access_count[k] & -(uint64_t)((kinds >> k) & 1);
     return n;

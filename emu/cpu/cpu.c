@@ -314,12 +314,28 @@ static __attribute__((noinline)) uint64_t listener_call(mt_cpu *c, const mt_acce
     return c->listener(c->listener_ctx, a);
 }
 
+/* filter_passes with the page log on or entries waiting: a slow path's access (a TLB miss, MMIO,
+ * a trap's or a stop's fetch) goes into the log as the fast path's do, when it can; else the log
+ * is replayed first and the live decision made on the state it leaves.  A repeat of the page or a
+ * step of the armed pair needs no replay: the live `last` and `other` are those the replay would
+ * leave (mt_page_filter: other is disarmed while entries wait, and the replay ends at `last`). */
+static __attribute__((noinline)) bool filter_passes_logged(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
+{
+    const uint64_t t = cpu_time(c);
+    if (!cpu_filter_wants(c, pa, kind) || cpu_filter_step(c, pa, size, write, kind, t))
+        return false;
+    if (cpu_page_log(c, pa, size, write, kind, t))
+        return false;
+    cpu_page_log_drain(c);
+    return cpu_filter_wants(c, pa, kind) && !cpu_filter_step(c, pa, size, write, kind, t);
+}
+
 /* The page filter's part of the listener's decision: true when it must hear of this access now
  * (a filtered kind, another page, not a held step of the armed alternation). */
 static inline bool filter_passes(mt_cpu *c, uint64_t pa, unsigned size, int write, int kind)
 {
-    if (unlikely(c->pf.nlog)) /* the filter's state as the logged changes leave it */
-        cpu_page_log_drain(c);
+    if (unlikely(c->pf.nlog) || c->pf.sink)
+        return filter_passes_logged(c, pa, size, write, kind);
     return cpu_filter_wants(c, pa, kind) && !cpu_filter_step(c, pa, size, write, kind, cpu_time(c));
 }
 

@@ -8,10 +8,10 @@
  *
  * Streams: random ones over a few pages; fetch/data alternations of two pages (settling after
  * their third step) broken by third pages; returns to 2..k pages in cycles; accesses outside guest
- * RAM (the reduce filter skips them, the filter does not); live accesses in the middle of a logged
- * stretch (a slow path: a trap's fetch, MMIO), which replay the log first and disarm the pair; a
- * full log; and two harts taking the listener in turns.  A sink that forgets to ask for the pair
- * (a planted bug) must be caught. */
+ * RAM (the reduce filter skips them, the filter does not); slow-path accesses in the middle of a
+ * logged stretch (cpu_access_due: a trap's fetch, MMIO, a TLB miss), which go to the log too, or
+ * with the log full replay it and make the live call, which disarms the pair; and two harts taking
+ * the listener in turns.  A sink that forgets to ask for the pair (a planted bug) must be caught. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -645,7 +645,8 @@ static inline void replay_skipped(mt_reduce *r)
         replay_skipped_now(r);
 }
 
-void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
+/* One access (mt_reduce_access, and each of mt_reduce_access_run's in line). */
+static inline __attribute__((always_inline)) void reduce_one(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     uint64_t page4k = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
     r->accesses++;
@@ -671,6 +672,27 @@ void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
     }
     replay_skipped(r);
     filters_ref(r, cycle, page4k, rw & 1);
+}
+
+void mt_reduce_access(mt_reduce *r, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    reduce_one(r, cycle, addr, rw);
+}
+
+size_t mt_reduce_access_run(mt_reduce *r, const uint64_t *cycle, const uint64_t *word, size_t n, unsigned shift,
+                            uint64_t lo, uint64_t hi, uint64_t pair[2])
+{
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t addr = word[j] >> shift;
+        if (addr >= lo && addr < hi) {
+            reduce_one(r, cycle[j], addr, (unsigned)(word[j] & 1));
+            if (r->oom)
+                return j + 1;
+        }
+        if (pair && mt_reduce_settled_inline(r, &pair[0], &pair[1]))
+            return j + 1;
+    }
+    return n;
 }
 
 int mt_reduce_settled(const mt_reduce *r, uint64_t *last, uint64_t *other)

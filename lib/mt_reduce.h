@@ -179,6 +179,15 @@ static inline int mt_reduce_settled_inline(const mt_reduce *r, uint64_t *last, u
     *other = r->prev_page - 1;
     return 1;
 }
+/* A run of accesses in one call (the CPU's page log, emu/cpu/cpu.h cpu_set_page_sink): access j
+ * at cycle[j] (increasing, as mt_reduce_access's) to the address word[j] >> shift, a write when
+ * word[j] bit 0 is set; those outside [lo, hi) (not guest RAM) change nothing.  After each one it
+ * asks mt_reduce_settled, as a caller of mt_reduce_access that arms its page filter's pair would:
+ * returns j + 1 after the first access j at which it holds (pair[0], pair[1]: its last and other
+ * page) or at which memory ran out (oom), else n (pair NULL: it does not ask).  The same state and records as n calls of
+ * mt_reduce_access up to there (docs/metapaging.md "The page log"). */
+size_t mt_reduce_access_run(mt_reduce *r, const uint64_t *cycle, const uint64_t *word, size_t n, unsigned shift,
+                            uint64_t lo, uint64_t hi, uint64_t pair[2]);
 /* End of the trace: every reference still pending is kept; all records go to the sink. */
 void mt_reduce_finish(mt_reduce *r);
 

@@ -239,7 +239,18 @@ static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
  * but the last; lib/mt_reduce's "Alternations") arms it with cpu_page_filter_pair: the steps
  * between `last` and `other` then stay in the fast path too, and the last two of them are held
  * (`pend`, with their exact stamps) and handed to the listener, in order, before the next access
- * it hears of (or at cpu_page_filter_flush).  Every listener call disarms the pair. */
+ * it hears of (or at cpu_page_filter_flush).  Every listener call disarms the pair.
+ *
+ * The *page log* (cpu_set_page_sink; docs/metapaging.md "The page log"): a listener that is never
+ * due and whose calls may come late (the reduce recorder alone) gives the filter a sink that takes
+ * a run of page changes in one call.  The interpreter then appends each page change it would hand
+ * the listener, with its exact stamp, to the log (mt_cpu.pf_log) and stays in its run; the log is
+ * replayed through this filter's own rules (the pair's steps, listener_call's order) before the
+ * listener hears anything else or the filter decides on an access outside it, so the sink hears
+ * the calls the listener would have heard, in the same order, with the same stamps. */
+typedef uint32_t (*cpu_page_sink)(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n,
+                                  uint64_t pair[2]);
+#define CPU_PF_LOG 256
 typedef struct {
     uint32_t kinds;      /* 1 << kind of the accesses filtered (0: no filter) */
     uint8_t npend;       /* alternation steps held back, the newest in pend[1] */
@@ -256,7 +267,26 @@ typedef struct {
     /* cpu_filter_ordinal's offset: with -smp N the filter follows the listener from hart to
      * hart (cpu_take_listener), and the ordinal goes on from where the last hart left it */
     uint64_t ord_off;
+    /* the page log (cpu_set_page_sink; entries in mt_cpu.pf_log): the sink (NULL: no log) and the
+     * entries waiting.  While entries wait, the live `other` is disarmed: no step is held live
+     * then, so a held step never overtakes a logged change; the replay arms the pair as the live
+     * calls would have */
+    cpu_page_sink sink;
+    void *sink_ctx;
+    uint32_t nlog;
+    /* the page of the logged change before the newest (whose page is `last`), and how many of the
+     * newest entries in a row returned to the page two changes back (x y x y ...): at the third
+     * the log is replayed at once, so that a listener that arms the pair on a settled alternation
+     * (lib/mt_reduce: after its third step) has it armed, and the steps are held, not logged */
+    uint64_t log_prev;
+    uint32_t log_alts;
 } mt_page_filter;
+
+/* The page log's entries: stamps and cpu_filter_pack words (apart from mt_page_filter, which
+ * follows the listener from hart to hart by copy: the log is empty then). */
+typedef struct {
+    uint64_t stamp[CPU_PF_LOG], word[CPU_PF_LOG];
+} cpu_page_log_buf;
 
 /* A held step's address, size, kind and R/W in one word (mt_access has them in 4 fields). */
 static inline uint64_t cpu_filter_pack(uint64_t pa, unsigned size, int write, int kind)
@@ -456,6 +486,7 @@ typedef struct mt_cpu {
 #define PMP_PAGE_CACHE_INVALID UINT64_MAX
     uint64_t pmp_cache_tag[PMP_PAGE_CACHE];
     uint8_t pmp_cache_perms[PMP_PAGE_CACHE];
+    cpu_page_log_buf pf_log; /* the page filter's log (mt_page_filter.sink), cold unless on */
 } mt_cpu;
 #define CPU_OP_DATA 8u
 
@@ -506,8 +537,23 @@ void cpu_set_page_filter(mt_cpu *cpu, uint32_t kinds);
  * access being heard) and `other` has settled, so only the last two of its further steps matter
  * (see mt_page_filter).  Ignored unless `last` is the filter's own last page. */
 void cpu_page_filter_pair(mt_cpu *cpu, uint64_t last, uint64_t other);
-/* Hands the held alternation steps to the listener (before the listener's owner ends its run). */
+/* Hands the held alternation steps (and the page log) to the listener (before the listener's
+ * owner ends its run). */
 void cpu_page_filter_flush(mt_cpu *cpu);
+/* The listener's page sink (NULL: none, the filter calls the listener for each page change), set
+ * after cpu_set_listener (which replays the log and clears it) and cpu_set_page_filter.  The sink
+ * hears the page changes the filter would hand the listener (access j: stamp[j] and the
+ * cpu_filter_pack word[j], filtered kinds, core tap), in order, possibly late: so only for a
+ * listener that is never due (it would answer UINT64_MAX to each) and reads no CPU state when it
+ * hears one (cpu_filter_ordinal, the cycle).  It returns how many it took, m >= 1: all n, or
+ * fewer when after access m - 1 it wants the alternation pair armed, as cpu_page_filter_pair(
+ * pair[0], pair[1]) from inside the listener would: then it sets pair (the caller's UINT64_MAX
+ * says no wish), and the replay arms it before it goes on.  pair NULL: no wish is asked (the held
+ * steps, after which the pair is disarmed anyway), it takes all n.  It must not change the
+ * listener, the filter or the sink. */
+void cpu_set_page_sink(mt_cpu *cpu, cpu_page_sink fn, void *ctx);
+/* Replays the page log to the sink (mt_page_filter), if anything waits in it. */
+void cpu_page_log_drain(mt_cpu *cpu);
 /* The number of accesses of the filtered kinds (core tap) so far, all harts of the listener's
  * stream together: from inside the listener, the ordinal of the access it hears (how many came
  * before it), unless the access is a held alternation step; outside cpu_run, the ordinal of the
@@ -548,6 +594,52 @@ static inline bool cpu_filter_step(mt_cpu *cpu, uint64_t pa, unsigned size, int 
     f->npend = f->npend ? 2 : 1;
     f->other = f->last;
     f->last = page;
+    return true;
+}
+
+/* The page log takes k entries, the first stamped `stamp` (mt_page_filter): it is on, has room,
+ * and the stamp comes after every stamp the filter has handed on or holds (so that the replay's
+ * calls move `last` as the live ones would: listener_call ignores a second access of a cycle).
+ * The entries of one open log come from one run of one hart's interpreter (anything the filter
+ * decides outside it replays the log first), which stamps each access at a cycle of its own
+ * (docs/emulator.md "Timing model"), later than the one before: checked anyway, for the same
+ * reason. */
+static inline bool cpu_page_log_room(const mt_cpu *cpu, uint64_t stamp, unsigned k)
+{
+    const mt_page_filter *f = &cpu->pf;
+    if (!f->sink || f->nlog + k > CPU_PF_LOG)
+        return false;
+    if (f->nlog)
+        return stamp > cpu->pf_log.stamp[f->nlog - 1];
+    return (f->last_stamp == UINT64_MAX || stamp > f->last_stamp) && (!f->npend || stamp > f->pend_stamp[1]);
+}
+/* Appends a change to `page` (not the filter's last, no step of its pair; cpu_page_log_room said
+ * yes): it becomes the last.  The first entry disarms the live pair.  True when it is the third
+ * return in a row to the page two changes back: the caller replays the log then. */
+static inline __attribute__((always_inline)) bool cpu_page_log_append(mt_cpu *cpu, uint64_t stamp, uint64_t word,
+                                                                      uint64_t page)
+{
+    mt_page_filter *f = &cpu->pf;
+    uint32_t alts = 0;
+    if (!f->nlog) {
+        f->other = 1;
+    } else if (page == f->log_prev) {
+        alts = f->log_alts + 1;
+    }
+    f->log_alts = alts;
+    f->log_prev = f->last;
+    cpu->pf_log.stamp[f->nlog] = stamp;
+    cpu->pf_log.word[f->nlog++] = word;
+    f->last = page;
+    return alts >= 3;
+}
+/* An access the filter wants and does not hold as a step: logged when it can be (true). */
+static inline bool cpu_page_log(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind, uint64_t stamp)
+{
+    if (!cpu_page_log_room(cpu, stamp, 1))
+        return false;
+    if (cpu_page_log_append(cpu, stamp, cpu_filter_pack(pa, size, write, kind), pa & CPU_PF_PAGE))
+        cpu_page_log_drain(cpu);
     return true;
 }
 

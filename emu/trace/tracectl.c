@@ -867,6 +867,26 @@ static bool red_only_access(void *ctx, const mt_access *a)
     return true;
 }
 
+/* red_only_access for a run of page changes (the CPU's page log, tracedev_recorder.page_batch):
+ * the filter's own batch, which stops where red_only_access would arm the pair. */
+static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n, uint64_t pair[2],
+                               bool *ok)
+{
+    struct trace_session *s = ctx;
+    uint64_t p[2];
+    const uint32_t m = (uint32_t)mt_reduce_access_run(&s->red, stamp, word, n, 8, s->ram_base, s->ram_end,
+                                                      pair ? p : NULL);
+    if (s->red_failed || s->red.oom) { /* red_only_access's failure: no pair */
+        *ok = false;
+        return m;
+    }
+    if (pair && mt_reduce_settled_inline(&s->red, &p[0], &p[1])) {
+        pair[0] = p[0];
+        pair[1] = p[1];
+    }
+    return m;
+}
+
 /* rec_access for the spatial filter alone (no --trace-all, reduce filter or unit model beside it),
  * as red_only_access is for the reduce filter: the device hands it only accesses of cfg's kinds and
  * tap, so sp_access's decision is the guest-RAM test. */
@@ -1133,6 +1153,7 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                                                                                  : rec_access,
                              .marker = all_marker,
                              .access_batch = s->all && !filtered ? all_batch : NULL,
+                             .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages : NULL,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);

@@ -183,6 +183,30 @@ static uint64_t buffered_listener(void *ctx, const mt_access *a)
     return 0;
 }
 
+/* The CPU's page sink (cpu_set_page_sink) while recorder_alone holds: recorder_only_listener for
+ * a run of page changes, the recorder's own batch (rec.page_batch) in one call. */
+static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n,
+                                   uint64_t pair[2])
+{
+    mt_tracedev *d = ctx;
+    if (d->failed)
+        return n;
+    uint32_t j = 0; /* one per cycle (recorder_hears); the log's stamps increase */
+    while (j < n && stamp[j] < d->rec_last) {
+        d->collisions++;
+        j++;
+    }
+    if (j == n)
+        return n;
+    bool ok = true;
+    const uint32_t m = j + d->rec.page_batch(d->rec.ctx, stamp + j, word + j, n - j, pair, &ok);
+    d->rec_last = stamp[m - 1] + 1;
+    d->rec_accesses += m - j;
+    if (!ok)
+        fail(d);
+    return m;
+}
+
 void tracedev_rearm(mt_tracedev *d)
 {
     if (!d->cpu)
@@ -205,6 +229,10 @@ void tracedev_rearm(mt_tracedev *d)
         cpu_set_page_filter(d->cpu, kinds);
         d->rec_ord = cpu_filter_ordinal(d->cpu) - 1; /* the next access is heard: nothing skipped */
     }
+    /* the page log (cpu_set_page_sink) for the recorder alone: never due, it reads no CPU state
+     * without rec.skipped (which asks for the access's ordinal) */
+    if (d->rec.page_batch && !d->rec.skipped && !d->pipe && kinds && recorder_alone(d))
+        cpu_set_page_sink(d->cpu, recorder_page_sink, d);
     recorder_kinds(d);
     if (buffered && !d->pipe)
         cpu_set_access_buf(d->cpu, &d->abuf);

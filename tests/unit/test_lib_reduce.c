@@ -6,6 +6,7 @@
  * (dropping every reference that hits a k-page LRU filter) must be caught by the same check. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -320,6 +321,85 @@ static void test_page_filter_stream_identical(void **state)
     assert_true(steps > 1000); /* the filter's alternation path was taken */
 }
 
+/* mt_reduce_access_run, the page log's batch entry point, against one mt_reduce_access per
+ * access: the same records byte for byte and the same counts, whatever the runs' lengths; it
+ * stops exactly after the accesses at which mt_reduce_settled holds (asked after each access, as
+ * the recorder does), and skips the addresses outside [lo, hi) (counted by neither). */
+static void test_access_run_equals_single(void **state)
+{
+    (void)state;
+    static raw_recs a, b;
+    static uint64_t addr[600], cyc[600], word[600];
+    static uint8_t rw[600];
+    uint64_t seed = 4242, stops = 0, outside = 0;
+    const uint64_t lo = 0x80000000u, hi = 0x88000000u;
+    for (int t = 0; t < 60; t++) {
+        size_t n = 50 + rng(&seed) % 550;
+        uint64_t code = lo + (rng(&seed) % 8) * 0x1000, data = lo + (rng(&seed) % 2048) * 4096;
+        for (size_t i = 0; i < n; i++) {
+            if (rng(&seed) % 30 == 0)
+                data = lo + (rng(&seed) % 2048) * 4096;
+            addr[i] = i % 2 ? data + (rng(&seed) & 0xff8) : code + (i & 0xffc);
+            if (rng(&seed) % 40 == 0) /* outside guest RAM (a device, the boot ROM) */
+                addr[i] = 0x1000 + (rng(&seed) % 4) * 4096;
+            rw[i] = rng(&seed) % 4 == 0;
+            cyc[i] = 10 + 3 * i;
+            word[i] = addr[i] << 8 | (uint64_t)(rng(&seed) & 0xfe) | rw[i];
+        }
+        static const uint64_t budgets[] = {4096, 65536, 16u << 20};
+        for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+            mt_reduce r1, r2;
+            a.n = b.n = 0;
+            assert_int_equal(mt_reduce_init(&r1, budgets[k], raw_sink, &a), 0);
+            assert_int_equal(mt_reduce_init(&r2, budgets[k], raw_sink, &b), 0);
+            uint8_t settled_at[600] = {0};
+            for (size_t i = 0; i < n; i++) {
+                if (addr[i] >= lo && addr[i] < hi)
+                    mt_reduce_access(&r1, cyc[i], addr[i], rw[i]);
+                else
+                    outside++;
+                uint64_t x, y;
+                settled_at[i] = (uint8_t)mt_reduce_settled(&r1, &x, &y);
+            }
+            for (size_t i = 0; i < n;) {
+                size_t len = 1 + rng(&seed) % 40;
+                if (len > n - i)
+                    len = n - i;
+                const bool ask = rng(&seed) % 4 != 0;
+                uint64_t pair[2] = {UINT64_MAX, UINT64_MAX};
+                size_t m = mt_reduce_access_run(&r2, &cyc[i], &word[i], len, 8, lo, hi, ask ? pair : NULL);
+                assert_true(m >= 1 && m <= len);
+                if (ask) { /* stops after the first settled access, else takes all */
+                    for (size_t j = i; j < i + m - 1; j++)
+                        assert_false(settled_at[j]);
+                    assert_true(m == len || settled_at[i + m - 1]);
+                    if (settled_at[i + m - 1]) {
+                        uint64_t x, y;
+                        assert_true(mt_reduce_settled(&r2, &x, &y));
+                        assert_true(pair[0] == x && pair[1] == y);
+                        stops++;
+                    }
+                } else {
+                    assert_int_equal(m, len);
+                }
+                i += m;
+            }
+            mt_reduce_finish(&r1);
+            mt_reduce_finish(&r2);
+            assert_int_equal(r1.accesses, r2.accesses);
+            assert_int_equal(r1.alt_skipped, r2.alt_skipped);
+            assert_int_equal(a.n, b.n);
+            assert_memory_equal(a.v, b.v, a.n * sizeof a.v[0]);
+            mt_reduce_free(&r1);
+            mt_reduce_free(&r2);
+        }
+    }
+    print_message("access runs equal to single accesses, %lu stops for the pair, %lu outside skipped\n",
+                  (unsigned long)stops, (unsigned long)outside);
+    assert_true(stops > 100);
+    assert_true(outside > 100);
+}
+
 /* A reorder stage of 2 records: undecided references are kept early all the time (forced), and
  * the counts stay exact (keeping more than the rule requires is exact: the Theorem). */
 static void test_forced_keeps_exact(void **state)
@@ -511,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_alternations_exact),
         cmocka_unit_test(test_forced_keeps_exact),
         cmocka_unit_test(test_page_filter_stream_identical),
+        cmocka_unit_test(test_access_run_equals_single),
         cmocka_unit_test(test_larger_traces_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

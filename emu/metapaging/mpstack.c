@@ -606,11 +606,11 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
     return inside;
 }
 
-/* n reads alternating between the two front units, the second one's first (a RUN word of
- * mpfront.h): the first may write back at C = 1 (swap_front), and leaves the old front clean at
+/* n reads alternating between the two front units, the second one's first (mpfront.h's
+ * alternations): the first may write back at C = 1 (swap_front), and leaves the old front clean at
  * the C = 1 lanes where the two differ (a read); from then on every one of them is a read swap
  * that is only counted, as access_unit would count each. */
-static void read_swaps(struct mpstack *st, uint32_t n)
+static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
     if (st->dirty1 & (uint16_t)~st->share01) {
         settle_swaps(st);
@@ -630,14 +630,11 @@ void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
     st->started = true;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
-        if (w & MPFRONT_RUN) {
-            /* (the repeats fold away: a read of the front unit changes nothing) */
-            uint32_t alts = (uint32_t)w;
-            if (alts)
-                read_swaps(st, alts);
-        } else {
-            access_unit(st, (uint32_t)(w >> 1), w & 1);
-        }
+        uint32_t alts = MPFRONT_ALTS(w);
+        if (alts) /* the alternations just before this report (or a batch's last run) */
+            read_swaps(st, alts);
+        if (__builtin_expect(!(w & MPFRONT_RUN), 1))
+            access_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
     }
 }
 

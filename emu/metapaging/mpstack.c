@@ -376,10 +376,8 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
  * (st->swaps, 61 % of the Linux workload's reports) and this applies n at once, before anything
  * else looks at the front entries or the C = 1 tables.  The units entered alternate, the first
  * one being the second entry's. */
-static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
+static inline void apply_swaps(struct mpstack *st, uint64_t n)
 {
-    uint64_t n = st->swaps;
-    st->swaps = 0;
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
     uint16_t change1 = st->one & (uint16_t)~S3;
     if (change1) {
@@ -392,6 +390,13 @@ static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
         st->ent[0] = e0 ^ d;
         st->ent[1] = e1 ^ d;
     }
+}
+
+static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
+{
+    uint64_t n = st->swaps;
+    st->swaps = 0;
+    apply_swaps(st, n);
 }
 
 static inline void settle_swaps(struct mpstack *st)
@@ -609,19 +614,24 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
 /* n reads alternating between the two front units, the second one's first (mpfront.h's
  * alternations): the first may write back at C = 1 (swap_front), and leaves the old front clean at
  * the C = 1 lanes where the two differ (a read); from then on every one of them is a read swap
- * that is only counted, as access_unit would count each. */
+ * that is only counted, as access_unit would count each, and the count is applied at once
+ * (apply_swaps, what settle_swaps would do before the next report looks at the front): on this
+ * path no swap is ever left pending (the reads of the second unit all come folded), so the
+ * count would be settled by the very next report anyway. */
 static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
+    settle_swaps(st); /* (none pending here, but for the order's sake) */
     if (st->dirty1 & (uint16_t)~st->share01) {
-        settle_swaps(st);
         swap_front(st, st->unit[1], false);
         n--;
     }
-    st->swaps += n;
-    if (n & 1) {
-        uint32_t u = st->unit[1];
-        st->unit[1] = st->unit[0];
-        st->unit[0] = u;
+    if (n) {
+        apply_swaps(st, n);
+        if (n & 1) {
+            uint32_t u = st->unit[1];
+            st->unit[1] = st->unit[0];
+            st->unit[0] = u;
+        }
     }
 }
 

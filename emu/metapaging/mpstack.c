@@ -459,10 +459,9 @@ static inline __attribute__((always_inline)) void land(struct mpstack *st, uint3
 /* The general case: u found at position j >= 3 of the filter, or not in it.  One scan of the
  * entries before it computes every size's depth (acc, a lane each), hands the pending writes
  * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
- * down one place. */
+ * down one place.  No swap may be pending (the callers settle them). */
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
-    settle_swaps(st);
     /* masks over the lanes in the three fields at once (X3) */
     uint64_t active = st->all3; /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
@@ -522,10 +521,10 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
 
 /* u is the third entry (code, stack and data pages in a cycle: a third of the Linux workload's
  * scans): the scan for j = 2, without its loop.  The front is first everywhere, so the depth is
- * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3. */
+ * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3.  No
+ * swap may be pending (the callers settle them). */
 static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t u, bool is_write)
 {
-    settle_swaps(st);
     uint64_t sh0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint64_t sh1 = st->share_by_clz[__builtin_clz(u ^ st->unit[1])];
     uint64_t e0 = st->ent[0], e1 = st->ent[1];
@@ -583,10 +582,12 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
             settle_swaps(st);
             swap_front(st, u, is_write);
         }
-    } else if (u == st->unit[2]) {
-        rotate_third(st, u, is_write);
     } else {
-        scan(st, u, is_write);
+        settle_swaps(st);
+        if (u == st->unit[2])
+            rotate_third(st, u, is_write);
+        else
+            scan(st, u, is_write);
     }
 }
 
@@ -620,7 +621,6 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
  * count would be settled by the very next report anyway. */
 static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
-    settle_swaps(st); /* (none pending here, but for the order's sake) */
     if (st->dirty1 & (uint16_t)~st->share01) {
         swap_front(st, st->unit[1], false);
         n--;
@@ -635,16 +635,39 @@ static inline void read_swaps(struct mpstack *st, uint32_t n)
     }
 }
 
+/* access_unit for the words path, where no swap is ever pending (mpstack_access_words settles
+ * any before its loop, and a read of the second unit is applied at once, not counted): so the
+ * rotation and the scan, which need none pending, are called without settle_swaps' test. */
+static inline void access_word_unit(struct mpstack *st, uint32_t u, bool is_write)
+{
+    if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
+        if (is_write) {
+            st->ent[0] |= (uint64_t)st->all << P_SHIFT;
+            st->dirty1 = st->one;
+        }
+    } else if (u == st->unit[1]) { /* (a read comes folded, as an alternation) */
+        if (is_write)
+            swap_front(st, u, true);
+        else
+            read_swaps(st, 1);
+    } else if (u == st->unit[2]) {
+        rotate_third(st, u, is_write);
+    } else {
+        scan(st, u, is_write);
+    }
+}
+
 void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
 {
     st->started = true;
+    settle_swaps(st); /* (from mpstack_access or mpstack_access_batch before, if any) */
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
         uint32_t alts = MPFRONT_ALTS(w);
         if (alts) /* the alternations just before this report (or a batch's last run) */
             read_swaps(st, alts);
         if (__builtin_expect(!(w & MPFRONT_RUN), 1))
-            access_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
+            access_word_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
     }
 }
 

@@ -43,14 +43,18 @@ struct level {
     /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
      * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
     uint64_t *hist;
-    int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
+    int64_t *wbdiff;         /* a difference array over C = 1..K+1: write-backs */
+    /* uses by r, the largest C at which they read their metapage back (0: none): a use reads
+     * back at every C <= r, so the backing reads at C are the uses with r >= C (one increment a
+     * use where a difference array over [1, r] took two and a test) */
+    uint64_t *rdhist;
     /* The times metapages left the filter: every time 1..now was given to one (owner[t], valid
      * iff its left == t), which is still below the filter ("live") or was used again since
      * ("dead").  A Fenwick tree counts the dead times only: a metapage leaving takes the next
      * time without touching the tree, and the live ones after t are (now - t) less the dead. */
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
-    uint32_t depths;         /* hist's, wbdiff's and rddiff's length: max(K, MPSTACK_FILTER) + 2 */
+    uint32_t depths;         /* hist's, wbdiff's and rdhist's length: max(K, MPSTACK_FILTER) + 2 */
     /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
      * which the compiler redid for every field it reloads (3 times a counted use) */
     uint64_t pad_to_128[2];
@@ -117,7 +121,7 @@ static void level_free(struct level *L)
         munmap(L->st, L->st_bytes ? L->st_bytes : 1);
     free(L->hist);
     free(L->wbdiff);
-    free(L->rddiff);
+    free(L->rdhist);
     free(L->bit);
     free(L->owner);
 }
@@ -154,7 +158,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->depths = (L->K > MPSTACK_FILTER ? L->K : MPSTACK_FILTER) + 2;
     L->hist = calloc(L->depths, sizeof *L->hist);
     L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
-    L->rddiff = calloc(L->depths, sizeof *L->rddiff);
+    L->rdhist = calloc(L->depths, sizeof *L->rdhist);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -164,7 +168,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread) {
+    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->bit || !L->owner || !spread) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
@@ -270,11 +274,7 @@ static inline __attribute__((always_inline)) void count_use(struct level *L, str
                 s->stored_upto = hi;
         }
     }
-    uint32_t rd = s->stored_upto < hi ? s->stored_upto : hi;
-    if (rd >= 1) {
-        L->rddiff[1]++;
-        L->rddiff[rd + 1]--;
-    }
+    L->rdhist[s->stored_upto < hi ? s->stored_upto : hi]++;
     L->hist[d]++;
     if (is_write) {
         s->flags |= WRITTEN;
@@ -307,8 +307,7 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
         s->flags |= SEEN;
         L->distinct++;
         if (s->stored_upto == HOST_STORED) {
-            L->rddiff[1]++;
-            L->rddiff[L->K + 1]--;
+            L->rdhist[L->K]++;
         }
         if (is_write) {
             s->flags |= WRITTEN;
@@ -725,10 +724,10 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
     for (uint32_t d = C + 1; d < L->depths; d++)
         faults += L->hist[d];
     int64_t wb = 0, rd = 0;
-    for (uint32_t c = 1; c <= C; c++) {
+    for (uint32_t c = 1; c <= C; c++)
         wb += L->wbdiff[c];
-        rd += L->rddiff[c];
-    }
+    for (uint32_t r = C; r < L->depths; r++)
+        rd += (int64_t)L->rdhist[r];
     /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;

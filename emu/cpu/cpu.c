@@ -740,6 +740,24 @@ static __attribute__((noinline)) void cpu_observe(mt_cpu *c, uint64_t pa, bool w
         c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
 }
 
+/* A data access to another granule and, at once, the fetch back to the run's code granule
+ * `code` (another one too): the two reports cpu_observe would make one after the other, in one
+ * call (half the Linux workload's reports come in such pairs).  Nothing between the two could
+ * change what the second is: only a hart's new turn resets the granule last reported. */
+static __attribute__((noinline)) void cpu_observe_pair(mt_cpu *c, uint64_t pa, bool write,
+                                                       uint64_t code)
+{
+    c->obs_last_unit = code & c->obs_mask;
+    c->obs_last_write = false;
+    if (c->obs_batch) {
+        batch_append(c->obs_batch, pa >> RAM_PAGE_SHIFT, write);
+        batch_append(c->obs_batch, code >> RAM_PAGE_SHIFT, false);
+    } else {
+        c->observer(c->observer_ctx, pa >> RAM_PAGE_SHIFT, write);
+        c->observer(c->observer_ctx, code >> RAM_PAGE_SHIFT, false);
+    }
+}
+
 /* interpreter_filtered: a data access of the fast path (d's, in a run charged up to `cycle`) to
  * another page than the filter's last.  True when it is a step of the armed alternation, held
  * (stamped as SAVE() would leave the cycle for it); then the next fetch of the run, if the run

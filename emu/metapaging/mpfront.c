@@ -10,8 +10,6 @@ void mpfront_init(struct mpfront *f, uint64_t first_pfn, uint64_t ram_pages, uns
                           .unit_shift = unit_shift};
 }
 
-#define RUN_WORD(alts, repeats) (MPFRONT_RUN | (uint64_t)(repeats) << 32 | (alts))
-
 /* Units of 4 KiB (unit_shift 0): a unit is a RAM page, and its word (page << 1 | is_write) is
  * the report less RAM's first pfn (twice), so a report is compared with the two front units'
  * read words as soon as it is loaded: a folded report costs a load, a subtraction, a compare
@@ -20,7 +18,6 @@ void mpfront_init(struct mpfront *f, uint64_t first_pfn, uint64_t ram_pages, uns
  * kind cost 60 host instructions a report, more than it took off the stack pass.)  A physical
  * address has at most 56 bits, so no report's word is NONE. */
 #define NONE (UINT64_C(1) << 62)
-#define ONE_REPEAT (UINT64_C(1) << 32)
 
 static size_t fold_pages(struct mpfront *f, const uint64_t *in, size_t n, uint64_t *out,
                          uint64_t *inside)
@@ -31,22 +28,20 @@ static size_t fold_pages(struct mpfront *f, const uint64_t *in, size_t n, uint64
      * so it costs no move at all. */
     uint64_t a = f->front == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->front << 1;
     uint64_t b = f->second == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->second << 1;
-    uint64_t run = 0, outside = 0; /* run: repeats << 32 | alternations */
+    uint64_t run = 0, outside = 0; /* run: the alternations since the last report kept */
     uint64_t w;
     size_t k = 0;
     const uint64_t *p = in, *end = in + n;
-/* A report kept: a RUN word first when something was folded since the last one, then the
- * report's word; the front and second units become (front, second) of the filter again. */
+/* A report kept: its word, with the alternations folded since the last one; the front and
+ * second units become (front, second) of the filter again. */
 #define KEEP(front, second)                                                                     \
     do {                                                                                        \
         if (w >= words) { /* not RAM (rare): the stack pass skips it */                         \
             outside++;                                                                          \
             break;                                                                              \
         }                                                                                       \
-        out[k] = MPFRONT_RUN | run;                                                             \
-        k += run != 0;                                                                          \
+        out[k++] = w | run << MPFRONT_ALTS_SHIFT;                                               \
         run = 0;                                                                                \
-        out[k++] = w;                                                                           \
         uint64_t read_w = w & ~UINT64_C(1);                                                     \
         second = read_w != front ? front : second;                                              \
         front = read_w;                                                                         \
@@ -58,9 +53,7 @@ front_a:
             run++;
             goto front_b;
         }
-        if (w == a) /* a repeated read: changes nothing */
-            run += ONE_REPEAT;
-        else
+        if (w != a) /* (a repeated read changes nothing) */
             KEEP(a, b);
     }
     goto done;
@@ -71,9 +64,7 @@ front_b:
             run++;
             goto front_a;
         }
-        if (w == b)
-            run += ONE_REPEAT;
-        else
+        if (w != b)
             KEEP(b, a);
     }
     /* the front is b: name it a */
@@ -81,7 +72,7 @@ front_b:
 done:
 #undef KEEP
     if (run)
-        out[k++] = MPFRONT_RUN | run;
+        out[k++] = MPFRONT_RUN | run << MPFRONT_ALTS_SHIFT;
     f->front = a == NONE ? MPFRONT_NO_UNIT : (uint32_t)(a >> 1);
     f->second = b == NONE ? MPFRONT_NO_UNIT : (uint32_t)(b >> 1);
     *inside += n - outside;
@@ -95,7 +86,7 @@ static size_t fold_units(struct mpfront *f, const uint64_t *in, size_t n, uint64
     uint32_t front = f->front, second = f->second;
     const uint64_t first = f->first_pfn, pages = f->ram_pages;
     const unsigned shift = f->unit_shift;
-    uint64_t alts = 0, repeats = 0, outside = 0;
+    uint64_t alts = 0, outside = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t e = in[i], page = (e >> 1) - first;
@@ -111,30 +102,25 @@ static size_t fold_units(struct mpfront *f, const uint64_t *in, size_t n, uint64
                 front = u;
                 continue;
             }
-            if (u == front) {
-                repeats++;
+            if (u == front) /* a repeated read: changes nothing */
                 continue;
-            }
         }
-        if (alts | repeats) {
-            out[k++] = RUN_WORD(alts, repeats);
-            alts = repeats = 0;
-        }
-        out[k++] = (uint64_t)u << 1 | (e & 1);
+        out[k++] = alts << MPFRONT_ALTS_SHIFT | (uint64_t)u << 1 | (e & 1);
+        alts = 0;
         if (u != front) {
             second = front;
             front = u;
         }
     }
-    if (alts | repeats)
-        out[k++] = RUN_WORD(alts, repeats);
+    if (alts)
+        out[k++] = MPFRONT_RUN | alts << MPFRONT_ALTS_SHIFT;
     f->front = front;
     f->second = second;
     *inside += n - outside;
     return k;
 }
 
-/* Out never runs ahead of in: a RUN word goes out only after a report it stands for. */
+/* Out never runs ahead of in: a word goes out only after a report it stands for. */
 size_t mpfront_fold(struct mpfront *f, const uint64_t *in, size_t n, uint64_t *out,
                     uint64_t *inside)
 {

@@ -8,11 +8,14 @@
  *  - a read of the second unit (the alternation of code and data pages): a swap of the two front
  *    units that, after the first of a run, is only counted (mpstack.c, settle_swaps).
  * mpfront mirrors the front two units of the stack's move-to-front filter (the most recent unit
- * and the most recent one different from it) and replaces each run of such reads by one RUN word
- * (how many alternations, how many repeats); mpstack_access_words applies a RUN word exactly as
- * the reports it stands for (docs/metapaging.md, "Alternations folded on the emulator's thread").
+ * and the most recent one different from it), drops the repeats and counts the alternations of
+ * each run of such reads into the word of the report that ends it (or, at the end of a call, one
+ * RUN word); mpstack_access_words applies the alternations exactly as the reports they stand for,
+ * before the report (docs/metapaging.md, "Alternations folded on the emulator's thread").
  *
- * Words out: unit << 1 | is_write, or MPFRONT_RUN | repeats << 32 | alternations. */
+ * Words out: alternations << MPFRONT_ALTS_SHIFT | unit << 1 | is_write (the alternations just
+ * before that report), or MPFRONT_RUN | alternations << MPFRONT_ALTS_SHIFT (a run no report
+ * ended in this call). */
 #ifndef EMU_MPFRONT_H
 #define EMU_MPFRONT_H
 
@@ -20,6 +23,9 @@
 #include <stdint.h>
 
 #define MPFRONT_RUN (UINT64_C(1) << 63)
+#define MPFRONT_ALTS_SHIFT 33 /* above a unit (< 2^32) and its write bit; below MPFRONT_RUN */
+#define MPFRONT_UNIT_MASK ((UINT64_C(1) << MPFRONT_ALTS_SHIFT) - 1)
+#define MPFRONT_ALTS(w) ((uint32_t)((w) >> MPFRONT_ALTS_SHIFT) & ((UINT32_C(1) << 30) - 1))
 #define MPFRONT_NO_UNIT UINT32_MAX
 
 struct mpfront {
@@ -32,7 +38,8 @@ void mpfront_init(struct mpfront *f, uint64_t first_pfn, uint64_t ram_pages, uns
 
 /* Reports in (pfn << 1 | is_write, n of them; those outside RAM are dropped) to words in out,
  * which has room for n + 1; returns the words written and adds the reports inside RAM to
- * *inside.  A run of folded reports never spans two calls. */
+ * *inside.  A run of folded reports never spans two calls, and n <= 2^30 (the alternations'
+ * field). */
 size_t mpfront_fold(struct mpfront *f, const uint64_t *in, size_t n, uint64_t *out,
                     uint64_t *inside);
 

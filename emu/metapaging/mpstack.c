@@ -43,14 +43,18 @@ struct level {
     /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
      * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
     uint64_t *hist;
-    int64_t *wbdiff, *rddiff;/* difference arrays over C = 1..K+1: write-backs, backing reads */
+    int64_t *wbdiff;         /* a difference array over C = 1..K+1: write-backs */
+    /* uses by r, the largest C at which they read their metapage back (0: none): a use reads
+     * back at every C <= r, so the backing reads at C are the uses with r >= C (one increment a
+     * use where a difference array over [1, r] took two and a test) */
+    uint64_t *rdhist;
     /* The times metapages left the filter: every time 1..now was given to one (owner[t], valid
      * iff its left == t), which is still below the filter ("live") or was used again since
      * ("dead").  A Fenwick tree counts the dead times only: a metapage leaving takes the next
      * time without touching the tree, and the live ones after t are (now - t) less the dead. */
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
-    uint32_t depths;         /* hist's, wbdiff's and rddiff's length: max(K, MPSTACK_FILTER) + 2 */
+    uint32_t depths;         /* hist's, wbdiff's and rdhist's length: max(K, MPSTACK_FILTER) + 2 */
     /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
      * which the compiler redid for every field it reloads (3 times a counted use) */
     uint64_t pad_to_128[2];
@@ -117,7 +121,7 @@ static void level_free(struct level *L)
         munmap(L->st, L->st_bytes ? L->st_bytes : 1);
     free(L->hist);
     free(L->wbdiff);
-    free(L->rddiff);
+    free(L->rdhist);
     free(L->bit);
     free(L->owner);
 }
@@ -154,7 +158,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->depths = (L->K > MPSTACK_FILTER ? L->K : MPSTACK_FILTER) + 2;
     L->hist = calloc(L->depths, sizeof *L->hist);
     L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
-    L->rddiff = calloc(L->depths, sizeof *L->rddiff);
+    L->rdhist = calloc(L->depths, sizeof *L->rdhist);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -164,7 +168,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    if (!L->st || !L->hist || !L->wbdiff || !L->rddiff || !L->bit || !L->owner || !spread) {
+    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->bit || !L->owner || !spread) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
@@ -270,11 +274,7 @@ static inline __attribute__((always_inline)) void count_use(struct level *L, str
                 s->stored_upto = hi;
         }
     }
-    uint32_t rd = s->stored_upto < hi ? s->stored_upto : hi;
-    if (rd >= 1) {
-        L->rddiff[1]++;
-        L->rddiff[rd + 1]--;
-    }
+    L->rdhist[s->stored_upto < hi ? s->stored_upto : hi]++;
     L->hist[d]++;
     if (is_write) {
         s->flags |= WRITTEN;
@@ -307,8 +307,7 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
         s->flags |= SEEN;
         L->distinct++;
         if (s->stored_upto == HOST_STORED) {
-            L->rddiff[1]++;
-            L->rddiff[L->K + 1]--;
+            L->rdhist[L->K]++;
         }
         if (is_write) {
             s->flags |= WRITTEN;
@@ -376,10 +375,8 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
  * (st->swaps, 61 % of the Linux workload's reports) and this applies n at once, before anything
  * else looks at the front entries or the C = 1 tables.  The units entered alternate, the first
  * one being the second entry's. */
-static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
+static inline void apply_swaps(struct mpstack *st, uint64_t n)
 {
-    uint64_t n = st->swaps;
-    st->swaps = 0;
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
     uint16_t change1 = st->one & (uint16_t)~S3;
     if (change1) {
@@ -392,6 +389,13 @@ static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
         st->ent[0] = e0 ^ d;
         st->ent[1] = e1 ^ d;
     }
+}
+
+static __attribute__((noinline)) void settle_swaps_now(struct mpstack *st)
+{
+    uint64_t n = st->swaps;
+    st->swaps = 0;
+    apply_swaps(st, n);
 }
 
 static inline void settle_swaps(struct mpstack *st)
@@ -454,10 +458,9 @@ static inline __attribute__((always_inline)) void land(struct mpstack *st, uint3
 /* The general case: u found at position j >= 3 of the filter, or not in it.  One scan of the
  * entries before it computes every size's depth (acc, a lane each), hands the pending writes
  * and stored1 bits of the first units sharing u's metapage over to u, and moves those entries
- * down one place. */
+ * down one place.  No swap may be pending (the callers settle them). */
 static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool is_write)
 {
-    settle_swaps(st);
     /* masks over the lanes in the three fields at once (X3) */
     uint64_t active = st->all3; /* sizes where no unit before k shares u's metapage */
     uint64_t g = 0;            /* pending writes and stored1 bits handed over to u */
@@ -517,10 +520,10 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
 
 /* u is the third entry (code, stack and data pages in a cycle: a third of the Linux workload's
  * scans): the scan for j = 2, without its loop.  The front is first everywhere, so the depth is
- * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3. */
+ * 1 where u shares the front's metapage, else 2 where it shares the second's, else 2 or 3.  No
+ * swap may be pending (the callers settle them). */
 static __attribute__((noinline)) void rotate_third(struct mpstack *st, uint32_t u, bool is_write)
 {
-    settle_swaps(st);
     uint64_t sh0 = st->share_by_clz[__builtin_clz(u ^ st->unit[0])];
     uint64_t sh1 = st->share_by_clz[__builtin_clz(u ^ st->unit[1])];
     uint64_t e0 = st->ent[0], e1 = st->ent[1];
@@ -578,10 +581,12 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
             settle_swaps(st);
             swap_front(st, u, is_write);
         }
-    } else if (u == st->unit[2]) {
-        rotate_third(st, u, is_write);
     } else {
-        scan(st, u, is_write);
+        settle_swaps(st);
+        if (u == st->unit[2])
+            rotate_third(st, u, is_write);
+        else
+            scan(st, u, is_write);
     }
 }
 
@@ -606,38 +611,62 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
     return inside;
 }
 
-/* n reads alternating between the two front units, the second one's first (a RUN word of
- * mpfront.h): the first may write back at C = 1 (swap_front), and leaves the old front clean at
+/* n reads alternating between the two front units, the second one's first (mpfront.h's
+ * alternations): the first may write back at C = 1 (swap_front), and leaves the old front clean at
  * the C = 1 lanes where the two differ (a read); from then on every one of them is a read swap
- * that is only counted, as access_unit would count each. */
-static void read_swaps(struct mpstack *st, uint32_t n)
+ * that is only counted, as access_unit would count each, and the count is applied at once
+ * (apply_swaps, what settle_swaps would do before the next report looks at the front): on this
+ * path no swap is ever left pending (the reads of the second unit all come folded), so the
+ * count would be settled by the very next report anyway. */
+static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
     if (st->dirty1 & (uint16_t)~st->share01) {
-        settle_swaps(st);
         swap_front(st, st->unit[1], false);
         n--;
     }
-    st->swaps += n;
-    if (n & 1) {
-        uint32_t u = st->unit[1];
-        st->unit[1] = st->unit[0];
-        st->unit[0] = u;
+    if (n) {
+        apply_swaps(st, n);
+        if (n & 1) {
+            uint32_t u = st->unit[1];
+            st->unit[1] = st->unit[0];
+            st->unit[0] = u;
+        }
+    }
+}
+
+/* access_unit for the words path, where no swap is ever pending (mpstack_access_words settles
+ * any before its loop, and a read of the second unit is applied at once, not counted): so the
+ * rotation and the scan, which need none pending, are called without settle_swaps' test. */
+static inline void access_word_unit(struct mpstack *st, uint32_t u, bool is_write)
+{
+    if (u == st->unit[0]) { /* a write after a read: depth 1 everywhere */
+        if (is_write) {
+            st->ent[0] |= (uint64_t)st->all << P_SHIFT;
+            st->dirty1 = st->one;
+        }
+    } else if (u == st->unit[1]) { /* (a read comes folded, as an alternation) */
+        if (is_write)
+            swap_front(st, u, true);
+        else
+            read_swaps(st, 1);
+    } else if (u == st->unit[2]) {
+        rotate_third(st, u, is_write);
+    } else {
+        scan(st, u, is_write);
     }
 }
 
 void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
 {
     st->started = true;
+    settle_swaps(st); /* (from mpstack_access or mpstack_access_batch before, if any) */
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
-        if (w & MPFRONT_RUN) {
-            /* (the repeats fold away: a read of the front unit changes nothing) */
-            uint32_t alts = (uint32_t)w;
-            if (alts)
-                read_swaps(st, alts);
-        } else {
-            access_unit(st, (uint32_t)(w >> 1), w & 1);
-        }
+        uint32_t alts = MPFRONT_ALTS(w);
+        if (alts) /* the alternations just before this report (or a batch's last run) */
+            read_swaps(st, alts);
+        if (__builtin_expect(!(w & MPFRONT_RUN), 1))
+            access_word_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
     }
 }
 
@@ -695,10 +724,10 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
     for (uint32_t d = C + 1; d < L->depths; d++)
         faults += L->hist[d];
     int64_t wb = 0, rd = 0;
-    for (uint32_t c = 1; c <= C; c++) {
+    for (uint32_t c = 1; c <= C; c++)
         wb += L->wbdiff[c];
-        rd += L->rddiff[c];
-    }
+    for (uint32_t r = C; r < L->depths; r++)
+        rd += (int64_t)L->rdhist[r];
     /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;

@@ -896,15 +896,9 @@ module mt_tu_ctrl #(
   // flip-flop from the count and the load of the last cycle: a loaded length counts as 2 exactly
   // when it is 1 or 2 (c_two_*_q); a count of x becomes 1 when x is 1 + its step.  Then one table
   // with the flags, not behind sw_ld's fan-out.
-  // (the load's flag and the count's test are formed from registers beside each other, and the
-  // switch's flip-flop selects between them in one explicit table: left to the mapper, sw_ld's
-  // table was put in front of the compare, three levels deep, the worst path of two placement
-  // seeds in 2026-12-06's sixth session)
-  logic sec_last_q, sec_last_d, sec_last_ld, sec_last_cnt;
-  assign sec_last_ld  = ld_span ? c_two_l_q : c_two_h_q;
-  assign sec_last_cnt = sec_left_hi_zero && sec_left_lo == (sec_dec1_q ? 20'd2 : 20'd3);
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LBr1))) u_l_slast (
-    .i({sec_last_cnt, sec_last_ld, first_q, sw}), .o(sec_last_d));
+  logic sec_last_q, sec_last_d;
+  assign sec_last_d = sw_ld ? (ld_span ? c_two_l_q : c_two_h_q)
+                            : (sec_left_hi_zero && sec_left_lo == (sec_dec1_q ? 20'd2 : 20'd3));
   logic sw_ns, sw_d;
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1001))) u_l_swns (
     .i({active_q, first_q, sw, sec_last_q}), .o(sw_ns));

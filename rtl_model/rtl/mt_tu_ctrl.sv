@@ -496,6 +496,7 @@ module mt_tu_ctrl #(
   logic [4:0]  p1_bound_q;
   logic [55:0] p1_fb_q;
   logic [4:0]  pw_len_q;
+  logic        pw_v_q, pw_end_q;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
@@ -621,6 +622,8 @@ module mt_tu_ctrl #(
     .p1_fb_o           (p1_fb_q),
     .p1_rw_o           (p1_rw_q),
     .pw_len_o          (pw_len_q),
+    .pw_v_o            (pw_v_q),
+    .pw_end_o          (pw_end_q),
     .p3_v_o            (p3_v_q),
     .p3_sync_o         (p3_sync_q),
     .p3_end_o          (p3_end_q),
@@ -755,9 +758,7 @@ module mt_tu_ctrl #(
     end
 
     // MMIO commands of this cycle.
-    if (start_now) begin   // (busy_d is busy after this cycle's END entry)
-      active_d = 1'b1;
-      busy_d = 1'b1;
+    if (start_now) begin
       overflowed_d = 1'b0;
       sync_seq_d = '0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
@@ -766,8 +767,16 @@ module mt_tu_ctrl #(
       // interval with index 0 whatever sp_left, int_open and the indices hold; a start also
       // clears the hold, marker_lost, sect_pending and sect_switch: the tables below)
     end else if (stop_now) begin
-      active_d = 1'b0;
       end_pending_d = 1'b1;
+    end
+    // (active and busy from their own copy of the start, start_st, the same value: placed with
+    // them and may_start, not behind the start's fan-out; busy_d is busy after this cycle's END
+    // entry)
+    if (start_st) begin
+      active_d = 1'b1;
+      busy_d = 1'b1;
+    end else if (stop_now) begin
+      active_d = 1'b0;
     end
     // (the latched configuration: from a copy of the start, which the state above does not
     // share)
@@ -872,11 +881,24 @@ module mt_tu_ctrl #(
   logic c_len_h_zero_d, c_len_l_zero_d;
   // (busy as the session block sees it: after this cycle's END entry, before a start)
   // (tables, in one level after the command: it fans out to most of the unit)
-  logic may_start;
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
+  // may_start = !busy_q || (p3_v_q && p3_end_q), as a flip-flop formed a cycle ahead: P3 takes
+  // PW's valid and END bits every cycle, and busy_q takes busy_d, so its next value is
+  // !busy_d || (pw_v_q && pw_end_q), where !busy_d = !start_now && may_start (busy_d: busy_q
+  // cleared by the END in P3, set by a start; start_st is start_now's copy).  At reset busy_q
+  // and p3_v_q are 0: 1.  (It was a table after P3's flags, a level before the start decision.)
+  logic may_start, may_start_q;
+  assign may_start = may_start_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) may_start_q <= 1'b1;
+    else         may_start_q <= (may_start_q && !start_st) || (pw_v_q && pw_end_q);
+  end
   // (start_now and stop_now from the decode's first level: ctrl_dec_i)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start (
     .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_now));
+  // (a copy for active, busy and may_start: next state above)
+  logic start_st;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_st (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_st));
   // (a copy for the configuration latched at the start and the counters it clears: the start's
   // fan-out otherwise puts a long net behind the state that follows it)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_cfg (

@@ -69,6 +69,8 @@ module mt_tu_pktpipe #(
   output logic [55:0] p1_fb_o,          // its field B as chosen (a sample's value part)
   output logic        p1_rw_o,          // a sample's R/W bit
   output logic [4:0]  pw_len_o,         // the length of the packet in PW
+  output logic        pw_v_o,           // a packet in PW (in P3 next cycle) ...
+  output logic        pw_end_o,         // ... an END
   output logic        p3_v_o,           // the packet in P3 (entering the FIFO now)
   output logic        p3_sync_o,
   output logic        p3_end_o,
@@ -365,6 +367,8 @@ module mt_tu_pktpipe #(
   assign p1_fb_o     = p1_fb_q;
   assign p1_rw_o     = p1_hdr_q[3];
   assign pw_len_o    = pw_len_q;
+  assign pw_v_o      = pw_v_q;
+  assign pw_end_o    = pw_end_q;
   assign p3_v_o      = p3_v_q;
   assign p3_sync_o   = p3_sync_q;
   assign p3_end_o    = p3_end_q;

@@ -86,7 +86,9 @@ module mt_tu #(
   logic        tap;
   logic [1:0]  fmt_h, fmt_l, fmt_first;
   logic        first_l;
-  logic [159:0] aw;
+  logic [13:0]  aw_sync;
+  logic [71:0]  aw_word_a, aw_word_b;
+  logic         aw_raddr_a, aw_raddr_b;
   logic         len_h_zero, len_l_zero, len_h_one, len_l_one, rate_h_one, rate_l_one;
   logic         sync_lo, sync_hi, len_h_two, len_l_two;
   logic        ctrl_wr, marker_wr;
@@ -227,7 +229,11 @@ module mt_tu #(
     .tap_o         (tap),
     .fmt_h_o       (fmt_h),
     .fmt_l_o       (fmt_l),
-    .aw_o          (aw),
+    .aw_raddr_a_i  (aw_raddr_a),
+    .aw_raddr_b_i  (aw_raddr_b),
+    .aw_sync_o     (aw_sync),
+    .aw_word_a_o   (aw_word_a),
+    .aw_word_b_o   (aw_word_b),
     .len_h_zero_o  (len_h_zero),
     .first_l_o     (first_l),
     .fmt_first_o   (fmt_first),
@@ -265,7 +271,11 @@ module mt_tu #(
     .tap_i         (tap),
     .fmt_h_i       (fmt_h),
     .fmt_l_i       (fmt_l),
-    .aw_i          (aw),
+    .aw_raddr_a_o  (aw_raddr_a),
+    .aw_raddr_b_o  (aw_raddr_b),
+    .aw_sync_i     (aw_sync),
+    .aw_word_a_i   (aw_word_a),
+    .aw_word_b_i   (aw_word_b),
     .len_h_zero_i  (len_h_zero),
     .first_l_i     (first_l),
     .fmt_first_i   (fmt_first),

@@ -128,9 +128,13 @@ module mt_tu_arb (
   logic r_hold_w;   // (a copy for the descriptor's wide fields)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LHold)))    u_l_rholdw  (.i({hold_ready_i, hold_after_arb, b_hold_valid_arb, barrier}), .o(r_hold_w));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_act     (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act));
-  // (a copy for the hold's three take enables, which drive its wide registers)
-  logic hold_act_t;
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_actt    (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_t));
+  // (a copy for each of the hold's three take enables, which drive its wide registers: the
+  // registers of each are placed apart, the address's, the index's and the sample point's, so
+  // that one copy for all three put a long net behind at least one of them)
+  logic hold_act_tw, hold_act_tx, hold_act_ty;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_acttw   (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_tw));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_acttx   (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_tx));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_actty   (.i({hold_after_arb, barrier, hold_rr, b_hold_valid_arb}), .o(hold_act_ty));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_hwr     (.i({hold_after_arb, barrier, hold_rw, b_hold_valid_arb}), .o(hold_wr));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAct)))     u_l_hcnt    (.i({hold_after_arb, barrier, hold_rc, b_hold_valid_arb}), .o(hold_cnt));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LNobar)))   u_l_nobar   (.i({end_only, mark_or_ovf, hold_ready_i, b_hold_valid_arb}), .o(pkt_nobar));
@@ -154,9 +158,9 @@ module mt_tu_arb (
   // narrow next-state tables.  Three copies (hold_take_w for the address, _x for the index, _y
   // for the sample point), each below the fan-out at which nextpnr puts an enable on a global
   // buffer, whose insertion delay would follow the arbitration.
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_w  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_w));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_x  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_x));
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_y  (.i({2'b0, hold_act_t, hold_free_sw}), .o(hold_take_y));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_w  (.i({2'b0, hold_act_tw, hold_free_sw}), .o(hold_take_w));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_x  (.i({2'b0, hold_act_tx, hold_free_sw}), .o(hold_take_x));
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOr2)))     u_l_take_y  (.i({2'b0, hold_act_ty, hold_free_sw}), .o(hold_take_y));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0011))) u_l_capdrop (
     .i({hold_act, hold_free_sw, cap_open_i, pass_i}), .o(cap_dropped_c));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LAnd2)))    u_l_cap     (.i({2'b0, cap_open_i, pass_i}), .o(cap));

@@ -46,8 +46,14 @@ module mt_tu_ctrl #(
   input  logic            tap_i,
   input  logic [1:0]      fmt_h_i,
   input  logic [1:0]      fmt_l_i,
-  input  logic [159:0]    aw_i,           // SYNC_PERIOD, RATE_*, LEN_* as written two cycles ago
-                                          // (rates, SYNC_PERIOD: before rate_norm, sync_norm)
+  // SYNC_PERIOD and a section's {RATE, LEN} as written two cycles ago (rates, SYNC_PERIOD: before
+  // rate_norm, sync_norm), the section (1: span) chosen by the read address of the last cycle
+  // (mt_tu_awram, two read ports)
+  output logic            aw_raddr_a_o,
+  output logic            aw_raddr_b_o,
+  input  logic [13:0]     aw_sync_i,
+  input  logic [71:0]     aw_word_a_i,
+  input  logic [71:0]     aw_word_b_i,
   input  logic            len_h_zero_i,   // LEN_H == 0 as written now
   input  logic            first_l_i,      // LEN_H == 0 and LEN_L != 0 as written now
   input  logic [1:0]      fmt_first_i,    // the first section's format as written now
@@ -113,14 +119,15 @@ module mt_tu_ctrl #(
   // (rates, lengths and SYNC period in block RAM, mt_tu_cfgram: valid from two cycles after the
   // start on, which is before their first use)
   logic [13:0] c_sync_period_q;
-  logic [31:0] c_rate_h_q, c_rate_l_q;
-  logic [39:0] c_len_h_q, c_len_l_q;   // the latched lengths (a length of 1 counts as 2)
+  // the latched rate and length of the section that follows the current one (sw_span), as
+  // written (normalised where they are loaded: rate_norm, len_ld, c_both_zero_q)
+  logic [31:0] c_rate_n;
+  logic [39:0] c_len_n;
   logic        c_r1_h_q, c_r1_l_q;     // the latched rates are 1 (flip-flops, latched at the start)
   logic        c_one_h_q, c_one_l_q;   // the latched lengths are 1 (before they count as 2)
   logic        c_two_h_q, c_two_l_q;   // the latched lengths count as 2 (they are 1 or 2)
   logic        c_sync_lo_q, c_sync_hi_q;  // the latched SYNC_PERIOD is clamped (mt_tu_pkg)
-  logic [31:0] aw_rate_h, aw_rate_l;   // the rates as written (aw_i), as the session uses them
-  logic [13:0] aw_sync;                // and SYNC_PERIOD
+  logic [13:0] aw_sync;                // SYNC_PERIOD as written, as the session uses it
   // schedule
   logic        sec_span_q;
   logic [31:0] sec_r_q;
@@ -190,7 +197,7 @@ module mt_tu_ctrl #(
   logic [4:0]  c_kind_mask_d;
   logic        c_tap_d;
   logic [1:0]  c_fmt_h_d, c_fmt_l_d;
-  logic        c_we;            // a session's first cycle: the configuration RAM takes the word
+  logic        c_we;            // a session's first two cycles: the configuration RAM takes a word
   logic        sec_span_d;
   logic [31:0] sec_r_d;
   logic [31:0] sp_left_d;
@@ -234,9 +241,7 @@ module mt_tu_ctrl #(
   logic c_len_h_zero_q, c_len_l_zero_q;   // latched with the lengths
   logic first_q, young_q;                  // the session's first cycle; its first two cycles
   logic sw_ld, ld_span;
-  logic [39:0] aw_len_h;                   // LEN_H as the session uses it (both 0: 2^40 - 1)
-  logic c_both_zero_q;
-  assign aw_len_h = c_both_zero_q ? 40'hFF_FFFF_FFFF : aw_i[79:40];
+  logic c_both_zero_q;                     // LEN_H and LEN_L are 0: bursts of 2^40 - 1
   // Contract v4: a section length of 1 counts as 2, so that a switch is never due in the cycle
   // after a length is loaded, nor in the one after it (the zero test then needs only the running
   // count, and the count-down by 2 after a load needs no test).  The latched lengths are kept so
@@ -246,19 +251,28 @@ module mt_tu_ctrl #(
   function automatic logic [39:0] len_ld(input logic [39:0] len, input logic is1);
     len_ld = {len[39:2], len[1] || is1, len[0] && !is1};
   endfunction
-  logic [39:0] aw_len_h_ld, aw_len_l_ld;
-  assign aw_len_h_ld = len_ld(aw_len_h, c_one_h_q);
-  assign aw_len_l_ld = len_ld(aw_i[39:0], c_one_l_q);
-  assign aw_rate_h   = mt_tu_pkg::rate_norm(aw_i[143:112], c_r1_h_q);
-  assign aw_rate_l   = mt_tu_pkg::rate_norm(aw_i[111:80], c_r1_l_q);
-  assign aw_sync     = mt_tu_pkg::sync_norm(aw_i[157:144], c_sync_lo_q, c_sync_hi_q);
+  // The section loaded reads its rate and length by the block RAMs' read address, not by a
+  // select after them: both RAMs (mt_tu_awram's port a, mt_tu_cfgram) are read every cycle at the
+  // section that the next load takes, so their outputs hold that section's word (the load's type
+  // can change only with a load, and loads are at least three cycles apart, the first two of a
+  // session excepted, which port a serves).  Port a: at the ENABLE's cycle the first section
+  // (first_l_i), then the section after the current (sw_span).  The configuration RAM is read at
+  // sw_span too; it is written in the session's first two cycles from port b, which reads at the
+  // ENABLE's cycle the section after the first and in the first cycle the first, so that the
+  // section that a switch in the third cycle loads is readable from that cycle on.
+  assign aw_sync     = mt_tu_pkg::sync_norm(aw_sync_i, c_sync_lo_q, c_sync_hi_q);
+  logic one_ld;       // the loaded length is 1 (it counts as 2)
+  logic [39:0] len_raw;
   always_comb begin
     if (sec_span_q) sw_span = c_len_h_zero_q;
     else sw_span = !c_len_l_zero_q;
     ld_span = first_q ? sec_span_q : sw_span;
-    if (young_q) sw_len = ld_span ? aw_len_l_ld : aw_len_h_ld;
-    else sw_len = ld_span ? c_len_l_q : c_len_h_q;
+    one_ld = ld_span ? c_one_l_q : c_one_h_q;
+    len_raw = young_q ? aw_word_a_i[39:0] : c_len_n;
+    sw_len = c_both_zero_q ? 40'hFF_FFFF_FFFF : len_ld(len_raw, one_ld);
   end
+  assign aw_raddr_a_o = active_q ? sw_span : first_l_i;
+  assign aw_raddr_b_o = first_q ? sec_span_q : (first_l_i || !len_l_zero_i);
 
   // "sec_left == 0" and "sp_left == 0" are registered one cycle ahead (from the _d values), so
   // the 40- and 32-bit zero tests are not at the head of the arbitration path.
@@ -275,8 +289,7 @@ module mt_tu_ctrl #(
   assign b_fmt  = {FullFmt && b_fmt_q[1], b_fmt_q[0]};
   always_comb begin
     if (!sw_ld_w) b_r = sec_r_q;
-    else if (young_q) b_r = ld_span ? aw_rate_l : aw_rate_h;
-    else b_r = ld_span ? c_rate_l_q : c_rate_h_q;
+    else b_r = mt_tu_pkg::rate_norm(young_q ? aw_word_a_i[71:40] : c_rate_n, r1_ld);
   end
   // (sp_hit = active_q && (sw_ld || sp_zero_q), one table over the flip-flops rather than one
   // after sw_ld, in three copies: the narrow loads, the interval's index, the schedule's counters;
@@ -483,6 +496,7 @@ module mt_tu_ctrl #(
   logic [4:0]  p1_bound_q;
   logic [55:0] p1_fb_q;
   logic [4:0]  pw_len_q;
+  logic        pw_v_q, pw_end_q;
   logic        p3_v_q, p3_sync_q, p3_end_q;
   logic [4:0]  p3_len_q;
   // Room: the space after this cycle's drain holds a maximal packet for this one and for each
@@ -567,7 +581,6 @@ module mt_tu_ctrl #(
     .end_i             (s_end),
     .sw_i              (sw),
     .swld_i            (sw_ld),
-    .ldspan_i          (ld_span),
     .active_i          (active_q),
     .hdr_i             (k_hdr),
     .b1_i              (k_b1),
@@ -585,8 +598,7 @@ module mt_tu_ctrl #(
     .rep_cycle_i       (rep_cycle_q),
     .sec_span_i        (sec_span_q),
     .sec_r_i           (sec_r_q),
-    .rate_h_i          (c_rate_h_q),
-    .rate_l_i          (c_rate_l_q),
+    .rate_n_i          (c_rate_n),
     .drop_pending_i    (drop_pending_q),
     .samples_i         (samples_q),
     .dropped_i         (dropped_q),
@@ -610,6 +622,8 @@ module mt_tu_ctrl #(
     .p1_fb_o           (p1_fb_q),
     .p1_rw_o           (p1_rw_q),
     .pw_len_o          (pw_len_q),
+    .pw_v_o            (pw_v_q),
+    .pw_end_o          (pw_end_q),
     .p3_v_o            (p3_v_q),
     .p3_sync_o         (p3_sync_q),
     .p3_end_o          (p3_end_q),
@@ -744,9 +758,7 @@ module mt_tu_ctrl #(
     end
 
     // MMIO commands of this cycle.
-    if (start_now) begin   // (busy_d is busy after this cycle's END entry)
-      active_d = 1'b1;
-      busy_d = 1'b1;
+    if (start_now) begin
       overflowed_d = 1'b0;
       sync_seq_d = '0;
       // first section: burst, or span when LEN_H = 0 (and LEN_L != 0)
@@ -755,8 +767,16 @@ module mt_tu_ctrl #(
       // interval with index 0 whatever sp_left, int_open and the indices hold; a start also
       // clears the hold, marker_lost, sect_pending and sect_switch: the tables below)
     end else if (stop_now) begin
-      active_d = 1'b0;
       end_pending_d = 1'b1;
+    end
+    // (active and busy from their own copy of the start, start_st, the same value: placed with
+    // them and may_start, not behind the start's fan-out; busy_d is busy after this cycle's END
+    // entry)
+    if (start_st) begin
+      active_d = 1'b1;
+      busy_d = 1'b1;
+    end else if (stop_now) begin
+      active_d = 1'b0;
     end
     // (the latched configuration: from a copy of the start, which the state above does not
     // share)
@@ -816,22 +836,29 @@ module mt_tu_ctrl #(
   // session starts), and this cycle's drops add to it (it saturates, never wraps)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LOldNz)))  u_l_nold (.i({start_now, w_ovf, drops_nz_q, dp_old_nz_q}), .o(dp_old_nz_d));
 
-  // The configuration latched at the start, written in the session's first cycle from the
-  // configuration as written (then equal), read from its third cycle on: before that the section
-  // loads take aw_i (young_q), and the SYNC estimate is not used before the first SYNC, which is
-  // pending from the start, has left P2 (no earlier than the fourth cycle).
-  logic [159:0] c_wdata, c_rdata;
-  assign c_we    = first_q;
-  assign c_wdata = {2'd0, aw_sync, aw_rate_h, aw_rate_l, aw_len_h_ld, aw_len_l_ld};
-  logic [1:0] aw_unused, c_unused;
-  assign aw_unused = aw_i[159:158];   // (always 0: SYNC_PERIOD is 14 bits)
-  mt_tu_cfgram #(.Width(160)) u_cfg (
+  // The configuration latched at the start, written in the session's first two cycles from the
+  // configuration as written (then equal: the ENABLE was the last write before them), the two
+  // section words from port b at the section it read (cw_span_q), SYNC_PERIOD in the first
+  // cycle; read from the third cycle on: before that the section loads take port a (young_q),
+  // and the SYNC estimate is not used before the first SYNC, which is pending from the start, has
+  // left P2 (no earlier than the fourth cycle).
+  logic cw_span_q;
+  assign c_we = young_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) cw_span_q <= 1'b0;
+    else cw_span_q <= aw_raddr_b_o;
+  end
+  mt_tu_cfgram u_cfg (
     .clk_i,
-    .we_i    (c_we),
-    .wdata_i (c_wdata),
-    .rdata_o (c_rdata)
+    .we_i      (c_we),
+    .waddr_i   (cw_span_q),
+    .wdata_i   (aw_word_b_i),
+    .we_sync_i (first_q),
+    .wsync_i   (aw_sync),
+    .raddr_i   (sw_span),
+    .rdata_o   ({c_rate_n, c_len_n}),
+    .rsync_o   (c_sync_period_q)
   );
-  assign {c_unused, c_sync_period_q, c_rate_h_q, c_rate_l_q, c_len_h_q, c_len_l_q} = c_rdata;
   // The flags of rates and lengths of 1 and of a clamped SYNC_PERIOD, latched at the start (used
   // from the first cycle on).
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -854,11 +881,24 @@ module mt_tu_ctrl #(
   logic c_len_h_zero_d, c_len_l_zero_d;
   // (busy as the session block sees it: after this cycle's END entry, before a start)
   // (tables, in one level after the command: it fans out to most of the unit)
-  logic may_start;
-  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_init(mt_tu_pkg::LMayStart))) u_l_may (.i({1'b0, p3_end_q, p3_v_q, busy_q}), .o(may_start));
+  // may_start = !busy_q || (p3_v_q && p3_end_q), as a flip-flop formed a cycle ahead: P3 takes
+  // PW's valid and END bits every cycle, and busy_q takes busy_d, so its next value is
+  // !busy_d || (pw_v_q && pw_end_q), where !busy_d = !start_now && may_start (busy_d: busy_q
+  // cleared by the END in P3, set by a start; start_st is start_now's copy).  At reset busy_q
+  // and p3_v_q are 0: 1.  (It was a table after P3's flags, a level before the start decision.)
+  logic may_start, may_start_q;
+  assign may_start = may_start_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) may_start_q <= 1'b1;
+    else         may_start_q <= (may_start_q && !start_st) || (pw_v_q && pw_end_q);
+  end
   // (start_now and stop_now from the decode's first level: ctrl_dec_i)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start (
     .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_now));
+  // (a copy for active, busy and may_start: next state above)
+  logic start_st;
+  mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_st (
+    .i({ctrl_dec_i[3], ctrl_dec_i[2], ctrl_dec_i[1], may_start}), .o(start_st));
   // (a copy for the configuration latched at the start and the counters it clears: the start's
   // fan-out otherwise puts a long net behind the state that follows it)
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b1111))) u_l_start_cfg (

@@ -24,7 +24,6 @@ module mt_tu_pktpipe #(
   input  logic        end_i,
   input  logic        sw_i,             // the schedule in the choice's cycle: a switch,
   input  logic        swld_i,           // a section load (a switch or the first cycle),
-  input  logic        ldspan_i,         // the type of the section loaded
   input  logic        active_i,         // the session is active
   input  logic [7:0]  hdr_i,
   input  logic [7:0]  b1_i,
@@ -43,9 +42,8 @@ module mt_tu_pktpipe #(
   input  logic [47:0] t_i,              // the cycle counter (the fields' 48 bits)
   input  logic [47:0] rep_cycle_i,      // SECTION's start
   input  logic        sec_span_i,       // SECTION's type
-  input  logic [31:0] sec_r_i,          // SECTION's rate, and the latched rates ...
-  input  logic [31:0] rate_h_i,         // ... of a section that starts in the choice's cycle
-  input  logic [31:0] rate_l_i,
+  input  logic [31:0] sec_r_i,          // SECTION's rate, and the latched rate (as written) of
+  input  logic [31:0] rate_n_i,         // the section loaded next: one that starts in the choice's cycle
   input  logic [31:0] drop_pending_i,   // OVERFLOW's count
   input  logic [47:0] samples_i,        // END's counts
   input  logic [31:0] dropped_i,
@@ -71,6 +69,8 @@ module mt_tu_pktpipe #(
   output logic [55:0] p1_fb_o,          // its field B as chosen (a sample's value part)
   output logic        p1_rw_o,          // a sample's R/W bit
   output logic [4:0]  pw_len_o,         // the length of the packet in PW
+  output logic        pw_v_o,           // a packet in PW (in P3 next cycle) ...
+  output logic        pw_end_o,         // ... an END
   output logic        p3_v_o,           // the packet in P3 (entering the FIFO now)
   output logic        p3_sync_o,
   output logic        p3_end_o,
@@ -79,7 +79,7 @@ module mt_tu_pktpipe #(
   // The packet in flight in stage P1 / P2 (registered below).
   logic        p1_v_q, p1_sample_q, p1_sync_q, p1_end_q, p1_fa_en_q, p1_fb_en_q;
   logic        p1_sect_q, p1_ovf_q, p1_mark_q;
-  logic        p1_sw_q, p1_swld_q, p1_ldspan_q;   // the schedule in the choice's cycle
+  logic        p1_sw_q, p1_swld_q;   // the schedule in the choice's cycle
   logic [4:0]  p1_bound_q;     // the SYNC estimate's length bound of the packet in P1
   logic [7:0]  p1_hdr_q, p1_b1_q;
   logic [2:0]  p1_pre_len_q;
@@ -127,9 +127,10 @@ module mt_tu_pktpipe #(
   // SYNC's or a SECTION's cycle (t_i, or rep_cycle_i when the section did not start in that
   // cycle), END's counts (no sample is counted and no drop is pending in its cycle), MARKER's
   // value, the sample's skip (the precompute's registers hold it then), the rate of the section
-  // (sec_r_i, or the latched rate of the section that starts in that cycle).
+  // (sec_r_i, or the latched rate of the section that starts in that cycle, rate_n_i: as written,
+  // whose length is the normalised rate's, since a rate of 0 reads as 1).
   logic [3:0] len_t_q, len_rep_q, len_drop_q, len_samples_q, len_mv_q, len_skip_q;
-  logic [3:0] len_sec_r_q, len_rh_q, len_rl_q;
+  logic [3:0] len_sec_r_q, len_rn_q;
   // (the two counters in SB_MAC16 blocks as explicit tables: mt_tu_leblen)
   logic [3:0] len_t_d, len_samples_d;
   mt_tu_leblen u_len_t       (.v_i(t_i), .len_o(len_t_d));
@@ -137,8 +138,7 @@ module mt_tu_pktpipe #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       len_t_q <= 4'd1;      len_rep_q <= 4'd1;    len_drop_q <= 4'd1;  len_samples_q <= 4'd1;
-      len_mv_q <= 4'd1;     len_skip_q <= 4'd1;   len_sec_r_q <= 4'd1; len_rh_q <= 4'd1;
-      len_rl_q <= 4'd1;
+      len_mv_q <= 4'd1;     len_skip_q <= 4'd1;   len_sec_r_q <= 4'd1; len_rn_q <= 4'd1;
     end else begin
       len_t_q       <= len_t_d;
       len_rep_q     <= mt_tu_pkg::leb_len({16'd0, rep_cycle_i});
@@ -147,8 +147,7 @@ module mt_tu_pktpipe #(
       len_mv_q      <= mt_tu_pkg::leb_len({32'd0, marker_val_i});
       len_skip_q    <= mt_tu_pkg::leb_len({24'd0, skip_i});
       len_sec_r_q   <= mt_tu_pkg::leb_len({32'd0, sec_r_i});
-      len_rh_q      <= mt_tu_pkg::leb_len({32'd0, rate_h_i});
-      len_rl_q      <= mt_tu_pkg::leb_len({32'd0, rate_l_i});
+      len_rn_q      <= mt_tu_pkg::leb_len({32'd0, rate_n_i});
     end
   end
   // OVERFLOW's LEB length, of the count itself (drop_pending_i, an SB_MAC16's output), in three
@@ -200,7 +199,7 @@ module mt_tu_pktpipe #(
     // (OVERFLOW's length, the late one, is taken last: q_la_ovf and the tables g_qla below)
     if (!p1_fa_en_q) q_la_reg = 4'd0;
     else if (p1_sync_q) q_la_reg = (sync_bytes_i[13:7] != '0) ? 4'd2 : 4'd1;
-    else if (p1_sect_q) q_la_reg = p1_swld_q ? (p1_ldspan_q ? len_rl_q : len_rh_q) : len_sec_r_q;
+    else if (p1_sect_q) q_la_reg = p1_swld_q ? len_rn_q : len_sec_r_q;
     else if (p1_end_q) q_la_reg = len_samples_q;
     else if (p1_mark_q) q_la_reg = len_mv_q;
     else q_la_reg = len_skip_q;
@@ -242,7 +241,7 @@ module mt_tu_pktpipe #(
     if (!rst_ni) begin
       p1_v_q <= 1'b0;       p1_sample_q <= 1'b0;  p1_sync_q <= 1'b0;   p1_end_q <= 1'b0;
       p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;     p1_mark_q <= 1'b0;
-      p1_sw_q <= 1'b0;      p1_swld_q <= 1'b0;    p1_ldspan_q <= 1'b0;
+      p1_sw_q <= 1'b0;      p1_swld_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
       p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
       p1_fa_q <= '0;        p1_fb_q <= '0;
@@ -272,7 +271,6 @@ module mt_tu_pktpipe #(
         p1_mark_q    <= mark_i;
         p1_sw_q      <= sw_i;
         p1_swld_q    <= swld_i;
-        p1_ldspan_q  <= ldspan_i;
         p1_fa_en_q   <= fa_en_i;
         p1_bound_q   <= bound_i;
         p1_active_q  <= active_i;
@@ -369,6 +367,8 @@ module mt_tu_pktpipe #(
   assign p1_fb_o     = p1_fb_q;
   assign p1_rw_o     = p1_hdr_q[3];
   assign pw_len_o    = pw_len_q;
+  assign pw_v_o      = pw_v_q;
+  assign pw_end_o    = pw_end_q;
   assign p3_v_o      = p3_v_q;
   assign p3_sync_o   = p3_sync_q;
   assign p3_end_o    = p3_end_q;

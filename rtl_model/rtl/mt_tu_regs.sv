@@ -24,9 +24,14 @@ module mt_tu_regs #(
   output logic         tap_o,
   output logic [1:0]   fmt_h_o,
   output logic [1:0]   fmt_l_o,
-  output logic [159:0] aw_o,      // {2'b0, SYNC_PERIOD[13:0], RATE_H, RATE_L, LEN_H[39:0], LEN_L[39:0]}
-                                  // as written up to two cycles ago (the rates and SYNC_PERIOD
-                                  // before rate_norm / sync_norm: the flags below)
+  // SYNC_PERIOD and a section's {RATE, LEN} as written up to two cycles ago (the rates and
+  // SYNC_PERIOD before rate_norm / sync_norm: the flags below), the section (1: span, RATE_L and
+  // LEN_L) chosen by the read address of the last cycle, on two ports (mt_tu_awram)
+  input  logic         aw_raddr_a_i,
+  input  logic         aw_raddr_b_i,
+  output logic [13:0]  aw_sync_o,
+  output logic [71:0]  aw_word_a_o,
+  output logic [71:0]  aw_word_b_o,
   output logic         len_h_zero_o,   // LEN_H == 0 as written now
   output logic         first_l_o,      // LEN_H == 0 and LEN_L != 0 as written now (a session
                                        // would start with a section of LEN_L)
@@ -66,9 +71,10 @@ module mt_tu_regs #(
   localparam logic [9:0] RegSamplesLo = 10'h012, RegSamplesHi = 10'h013, RegBytesLo = 10'h014;
   localparam logic [9:0] RegBytesHi = 10'h015, RegCycleLo = 10'h016, RegCycleHi = 10'h017;
 
-  // the word's reset value: SYNC_PERIOD 4096, RATE_H 24, RATE_L 2048, LEN_H 1e9, LEN_L 1e10
-  localparam logic [159:0] AwReset = {2'd0, 14'd4096, 32'd24, 32'd2048, 40'h00_3B9A_CA00,
-                                      40'h02_540B_E400};
+  // the reset values: SYNC_PERIOD 4096, RATE_H 24, RATE_L 2048, LEN_H 1e9, LEN_L 1e10
+  localparam logic [13:0] AwResetSync = 14'd4096;
+  localparam logic [71:0] AwResetH = {32'd24, 40'h00_3B9A_CA00};
+  localparam logic [71:0] AwResetL = {32'd2048, 40'h02_540B_E400};
 
   logic [4:0]  kind_mask_q;
   logic        tap_q;
@@ -86,27 +92,24 @@ module mt_tu_regs #(
   logic wr;
   assign wr = reg_wr_i;
 
-  // Writes of the block-RAM registers: the value placed at its field, the field's bit mask.
-  logic [159:0] aw_wdata, aw_wmask, aw_peek;
-  logic [9:0]   aw_lane_we;
-  // the write strobes of the registers that share a lane, for the lanes' bit masks
-  // (two levels of tables, like the lanes' enables below: the address's high and middle bits'
-  // tests, aw_hi_zero and aw_mid, then one table each)
-  logic w_len_h_hi, w_len_h_lo, w_len_l_hi;
-  logic [2:0] w_lo;   // {wr, addr[2:0]} matches LEN_H_HI, LEN_H_LO, LEN_L_HI
-  // lanes: 9 SYNC_PERIOD, 8-7 RATE_H, 6-5 RATE_L, 4 LEN_H[39:32] | [31:24], 3 LEN_H[23:8],
-  // 2 LEN_H[7:0] | LEN_L[39:32], 1-0 LEN_L[31:0]
-  // (the lanes' enables as two levels of tables over the address, with copies of their own: the
-  // mapper otherwise shares the decode with the read port's and the flags', five levels deep;
-  // every block-RAM register is at a word index 0x009..0x00F, [5:3] == 1)
+  // Writes of the block-RAM registers (every one at a word index 0x009..0x00F: [9:6] == 0,
+  // [5:3] == 1): the strobes as two levels of tables over the address, with copies of their own
+  // (the mapper otherwise shares the decode with the read port's and the flags', five levels
+  // deep).  The RAM takes the bus word as it is (mt_tu_awram: both sections' registers write the
+  // same bits of their section's word), so it needs one strobe per field, both sections alike,
+  // and the section as its write address; the flags below take one strobe per register.
+  logic [159:0] aw_peek;
   logic       aw_hi_zero, aw_mid;
-  logic [6:0] aw_lo;   // per lane group: [2:0] matched, and a write
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b1111, 4'b0000))) u_l_awhi (.i(reg_addr_i[9:6]), .o(aw_hi_zero));
   mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0001))) u_l_awmid (.i({1'b0, reg_addr_i[5:3]}), .o(aw_mid));
-  // the low three bits' sets: SYNC_PERIOD {1}, RATE_H {2}, RATE_L {3}, LEN_H_LO / LEN_H_HI
-  // {4, 5}, LEN_H_LO {4}, LEN_H_LO / LEN_L_HI {4, 7}, LEN_L_LO {6}
-  localparam logic [7*8-1:0] AwLoSet = {8'b0100_0000, 8'b1001_0000, 8'b0001_0000, 8'b0011_0000,
-                                        8'b0000_1000, 8'b0000_0100, 8'b0000_0010};   // group 6 .. 0
+  // the low three bits' sets: SYNC_PERIOD {1}, RATE_H {2}, RATE_L {3}, LEN_H_LO {4}, LEN_H_HI
+  // {5}, LEN_L_LO {6}, LEN_L_HI {7}; the fields' strobes RATE_* {2, 3}, LEN_*_LO {4, 6},
+  // LEN_*_HI {5, 7}
+  localparam int unsigned AwGroups = 10;
+  localparam logic [AwGroups*8-1:0] AwLoSet = {
+      8'b1010_0000, 8'b0101_0000, 8'b0000_1100,                 // 9-7: LEN_*_HI, LEN_*_LO, RATE_*
+      8'b1000_0000, 8'b0100_0000, 8'b0010_0000, 8'b0001_0000,   // 6-3: LEN_L_HI .. LEN_H_LO
+      8'b0000_1000, 8'b0000_0100, 8'b0000_0010};                // 2-0: RATE_L, RATE_H, SYNC
   // (the index as a 4-bit logic: yosys 0.23 evaluates a part-select of the int loop variable,
   // k[2:0], as signed in a constant function, so set[k[2:0]] read 0 for k[2:0] >= 4; the gate-
   // level co-simulation found the LEN_* lanes never written)
@@ -117,40 +120,33 @@ module mt_tu_regs #(
       lut_lo_wr[k] = x[3] && set[x[2:0]];   // x = {wr, addr[2:0]}
     end
   endfunction
-  for (genvar g = 0; g < 7; g++) begin : g_awlo
-    mt_tu_lut4 #(.Init(lut_lo_wr(AwLoSet[g*8 +: 8]))) u_l (.i({wr, reg_addr_i[2:0]}), .o(aw_lo[g]));
-  end
-  mt_tu_lut4 #(.Init(lut_lo_wr(8'b0010_0000))) u_l_whh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[2]));
-  mt_tu_lut4 #(.Init(lut_lo_wr(8'b0001_0000))) u_l_whl (.i({wr, reg_addr_i[2:0]}), .o(w_lo[1]));
-  mt_tu_lut4 #(.Init(lut_lo_wr(8'b1000_0000))) u_l_wlh (.i({wr, reg_addr_i[2:0]}), .o(w_lo[0]));
   localparam logic [15:0] LAll3 = mt_tu_pkg::lut_match(4'b0111, 4'b0111);   // i[2:0] all set
-  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenhh (.i({1'b0, w_lo[2], aw_mid, aw_hi_zero}), .o(w_len_h_hi));
-  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenhl (.i({1'b0, w_lo[1], aw_mid, aw_hi_zero}), .o(w_len_h_lo));
-  mt_tu_lut4 #(.Init(LAll3)) u_l_wlenlh (.i({1'b0, w_lo[0], aw_mid, aw_hi_zero}), .o(w_len_l_hi));
-  logic [6:0] aw_grp_we;   // SYNC, RATE_H, RATE_L, lane 4, lane 3, lane 2, LEN_L_LO
-  for (genvar g = 0; g < 7; g++) begin : g_awwe
-    mt_tu_lut4 #(.Init(mt_tu_pkg::lut_match(4'b0111, 4'b0111))) u_l (
-      .i({1'b0, aw_lo[g], aw_mid, aw_hi_zero}), .o(aw_grp_we[g]));
+  logic [AwGroups-1:0] aw_lo, aw_grp_we;
+  for (genvar g = 0; g < AwGroups; g++) begin : g_awwe
+    mt_tu_lut4 #(.Init(lut_lo_wr(AwLoSet[g*8 +: 8]))) u_l_lo (.i({wr, reg_addr_i[2:0]}), .o(aw_lo[g]));
+    mt_tu_lut4 #(.Init(LAll3)) u_l (.i({1'b0, aw_lo[g], aw_mid, aw_hi_zero}), .o(aw_grp_we[g]));
   end
-  assign aw_lane_we = {aw_grp_we[0], aw_grp_we[1], aw_grp_we[1], aw_grp_we[2], aw_grp_we[2],
-                       aw_grp_we[3], aw_grp_we[4], aw_grp_we[5], aw_grp_we[6], aw_grp_we[6]};
-  always_comb begin
-    // (the values as written: the flags above normalise SYNC_PERIOD and the rates when read)
-    aw_wdata = {2'd0, reg_wdata_i[13:0], reg_wdata_i, reg_wdata_i, reg_wdata_i[7:0], reg_wdata_i,
-                reg_wdata_i[7:0], reg_wdata_i};
-    // (within the lanes a write enables; only lanes 4 and 2 are shared by two registers)
-    aw_wmask = {80'hFFFF_FFFF_FFFF_FFFF_FFFF, {8{w_len_h_hi}}, {8{w_len_h_lo}}, 16'hFFFF,
-                {8{w_len_h_lo}}, {8{w_len_l_hi}}, 32'hFFFF_FFFF};
-  end
+  logic w_sync, w_rate_h, w_rate_l, w_len_h_lo, w_len_h_hi, w_len_l_lo, w_len_l_hi;
+  assign {w_len_l_hi, w_len_l_lo, w_len_h_hi, w_len_h_lo, w_rate_l, w_rate_h, w_sync} = aw_grp_we[6:0];
+  // the section of the register written: RATE_L, LEN_L_LO, LEN_L_HI ({3, 6, 7})
+  logic aw_wspan;
+  mt_tu_lut4 #(.Init(lut_lo_wr(8'b1100_1000))) u_l_awspan (.i({1'b1, reg_addr_i[2:0]}), .o(aw_wspan));
 
-  mt_tu_awram #(.Reset(AwReset)) u_aw (
+  mt_tu_awram #(.ResetSync(AwResetSync), .ResetH(AwResetH), .ResetL(AwResetL)) u_aw (
     .clk_i,
     .rst_ni,
-    .lane_we_i (aw_lane_we),
-    .wmask_i (aw_wmask),
-    .wdata_i (aw_wdata),
-    .rdata_o (aw_o),
-    .peek_o  (aw_peek)
+    .we_sync_i   (w_sync),
+    .we_rate_i   (aw_grp_we[7]),
+    .we_len_lo_i (aw_grp_we[8]),
+    .we_len_hi_i (aw_grp_we[9]),
+    .wspan_i     (aw_wspan),
+    .wdata_i     (reg_wdata_i),
+    .raddr_a_i   (aw_raddr_a_i),
+    .raddr_b_i   (aw_raddr_b_i),
+    .sync_o      (aw_sync_o),
+    .word_a_o    (aw_word_a_o),
+    .word_b_o    (aw_word_b_o),
+    .peek_o      (aw_peek)
   );
 
   // The write data's tests behind the flags, in at most three levels of 4-input tables
@@ -221,19 +217,19 @@ module mt_tu_regs #(
       end
       // The flags of the block-RAM registers take the strobes of their lanes (two levels of
       // tables over the address; a case here was mapped with the other decodes, five deep).
-      if (aw_grp_we[0]) begin   // SYNC_PERIOD (the model keeps bits 13:0, then clamps)
+      if (w_sync) begin   // SYNC_PERIOD (the model keeps bits 13:0, then clamps)
         sync_lo_q <= wd_sync_lo;
         sync_hi_q <= wd_sync_hi;
       end
-      if (aw_grp_we[1]) rate_h_one_q <= wd_le1;
-      if (aw_grp_we[2]) rate_l_one_q <= wd_le1;
+      if (w_rate_h) rate_h_one_q <= wd_le1;
+      if (w_rate_l) rate_l_one_q <= wd_le1;
       if (w_len_h_lo) begin
         len_h_lo_zero_q <= wd_is0;
         len_h_lo_one_q  <= wd_is1;
         len_h_lo_two_q  <= wd_is2;
       end
       if (w_len_h_hi) len_h_hi_zero_q <= wd_b0_zero;
-      if (aw_grp_we[6]) begin   // LEN_L_LO
+      if (w_len_l_lo) begin   // LEN_L_LO
         len_l_lo_zero_q <= wd_is0;
         len_l_lo_one_q  <= wd_is1;
         len_l_lo_two_q  <= wd_is2;

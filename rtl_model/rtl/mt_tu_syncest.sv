@@ -42,7 +42,7 @@ module mt_tu_syncest (
   logic [13:0] sb_pre_q, need_pre_q, reset_pre_q;   // for the packet in PW, were it to enter now
   logic        sb_sat_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    logic [14:0] sum, rst_v;
+    logic [14:0] sum, rst_v, need_v;
     if (!rst_ni) begin
       sb_pre_q <= '0;  sb_sat_q <= 1'b0;  need_pre_q <= '0;  reset_pre_q <= '0;
     end else begin
@@ -50,7 +50,10 @@ module mt_tu_syncest (
       rst_v = {1'b0, sync_period_i} - 15'(pw_len_i);
       sb_pre_q    <= sum[13:0];
       sb_sat_q    <= sum[14];
-      need_pre_q  <= (sync_need_q <= 14'(pw_len_i)) ? '0 : sync_need_q - 14'(pw_len_i);
+      // max(need - len, 0) from one subtraction: its borrow (bit 14) is need < len, and
+      // need == len gives 0 either way (a compare beside it was a second carry chain)
+      need_v = {1'b0, sync_need_q} - 15'(pw_len_i);
+      need_pre_q  <= need_v[14] ? '0 : need_v[13:0];
       reset_pre_q <= rst_v[14] ? '0 : rst_v[13:0];
     end
   end

@@ -24,22 +24,10 @@
 #include "mt_runs.h"
 #include "mt_swenc.h"
 
-typedef struct {
-    uint8_t *p;
-    size_t n, cap;
-} bytes;
+#include "lib_testutil.h"
 
-static void sink(void *ctx, const uint8_t *p, size_t n)
-{
-    bytes *b = ctx;
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2 + 4096;
-        b->p = realloc(b->p, b->cap);
-        assert_non_null(b->p);
-    }
-    memcpy(b->p + b->n, p, n);
-    b->n += n;
-}
+/* The growable byte sink the lib/ tests share. */
+typedef tu_buf bytes;
 
 /* A record, or a marker (cycle UINT64_MAX, value in addr_rw). */
 #define MARK UINT64_MAX
@@ -50,7 +38,7 @@ static bytes write_stream(const mt_access_rec *recs, size_t n, int runs, int bat
 {
     bytes b = {0};
     mt_swenc s;
-    mt_swenc_init(&s, sync_period, sink, &b);
+    mt_swenc_init(&s, sync_period, tu_buf_put, &b);
     if (batched)
         mt_swenc_batch(&s);
     if (runs)
@@ -130,7 +118,7 @@ static bytes rebuild(const bytes *runs, uint32_t sync_period, size_t piece)
         assert_int_equal(mt_runs_reader_feed(rr, runs->p + i, k), 0);
         size_t got;
         while ((got = mt_runs_reader_take(rr, buf, sizeof buf)) != 0)
-            sink(&out, buf, got);
+            tu_buf_put(&out, buf, got);
     }
     mt_dec_finish(&rr->dec);
     assert_int_equal(rr->failed, 0);
@@ -314,7 +302,7 @@ static bytes read_all(mt_file *f)
     uint8_t buf[999];
     ssize_t k;
     while ((k = mt_file_read(f, buf, sizeof buf)) > 0)
-        sink(&b, buf, (size_t)k);
+        tu_buf_put(&b, buf, (size_t)k);
     assert_int_equal(k, 0);
     return b;
 }

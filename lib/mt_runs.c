@@ -89,6 +89,8 @@ size_t mt_runs_reader_take(mt_runs_reader *r, uint8_t *buf, size_t cap)
     size_t k = r->out_len - r->out_pos;
     if (k > cap)
         k = cap;
+    if (k == 0) /* nothing rebuilt yet: r->out may still be NULL, which memcpy may not be given */
+        return 0;
     memcpy(buf, r->out + r->out_pos, k);
     r->out_pos += k;
     return k;

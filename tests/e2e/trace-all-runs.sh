@@ -55,7 +55,7 @@ check() {
         echo "FAIL trace-all-runs-$name"
         cmp "$T/rec.dec" "$T/runs.dec" | head -2
         cat "$T/rec.err" "$T/runs.err" | head -4
-        tail -3 "$T/rec.log" "$T/runs.log"
+        tail -n 3 "$T/rec.log" "$T/runs.log"
         fails=$((fails + 1))
     fi
     rm -f "$T"/*.mtr "$T"/*.dec "$T"/*.csv

@@ -23,7 +23,6 @@ module mt_tu_pack #(
   parameter int unsigned Lanes = 8   // bytes a chunk: 8 or 4
 ) (
   input  logic        clk_i,
-  input  logic        rst_ni,
   input  logic [55:0] pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
   input  logic [2:0]  pre_len_i,  // 1, 2 or 7
   input  logic [47:0] fa_i,       // first LEB field (up to 7 bytes)
@@ -60,12 +59,10 @@ module mt_tu_pack #(
   logic [111:0] a_q;
   logic [63:0]  fb_bytes_q;
   logic [3:0]   rot_b_q, ck_off_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      a_q <= '0;  fb_bytes_q <= '0;  rot_b_q <= '0;  ck_off_q <= '0;
-    end else begin
-      a_q <= a;  fb_bytes_q <= fb_bytes;  rot_b_q <= rot_b;  ck_off_q <= ck_off;
-    end
+  // (no reset: these carry the packet of P2, read only through the FIFO's write mask, which
+  // covers only a packet's chunks; mt_tu_pktpipe, "the stages' data without a reset")
+  always_ff @(posedge clk_i) begin
+    a_q <= a;  fb_bytes_q <= fb_bytes;  rot_b_q <= rot_b;  ck_off_q <= ck_off;
   end
 
   // the chunk's bytes of the prefix and field A (bytes past 13 are zero)

@@ -126,7 +126,7 @@ package mt_tu_pkg;
                           LMarkOnly = 7, LOr2 = 8, LHva = 9, LFsw = 10, LHold = 11, LAct = 12,
                           LNobar = 14, LSect = 15, LSync = 16, LRow = 17, LEndRow = 18,
                           LPktGate = 19, LPkt = 20, LPktWr = 21, LLoad = 22,
-                          LMayStart = 23, LKindLo = 24, LKindHi = 25, LLoad2 = 26, LGate3 = 27,
+                          LKindLo = 24, LKindHi = 25, LLoad2 = 26, LGate3 = 27,
                           LHaa = 28, LSetClr = 29, LSwitch = 30, LDrop0 = 31, LDrop1 = 32,
                           LDropNz = 33, LLost = 34, LOldNz = 35, LSet2 = 36, LSelNr = 37,
                           LSelRun = 38, LUnless = 39,
@@ -159,7 +159,6 @@ package mt_tu_pkg;
       LHvaN:    lut_fn = x[0] && !(x[1] && x[2]) && !x[3];    // LHva unless x3
       // (MARKER urgent: x0 urgent, x1 pending, x2 the arbitration acts, x3 the MARKER is chosen)
       LUrg:     lut_fn = !x[3] && (x[0] || (x[1] && x[2]));
-      LMayStart: lut_fn = !(x[0] && !(x[1] && x[2]));
       // (the capture's filter: x[0] kind[0], x[1] kind[1], x[2..3] the pair's mask bits)
       LKindLo:  lut_fn = !x[1] && (x[0] ? x[3] : x[2]);
       LKindHi:  lut_fn = x[1] && (x[0] ? x[3] : x[2]);

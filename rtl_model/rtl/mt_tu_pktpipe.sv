@@ -243,17 +243,12 @@ module mt_tu_pktpipe #(
       p1_sect_q <= 1'b0;    p1_ovf_q <= 1'b0;     p1_mark_q <= 1'b0;
       p1_sw_q <= 1'b0;      p1_swld_q <= 1'b0;
       p1_fa_en_q <= 1'b0;   p1_fb_en_q <= 1'b0;    p1_bound_q <= '0;    p1_active_q <= 1'b0;
-      p1_hdr_q <= '0;       p1_b1_q <= '0;        p1_pre_len_q <= '0;
-      p1_fa_q <= '0;        p1_fb_q <= '0;
       p2_v_q <= 1'b0;       p2_sync_q <= 1'b0;    p2_end_q <= 1'b0;
-      p2_hdr_q <= '0;       p2_b1_q <= '0;        p2_pre_len_q <= '0;
-      p2_fa_q <= '0;        p2_la_q <= '0;        p2_lb_q <= '0;       p2_pb_q <= '0;
-      p2_fb_q <= '0;
       p3_v_q <= 1'b0;       p3_sync_q <= 1'b0;    p3_end_q <= 1'b0;    p3_len_q <= '0;
       pw_v_q <= 1'b0;       pw_sync_q <= 1'b0;    pw_end_q <= 1'b0;    pw_len_q <= '0;
       pq_v_q <= 1'b0;       pq_sync_q <= 1'b0;    pq_end_q <= 1'b0;    pq_len_q <= '0;
       pq_w_q <= 1'b0;       pq_cnt_q <= '0;
-      w_q <= 1'b0;          w_cnt_q <= '0;        w_data_q <= '0;
+      w_q <= 1'b0;          w_cnt_q <= '0;
       p2x_q <= 1'b0;        p2k_q <= '0;          p2rem_q <= '0;
     end else begin
       p2x_q   <= (p2_v_q || p2x_q) && (ck_left > 5'(Lanes));
@@ -275,27 +270,11 @@ module mt_tu_pktpipe #(
         p1_bound_q   <= bound_i;
         p1_active_q  <= active_i;
         p1_fb_en_q   <= fb_en_i;
-        p1_hdr_q     <= hdr_i;
-        p1_b1_q      <= b1_i;
-        p1_pre_len_q <= pre_len_i;
-        p1_fa_q      <= fa_i;
-        p1_fb_q      <= fb_i;
       end
       p2_v_q <= p1_v_q;
-      // (P2's data stays while P1 is empty: a long packet's second half is formed from it in the
-      // cycle after its first; the next packet is chosen no earlier than that cycle, so P1 is
-      // empty in the first)
       if (p1_v_q) begin
         p2_sync_q    <= p1_sync_q;
         p2_end_q     <= p1_end_q;
-        p2_hdr_q     <= q_hdr;
-        p2_b1_q      <= {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_i)};
-        p2_pre_len_q <= p1_pre_len_q;
-        p2_fa_q      <= q_fa2;
-        p2_la_q      <= q_la;
-        p2_fb_q      <= q_fb;
-        p2_lb_q      <= q_lb;
-        p2_pb_q      <= q_pb;
       end
       // PQ: the packer's second step; PW: the packet's bytes on their way to the FIFO's banks
       // (written from PW); P3 commits the packet one clock after its first write
@@ -311,7 +290,6 @@ module mt_tu_pktpipe #(
       pw_len_q  <= pq_len_q;
       w_q       <= pq_w_q;
       w_cnt_q   <= pq_cnt_q;
-      w_data_q  <= w_bytes;
       p3_v_q <= pw_v_q;
       begin
         p3_sync_q <= pw_sync_q;
@@ -319,6 +297,35 @@ module mt_tu_pktpipe #(
         p3_len_q  <= pw_len_q;
       end
     end
+  end
+
+  // The stages' data without a reset (docs/trace-unit-rtl.md section 3, "Data registers without
+  // a reset"): each is read only under its stage's valid bit (or a flag formed from it), which
+  // the reset clears, and every packet after a reset loads them before that bit is set, so no
+  // value from before the reset is ever read.  Without the asynchronous reset yosys can map the
+  // zero legs of P1's field selects (OVERFLOW's, SECTION's and SYNC's high bytes, END's and
+  // SECTION's field B above their width) into the flip-flops' synchronous reset (SB_DFFESR):
+  // with an asynchronous reset an iCE40 flip-flop has none, and each leg cost a table.
+  always_ff @(posedge clk_i) begin
+    p1_hdr_q     <= hdr_i;
+    p1_b1_q      <= b1_i;
+    p1_pre_len_q <= pre_len_i;
+    p1_fa_q      <= fa_i;
+    p1_fb_q      <= fb_i;
+    // (P2's data stays while P1 is empty: a long packet's second half is formed from it in the
+    // cycle after its first; the next packet is chosen no earlier than that cycle, so P1 is
+    // empty in the first)
+    if (p1_v_q) begin
+      p2_hdr_q     <= q_hdr;
+      p2_b1_q      <= {p1_b1_q[7:1], p1_b1_q[0] || (p1_sect_q && sec_span_i)};
+      p2_pre_len_q <= p1_pre_len_q;
+      p2_fa_q      <= q_fa2;
+      p2_la_q      <= q_la;
+      p2_fb_q      <= q_fb;
+      p2_lb_q      <= q_lb;
+      p2_pb_q      <= q_pb;
+    end
+    w_data_q <= w_bytes;   // (the FIFO writes a byte only under its write mask, from w_q's)
   end
 
   // (the prefix's and field B's lengths are added in P1, where neither is late, so that P2's
@@ -336,7 +343,6 @@ module mt_tu_pktpipe #(
 
   mt_tu_pack #(.Lanes(Lanes)) u_pack (
     .clk_i,
-    .rst_ni,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),
     .fa_i      (p2_fa_q),

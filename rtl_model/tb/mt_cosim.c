@@ -5,7 +5,7 @@
  * packets around the first differing byte on both sides and the recent inputs.
  *
  *   mt_cosim [--seed S] [--streams N] [--cycles C] [--one STREAM_SEED] [--minimal] [--spatial]
- *            [--reduce] [--long] [--bench N] [-v]
+ *            [--reduce] [--long] [--warm-reset] [--bench N] [-v]
  *
  * Streams alternate between two comparison modes: every cycle (output bytes and FIFO level), and
  * sparse (the model advancing lazily between inputs, compared at register reads and at the end),
@@ -28,6 +28,10 @@
  * count-down (mt_tu_cntdown) keeps its halves with a registered borrow between them at bit 20,
  * and only sections that end past 2^20 cycles reach its high half (the random lengths above stay
  * below 20 000).  Run with --cycles of a few million.
+ * --warm-reset: the RTL comes to each stream through mt_rtl_reset from a session cut off at a
+ * random cycle (packets in every pipeline stage, the FIFO part full), not freshly created: the
+ * pipeline's data registers have no reset (docs/trace-unit-rtl.md section 3, "Data registers
+ * without a reset"), so this is what shows that nothing from before a reset is read after it.
  * --bench: one long stream of one access per clock, timed model alone vs model + RTL. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -131,6 +135,7 @@ typedef struct {
     int spatial; /* --spatial: spatial-mode streams */
     int reduce;  /* --reduce: reduce-mode streams */
     int long_sections; /* --long: sections past 2^20 cycles, no register access after the start */
+    int warm_reset;    /* --warm-reset: each stream starts from mt_rtl_reset after a cut-off session */
 } cosim_t;
 
 static void pull_rtl(cosim_t *c)
@@ -342,6 +347,30 @@ static uint32_t random_reduce(rng_t *g)
 }
 
 /* One random stream. Returns 0 when model and RTL agree throughout. */
+/* --warm-reset: a session on the RTL alone (a short rate in a random format, an access every cycle,
+ * so packets of every length are in flight), stopped by mt_rtl_reset at a random cycle, so that
+ * the stream that follows starts from a reset with the last session's data in the pipeline's
+ * registers and the FIFO's banks. */
+static void cut_off_session(mt_rtl *r, rng_t *g)
+{
+    mt_rtl_reset(r);
+    mt_rtl_mmio_write(r, 0, MT_REG_FMT, (uint32_t)below(g, 16));
+    mt_rtl_mmio_write(r, 1, MT_REG_RATE_H, 1 + (uint32_t)below(g, 12));
+    mt_rtl_mmio_write(r, 2, MT_REG_CTRL, 1);
+    uint64_t end = 8 + below(g, 400);
+    uint8_t tmp[64];
+    for (uint64_t t = 4; t < end; t++) {
+        mt_access a = {.cycle = t, .addr = rnd(g) & UINT64_C(0xFFFFFFFFFF), .write = (uint8_t)(t & 1),
+                       .size = 8, .kind = (uint8_t)below(g, 5)};
+        mt_rtl_access(r, &a);
+        if (chance(g, 500))
+            while (mt_rtl_pop(r, tmp, sizeof tmp))
+                ;
+    }
+    mt_rtl_advance(r, end + below(g, 8));
+    mt_rtl_reset(r);
+}
+
 static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, stats_t *st)
 {
     rng_t g = {seed};
@@ -366,13 +395,17 @@ static int run_stream(cosim_t *c, uint64_t seed, uint64_t cycles, int exact, sta
         fprintf(stderr, "mt_cosim: mt_unit_init failed (depth %u drain %u)\n", p.depth, p.drain);
         return -1;
     }
-    mt_rtl_destroy(c->r);
-    c->r = mt_rtl_create(depth, drain, NULL);
-    if (!c->r) {
-        fprintf(stderr, "mt_cosim: mt_rtl_create failed (depth %u drain %u)\n", depth, drain);
-        mt_unit_free(&c->u);
-        return -1;
+    if (!c->warm_reset || !c->r || mt_rtl_depth(c->r) != depth || mt_rtl_drain(c->r) != drain) {
+        mt_rtl_destroy(c->r);
+        c->r = mt_rtl_create(depth, drain, NULL);
+        if (!c->r) {
+            fprintf(stderr, "mt_cosim: mt_rtl_create failed (depth %u drain %u)\n", depth, drain);
+            mt_unit_free(&c->u);
+            return -1;
+        }
     }
+    if (c->warm_reset)
+        cut_off_session(c->r, &g);
 
     uint32_t cfg[16][2];
     unsigned ncfg;
@@ -601,7 +634,7 @@ static int bench(uint64_t n)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1, streams = 200, cycles = 3000, bench_n = 0, one = 0;
-    int verbose = 0, minimal = 0, spatial = 0, reduce = 0, long_sections = 0;
+    int verbose = 0, minimal = 0, spatial = 0, reduce = 0, long_sections = 0, warm_reset = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -613,10 +646,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--spatial")) spatial = 1;
         else if (!strcmp(a, "--reduce")) reduce = 1;
         else if (!strcmp(a, "--long")) long_sections = 1;
+        else if (!strcmp(a, "--warm-reset")) warm_reset = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else {
             fprintf(stderr, "mt_cosim: unknown argument '%s'\nusage: mt_cosim [--seed S] [--streams N] "
-                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--reduce] [--long] [--bench N] [-v]\n", a);
+                            "[--cycles C] [--one STREAM_SEED] [--minimal] [--spatial] [--reduce] [--long] [--warm-reset] [--bench N] [-v]\n", a);
             return 2;
         }
     }
@@ -633,6 +667,7 @@ int main(int argc, char **argv)
     c.spatial = spatial;
     c.reduce = reduce && !spatial;
     c.long_sections = long_sections;
+    c.warm_reset = warm_reset;
     stats_t st = {0};
     int fails = 0;
     for (uint64_t i = 0; i < streams; i++) {

@@ -11,3 +11,5 @@ run() { # name args...
 }
 run rtl_cosim_short "$@" --seed 1 --streams 400 --cycles 3000
 run rtl_cosim_long --seed 2 --streams 8 --cycles 60000
+# every stream from a reset that cut off a session (the pipeline's data registers have no reset)
+run rtl_cosim_warm_reset --warm-reset --seed 3 --streams 200 --cycles 3000

@@ -31,6 +31,7 @@ for name in filters no_spans worked_example; do
   fi
 done
 if "$d/mt_cosim" --minimal --seed 5 --streams 200 --cycles 3000; then echo "PASS rtl_minimal_cosim"; else echo "FAIL rtl_minimal_cosim"; fi
+if "$d/mt_cosim" --minimal --warm-reset --seed 6 --streams 200 --cycles 3000; then echo "PASS rtl_minimal_cosim_warm_reset"; else echo "FAIL rtl_minimal_cosim_warm_reset"; fi
 if out=$("$d/mt_cosim" --seed 5 --streams 40 --cycles 3000 2>&1); then
   echo "FAIL rtl_minimal_lacks_full_line_and_compressor (identical to the model with every format)"
 elif echo "$out" | grep -q DIVERGED; then

@@ -254,7 +254,7 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
 /* Under ASan the generic clock's steps that need a packet buffer, an encoder plan or an access
  * record on the stack (the spatial front end, the arbitration's act and the choice of its packet)
  * are out of line: most cycles of a per-cycle pass act in none of them, and a frame holding such
- * objects poisons and unpoisons their redzones at every call (4 % of fuzz_unit_modes' CPU time,
+ * objects poisons and unpoisons their redzones at every call (3-7 % of fuzz_unit_modes' CPU time,
  * docs/robustness.md, eleventh session).  Elsewhere the compiler decides (gcc -O2 out of line:
  * 4 % more instructions).  Same steps, same order, same bytes either way. */
 #if defined(__SANITIZE_ADDRESS__)

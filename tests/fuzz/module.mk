@@ -37,7 +37,7 @@ $(FUZZ_OBJ)/lib/mt_unit.o $(FUZZ_OBJ)/lib/mt_unit_%.o $(FUZZ_OBJ)/lib/mt_enc.o $
   $(FUZZ_OBJ)/lib/mt_sched.o: FUZZ_OBJ_OPT := -fno-sanitize-coverage=trace-cmp -fno-sanitize=alignment
 FUZZ_CFLAGS_unit := -fno-sanitize-coverage=trace-cmp
 # The clock, the bulk step and lazy time (mt_unit_clock.c, mt_unit_bulk.c, mt_unit.c with
-# mt_unit_internal.h's steps inlined) without ASan's checks of loads: they were 23 % of
+# mt_unit_internal.h's steps inlined) without ASan's checks of loads: they were a fifth of
 # fuzz_unit_modes' CPU time on a saturated busy corpus (docs/robustness.md, eleventh session).
 # Every store stays checked (the batched output's stage among them).  Their loads are of the
 # unit's own fields and arrays (one object: ASan has no redzone inside it, and UBSan's bounds

@@ -36,6 +36,10 @@ sync_back() {
   return 0
 }
 status=0
+live= work=
+# stopped by a signal: nothing left in tmpfs, the run's new inputs not kept (a terminal's Ctrl-C
+# reaches libFuzzer too, which stops on its own: its run is then kept as any other)
+trap 'rm -rf "$live" "$work"; exit 130' INT TERM
 for item in "$@"; do
   t=${item%%:*}
   secs=${item#*:}

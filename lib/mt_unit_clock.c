@@ -251,53 +251,42 @@ static void apply_write(mt_unit *u, uint64_t t, uint32_t off, uint32_t v)
     }
 }
 
-void mt_unit_clock_one(mt_unit *u)
+/* Under ASan the generic clock's steps that need a packet buffer, an encoder plan or an access
+ * record on the stack (the spatial front end, the arbitration's act and the choice of its packet)
+ * are out of line: most cycles of a per-cycle pass act in none of them, and a frame holding such
+ * objects poisons and unpoisons their redzones at every call (3-7 % of fuzz_unit_modes' CPU time,
+ * docs/robustness.md, eleventh session).  Elsewhere the compiler decides (gcc -O2 out of line:
+ * 4 % more instructions).  Same steps, same order, same bytes either way. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CLOCK_ACT static __attribute__((noinline))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CLOCK_ACT static __attribute__((noinline))
+#endif
+#endif
+#ifndef CLOCK_ACT
+#define CLOCK_ACT static inline
+#endif
+
+/* C'. the spatial front end: the access goes to it, the capture sees its record. */
+CLOCK_ACT void spatial_clock(mt_unit *u, uint64_t t)
 {
-    const uint64_t t = u->now;
-    const int hold_free = !u->hold.valid; /* (the reduce path's record queue) */
+    mt_access rec = u->acc;
+    const int in = u->acc_valid && passes(u, &u->acc);
+    u->acc_valid = (uint8_t)mt_usp_clock(&u->sp, in ? &u->acc : NULL, &rec);
+    rec.cycle = t;
+    u->acc = rec;
+}
+
+/* D. the arbitration in cycle t with winner w (not W_NONE), and E.'s choice of the packet it
+ * makes.  (The capture's move to the hold, which the generic clock makes between the two, reads
+ * and writes nothing the choice does: the stage, the packets in flight, rest_until,
+ * marker_urgent.) */
+CLOCK_ACT void arbitrate(mt_unit *u, enum mt_unit_winner w, uint64_t t, int rest, int room)
+{
     uint8_t pkt[MT_PKT_MAX];
     uint32_t len = 0;
     unsigned kind = MT_INFLIGHT_PLAIN, bound = 0;
-
-    /* A. drain */
-    if (u->fifo.occ)
-        drain(u, u->p.drain);
-    /* a rest cycle (v4): the arbitration acted in one of the last PACE - 1 cycles */
-    const int rest = t < u->rest_until;
-    const int room = has_room(u) && !rest;
-
-    /* B. schedule */
-    if (u->active) {
-        if (t == u->sec_end)
-            section_switch(u, t);
-        open_due_interval(u, t);
-    }
-
-    /* C'. the spatial front end: the access goes to it, the capture sees its record */
-    if (u->sp_on) {
-        mt_access rec = u->acc;
-        const int in = u->acc_valid && passes(u, &u->acc);
-        u->acc_valid = (uint8_t)mt_usp_clock(&u->sp, in ? &u->acc : NULL, &rec);
-        rec.cycle = t;
-        u->acc = rec;
-    }
-    /* C''. the reduce path: the access goes to it, the capture sees its record queue's head */
-    if (u->rd_on)
-        mt_unit_rd_clock(u, t, hold_free);
-
-    /* C. capture */
-    mt_unit_sample cap = {0};
-    if (u->acc_valid && u->active && u->int_open && passes(u, &u->acc)) {
-        cap.valid = 1;
-        cap.a = mt_fmt_addr_part(u->sec_fmt, u->acc.addr);
-        cap.rw = u->acc.write ? 1 : 0;
-        cap.idx = u->int_idx;
-        cap.sp = u->int_sp;
-        u->int_open = 0;
-    }
-
-    /* D. arbitration */
-    const enum mt_unit_winner w = mt_unit_winner(u, t, u->fifo.occ);
 
     if (w == W_HOLD && !rest && t >= u->hold.ready) {
         mt_unit_sample *s = &u->hold;
@@ -323,13 +312,13 @@ void mt_unit_clock_one(mt_unit *u)
         /* in a rest cycle the sample waits in the hold */
     } else if (w == W_HOLD) {
         /* a rest cycle, or the sample is not ready: the hold keeps it */
-    } else if (w != W_NONE && u->enc.run_cnt) {
+    } else if (u->enc.run_cnt) {
         if (room) {
             len = (uint32_t)mt_pkt_run(pkt, u->enc.run_cnt);
             bound = BOUND_RUN;
             u->enc.run_cnt = 0;
         }
-    } else if (w != W_NONE && room) {
+    } else if (room) {
         /* (the packet is made only when it can be chosen: a stalled unit, its FIFO without room
          * or in rest cycles, waits with a packet due for many clocks) */
         uint32_t n = 0;
@@ -366,6 +355,56 @@ void mt_unit_clock_one(mt_unit *u)
         }
     }
 
+    /* E. this cycle's packet goes in flight */
+    if (len) {
+        choose(u, pkt, len, kind, bound, t);
+        u->marker_urgent = u->marker_pending; /* a MARKER passed by this act (or whose RUN was
+                                               * flushed first) wins the next one */
+    }
+}
+
+void mt_unit_clock_one(mt_unit *u)
+{
+    const uint64_t t = u->now;
+    const int hold_free = !u->hold.valid; /* (the reduce path's record queue) */
+
+    /* A. drain */
+    if (u->fifo.occ)
+        drain(u, u->p.drain);
+    /* a rest cycle (v4): the arbitration acted in one of the last PACE - 1 cycles */
+    const int rest = t < u->rest_until;
+    const int room = has_room(u) && !rest;
+
+    /* B. schedule */
+    if (u->active) {
+        if (t == u->sec_end)
+            section_switch(u, t);
+        open_due_interval(u, t);
+    }
+
+    /* C'. the spatial front end */
+    if (u->sp_on)
+        spatial_clock(u, t);
+    /* C''. the reduce path: the access goes to it, the capture sees its record queue's head */
+    if (u->rd_on)
+        mt_unit_rd_clock(u, t, hold_free);
+
+    /* C. capture */
+    mt_unit_sample cap = {0};
+    if (u->acc_valid && u->active && u->int_open && passes(u, &u->acc)) {
+        cap.valid = 1;
+        cap.a = mt_fmt_addr_part(u->sec_fmt, u->acc.addr);
+        cap.rw = u->acc.write ? 1 : 0;
+        cap.idx = u->int_idx;
+        cap.sp = u->int_sp;
+        u->int_open = 0;
+    }
+
+    /* D. arbitration, and E.'s choice of its packet */
+    const enum mt_unit_winner w = mt_unit_winner(u, t, u->fifo.occ);
+    if (w != W_NONE)
+        arbitrate(u, w, t, rest, room);
+
     /* the capture goes to the hold (v4: always; it competes from t + PACE on) when the hold is
      * free at the end of this cycle, or is dropped */
     if (cap.valid) {
@@ -379,13 +418,7 @@ void mt_unit_clock_one(mt_unit *u)
         }
     }
 
-    /* E. end of cycle: this cycle's packet goes in flight, the one chosen LATENCY cycles ago
-     * enters the FIFO */
-    if (len) {
-        choose(u, pkt, len, kind, bound, t);
-        u->marker_urgent = u->marker_pending; /* a MARKER passed by this act (or whose RUN was
-                                               * flushed first) wins the next one */
-    }
+    /* E. end of cycle: the packet chosen LATENCY cycles ago enters the FIFO */
     enter_due(u, t);
     sync_check(u, t);
     for (unsigned i = 0; i < u->nwrites; i++)

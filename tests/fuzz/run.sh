@@ -104,7 +104,9 @@ fuzz_one() {
   local t=$1 bin=$fz/fuzz_$1 work opts runs cpu
   rm -f "$fz/fuzz_$t.runs"
   [ -x "$bin" ] || { echo "FAIL fuzz_$t (not built)"; return 1; }
-  work=$(mktemp -d)
+  # the run's corpus in tmpfs when there is one, and -reload=0 (its directory is its own): why in
+  # tests/fuzz/campaign.sh
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then work=$(mktemp -d -p /dev/shm); else work=$(mktemp -d); fi
   cp "$corpus/$t"/* "$work"/
   # inputs that once failed (tests/fuzz/regress/<target>/): run first, as seeds
   [ -d "tests/fuzz/regress/$t" ] && cp "tests/fuzz/regress/$t"/* "$work"/
@@ -125,7 +127,7 @@ fuzz_one() {
     elf) opts=-max_len=24576 ;;
     *) opts= ;;
   esac
-  if { time (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=30 $opts \
+  if { time (cd "$fz" && nice -n 10 "./fuzz_$t" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=30 -reload=0 $opts \
         -artifact_prefix="$fz/" -print_final_stats=1 "$work" >"$fz/fuzz_$t.log" 2>&1); } 2>"$fz/fuzz_$t.cpu"; then
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$fz/fuzz_$t.log" | awk '{print $2}')
     cpu=$(awk '{print $1 + $2}' "$fz/fuzz_$t.cpu")

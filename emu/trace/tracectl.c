@@ -1155,7 +1155,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                              .access_batch = s->all && !filtered ? all_batch : NULL,
                              .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages : NULL,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
-                             .skipped = s->sp_init ? sp_skipped : NULL};
+                             .skipped = s->sp_init ? sp_skipped : NULL,
+                             /* sp_only_access reads nothing of the CPU's and arms no pair */
+                             .page_log = s->sp_init && !s->all && !s->red_init && !s->ured_init};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);

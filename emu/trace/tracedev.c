@@ -185,10 +185,11 @@ static uint64_t buffered_listener(void *ctx, const mt_access *a)
 
 /* The CPU's page sink (cpu_set_page_sink) while recorder_alone holds: recorder_only_listener for
  * a run of page changes, the recorder's own batch (rec.page_batch) in one call. */
-static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n,
-                                   uint64_t pair[2])
+static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                                   uint32_t n, uint64_t pair[2])
 {
     mt_tracedev *d = ctx;
+    (void)ord; /* (not asked for: CPU_SINK_ORDINALS is the counted sink's) */
     if (d->failed)
         return n;
     uint32_t j = 0; /* one per cycle (recorder_hears); the log's stamps increase */
@@ -205,6 +206,32 @@ static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint6
     if (!ok)
         fail(d);
     return m;
+}
+
+static void rec_skipped(mt_tracedev *d, uint64_t ord);
+
+/* The CPU's page sink while recorder_alone holds, for a recorder that counts the repeats kept from
+ * it (rec.skipped, rec.page_log): recorder_only_listener's recorder_hears for each logged change
+ * in order, with the ordinal the change had as it came (ord[j], cpu_filter_ordinal then: what
+ * recorder_hears would read live) for rec_skipped.  The recorder arms no pair: it takes all n. */
+static uint32_t recorder_counted_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                                      uint32_t n, uint64_t pair[2])
+{
+    mt_tracedev *d = ctx;
+    (void)pair;
+    for (uint32_t j = 0; j < n && !d->failed; j++) {
+        rec_skipped(d, ord[j]);
+        if (stamp[j] < d->rec_last) {
+            d->collisions++;
+            continue;
+        }
+        d->rec_last = stamp[j] + 1;
+        d->rec_accesses++;
+        const mt_access a = cpu_filter_unpack(stamp[j], word[j]);
+        if (!d->rec.access(d->rec.ctx, &a))
+            fail(d);
+    }
+    return n;
 }
 
 void tracedev_rearm(mt_tracedev *d)
@@ -232,7 +259,9 @@ void tracedev_rearm(mt_tracedev *d)
     /* the page log (cpu_set_page_sink) for the recorder alone: never due, it reads no CPU state
      * without rec.skipped (which asks for the access's ordinal) */
     if (d->rec.page_batch && !d->rec.skipped && !d->pipe && kinds && recorder_alone(d))
-        cpu_set_page_sink(d->cpu, recorder_page_sink, d);
+        cpu_set_page_sink(d->cpu, recorder_page_sink, d, 0);
+    else if (d->rec.page_log && d->rec.skipped && !d->pipe && kinds && recorder_alone(d))
+        cpu_set_page_sink(d->cpu, recorder_counted_sink, d, CPU_SINK_ORDINALS | CPU_SINK_NO_PAIR);
     recorder_kinds(d);
     if (buffered && !d->pipe)
         cpu_set_access_buf(d->cpu, &d->abuf);

@@ -63,6 +63,10 @@ typedef struct {
      * from it; called before the next access it hears, and at tracedev_finish.  Not called while
      * an alternation is armed (tracedev_page_pair): its held steps have no ordinal. */
     void (*skipped)(void *ctx, uint64_t n);
+    /* With page_changes and skipped: the recorder may hear its page changes late, from the CPU's
+     * page log (cpu_set_page_sink with the changes' ordinals), while it alone hears them: its
+     * `access` reads no CPU state and never calls tracedev_page_pair. */
+    bool page_log;
     bool (*marker)(void *ctx, uint64_t cycle, uint32_t value);
     /* Optional, without page_changes: `n` accesses of its kinds and tap, in order, one per cycle,
      * as `access` would get them one by one (it may reorder nothing, but may overwrite r).  With

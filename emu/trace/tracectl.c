@@ -541,6 +541,7 @@ typedef struct {
 
 /* --trace-all's batch (16 bytes a sample): small enough to stay in the first-level cache */
 #define ALL_BATCH 1024u
+#define SP_BATCH 1024u
 
 struct trace_session {
     struct trace_options o;
@@ -556,6 +557,12 @@ struct trace_session {
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
     bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
+    /* the spatial filter's records not yet encoded (after the first, which opens the section):
+     * encoded SP_BATCH at a time by mt_writer_samples, whose loop keeps the compressor's state in
+     * registers (the bytes are those of one mt_writer_sample per record: lib/mt_swenc.c); flushed
+     * when full and at the end, before the trailer (nothing else writes to red_w meanwhile) */
+    unsigned sp_n;
+    mt_access_rec sp_buf[SP_BATCH];
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
@@ -809,6 +816,16 @@ static bool sp_access(struct trace_session *s, const mt_access *a)
 
 /* The spatial filter's sink: red_record once the section is open and nothing failed, with the
  * first record's and a failure's work out of the way (a Linux run has a record per 2 accesses). */
+static void sp_flush(struct trace_session *s)
+{
+    const unsigned n = s->sp_n;
+    s->sp_n = 0;
+    if (n && !s->red_failed && mt_writer_samples(s->red_w, s->sp_buf, n) != 0) {
+        s->red_failed = true;
+        fprintf(stderr, "mtemu: --trace (spatial): %s\n", mt_writer_error(s->red_w));
+    }
+}
+
 static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
 {
     struct trace_session *s = ctx;
@@ -816,10 +833,9 @@ static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, uns
         red_record(ctx, cycle, page, rw, mask);
         return;
     }
-    if (mt_writer_sample(s->red_w, cycle, page << 12 | mask, rw) != 0) {
-        s->red_failed = true;
-        fprintf(stderr, "mtemu: --trace (spatial): %s\n", mt_writer_error(s->red_w));
-    }
+    s->sp_buf[s->sp_n++] = (mt_access_rec){.cycle = cycle, .addr_rw = page << 12 | mask | (rw & 1 ? MT_ACCESS_REC_WRITE : 0)};
+    if (s->sp_n == SP_BATCH)
+        sp_flush(s);
 }
 
 /* The CPU's page filter kept n repeats of the last access's page from the spatial recorder: they
@@ -1303,6 +1319,7 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         size_t tn = 0;
         if (s->sp_init) {
             mt_spatial_finish(&s->sp);
+            sp_flush(s);
             tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_final_rates=", s->sp.accesses);
             for (unsigned i = 0; i < MT_SPATIAL_SIZES && tn < sizeof trl; i++)
                 tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);

@@ -885,10 +885,11 @@ static bool red_only_access(void *ctx, const mt_access *a)
 
 /* red_only_access for a run of page changes (the CPU's page log, tracedev_recorder.page_batch):
  * the filter's own batch, which stops where red_only_access would arm the pair. */
-static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n, uint64_t pair[2],
-                               bool *ok)
+static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                               uint64_t *ord_last, uint32_t n, uint64_t pair[2], bool *ok)
 {
     struct trace_session *s = ctx;
+    (void)ord, (void)ord_last; /* (no skipped) */
     uint64_t p[2];
     const uint32_t m = (uint32_t)mt_reduce_access_run(&s->red, stamp, word, n, 8, s->ram_base, s->ram_end,
                                                       pair ? p : NULL);
@@ -913,6 +914,35 @@ static bool sp_only_access(void *ctx, const mt_access *a)
     if (s->sp_last_in)
         mt_spatial_access(&s->sp, a->cycle, a->addr, a->write);
     return !s->red_failed;
+}
+
+/* sp_only_access for a run of page changes (the CPU's page log, tracedev_recorder.page_batch),
+ * with sp_skipped's count of the repeats between them from their ordinals. */
+static uint32_t sp_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                              uint64_t *ord_last, uint32_t n, uint64_t pair[2], bool *ok)
+{
+    struct trace_session *s = ctx;
+    (void)pair;
+    uint64_t prev = *ord_last;
+    bool in = s->sp_last_in;
+    uint32_t j = 0;
+    while (j < n) {
+        if (in)
+            s->sp.accesses += ord[j] - prev - 1; /* mt_spatial_repeats */
+        prev = ord[j];
+        const uint64_t addr = word[j] >> 8;
+        in = addr >= s->ram_base && addr < s->ram_end;
+        if (in)
+            mt_spatial_access(&s->sp, stamp[j], addr, (unsigned)(word[j] & 1));
+        j++;
+        if (s->red_failed) {
+            *ok = false;
+            break;
+        }
+    }
+    *ord_last = prev;
+    s->sp_last_in = in;
+    return j;
 }
 
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
@@ -1169,11 +1199,11 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                                                                                  : rec_access,
                              .marker = all_marker,
                              .access_batch = s->all && !filtered ? all_batch : NULL,
-                             .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages : NULL,
+                             .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages
+                                           : s->sp_init && !s->all && !s->red_init && !s->ured_init ? sp_only_pages
+                                                                                                    : NULL,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
-                             .skipped = s->sp_init ? sp_skipped : NULL,
-                             /* sp_only_access reads nothing of the CPU's and arms no pair */
-                             .page_log = s->sp_init && !s->all && !s->red_init && !s->ured_init};
+                             .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
     tracedev_use_thread(&s->dev, o->model_thread);
     s->busdev = tracedev_device(&s->dev);

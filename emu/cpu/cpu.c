@@ -345,6 +345,8 @@ void cpu_set_page_filter(mt_cpu *c, uint32_t kinds)
         return;
     cpu_page_filter_flush(c);
     c->pf.kinds = kinds;
+    for (unsigned k = 0; k < MT_KIND_COUNT; k++)
+        c->pf.ord_mask[k] = (kinds >> k) & 1 ? UINT64_MAX : 0;
     c->pf.last = c->pf.other = 1; /* no page's base */
     c->pf.last_stamp = UINT64_MAX;
     cpu_update_next_event(c);

@@ -288,6 +288,9 @@ typedef struct {
     uint32_t log_alts;
     uint32_t log_settle; /* that third return (3), or UINT32_MAX: the sink never arms the pair */
     bool log_ords;       /* the sink takes each entry's ordinal (CPU_SINK_ORDINALS) */
+    /* per kind, all ones when it is filtered, else 0 (cpu_filter_ordinal_at's masks, made at
+     * cpu_set_page_filter: two instructions a kind less at every logged change) */
+    uint64_t ord_mask[MT_KIND_COUNT];
 } mt_page_filter;
 
 /* The page log's entries: stamps and cpu_filter_pack words (apart from mt_page_filter, which
@@ -571,20 +574,19 @@ void cpu_page_log_drain(mt_cpu *cpu);
 uint64_t cpu_filter_ordinal(const mt_cpu *cpu);
 /* cpu_filter_ordinal with `instret` for cpu->instret: inside the interpreter's run, whose locals
  * are ahead of the hart's fields (the page log's ordinals) */
-static inline uint64_t cpu_filter_ordinal_at(const mt_cpu *c, uint64_t instret)
+static inline __attribute__((always_inline)) uint64_t cpu_filter_ordinal_at(const mt_cpu *c, uint64_t instret)
 {
     /* a fetch per instruction retired or trapped after its fetch, and the second halves of
      * straddling ones (access_count[MT_KIND_FETCH]); the other kinds as counted. Masks instead
      * of a loop of tests: the spatial recorder asks at every page change. */
-    const uint32_t kinds = c->pf.kinds;
-    uint64_t n = c->pf.ord_off + ((instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) &
-                                  -(uint64_t)((kinds >> MT_KIND_FETCH) & 1));
+    const uint64_t *m = c->pf.ord_mask;
+    uint64_t n = c->pf.ord_off + ((instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) & m[MT_KIND_FETCH]);
     _Static_assert(MT_KIND_FETCH == 0, "the loop below starts after the fetch kind");
     /* unrolled: at -O2 the loop's count and branch were half its cost (47 host instructions a
      * call, callgrind of the spatial Linux run, 5.4 M calls at 10^7 instructions) */
 #pragma GCC unroll 8
     for (unsigned k = 1; k < MT_KIND_COUNT; k++)
-        n += c->access_count[k] & -(uint64_t)((kinds >> k) & 1);
+        n += c->access_count[k] & m[k];
     return n;
 }
 /* The same reports, appended to `batch` (ram.h) instead of one call each. */

@@ -557,11 +557,11 @@ struct trace_session {
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
     bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
-    /* the spatial filter's records not yet encoded (after the first, which opens the section):
-     * encoded SP_BATCH at a time by mt_writer_samples, whose loop keeps the compressor's state in
-     * registers (the bytes are those of one mt_writer_sample per record: lib/mt_swenc.c); flushed
-     * when full and at the end, before the trailer (nothing else writes to red_w meanwhile) */
-    unsigned sp_n;
+    /* the spatial filter's records not yet encoded (after the first, which opens the section: the
+     * filter's buffer, mt_spatial_set_buffer): encoded SP_BATCH at a time by mt_writer_samples,
+     * whose loop keeps the compressor's state in registers (the bytes are those of one
+     * mt_writer_sample per record: lib/mt_swenc.c); handed over when full and at
+     * mt_spatial_finish, before the trailer (nothing else writes to red_w meanwhile) */
     mt_access_rec sp_buf[SP_BATCH];
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
@@ -816,26 +816,22 @@ static bool sp_access(struct trace_session *s, const mt_access *a)
 
 /* The spatial filter's sink: red_record once the section is open and nothing failed, with the
  * first record's and a failure's work out of the way (a Linux run has a record per 2 accesses). */
-static void sp_flush(struct trace_session *s)
+static void sp_flush(void *ctx, const mt_access_rec *r, uint32_t n)
 {
-    const unsigned n = s->sp_n;
-    s->sp_n = 0;
-    if (n && !s->red_failed && mt_writer_samples(s->red_w, s->sp_buf, n) != 0) {
+    struct trace_session *s = ctx;
+    if (!s->red_failed && mt_writer_samples(s->red_w, r, n) != 0) {
         s->red_failed = true;
         fprintf(stderr, "mtemu: --trace (spatial): %s\n", mt_writer_error(s->red_w));
     }
 }
 
+/* The spatial filter's sink until the section is open (the first record), then its buffer. */
 static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
 {
     struct trace_session *s = ctx;
-    if (!s->red_started || s->red_failed) {
-        red_record(ctx, cycle, page, rw, mask);
-        return;
-    }
-    s->sp_buf[s->sp_n++] = (mt_access_rec){.cycle = cycle, .addr_rw = page << 12 | mask | (rw & 1 ? MT_ACCESS_REC_WRITE : 0)};
-    if (s->sp_n == SP_BATCH)
-        sp_flush(s);
+    red_record(ctx, cycle, page, rw, mask);
+    if (s->red_started && !s->red_failed)
+        mt_spatial_set_buffer(&s->sp, s->sp_buf, SP_BATCH, sp_flush);
 }
 
 /* The CPU's page filter kept n repeats of the last access's page from the spatial recorder: they
@@ -923,26 +919,12 @@ static uint32_t sp_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *
 {
     struct trace_session *s = ctx;
     (void)pair;
-    uint64_t prev = *ord_last;
-    bool in = s->sp_last_in;
-    uint32_t j = 0;
-    while (j < n) {
-        if (in)
-            s->sp.accesses += ord[j] - prev - 1; /* mt_spatial_repeats */
-        prev = ord[j];
-        const uint64_t addr = word[j] >> 8;
-        in = addr >= s->ram_base && addr < s->ram_end;
-        if (in)
-            mt_spatial_access(&s->sp, stamp[j], addr, (unsigned)(word[j] & 1));
-        j++;
-        if (s->red_failed) {
-            *ok = false;
-            break;
-        }
-    }
-    *ord_last = prev;
+    int in = s->sp_last_in;
+    mt_spatial_access_run(&s->sp, stamp, word, ord, n, 8, s->ram_base, s->ram_end, ord_last, &in);
     s->sp_last_in = in;
-    return j;
+    /* a write error stops the hart after the run (sp_record, then red_record, write nothing more) */
+    *ok = !s->red_failed;
+    return n;
 }
 
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
@@ -1348,8 +1330,7 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         char trl[512];
         size_t tn = 0;
         if (s->sp_init) {
-            mt_spatial_finish(&s->sp);
-            sp_flush(s);
+            mt_spatial_finish(&s->sp); /* (and its buffer to sp_flush) */
             tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_final_rates=", s->sp.accesses);
             for (unsigned i = 0; i < MT_SPATIAL_SIZES && tn < sizeof trl; i++)
                 tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);

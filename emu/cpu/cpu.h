@@ -557,7 +557,9 @@ void cpu_page_filter_flush(mt_cpu *cpu);
  * hears the page changes the filter would hand the listener (access j: stamp[j] and the
  * cpu_filter_pack word[j], filtered kinds, core tap), in order, possibly late: so only for a
  * listener that is never due (it would answer UINT64_MAX to each) and reads no CPU state when it
- * hears one (cpu_filter_ordinal, the cycle).  It returns how many it took, m >= 1: all n, or
+ * hears one (the cycle; cpu_filter_ordinal only through ord[j], with CPU_SINK_ORDINALS, which the
+ * interpreter computes as it logs the change).  `opts`: CPU_SINK_ORDINALS, CPU_SINK_NO_PAIR (then
+ * it never sets pair).  It returns how many it took, m >= 1: all n, or
  * fewer when after access m - 1 it wants the alternation pair armed, as cpu_page_filter_pair(
  * pair[0], pair[1]) from inside the listener would: then it sets pair (the caller's UINT64_MAX
  * says no wish), and the replay arms it before it goes on.  pair NULL: no wish is asked (the held

@@ -231,13 +231,38 @@ static void write_kept(mt_spatial *s, unsigned sizes, uint64_t page)
     }
 }
 
+void mt_spatial_flush(mt_spatial *s)
+{
+    const uint32_t n = s->rn;
+    s->rn = 0;
+    if (n)
+        s->rflush(s->ctx, s->rbuf, n);
+}
+
+void mt_spatial_set_buffer(mt_spatial *s, mt_access_rec *buf, uint32_t cap,
+                           void (*flush)(void *ctx, const mt_access_rec *r, uint32_t n))
+{
+    if (s->rbuf)
+        mt_spatial_flush(s);
+    s->rbuf = buf && cap ? buf : NULL;
+    s->rcap = cap;
+    s->rn = 0;
+    s->rflush = flush;
+}
+
 /* A record of `page` for the sizes in mask. */
-static void out(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+static inline __attribute__((always_inline)) void out(mt_spatial *s, uint64_t cycle, uint64_t page, unsigned rw,
+                                                       unsigned mask)
 {
     s->mask_records[mask]++;
     s->records++;
-    if (s->sink)
+    if (s->rbuf) {
+        s->rbuf[s->rn++] = (mt_access_rec){.cycle = cycle, .addr_rw = page << 12 | mask | (uint64_t)(rw & 1) << 63};
+        if (s->rn == s->rcap)
+            mt_spatial_flush(s);
+    } else if (s->sink) {
         s->sink(s->ctx, cycle, page, rw, mask);
+    }
 }
 
 /* An access that changes the 4 KiB page (or replays a skipped one): a record for every size in
@@ -384,9 +409,9 @@ static __attribute__((noinline)) void access_slow(mt_spatial *s, uint64_t cycle,
 
 /* The case of most calls when every size is at rate 1 (a Linux run: 76% of them):
  * a step of an alternation whose first step is past, nothing skipped pending.  access_slow
- * would take the same path (no alternation_ok, no replay); here every call is a tail call, so
- * the common path saves and restores no registers. */
-void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+ * would take the same path (no alternation_ok, no replay); in mt_spatial_access every call is a
+ * tail call, so the common path saves and restores no registers. */
+static inline __attribute__((always_inline)) void access_one(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
     s->accesses++;
@@ -408,6 +433,31 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
     emit(s, cycle, page, rw & 1, smask);
 }
 
+void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    access_one(s, cycle, addr, rw);
+}
+
+/* mt_spatial_access and mt_spatial_repeats in one loop (mt_spatial.h). */
+size_t mt_spatial_access_run(mt_spatial *s, const uint64_t *cycle, const uint64_t *word, const uint64_t *ord, size_t n,
+                             unsigned shift, uint64_t lo, uint64_t hi, uint64_t *ord_last, int *last_in)
+{
+    uint64_t prev = *ord_last;
+    int in = *last_in;
+    for (size_t j = 0; j < n; j++) {
+        if (in)
+            s->accesses += ord[j] - prev - 1; /* mt_spatial_repeats */
+        prev = ord[j];
+        const uint64_t addr = word[j] >> shift;
+        in = addr >= lo && addr < hi;
+        if (in)
+            access_one(s, cycle[j], addr, (unsigned)(word[j] & 1));
+    }
+    *ord_last = prev;
+    *last_in = in;
+    return n;
+}
+
 void mt_spatial_repeats(mt_spatial *s, uint64_t n)
 {
     s->accesses += n; /* mt_spatial_access's first return, n times */
@@ -416,6 +466,8 @@ void mt_spatial_repeats(mt_spatial *s, uint64_t n)
 void mt_spatial_finish(mt_spatial *s)
 {
     replay_skipped(s);
+    if (s->rbuf)
+        mt_spatial_flush(s);
     for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
         uint64_t n = 0;
         for (unsigned m = 1u << i; m < (1u << MT_SPATIAL_SIZES); m = (m + 1) | (1u << i))

@@ -44,7 +44,10 @@
 #ifndef MT_SPATIAL_H
 #define MT_SPATIAL_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "mt_event.h"
 
 #define MT_SPATIAL_SIZES 10             /* 4 KiB .. 2 MiB */
 #define MT_SPATIAL_RATE_MAX 65536u      /* N: 16 hash bits */
@@ -106,12 +109,26 @@ typedef struct {
     unsigned skipped_rw;
     mt_spatial_sink sink;
     void *ctx;
+    /* mt_spatial_set_buffer: records into rbuf (rcap entries), handed to rflush(ctx) when full */
+    mt_access_rec *rbuf;
+    uint32_t rn, rcap;
+    void (*rflush)(void *ctx, const mt_access_rec *r, uint32_t n);
     /* counts: every access in, records out, per size the records that have its bit (kept:
      * made from mask_records by mt_spatial_finish) */
     uint64_t accesses, records, kept[MT_SPATIAL_SIZES], alt_skipped;
     uint64_t mask_records[1u << MT_SPATIAL_SIZES]; /* records per mask */
     mt_spatial_page_memo memo[1u << MT_SPATIAL_MEMO_LOG2]; /* by the page's low bits */
 } mt_spatial;
+
+/* The records from now on into buf (cap >= 1 entries) instead of the sink: record (cycle, page,
+ * rw, mask) as {cycle, page << 12 | mask | rw << 63} (MT_ACCESS_REC_WRITE), the same order; the
+ * full buffer goes to flush(ctx, buf, n), and what is left at mt_spatial_finish and
+ * mt_spatial_flush.  (A writer's batch entry point takes them as they are: one call a batch
+ * instead of one a record.)  buf NULL: back to the sink, after a flush. */
+void mt_spatial_set_buffer(mt_spatial *s, mt_access_rec *buf, uint32_t cap,
+                           void (*flush)(void *ctx, const mt_access_rec *r, uint32_t n));
+/* Hands the buffered records to the flush (mt_spatial_set_buffer), if any wait. */
+void mt_spatial_flush(mt_spatial *s);
 
 /* 1 when n is a rate the filter takes: a power of two from 1 to MT_SPATIAL_RATE_MAX. */
 int mt_spatial_rate_ok(uint64_t n);
@@ -139,6 +156,17 @@ int mt_spatial_init_rule(mt_spatial *s, uint32_t rate, unsigned log2m, uint32_t 
                          void *ctx);
 /* One access; cycles strictly increase from call to call. */
 void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw);
+/* A run of accesses in one call (the CPU's page log, emu/cpu/cpu.h cpu_set_page_sink): access j
+ * at cycle[j] (increasing) to the address word[j] >> shift, a write when word[j] bit 0 is set, and
+ * ord[j] its ordinal in the stream of a filter ahead of this one that kept the repeats of the page
+ * from it (so ord[j] - ord[j - 1] - 1 repeats of access j - 1's page came between them).  Those
+ * outside [lo, hi) (not guest RAM) change nothing, nor count, and neither do the repeats after
+ * them.  *ord_last and *last_in (in and out): the ordinal of the access before the run and whether
+ * it was inside.  The same state, records and counts as, per access, mt_spatial_repeats of the
+ * repeats before it (when the one before was inside) and mt_spatial_access (when it is inside).
+ * Returns n. */
+size_t mt_spatial_access_run(mt_spatial *s, const uint64_t *cycle, const uint64_t *word, const uint64_t *ord, size_t n,
+                             unsigned shift, uint64_t lo, uint64_t hi, uint64_t *ord_last, int *last_in);
 /* n accesses to the 4 KiB page of the last one (a caller that filters repeats of the page ahead
  * of the filter, the CPU's page filter, tells their number): counted; a repeat changes nothing. */
 void mt_spatial_repeats(mt_spatial *s, uint64_t n);

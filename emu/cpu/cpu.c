@@ -324,7 +324,7 @@ static __attribute__((noinline)) bool filter_passes_logged(mt_cpu *c, uint64_t p
     const uint64_t t = cpu_time(c);
     if (!cpu_filter_wants(c, pa, kind) || cpu_filter_step(c, pa, size, write, kind, t))
         return false;
-    if (cpu_page_log(c, pa, size, write, kind, t))
+    if (cpu_page_log(c, pa, size, write, kind, t, c->instret))
         return false;
     cpu_page_log_drain(c);
     return cpu_filter_wants(c, pa, kind) && !cpu_filter_step(c, pa, size, write, kind, t);
@@ -345,6 +345,8 @@ void cpu_set_page_filter(mt_cpu *c, uint32_t kinds)
         return;
     cpu_page_filter_flush(c);
     c->pf.kinds = kinds;
+    for (unsigned k = 0; k < MT_KIND_COUNT; k++)
+        c->pf.ord_mask[k] = (kinds >> k) & 1 ? UINT64_MAX : 0;
     c->pf.last = c->pf.other = 1; /* no page's base */
     c->pf.last_stamp = UINT64_MAX;
     cpu_update_next_event(c);
@@ -357,28 +359,15 @@ void cpu_page_filter_pair(mt_cpu *c, uint64_t last, uint64_t other)
     }
 }
 
-uint64_t cpu_filter_ordinal(const mt_cpu *c)
-{
-    /* a fetch per instruction retired or trapped after its fetch, and the second halves of
-     * straddling ones (access_count[MT_KIND_FETCH]); the other kinds as counted. Masks instead
-     * of a loop of tests: the spatial recorder asks at every page change. */
-    const uint32_t kinds = c->pf.kinds;
-    uint64_t n = c->pf.ord_off + ((c->instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) &
-                                  -(uint64_t)((kinds >> MT_KIND_FETCH) & 1));
-    _Static_assert(MT_KIND_FETCH == 0, "the loop below starts after the fetch kind");
-    /* unrolled: at -O2 the loop's count and branch were half its cost (47 host instructions a
-     * call, callgrind of the spatial Linux run, 5.4 M calls at 10^7 instructions) */
-#pragma GCC unroll 8
-    for (unsigned k = 1; k < MT_KIND_COUNT; k++)
-        n += c->access_count[k] & -(uint64_t)((kinds >> k) & 1);
-    return n;
-}
+uint64_t cpu_filter_ordinal(const mt_cpu *c) { return cpu_filter_ordinal_at(c, c->instret); }
 
-void cpu_set_page_sink(mt_cpu *c, cpu_page_sink fn, void *ctx)
+void cpu_set_page_sink(mt_cpu *c, cpu_page_sink fn, void *ctx, unsigned opts)
 {
     cpu_page_log_drain(c);
     c->pf.sink = fn;
     c->pf.sink_ctx = ctx;
+    c->pf.log_ords = fn && (opts & CPU_SINK_ORDINALS);
+    c->pf.log_settle = opts & CPU_SINK_NO_PAIR ? UINT32_MAX : 3;
 }
 
 /* The held steps to the sink (listener_call's first part, the sink in the listener's place): the
@@ -387,7 +376,7 @@ static void page_log_pend(mt_cpu *c)
 {
     mt_page_filter *f = &c->pf;
     for (uint32_t i = 2u - f->npend; i < 2;)
-        i += f->sink(f->sink_ctx, &f->pend_stamp[i], &f->pend_word[i], 2u - i, NULL);
+        i += f->sink(f->sink_ctx, &f->pend_stamp[i], &f->pend_word[i], NULL, 2u - i, NULL);
     f->last_stamp = f->pend_stamp[1];
     f->npend = 0;
 }
@@ -410,7 +399,7 @@ void cpu_page_log_drain(mt_cpu *c)
     if (!n)
         return;
     f->nlog = 0; /* (the live pair is disarmed while entries wait: other is 1) */
-    const uint64_t *stamp = c->pf_log.stamp, *word = c->pf_log.word;
+    const uint64_t *stamp = c->pf_log.stamp, *word = c->pf_log.word, *ord = f->log_ords ? c->pf_log.ord : NULL;
     for (uint32_t i = 0; i < n;) {
         const uint64_t page = (word[i] >> 8) & CPU_PF_PAGE;
         if (page == f->other) { /* a step of the armed alternation */
@@ -428,7 +417,7 @@ void cpu_page_log_drain(mt_cpu *c)
             page_log_pend(c);
         f->other = 1;
         uint64_t pair[2] = {UINT64_MAX, UINT64_MAX}; /* the sink's wish, if any */
-        i += f->sink(f->sink_ctx, &stamp[i], &word[i], n - i, pair);
+        i += f->sink(f->sink_ctx, &stamp[i], &word[i], ord ? &ord[i] : NULL, n - i, pair);
         f->last = (word[i - 1] >> 8) & CPU_PF_PAGE;
         f->last_stamp = stamp[i - 1];
         if (pair[0] != UINT64_MAX)
@@ -797,8 +786,8 @@ static inline uint64_t filter_fetch_word(const mt_dpage *dp, const mt_dinsn *n)
  * holds it; else the next run's entry or the stop's event path hears that fetch).  Then the run
  * goes on (true); false: the access leaves the run for the listener (the log is full). */
 static inline __attribute__((always_inline)) bool filter_data_log(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
-                                                                  uint64_t cycle, uint64_t pa, unsigned size,
-                                                                  int write, int kind)
+                                                                  uint64_t cycle, uint64_t instret, uint64_t pa,
+                                                                  unsigned size, int write, int kind)
 {
     const uint64_t at = cycle - (uint64_t)(d->run_cost - c->op_cost[d->op]) + c->stamp_offset;
     const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
@@ -806,6 +795,12 @@ static inline __attribute__((always_inline)) bool filter_data_log(mt_cpu *c, con
     const bool back = (c->pf.kinds & 1) && d->run_insns > 1 && n->op != OP_BREAK && dp->pa != page;
     if (!cpu_page_log_room(c, at, 1u + back))
         return false;
+    if (c->pf.log_ords) { /* the data access's (d fetched: SAVE()'s instret), then the fetch back's */
+        const uint64_t o = cpu_filter_ordinal_at(c, instret - (d->run_insns - 1u));
+        c->pf_log.ord[c->pf.nlog] = o;
+        if (back)
+            c->pf_log.ord[c->pf.nlog + 1] = o + 1;
+    }
     bool settle = cpu_page_log_append(c, at, cpu_filter_pack(pa, size, write, kind), page);
     if (back)
         settle |= cpu_page_log_append(c, at + 1, filter_fetch_word(dp, n), dp->pa);
@@ -815,12 +810,12 @@ static inline __attribute__((always_inline)) bool filter_data_log(mt_cpu *c, con
 }
 
 static inline __attribute__((always_inline)) bool filter_data_step(mt_cpu *c, const mt_dpage *dp, const mt_dinsn *d,
-                                                                   uint64_t cycle, uint64_t pa, unsigned size,
-                                                                   int write, int kind)
+                                                                   uint64_t cycle, uint64_t instret, uint64_t pa,
+                                                                   unsigned size, int write, int kind)
 {
     mt_page_filter *f = &c->pf;
     if ((pa & CPU_PF_PAGE) != f->other) /* also when no alternation is armed */
-        return f->sink && filter_data_log(c, dp, d, cycle, pa, size, write, kind);
+        return f->sink && filter_data_log(c, dp, d, cycle, instret, pa, size, write, kind);
     const uint64_t at = cycle - (uint64_t)(d->run_cost - c->op_cost[d->op]);
     const mt_dinsn *n = (const mt_dinsn *)((const char *)d + d->step);
     /* the next instruction of the run is fetched at at + 1 unless it is the stop (OP_BREAK) the

@@ -248,8 +248,14 @@ static inline void cpu_sampler_append(cpu_sampler *smp, const mt_access *a)
  * replayed through this filter's own rules (the pair's steps, listener_call's order) before the
  * listener hears anything else or the filter decides on an access outside it, so the sink hears
  * the calls the listener would have heard, in the same order, with the same stamps. */
-typedef uint32_t (*cpu_page_sink)(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n,
-                                  uint64_t pair[2]);
+typedef uint32_t (*cpu_page_sink)(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                                  uint32_t n, uint64_t pair[2]);
+/* cpu_set_page_sink's options: the sink is given each logged change's cpu_filter_ordinal (ord[j],
+ * what a listener would read as it hears the change live; else ord is NULL), and it never asks
+ * for the alternation pair (so the log is not replayed early on an alternation for it to arm one:
+ * cpu_page_log_append) */
+#define CPU_SINK_ORDINALS 1u
+#define CPU_SINK_NO_PAIR 2u
 #define CPU_PF_LOG 256
 typedef struct {
     uint32_t kinds;      /* 1 << kind of the accesses filtered (0: no filter) */
@@ -280,12 +286,18 @@ typedef struct {
      * (lib/mt_reduce: after its third step) has it armed, and the steps are held, not logged */
     uint64_t log_prev;
     uint32_t log_alts;
+    uint32_t log_settle; /* that third return (3), or UINT32_MAX: the sink never arms the pair */
+    bool log_ords;       /* the sink takes each entry's ordinal (CPU_SINK_ORDINALS) */
+    /* per kind, all ones when it is filtered, else 0 (cpu_filter_ordinal_at's masks, made at
+     * cpu_set_page_filter: two instructions a kind less at every logged change) */
+    uint64_t ord_mask[MT_KIND_COUNT];
 } mt_page_filter;
 
 /* The page log's entries: stamps and cpu_filter_pack words (apart from mt_page_filter, which
  * follows the listener from hart to hart by copy: the log is empty then). */
 typedef struct {
     uint64_t stamp[CPU_PF_LOG], word[CPU_PF_LOG];
+    uint64_t ord[CPU_PF_LOG]; /* with CPU_SINK_ORDINALS only */
 } cpu_page_log_buf;
 
 /* A held step's address, size, kind and R/W in one word (mt_access has them in 4 fields). */
@@ -545,13 +557,15 @@ void cpu_page_filter_flush(mt_cpu *cpu);
  * hears the page changes the filter would hand the listener (access j: stamp[j] and the
  * cpu_filter_pack word[j], filtered kinds, core tap), in order, possibly late: so only for a
  * listener that is never due (it would answer UINT64_MAX to each) and reads no CPU state when it
- * hears one (cpu_filter_ordinal, the cycle).  It returns how many it took, m >= 1: all n, or
+ * hears one (the cycle; cpu_filter_ordinal only through ord[j], with CPU_SINK_ORDINALS, which the
+ * interpreter computes as it logs the change).  `opts`: CPU_SINK_ORDINALS, CPU_SINK_NO_PAIR (then
+ * it never sets pair).  It returns how many it took, m >= 1: all n, or
  * fewer when after access m - 1 it wants the alternation pair armed, as cpu_page_filter_pair(
  * pair[0], pair[1]) from inside the listener would: then it sets pair (the caller's UINT64_MAX
  * says no wish), and the replay arms it before it goes on.  pair NULL: no wish is asked (the held
  * steps, after which the pair is disarmed anyway), it takes all n.  It must not change the
  * listener, the filter or the sink. */
-void cpu_set_page_sink(mt_cpu *cpu, cpu_page_sink fn, void *ctx);
+void cpu_set_page_sink(mt_cpu *cpu, cpu_page_sink fn, void *ctx, unsigned opts);
 /* Replays the page log to the sink (mt_page_filter), if anything waits in it. */
 void cpu_page_log_drain(mt_cpu *cpu);
 /* The number of accesses of the filtered kinds (core tap) so far, all harts of the listener's
@@ -560,6 +574,23 @@ void cpu_page_log_drain(mt_cpu *cpu);
  * next one.  A listener that counts accesses (the spatial recorder's `trace.accesses`) adds the
  * difference between two it hears, less one: the repeats of the page the filter kept from it. */
 uint64_t cpu_filter_ordinal(const mt_cpu *cpu);
+/* cpu_filter_ordinal with `instret` for cpu->instret: inside the interpreter's run, whose locals
+ * are ahead of the hart's fields (the page log's ordinals) */
+static inline __attribute__((always_inline)) uint64_t cpu_filter_ordinal_at(const mt_cpu *c, uint64_t instret)
+{
+    /* a fetch per instruction retired or trapped after its fetch, and the second halves of
+     * straddling ones (access_count[MT_KIND_FETCH]); the other kinds as counted. Masks instead
+     * of a loop of tests: the spatial recorder asks at every page change. */
+    const uint64_t *m = c->pf.ord_mask;
+    uint64_t n = c->pf.ord_off + ((instret + c->fetch_traps + c->access_count[MT_KIND_FETCH]) & m[MT_KIND_FETCH]);
+    _Static_assert(MT_KIND_FETCH == 0, "the loop below starts after the fetch kind");
+    /* unrolled: at -O2 the loop's count and branch were half its cost (47 host instructions a
+     * call, callgrind of the spatial Linux run, 5.4 M calls at 10^7 instructions) */
+#pragma GCC unroll 8
+    for (unsigned k = 1; k < MT_KIND_COUNT; k++)
+        n += c->access_count[k] & m[k];
+    return n;
+}
 /* The same reports, appended to `batch` (ram.h) instead of one call each. */
 void cpu_set_page_batch(mt_cpu *cpu, struct ram_page_batch *batch, unsigned granule_shift);
 /* Recomputes next_due / next_event after any change of listener, observer, timer or limit. */
@@ -631,13 +662,17 @@ static inline __attribute__((always_inline)) bool cpu_page_log_append(mt_cpu *cp
     cpu->pf_log.stamp[f->nlog] = stamp;
     cpu->pf_log.word[f->nlog++] = word;
     f->last = page;
-    return alts >= 3;
+    return alts >= f->log_settle;
 }
-/* An access the filter wants and does not hold as a step: logged when it can be (true). */
-static inline bool cpu_page_log(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind, uint64_t stamp)
+/* An access the filter wants and does not hold as a step: logged when it can be (true).
+ * `instret`: the instructions retired before it, as cpu_filter_ordinal_at takes them. */
+static inline bool cpu_page_log(mt_cpu *cpu, uint64_t pa, unsigned size, int write, int kind, uint64_t stamp,
+                                uint64_t instret)
 {
     if (!cpu_page_log_room(cpu, stamp, 1))
         return false;
+    if (cpu->pf.log_ords)
+        cpu->pf_log.ord[cpu->pf.nlog] = cpu_filter_ordinal_at(cpu, instret);
     if (cpu_page_log_append(cpu, stamp, cpu_filter_pack(pa, size, write, kind), pa & CPU_PF_PAGE))
         cpu_page_log_drain(cpu);
     return true;

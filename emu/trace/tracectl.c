@@ -541,6 +541,7 @@ typedef struct {
 
 /* --trace-all's batch (16 bytes a sample): small enough to stay in the first-level cache */
 #define ALL_BATCH 1024u
+#define SP_BATCH 1024u
 
 struct trace_session {
     struct trace_options o;
@@ -556,6 +557,12 @@ struct trace_session {
     mt_spatial sp;    /* --trace-mode spatial (red_w, red_started, red_failed shared) */
     bool sp_init;
     bool sp_last_in;  /* the last access the recorder heard went into the spatial filter */
+    /* the spatial filter's records not yet encoded (after the first, which opens the section: the
+     * filter's buffer, mt_spatial_set_buffer): encoded SP_BATCH at a time by mt_writer_samples,
+     * whose loop keeps the compressor's state in registers (the bytes are those of one
+     * mt_writer_sample per record: lib/mt_swenc.c); handed over when full and at
+     * mt_spatial_finish, before the trailer (nothing else writes to red_w meanwhile) */
+    mt_access_rec sp_buf[SP_BATCH];
     bool all_started;
     bool all_failed; /* a --trace-all write failed: the run was stopped for it */
     uint64_t all_samples, all_markers;
@@ -809,17 +816,22 @@ static bool sp_access(struct trace_session *s, const mt_access *a)
 
 /* The spatial filter's sink: red_record once the section is open and nothing failed, with the
  * first record's and a failure's work out of the way (a Linux run has a record per 2 accesses). */
-static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+static void sp_flush(void *ctx, const mt_access_rec *r, uint32_t n)
 {
     struct trace_session *s = ctx;
-    if (!s->red_started || s->red_failed) {
-        red_record(ctx, cycle, page, rw, mask);
-        return;
-    }
-    if (mt_writer_sample(s->red_w, cycle, page << 12 | mask, rw) != 0) {
+    if (!s->red_failed && mt_writer_samples(s->red_w, r, n) != 0) {
         s->red_failed = true;
         fprintf(stderr, "mtemu: --trace (spatial): %s\n", mt_writer_error(s->red_w));
     }
+}
+
+/* The spatial filter's sink until the section is open (the first record), then its buffer. */
+static void sp_record(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask)
+{
+    struct trace_session *s = ctx;
+    red_record(ctx, cycle, page, rw, mask);
+    if (s->red_started && !s->red_failed)
+        mt_spatial_set_buffer(&s->sp, s->sp_buf, SP_BATCH, sp_flush);
 }
 
 /* The CPU's page filter kept n repeats of the last access's page from the spatial recorder: they
@@ -869,10 +881,11 @@ static bool red_only_access(void *ctx, const mt_access *a)
 
 /* red_only_access for a run of page changes (the CPU's page log, tracedev_recorder.page_batch):
  * the filter's own batch, which stops where red_only_access would arm the pair. */
-static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n, uint64_t pair[2],
-                               bool *ok)
+static uint32_t red_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                               uint64_t *ord_last, uint32_t n, uint64_t pair[2], bool *ok)
 {
     struct trace_session *s = ctx;
+    (void)ord, (void)ord_last; /* (no skipped) */
     uint64_t p[2];
     const uint32_t m = (uint32_t)mt_reduce_access_run(&s->red, stamp, word, n, 8, s->ram_base, s->ram_end,
                                                       pair ? p : NULL);
@@ -897,6 +910,21 @@ static bool sp_only_access(void *ctx, const mt_access *a)
     if (s->sp_last_in)
         mt_spatial_access(&s->sp, a->cycle, a->addr, a->write);
     return !s->red_failed;
+}
+
+/* sp_only_access for a run of page changes (the CPU's page log, tracedev_recorder.page_batch),
+ * with sp_skipped's count of the repeats between them from their ordinals. */
+static uint32_t sp_only_pages(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                              uint64_t *ord_last, uint32_t n, uint64_t pair[2], bool *ok)
+{
+    struct trace_session *s = ctx;
+    (void)pair;
+    int in = s->sp_last_in;
+    mt_spatial_access_run(&s->sp, stamp, word, ord, n, 8, s->ram_base, s->ram_end, ord_last, &in);
+    s->sp_last_in = in;
+    /* a write error stops the hart after the run (sp_record, then red_record, write nothing more) */
+    *ok = !s->red_failed;
+    return n;
 }
 
 static bool all_marker(void *ctx, uint64_t cycle, uint32_t value)
@@ -1153,7 +1181,9 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                                                                                  : rec_access,
                              .marker = all_marker,
                              .access_batch = s->all && !filtered ? all_batch : NULL,
-                             .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages : NULL,
+                             .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages
+                                           : s->sp_init && !s->all && !s->red_init && !s->ured_init ? sp_only_pages
+                                                                                                    : NULL,
                              .page_changes = (s->red_init || s->ured_init || s->sp_init) && !s->all,
                              .skipped = s->sp_init ? sp_skipped : NULL};
     tracedev_init(&s->dev, &be, s->all || filtered ? &rec : NULL);
@@ -1300,7 +1330,7 @@ int trace_session_finish(struct trace_session *s, char *err, size_t errlen)
         char trl[512];
         size_t tn = 0;
         if (s->sp_init) {
-            mt_spatial_finish(&s->sp);
+            mt_spatial_finish(&s->sp); /* (and its buffer to sp_flush) */
             tn = (size_t)snprintf(trl, sizeof trl, "trace.accesses=%" PRIu64 "\ntrace.spatial_final_rates=", s->sp.accesses);
             for (unsigned i = 0; i < MT_SPATIAL_SIZES && tn < sizeof trl; i++)
                 tn += (size_t)snprintf(trl + tn, sizeof trl - tn, "%s%" PRIu32, i ? "," : "", s->sp.rate[i]);

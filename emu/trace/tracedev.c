@@ -185,10 +185,11 @@ static uint64_t buffered_listener(void *ctx, const mt_access *a)
 
 /* The CPU's page sink (cpu_set_page_sink) while recorder_alone holds: recorder_only_listener for
  * a run of page changes, the recorder's own batch (rec.page_batch) in one call. */
-static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n,
-                                   uint64_t pair[2])
+static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                                   uint32_t n, uint64_t pair[2])
 {
     mt_tracedev *d = ctx;
+    (void)ord; /* (not asked for: CPU_SINK_ORDINALS is the counted sink's) */
     if (d->failed)
         return n;
     uint32_t j = 0; /* one per cycle (recorder_hears); the log's stamps increase */
@@ -199,7 +200,39 @@ static uint32_t recorder_page_sink(void *ctx, const uint64_t *stamp, const uint6
     if (j == n)
         return n;
     bool ok = true;
-    const uint32_t m = j + d->rec.page_batch(d->rec.ctx, stamp + j, word + j, n - j, pair, &ok);
+    const uint32_t m = j + d->rec.page_batch(d->rec.ctx, stamp + j, word + j, NULL, NULL, n - j, pair, &ok);
+    d->rec_last = stamp[m - 1] + 1;
+    d->rec_accesses += m - j;
+    if (!ok)
+        fail(d);
+    return m;
+}
+
+static void rec_skipped(mt_tracedev *d, uint64_t ord);
+
+/* The CPU's page sink while recorder_alone holds, for a recorder that counts the repeats kept from
+ * it (rec.skipped): recorder_page_sink with each change's ordinal as it came (ord[j],
+ * cpu_filter_ordinal then: what recorder_hears would read live), which the recorder's batch uses
+ * as rec_skipped would.  The log's stamps increase, so only its first entries can fall in a cycle
+ * already used (those are not heard, but their ordinals count, as in recorder_hears).  The
+ * recorder arms no pair. */
+static uint32_t recorder_counted_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                                      uint32_t n, uint64_t pair[2])
+{
+    mt_tracedev *d = ctx;
+    (void)pair;
+    if (d->failed)
+        return n;
+    uint32_t j = 0;
+    while (j < n && stamp[j] < d->rec_last) {
+        rec_skipped(d, ord[j]);
+        d->collisions++;
+        j++;
+    }
+    if (j == n)
+        return n;
+    bool ok = true;
+    const uint32_t m = j + d->rec.page_batch(d->rec.ctx, stamp + j, word + j, ord + j, &d->rec_ord, n - j, NULL, &ok);
     d->rec_last = stamp[m - 1] + 1;
     d->rec_accesses += m - j;
     if (!ok)
@@ -230,9 +263,11 @@ void tracedev_rearm(mt_tracedev *d)
         d->rec_ord = cpu_filter_ordinal(d->cpu) - 1; /* the next access is heard: nothing skipped */
     }
     /* the page log (cpu_set_page_sink) for the recorder alone: never due, it reads no CPU state
-     * without rec.skipped (which asks for the access's ordinal) */
+     * (with rec.skipped, the accesses' ordinals are logged for it) */
     if (d->rec.page_batch && !d->rec.skipped && !d->pipe && kinds && recorder_alone(d))
-        cpu_set_page_sink(d->cpu, recorder_page_sink, d);
+        cpu_set_page_sink(d->cpu, recorder_page_sink, d, 0);
+    else if (d->rec.page_batch && d->rec.skipped && !d->pipe && kinds && recorder_alone(d))
+        cpu_set_page_sink(d->cpu, recorder_counted_sink, d, CPU_SINK_ORDINALS | CPU_SINK_NO_PAIR);
     recorder_kinds(d);
     if (buffered && !d->pipe)
         cpu_set_access_buf(d->cpu, &d->abuf);

@@ -71,14 +71,20 @@ typedef struct {
      * when full, before a register write (a MARKER's place in the stream), at a re-arm and at
      * tracedev_finish. */
     bool (*access_batch)(void *ctx, mt_access_rec *r, size_t n);
-    /* Optional, with page_changes and without skipped: the CPU's page log (cpu_set_page_sink)
-     * while the recorder alone hears the page changes: accesses j = 0..n-1 (stamp[j], and the
-     * cpu_filter_pack word[j]) as `access` would get them one by one; returns how many it took:
-     * all, or m >= 1 after the one after which it would call tracedev_page_pair (pair[0], pair[1]
-     * then set; the page log arms it; pair NULL: it does not ask).  *ok false: it failed (as
-     * `access` returning false). */
-    uint32_t (*page_batch)(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n, uint64_t pair[2],
-                           bool *ok);
+    /* Optional, with page_changes: the CPU's page log (cpu_set_page_sink) while the recorder alone
+     * hears the page changes: accesses j = 0..n-1 (stamp[j], and the cpu_filter_pack word[j]) as
+     * `access` would get them one by one; returns how many it took: all, or m >= 1 after the one
+     * after which it would call tracedev_page_pair (pair[0], pair[1] then set; the page log arms
+     * it; pair NULL: it does not ask), or after one at which it failed (*ok false, as `access`
+     * returning false).
+     * With skipped too, the recorder must read no CPU state when it hears an access and never
+     * call tracedev_page_pair (it is given no pair), and it counts the repeats kept from it
+     * itself: ord[j] is access j's cpu_filter_ordinal as it came (what `skipped`'s caller reads
+     * live), *ord_last the ordinal of the access it heard before (it leaves the last one taken
+     * there); the repeats before access j are ord[j] - *ord_last - 1, as `skipped` would hear.
+     * Without skipped, ord and ord_last are NULL. */
+    uint32_t (*page_batch)(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord,
+                           uint64_t *ord_last, uint32_t n, uint64_t pair[2], bool *ok);
 } tracedev_recorder;
 
 typedef struct mt_tracedev {

@@ -56,8 +56,9 @@ bench-trace: $(BIN)/mtemu $(TRACE_E2E_ELFS) $(BUILD)/tests/mispredict $(FWBUILD)
 	BUILD=$(BUILD) BIN=$(BIN) FWBUILD=$(FWBUILD) sh tests/e2e/trace-bench.sh
 BENCH_STEPS += bench-trace
 
-# test_tracectl drives --trace-unit=both, so it links the RTL (overrides tests/unit's rule).
-$(BUILD)/tests/test_tracectl: $(OBJ)/tests/unit/test_tracectl.o $(EMU_A) $(RTL_FST_A) $(MT_A)
+# test_tracectl drives --trace-unit=both, so it links the RTL (overrides tests/unit's rule);
+# test_emu_spatial_log drives a trace session, whose library refers to the RTL too.
+$(BUILD)/tests/test_tracectl $(BUILD)/tests/test_emu_spatial_log: $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(EMU_A) $(RTL_FST_A) $(MT_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(CMOCKA_LIBS) $(RTL_FST_LIBS) $(LDLIBS)
 # The online truth (--metapage-sim alone: the observed interpreter) hears what the recorders hear

@@ -70,8 +70,10 @@ static uint64_t live_listener(void *ctx, const mt_access *a)
 }
 
 /* The sink: the same recorder on a run (tracectl's red_only_pages). */
-static uint32_t log_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, uint32_t n, uint64_t pair[2])
+static uint32_t log_sink(void *ctx, const uint64_t *stamp, const uint64_t *word, const uint64_t *ord, uint32_t n,
+                         uint64_t pair[2])
 {
+    assert_null(ord); /* not asked for */
     heard *h = ctx;
     uint64_t p[2];
     const uint32_t m = (uint32_t)mt_reduce_access_run(&h->red, stamp, word, n, 8, RAM_LO, RAM_HI, pair ? p : NULL);
@@ -118,7 +120,7 @@ static void run(const acc *s, size_t n, bool logged, heard *h, uint64_t budget, 
     cpu_set_listener(cpu[0], live_listener, h, UINT64_MAX);
     cpu_set_page_filter(cpu[0], 1u << MT_KIND_FETCH | 1u << MT_KIND_LOAD | 1u << MT_KIND_STORE);
     if (logged)
-        cpu_set_page_sink(cpu[0], log_sink, h);
+        cpu_set_page_sink(cpu[0], log_sink, h, 0);
     *nlogged = 0;
     for (size_t i = 0; i < n; i++) {
         mt_cpu *c = cpu[t];
@@ -135,7 +137,7 @@ static void run(const acc *s, size_t n, bool logged, heard *h, uint64_t budget, 
             /* the interpreter's fast path (FILTER_FETCH): a step, else logged, else live */
             if (cpu_filter_step(c, s[i].pa, size, s[i].write, s[i].kind, s[i].stamp))
                 continue;
-            if (cpu_page_log(c, s[i].pa, size, s[i].write, s[i].kind, s[i].stamp)) {
+            if (cpu_page_log(c, s[i].pa, size, s[i].write, s[i].kind, s[i].stamp, c->instret)) {
                 ++*nlogged;
                 continue;
             }

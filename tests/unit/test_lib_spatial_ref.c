@@ -5,7 +5,9 @@
  * Records (cycle, page, R/W, mask), the final rates, doublings and every count must be equal, on
  * random streams and on adversarial ones: rates doubling mid-stream (tiny bitmaps and
  * thresholds), pages that share a memo slot, metapages whose hashes share their bitmap bit,
- * pages at the ends of RAM and of the 56-bit address space, alternations and cycles of pages. */
+ * pages at the ends of RAM and of the 56-bit address space, alternations and cycles of pages.
+ * Each stream also goes through mt_spatial_access_run as the CPU's page log hands it over, the
+ * records through the filter's buffer (compare_run). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +116,97 @@ static void plain_access(plain *p, uint64_t cycle, uint64_t addr, unsigned rw)
 
 /* ---- the comparison ------------------------------------------------------------------------ */
 
+static uint64_t rng(uint64_t *s);
+
+/* mt_spatial_set_buffer's flush: the records as the sink would have had them. */
+static void recs_flush(void *ctx, const mt_access_rec *r, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j++)
+        recs_push(ctx, (rec){.cycle = r[j].cycle, .page = (r[j].addr_rw & ~MT_ACCESS_REC_WRITE) >> 12,
+                             .rw = (unsigned)(r[j].addr_rw >> 63), .mask = (unsigned)(r[j].addr_rw & 0xfff)});
+}
+
+/* The stream as the CPU's page log hands it to mt_spatial_access_run (the recorder's sp_only_pages):
+ * accesses outside [lo, hi) put in between (a device, the boot ROM: neither recorded nor counted,
+ * nor the repeats of their page after them), then only the changes of 4 KiB page of that whole
+ * stream, each with its ordinal in it, in runs of 1..40, the records through a buffer of `cap`;
+ * at the end the repeats after the last change, as the recorder's finish counts them
+ * (mt_spatial_repeats).  Records and counts must be the plain definition's on the stream's own
+ * accesses inside [lo, hi), one by one (the top pages of the 56-bit space, which some streams
+ * use, are outside too). */
+static void compare_run(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2m, uint32_t max, uint32_t cap)
+{
+    const uint64_t lo = 0, hi = (UINT64_C(1) << 56) - (UINT64_C(1) << 24); /* the top 4096 pages: outside */
+    uint64_t seed = n ^ rate, *cyc = malloc(3 * n * sizeof *cyc), *word = malloc(3 * n * sizeof *word),
+             *ord = malloc(3 * n * sizeof *ord);
+    assert_true(cyc && word && ord);
+    size_t m = 0, k = 0;                        /* changes; accesses of the whole stream */
+    const uint64_t base = 1000 + rng(&seed) % 1000; /* the ordinal of the whole stream's first access */
+    uint64_t last = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned outside = rng(&seed) % 16 == 0 ? 1 + (unsigned)(rng(&seed) % 3) : 0;
+        const uint64_t opage = (hi >> 12) + rng(&seed) % 3;
+        for (unsigned o = 0; o <= outside; o++) { /* the outside ones (repeats of one page), then addr[i] */
+            const uint64_t a = o < outside ? opage << 12 | (rng(&seed) & 0xff8) : addr[i] & ((UINT64_C(1) << 56) - 1);
+            const uint64_t page = a >> 12;
+            if (page != last) {
+                cyc[m] = o < outside ? 2 * i : 2 * i + 1; /* (one change of the outside page a group) */
+                word[m] = a << 8 | (o < outside ? 0 : addr[i] >> 63);
+                ord[m++] = base + k;
+                last = page;
+            }
+            k++;
+        }
+    }
+    static plain q;
+    const plain *p = &q;
+    plain_init(&q, rate, log2m, max);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t a = addr[i] & ((UINT64_C(1) << 56) - 1);
+        if (a >= lo && a < hi)
+            plain_access(&q, 2 * i + 1, addr[i], (unsigned)(addr[i] >> 63));
+    }
+    plain_replay(&q);
+    static mt_spatial s;
+    recs got = {0};
+    mt_access_rec *buf = malloc(cap * sizeof *buf);
+    assert_non_null(buf);
+    assert_int_equal(mt_spatial_init_rule(&s, rate, log2m, max, recs_sink, &got), 0);
+    mt_spatial_set_buffer(&s, buf, cap, recs_flush);
+    uint64_t ord_last = base - 1;
+    int in = 0;
+    for (size_t j = 0; j < m;) {
+        const size_t r = 1 + rng(&seed) % 40, take = r < m - j ? r : m - j;
+        assert_int_equal(mt_spatial_access_run(&s, cyc + j, word + j, ord + j, take, 8, lo, hi, &ord_last, &in), take);
+        j += take;
+    }
+    if (in)
+        mt_spatial_repeats(&s, base + k - ord_last - 1);
+    mt_spatial_finish(&s);
+    if (got.n != p->out.n)
+        fail_msg("run, rate %u rule %u/%u cap %u: %zu records, the definition %zu", rate, log2m, max, cap, got.n,
+                 p->out.n);
+    for (size_t j = 0; j < got.n; j++) {
+        const rec *a = &got.r[j], *b = &p->out.r[j];
+        if (a->cycle != b->cycle || a->page != b->page || a->rw != b->rw || a->mask != b->mask)
+            fail_msg("run, rate %u rule %u/%u cap %u: record %zu differs", rate, log2m, max, cap, j);
+    }
+    assert_int_equal(s.records, p->records);
+    assert_int_equal(s.accesses, p->accesses);
+    assert_int_equal(s.alt_skipped, p->alt_skipped);
+    for (unsigned i = 0; i < MT_SPATIAL_SIZES; i++) {
+        assert_int_equal(s.rate[i], p->ctr[i].rate);
+        assert_int_equal(s.kept[i], p->kept[i]);
+    }
+    free(got.r);
+    free(q.out.r);
+    q.out = (recs){0};
+    free(buf);
+    free(cyc);
+    free(word);
+    free(ord);
+}
+
 /* One stream through both at base rate `rate` and rule (log2m, max); 1 if all agree. */
 static void compare(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2m, uint32_t max)
 {
@@ -148,6 +241,9 @@ static void compare(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2
         assert_int_equal(s.ctr[i].count, p.ctr[i].count);
         assert_memory_equal(s.ctr[i].map, p.ctr[i].map, sizeof p.ctr[i].map);
     }
+    static const uint32_t caps[] = {1, 7, 1024};
+    static unsigned calls;
+    compare_run(addr, n, rate, log2m, max, caps[calls++ % 3]);
     free(got.r);
     free(p.out.r);
     p.out = (recs){0};
@@ -155,6 +251,8 @@ static void compare(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2
 
 static uint64_t rng(uint64_t *s)
 {
+    if (!*s)
+        *s = 0x9e37; /* (compare_run's seed may be 0) */
     *s ^= *s << 13;
     *s ^= *s >> 7;
     *s ^= *s << 17;

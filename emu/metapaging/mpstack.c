@@ -83,10 +83,12 @@ struct mpstack {
     uint64_t share_by_clz[32];
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
-    /* scan's test for sharing an active size: 2^rel of the largest size (every one active),
-     * and, by the leading zeros of an xor found below it, 2^rel of the largest size the two
-     * units do not share (the largest still active after it) */
-    uint64_t top_limit, limit_by_clz[32];
+    /* scan's test for sharing an active size: 2^rel - 1 of the largest size (every one active),
+     * the largest xor of two units in one of its metapages, and, by the leading zeros of an xor
+     * found at or below it, 2^rel - 1 of the largest size the two units do not share (the
+     * largest still active after it).  32 bits (rel <= 32), so the walk compares the xor as it
+     * is, without widening it. */
+    uint32_t top_xor_max, xor_max_by_clz[32];
     bool started;
     struct level lv[MPSTACK_MAX_SIZES];
     int n;
@@ -189,10 +191,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     if (L->K < 2 && L->one)
         t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
     st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
-    st->top_limit = UINT64_C(1) << rel_shift;
+    st->top_xor_max = (uint32_t)((UINT64_C(1) << rel_shift) - 1);
     for (unsigned c = 0; c < 32; c++)
         if (rel_shift < 32 - c)
-            st->limit_by_clz[c] = UINT64_C(1) << rel_shift;
+            st->xor_max_by_clz[c] = (uint32_t)((UINT64_C(1) << rel_shift) - 1);
     /* units whose xor is b = 32 - c bits long share the metapages of the sizes with rel >= b */
     for (unsigned c = 0; c < 32; c++)
         if (rel_shift >= 32 - c)
@@ -225,34 +227,40 @@ static uint32_t bit_prefix(const struct level *L, uint32_t i)
 }
 
 /* The time line is full: renumber the live entries 1..live in order (growing the line while
- * more than half of it would be live); no time is dead then.  Amortised O(1) per push. */
+ * more than half of it would be live); no time is dead then.  Amortised O(1) per push.  In
+ * place when the line keeps its length (the common case: a size with a few live metapages
+ * renumbers every cap - live pushes, and an allocation and a free each time cost more than the
+ * renumbering): a live time t moves to t2 <= t, so owner[t2] is written only after owner[t] was
+ * read, and no left equals a time the loop has still to read (each is t2 <= t). */
 static void compact(struct level *L)
 {
     uint32_t cap = L->cap;
     while ((uint64_t)L->live * 2 > cap)
         cap *= 2;
-    uint32_t *owner = calloc((size_t)cap + 1, sizeof *owner);
-    uint32_t *bit = cap != L->cap ? calloc((size_t)cap + 1, sizeof *bit) : L->bit;
-    if (!owner || !bit) {
-        fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
-        exit(1);
-    }
-    if (bit == L->bit) /* no time is dead after renumbering */
+    uint32_t *owner = L->owner, *bit = L->bit;
+    if (cap != L->cap) {
+        owner = realloc(L->owner, ((size_t)cap + 1) * sizeof *owner);
+        if (owner)
+            L->owner = owner;
+        bit = calloc((size_t)cap + 1, sizeof *bit);
+        if (!owner || !bit) {
+            fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
+            exit(1);
+        }
+        free(L->bit);
+        L->bit = bit;
+        L->cap = cap;
+    } else { /* no time is dead after renumbering */
         memset(bit, 0, ((size_t)cap + 1) * sizeof *bit);
+    }
     uint32_t t2 = 0;
     for (uint32_t t = 1; t <= L->now; t++) {
-        uint32_t m = L->owner[t];
+        uint32_t m = owner[t];
         if (L->st[m].left == t) {
             owner[++t2] = m;
             L->st[m].left = t2;
         }
     }
-    free(L->owner);
-    L->owner = owner;
-    if (bit != L->bit)
-        free(L->bit);
-    L->bit = bit;
-    L->cap = cap;
     L->now = t2;
 }
 
@@ -472,30 +480,31 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint32_t k = 0, fill = st->fill;
     st->unit[fill] = u; /* the sentinel: the walk ends at u, in the filter or at its end */
     /* The active sizes are the smallest ones (sharing is a prefix of the largest), so an entry
-     * shares some active size iff it shares the largest active one: iff its xor with u is below
-     * that size's 2^rel.  Most entries do not: for them sa = 0, so active and g stay and the
+     * shares some active size iff it shares the largest active one: iff its xor with u is at
+     * most that size's 2^rel - 1 (xor_max).  Most entries do not: for them sa = 0, so active and g stay and the
      * entry moves unchanged; only the others (at most one per size, and u itself) take the
      * leading-zeros tables.  Such an entry deactivates exactly the sizes with rel >= bitlen(x),
-     * all of them active before it (x < limit), so the largest active size after it is the
+     * all of them active before it (x <= xor_max), so the largest active size after it is the
      * largest with rel < bitlen(x) (lane 0, rel 0, stays active until x = 0). */
-    uint64_t limit = st->top_limit;
+    uint32_t xor_max = st->top_xor_max;
+    /* active's first field alone (below 2^MPSTACK_MAX_SIZES): the common step indexes spread
+     * with a 32-bit and, which needs no widening */
+    uint32_t active_first = (uint32_t)FIELD(active, F_SHIFT);
     for (;; k++) {
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
-        uint64_t e, sa = 0;
-        if (__builtin_expect(x < limit, 0)) { /* 13 % of the Linux walk's steps */
+        uint64_t e = st->ent[k], sa = 0;
+        if (__builtin_expect(x <= xor_max, 0)) { /* 13 % of the Linux walk's steps */
             if (!x)
                 break;
             unsigned c = (unsigned)__builtin_clz(x);
-            e = st->ent[k];
             sa = active & st->share_by_clz[c];
             active ^= sa;
+            active_first = (uint32_t)FIELD(active, F_SHIFT);
             g |= e & sa;
-            limit = st->limit_by_clz[c];
-        } else {
-            e = st->ent[k];
+            xor_max = st->xor_max_by_clz[c];
         }
-        acc += st->spread[(uint16_t)(e & active)];
+        acc += st->spread[(uint32_t)e & active_first];
         st->unit[k] = cu;
         st->ent[k] = ce;
         cu = unit;

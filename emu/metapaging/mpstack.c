@@ -418,12 +418,16 @@ static inline void settle_swaps(struct mpstack *st)
  * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
  * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
  * the lanes where u and the old front share their metapage, x3). */
-/* The lane whose top bit (6 i + 5) is at a bit position (the others unused): a load instead of
- * the division by six. */
-static const uint8_t lane_of_top_bit[64] = {
-    [5] = 0, [11] = 1, [17] = 2, [23] = 3, [29] = 4, [35] = 5, [41] = 6, [47] = 7, [53] = 8, [59] = 9,
+/* By the bit position of a lane's top bit (6 i + 5; the others unused): the lane's bit in a lane
+ * mask (low half) and the byte offset of its level, lv[i] (high half).  One load where the
+ * division by six, 1 << i and the scaling of i took a dozen instructions. */
+#define LANE_INFO(i) ((uint32_t)(i) * (uint32_t)sizeof(struct level) << 16 | 1u << (i))
+static const uint32_t lane_info_of_top_bit[64] = {
+    [5] = LANE_INFO(0),  [11] = LANE_INFO(1), [17] = LANE_INFO(2), [23] = LANE_INFO(3),
+    [29] = LANE_INFO(4), [35] = LANE_INFO(5), [41] = LANE_INFO(6), [47] = LANE_INFO(7),
+    [53] = LANE_INFO(8), [59] = LANE_INFO(9),
 };
-_Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_of_top_bit's table");
+_Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_info_of_top_bit's table");
 
 static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
                                                       bool is_write, uint64_t acc, uint64_t g,
@@ -435,11 +439,13 @@ static inline __attribute__((always_inline)) void land(struct mpstack *st, uint3
     uint16_t counted = 0;
     while (deeper) {
         unsigned bit = (unsigned)__builtin_ctzll(deeper); /* a lane's top bit: 6 i + 5 */
-        int i = lane_of_top_bit[bit];
+        uint32_t info = lane_info_of_top_bit[bit];
+        uint16_t lane = (uint16_t)info;
         deeper &= deeper - 1;
-        counted |= (uint16_t)(1u << i);
-        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (bit - (LANE_BITS - 1))) & LANE_MASK) + 1,
-                        (gp >> i) & 1, is_write);
+        counted |= lane;
+        count_in_filter((struct level *)((char *)st->lv + (info >> 16)), u,
+                        (uint32_t)((acc >> (bit - (LANE_BITS - 1))) & LANE_MASK) + 1,
+                        (gp & lane) != 0, is_write);
     }
     /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
      * the filter: it was used more recently). */

@@ -12,6 +12,8 @@
 #define STORED1 4u               /* written back by the one-metapage cache (C = 1) */
 #define HOST_STORED UINT32_MAX   /* stored_upto of a metapage the emulator itself wrote */
 #define NO_UNIT UINT32_MAX       /* an empty filter place (units are < UINT32_MAX - 1) */
+#define FIL_D 32                 /* struct level's fil: depths inside the filter, 0..31 */
+#define FIL_WB (FIL_D * FIL_D)
 #define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
 #define LANE_MASK 63u
 #define LANE_DEPTH_CAP (MPSTACK_FILTER + 1) /* filter depths: c_min above counts as this */
@@ -40,8 +42,7 @@ struct level {
     struct mp_state *st;
     size_t st_bytes;
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
-    /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
-     * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
+    /* counted uses below the filter at depth d = 1..K, deeper than K at K + 1 */
     uint64_t *hist;
     int64_t *wbdiff;         /* a difference array over C = 1..K+1: write-backs */
     /* uses by r, the largest C at which they read their metapage back (0: none): a use reads
@@ -55,9 +56,14 @@ struct level {
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
     uint32_t depths;         /* hist's, wbdiff's and rdhist's length: max(K, MPSTACK_FILTER) + 2 */
+    /* The counted uses inside the filter (d <= MPSTACK_FILTER < FIL_D): fil[d * FIL_D + r] by
+     * their depth d and r (rdhist's), and fil[FIL_WB + lo * FIL_D + d] those that wrote back
+     * (for C in [lo, d - 1], wbdiff's interval): one increment for what hist and rdhist took
+     * two, one for wbdiff's two, and one table pointer for three. */
+    uint64_t *fil;
     /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
      * which the compiler redid for every field it reloads (3 times a counted use) */
-    uint64_t pad_to_128[2];
+    uint64_t pad_to_128[1];
 };
 _Static_assert(sizeof(struct level) == 128, "struct level's padding");
 
@@ -124,6 +130,7 @@ static void level_free(struct level *L)
     free(L->hist);
     free(L->wbdiff);
     free(L->rdhist);
+    free(L->fil);
     free(L->bit);
     free(L->owner);
 }
@@ -161,6 +168,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->hist = calloc(L->depths, sizeof *L->hist);
     L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
     L->rdhist = calloc(L->depths, sizeof *L->rdhist);
+    L->fil = calloc(2 * FIL_WB, sizeof *L->fil);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -170,7 +178,8 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->bit || !L->owner || !spread) {
+    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->fil || !L->bit || !L->owner ||
+        !spread) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
@@ -293,7 +302,8 @@ static inline __attribute__((always_inline)) void count_use(struct level *L, str
 }
 
 /* A use at depth d (<= the filter's) of unit u's metapage at size L, deeper than c_min there:
- * its unapplied write first (pend), then counted. */
+ * its unapplied write first (pend), then counted as count_use would, in fil. */
+_Static_assert(MPSTACK_FILTER < FIL_D, "fil's rows");
 static inline __attribute__((always_inline)) void count_in_filter(struct level *L, uint32_t u,
                                                                  uint32_t d, bool pend,
                                                                  bool is_write)
@@ -303,7 +313,23 @@ static inline __attribute__((always_inline)) void count_in_filter(struct level *
         s->flags |= WRITTEN;
         s->maxd = 0;
     }
-    count_use(L, s, d, is_write); /* d <= MPSTACK_FILTER: within the arrays (docs/metapaging.md) */
+    uint64_t *fil = L->fil;
+    uint32_t hi = d - 1;
+    if (s->flags & WRITTEN) {
+        uint32_t lo = s->maxd > 1 ? s->maxd : 1;
+        if (lo <= hi) { /* (so lo < FIL_D) */
+            fil[FIL_WB + lo * FIL_D + d]++;
+            if (s->stored_upto != HOST_STORED && hi > s->stored_upto)
+                s->stored_upto = hi;
+        }
+    }
+    fil[d * FIL_D + (s->stored_upto < hi ? s->stored_upto : hi)]++;
+    if (is_write) {
+        s->flags |= WRITTEN;
+        s->maxd = 0;
+    } else if (d > s->maxd) {
+        s->maxd = d;
+    }
 }
 
 /* A use of metapage m, none of whose units is in the filter; `in_filter` = the metapages that
@@ -743,6 +769,17 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
         wb += L->wbdiff[c];
     for (uint32_t r = C; r < L->depths; r++)
         rd += (int64_t)L->rdhist[r];
+    /* the uses inside the filter: faults at d > C, backing reads at r >= C, write-backs at
+     * lo <= C < d */
+    for (uint32_t d = 1; d < FIL_D; d++)
+        for (uint32_t r = 0; r < FIL_D; r++) {
+            uint64_t n = L->fil[d * FIL_D + r];
+            faults += d > C ? n : 0;
+            rd += r >= C ? (int64_t)n : 0;
+        }
+    for (uint32_t lo = 1; lo <= C && lo < FIL_D; lo++)
+        for (uint32_t d = C + 1; d < FIL_D; d++)
+            wb += (int64_t)L->fil[FIL_WB + lo * FIL_D + d];
     /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;

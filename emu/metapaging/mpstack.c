@@ -80,10 +80,10 @@ struct mpstack {
     /* Read swaps of the two front units not applied yet (settle_swaps): unit[0] and unit[1] are
      * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */
     uint64_t swaps;
-    uint16_t all;      /* every lane */
+    uint32_t all;      /* every lane (lane masks are 32-bit in the code: no 16-bit moves) */
     uint64_t all3;     /* X3(all), kept: the scan and the rotation start from it */
-    uint16_t one;      /* lanes where C = 1 is asked for */
-    uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
+    uint32_t one;      /* lanes where C = 1 is asked for */
+    uint32_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
     /* lanes where two different units share their metapage, by the leading zeros of their xor
      * (x3) */
     uint64_t share_by_clz[32];
@@ -186,7 +186,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
         return -1;
     }
     int i = st->n++;
-    uint16_t lane = (uint16_t)(1u << i);
+    uint32_t lane = 1u << i;
     st->all |= lane;
     st->all3 = X3(st->all);
     /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
@@ -362,8 +362,8 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
 
 /* Unit v leaves the filter: at the sizes where it was its metapage's only unit left (its first,
  * `first`), its unapplied write reaches the metapage, which becomes the newest of the tree. */
-static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pending,
-                     uint16_t stored1)
+static void push_out(struct mpstack *st, uint32_t v, uint32_t first, uint32_t pending,
+                     uint32_t stored1)
 {
     for (int i = 0; i < st->n; i++) {
         if (!((first >> i) & 1))
@@ -389,14 +389,14 @@ static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pe
  * lanes `change` (where its metapage differs from the old front's) a fault, a write-back when the
  * old one was written while resident (returned: the old front's metapage is stored there now),
  * a backing read when u's metapage was stored (`stored`: its stored1 lanes). */
-static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t stored,
+static inline uint32_t one_change(struct mpstack *st, uint32_t change, uint32_t stored,
                                   bool is_write)
 {
-    uint16_t wb = st->dirty1 & change, rd = stored & change;
+    uint32_t wb = st->dirty1 & change, rd = stored & change;
     st->faults1[change]++;
     st->wb1[wb]++;  /* [0] counts nothing */
     st->rd1[rd]++;
-    st->dirty1 = (uint16_t)((st->dirty1 & ~change) | (is_write ? st->one : 0));
+    st->dirty1 = (st->dirty1 & ~change) | (is_write ? st->one : 0);
     return wb;
 }
 
@@ -412,7 +412,7 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
 static inline void apply_swaps(struct mpstack *st, uint64_t n)
 {
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
-    uint16_t change1 = st->one & (uint16_t)~S3;
+    uint32_t change1 = st->one & ~(uint32_t)S3;
     if (change1) {
         st->faults1[change1] += n; /* (and no write-back) */
         st->rd1[FIELD(e1, S_SHIFT) & change1] += (n + 1) / 2;
@@ -457,16 +457,16 @@ _Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_info_of_top_bit'
 
 static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
                                                       bool is_write, uint64_t acc, uint64_t g,
-                                                      uint16_t act, uint64_t share0)
+                                                      uint32_t act, uint64_t share0)
 {
-    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
+    uint32_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
     /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
     uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
-    uint16_t counted = 0;
+    uint32_t counted = 0;
     while (deeper) {
         unsigned bit = (unsigned)__builtin_ctzll(deeper); /* a lane's top bit: 6 i + 5 */
         uint32_t info = lane_info_of_top_bit[bit];
-        uint16_t lane = (uint16_t)info;
+        uint32_t lane = info & 0xffffu;
         deeper &= deeper - 1;
         counted |= lane;
         count_in_filter((struct level *)((char *)st->lv + (info >> 16)), u,
@@ -475,19 +475,19 @@ static inline __attribute__((always_inline)) void land(struct mpstack *st, uint3
     }
     /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
      * the filter: it was used more recently). */
-    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
+    for (uint32_t a = act; a; a &= a - 1) {
         int i = __builtin_ctz(a);
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;
         const struct mp_state *ms = &L->st[m];
         if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
-            gs |= (uint16_t)(1u << i);
+            gs |= 1u << i;
         deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
-    uint16_t shallow = st->all & (uint16_t)~(counted | act);
-    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    uint32_t shallow = st->all & ~(counted | act);
+    uint32_t pend = (gp & shallow) | (is_write ? shallow : 0);
     st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
-    uint16_t change1 = st->one & (uint16_t)~share0;
+    uint32_t change1 = st->one & ~(uint32_t)share0;
     if (change1) /* the old front (now second, if there was one) may be written back */
         st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
     else if (is_write)
@@ -592,7 +592,7 @@ static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
     uint64_t d = (e0 ^ e1) & ~S3;
     e0 ^= d;
     e1 ^= d;
-    uint16_t change1 = st->one & (uint16_t)~S3;
+    uint32_t change1 = st->one & ~(uint32_t)S3;
     if (change1)
         e1 |= (uint64_t)one_change(st, change1, FIELD(e0, S_SHIFT), is_write) << S_SHIFT;
     else if (is_write)
@@ -614,7 +614,7 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
             st->dirty1 = st->one;
         }
     } else if (u == st->unit[1]) {
-        if (!is_write && !(st->dirty1 & (uint16_t)~st->share01)) { /* dirty1 is within one */
+        if (!is_write && !(st->dirty1 & ~(uint32_t)st->share01)) { /* dirty1 is within one */
             st->swaps++; /* no write-back: counted only (settle_swaps) */
             st->unit[1] = st->unit[0];
             st->unit[0] = u;
@@ -661,7 +661,7 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
  * count would be settled by the very next report anyway. */
 static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
-    if (st->dirty1 & (uint16_t)~st->share01) {
+    if (st->dirty1 & ~(uint32_t)st->share01) {
         swap_front(st, st->unit[1], false);
         n--;
     }
@@ -728,7 +728,7 @@ void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
 static void one_counts(const struct mpstack *st, int size, struct mpstack_counts *out)
 {
     uint64_t f = 0, wb = 0, rd = 0;
-    uint16_t change1 = st->one & (uint16_t)~st->share01, lane = (uint16_t)(1u << size);
+    uint32_t change1 = st->one & ~(uint32_t)st->share01, lane = 1u << size;
     if (st->swaps && (change1 & lane)) {
         f += st->swaps;
         rd += (FIELD(st->ent[1], S_SHIFT) & lane ? (st->swaps + 1) / 2 : 0) +

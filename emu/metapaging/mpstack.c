@@ -697,6 +697,36 @@ static inline void access_word_unit(struct mpstack *st, uint32_t u, bool is_writ
     }
 }
 
+/* k write pairs (mpfront.h): a read of the second unit (A), then a write of the front one (B),
+ * each pair leaving the two units where they were.  At the C = 1 lanes `ch` where A and B
+ * differ, a pair is, when B was written while resident there (dirty1 covers ch): A's read faults,
+ * writes B back (B is stored at ch from then on) and reads A back where A is stored; B's write
+ * faults, writes nothing back (A was only read) and reads B back at all of ch; B is dirty at
+ * every C = 1 lane again.  The entries' fields go back to their places (two exchanges), with
+ * B's stored bits at ch and its pending writes at every lane.  So once dirty1 covers ch (after
+ * the first pair at the latest) every pair counts the same and changes nothing more: the k - 1
+ * or k others are counted at once.  docs/metapaging.md, "Write pairs". */
+static void write_pairs(struct mpstack *st, uint32_t k)
+{
+    uint32_t ch = st->one & ~(uint32_t)st->share01;
+    if ((st->dirty1 & ch) != ch) { /* the first pair as its two reports */
+        read_swaps(st, 1);
+        swap_front(st, st->unit[1], true);
+        if (--k == 0)
+            return;
+    }
+    uint64_t e0 = st->ent[0];
+    if (ch) {
+        st->faults1[ch] += 2 * (uint64_t)k;
+        st->wb1[ch] += k; /* (and wb1[0], which counts nothing, k times) */
+        st->rd1[FIELD(st->ent[1], S_SHIFT) & ch] += k;
+        st->rd1[ch] += k;
+        e0 |= (uint64_t)ch << S_SHIFT;
+    }
+    st->ent[0] = e0 | (uint64_t)st->all << P_SHIFT;
+    st->dirty1 = st->one;
+}
+
 void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
 {
     st->started = true;
@@ -704,10 +734,15 @@ void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
         uint32_t alts = MPFRONT_ALTS(w);
-        if (alts) /* the alternations just before this report (or a batch's last run) */
-            read_swaps(st, alts);
-        if (__builtin_expect(!(w & MPFRONT_RUN), 1))
+        if (__builtin_expect(!(w & MPFRONT_RUN), 1)) {
+            if (alts) /* the alternations just before this report */
+                read_swaps(st, alts);
             access_word_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
+        } else if (w & MPFRONT_PAIRS) {
+            write_pairs(st, alts);
+        } else { /* a batch's last run */
+            read_swaps(st, alts);
+        }
     }
 }
 

@@ -75,7 +75,8 @@ struct mpstack {
      * FIRST (lanes where it is its metapage's first unit), PENDING << 16 (an unapplied write;
      * first lanes only), STORED1 << 32 (C = 1 lanes where its metapage was stored: written back
      * or by the emulator; first lanes only). */
-    uint64_t ent[MPSTACK_FILTER];
+    uint64_t ent[MPSTACK_FILTER + 1]; /* one place more: scan's walk loads the sentinel's word
+                                        * (unused) before it tests for the sentinel */
     uint64_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage, x3 */
     /* Read swaps of the two front units not applied yet (settle_swaps): unit[0] and unit[1] are
      * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */

@@ -29,16 +29,21 @@ static size_t fold_pages(struct mpfront *f, const uint64_t *in, size_t n, uint64
     uint64_t a = f->front == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->front << 1;
     uint64_t b = f->second == MPFRONT_NO_UNIT ? NONE : (uint64_t)f->second << 1;
     uint64_t run = 0, outside = 0; /* run: the alternations since the last report kept */
+    uint64_t pairs = 0;            /* write pairs since then (run is 0 after each) */
     uint64_t w;
     size_t k = 0;
     const uint64_t *p = in, *end = in + n;
-/* A report kept: its word, with the alternations folded since the last one; the front and
- * second units become (front, second) of the filter again. */
+/* A report kept: its word (after the write pairs before it), with the alternations folded
+ * since the last one; the front and second units become (front, second) of the filter again. */
 #define KEEP(front, second)                                                                     \
     do {                                                                                        \
         if (w >= words) { /* not RAM (rare): the stack pass skips it */                         \
             outside++;                                                                          \
             break;                                                                              \
+        }                                                                                       \
+        if (pairs) {                                                                            \
+            out[k++] = MPFRONT_RUN | MPFRONT_PAIRS | pairs << MPFRONT_ALTS_SHIFT;               \
+            pairs = 0;                                                                          \
         }                                                                                       \
         out[k++] = w | run << MPFRONT_ALTS_SHIFT;                                               \
         run = 0;                                                                                \
@@ -53,6 +58,11 @@ front_a:
             run++;
             goto front_b;
         }
+        if (w == b + 1 && run == 1) { /* b written after one read of a: a write pair */
+            pairs++;
+            run = 0;
+            goto front_b;
+        }
         if (w != a) /* (a repeated read changes nothing) */
             KEEP(a, b);
     }
@@ -64,6 +74,11 @@ front_b:
             run++;
             goto front_a;
         }
+        if (w == a + 1 && run == 1) {
+            pairs++;
+            run = 0;
+            goto front_a;
+        }
         if (w != b)
             KEEP(b, a);
     }
@@ -71,6 +86,8 @@ front_b:
     w = a, a = b, b = w;
 done:
 #undef KEEP
+    if (pairs) /* (before the alternations after them) */
+        out[k++] = MPFRONT_RUN | MPFRONT_PAIRS | pairs << MPFRONT_ALTS_SHIFT;
     if (run)
         out[k++] = MPFRONT_RUN | run << MPFRONT_ALTS_SHIFT;
     f->front = a == NONE ? MPFRONT_NO_UNIT : (uint32_t)(a >> 1);
@@ -86,7 +103,7 @@ static size_t fold_units(struct mpfront *f, const uint64_t *in, size_t n, uint64
     uint32_t front = f->front, second = f->second;
     const uint64_t first = f->first_pfn, pages = f->ram_pages;
     const unsigned shift = f->unit_shift;
-    uint64_t alts = 0, outside = 0;
+    uint64_t alts = 0, outside = 0, pairs = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t e = in[i], page = (e >> 1) - first;
@@ -104,6 +121,16 @@ static size_t fold_units(struct mpfront *f, const uint64_t *in, size_t n, uint64
             }
             if (u == front) /* a repeated read: changes nothing */
                 continue;
+        } else if (u == second && alts == 1) { /* written after one read of front: a pair */
+            pairs++;
+            alts = 0;
+            second = front;
+            front = u;
+            continue;
+        }
+        if (pairs) {
+            out[k++] = MPFRONT_RUN | MPFRONT_PAIRS | pairs << MPFRONT_ALTS_SHIFT;
+            pairs = 0;
         }
         out[k++] = alts << MPFRONT_ALTS_SHIFT | (uint64_t)u << 1 | (e & 1);
         alts = 0;
@@ -112,6 +139,8 @@ static size_t fold_units(struct mpfront *f, const uint64_t *in, size_t n, uint64
             front = u;
         }
     }
+    if (pairs)
+        out[k++] = MPFRONT_RUN | MPFRONT_PAIRS | pairs << MPFRONT_ALTS_SHIFT;
     if (alts)
         out[k++] = MPFRONT_RUN | alts << MPFRONT_ALTS_SHIFT;
     f->front = front;

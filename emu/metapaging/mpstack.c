@@ -12,6 +12,8 @@
 #define STORED1 4u               /* written back by the one-metapage cache (C = 1) */
 #define HOST_STORED UINT32_MAX   /* stored_upto of a metapage the emulator itself wrote */
 #define NO_UNIT UINT32_MAX       /* an empty filter place (units are < UINT32_MAX - 1) */
+#define FIL_D 32                 /* struct level's fil: depths inside the filter, 0..31 */
+#define FIL_WB (FIL_D * FIL_D)
 #define LANE_BITS 6              /* packed per-size counts: 6 bits a lane, 10 lanes in 60 */
 #define LANE_MASK 63u
 #define LANE_DEPTH_CAP (MPSTACK_FILTER + 1) /* filter depths: c_min above counts as this */
@@ -40,8 +42,7 @@ struct level {
     struct mp_state *st;
     size_t st_bytes;
     uint64_t distinct;       /* metapages used so far (each one's first use faults for all C) */
-    /* counted uses at depth d = 1..K; deeper than K at K + 1 when below the filter, at their own
-     * depth d <= MPSTACK_FILTER inside it (no clamp in the lane loop; C <= K reads alike) */
+    /* counted uses below the filter at depth d = 1..K, deeper than K at K + 1 */
     uint64_t *hist;
     int64_t *wbdiff;         /* a difference array over C = 1..K+1: write-backs */
     /* uses by r, the largest C at which they read their metapage back (0: none): a use reads
@@ -55,9 +56,14 @@ struct level {
     uint32_t *bit, *owner;
     uint32_t cap, now, live; /* time line length, last time given, live times */
     uint32_t depths;         /* hist's, wbdiff's and rdhist's length: max(K, MPSTACK_FILTER) + 2 */
+    /* The counted uses inside the filter (d <= MPSTACK_FILTER < FIL_D): fil[d * FIL_D + r] by
+     * their depth d and r (rdhist's), and fil[FIL_WB + lo * FIL_D + d] those that wrote back
+     * (for C in [lo, d - 1], wbdiff's interval): one increment for what hist and rdhist took
+     * two, one for wbdiff's two, and one table pointer for three. */
+    uint64_t *fil;
     /* to 128 bytes: the lane loops find lv[i] with a shift instead of a multiplication by 112,
      * which the compiler redid for every field it reloads (3 times a counted use) */
-    uint64_t pad_to_128[2];
+    uint64_t pad_to_128[1];
 };
 _Static_assert(sizeof(struct level) == 128, "struct level's padding");
 
@@ -69,24 +75,27 @@ struct mpstack {
      * FIRST (lanes where it is its metapage's first unit), PENDING << 16 (an unapplied write;
      * first lanes only), STORED1 << 32 (C = 1 lanes where its metapage was stored: written back
      * or by the emulator; first lanes only). */
-    uint64_t ent[MPSTACK_FILTER];
+    uint64_t ent[MPSTACK_FILTER + 1]; /* one place more: scan's walk loads the sentinel's word
+                                        * (unused) before it tests for the sentinel */
     uint64_t share01;  /* lanes where unit[0] and unit[1] lie in the same metapage, x3 */
     /* Read swaps of the two front units not applied yet (settle_swaps): unit[0] and unit[1] are
      * current, ent[0], ent[1] and the C = 1 tables as before the first of them. */
     uint64_t swaps;
-    uint16_t all;      /* every lane */
+    uint32_t all;      /* every lane (lane masks are 32-bit in the code: no 16-bit moves) */
     uint64_t all3;     /* X3(all), kept: the scan and the rotation start from it */
-    uint16_t one;      /* lanes where C = 1 is asked for */
-    uint16_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
+    uint32_t one;      /* lanes where C = 1 is asked for */
+    uint32_t dirty1;   /* C = 1 lanes whose resident metapage (the front's) was written there */
     /* lanes where two different units share their metapage, by the leading zeros of their xor
      * (x3) */
     uint64_t share_by_clz[32];
     uint64_t bias;     /* per lane: 32 - min(c_min, 17), so that bit 5 says depth > c_min */
     uint64_t *spread;  /* [1 << n]: a lane mask as a count of one in each of its lanes */
-    /* scan's test for sharing an active size: 2^rel of the largest size (every one active),
-     * and, by the leading zeros of an xor found below it, 2^rel of the largest size the two
-     * units do not share (the largest still active after it) */
-    uint64_t top_limit, limit_by_clz[32];
+    /* scan's test for sharing an active size: 2^rel - 1 of the largest size (every one active),
+     * the largest xor of two units in one of its metapages, and, by the leading zeros of an xor
+     * found at or below it, 2^rel - 1 of the largest size the two units do not share (the
+     * largest still active after it).  32 bits (rel <= 32), so the walk compares the xor as it
+     * is, without widening it. */
+    uint32_t top_xor_max, xor_max_by_clz[32];
     bool started;
     struct level lv[MPSTACK_MAX_SIZES];
     int n;
@@ -122,6 +131,7 @@ static void level_free(struct level *L)
     free(L->hist);
     free(L->wbdiff);
     free(L->rdhist);
+    free(L->fil);
     free(L->bit);
     free(L->owner);
 }
@@ -159,6 +169,7 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     L->hist = calloc(L->depths, sizeof *L->hist);
     L->wbdiff = calloc(L->depths, sizeof *L->wbdiff);
     L->rdhist = calloc(L->depths, sizeof *L->rdhist);
+    L->fil = calloc(2 * FIL_WB, sizeof *L->fil);
     /* the time line starts small (a tree operation costs log2 cap) and grows to 2-4 times the
      * metapages in the tree (compact) */
     L->cap = 64;
@@ -168,14 +179,15 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     uint64_t *spread = realloc(st->spread, masks * sizeof *spread);
     if (spread)
         st->spread = spread;
-    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->bit || !L->owner || !spread) {
+    if (!L->st || !L->hist || !L->wbdiff || !L->rdhist || !L->fil || !L->bit || !L->owner ||
+        !spread) {
         level_free(L);
         snprintf(err, errlen, "out of memory for an LRU stack of %llu metapages",
                  (unsigned long long)n_metapages);
         return -1;
     }
     int i = st->n++;
-    uint16_t lane = (uint16_t)(1u << i);
+    uint32_t lane = 1u << i;
     st->all |= lane;
     st->all3 = X3(st->all);
     /* C = 1 is counted apart: the stack pass then serves C >= 2, where a use at depth 2 (the
@@ -189,10 +201,10 @@ int mpstack_add_size(struct mpstack *st, unsigned rel_shift, uint64_t n_metapage
     if (L->K < 2 && L->one)
         t = LANE_DEPTH_CAP; /* only C = 1 asked for: the stack counts nothing in the filter */
     st->bias |= (uint64_t)(32 - t) << (LANE_BITS * i);
-    st->top_limit = UINT64_C(1) << rel_shift;
+    st->top_xor_max = (uint32_t)((UINT64_C(1) << rel_shift) - 1);
     for (unsigned c = 0; c < 32; c++)
         if (rel_shift < 32 - c)
-            st->limit_by_clz[c] = UINT64_C(1) << rel_shift;
+            st->xor_max_by_clz[c] = (uint32_t)((UINT64_C(1) << rel_shift) - 1);
     /* units whose xor is b = 32 - c bits long share the metapages of the sizes with rel >= b */
     for (unsigned c = 0; c < 32; c++)
         if (rel_shift >= 32 - c)
@@ -225,34 +237,40 @@ static uint32_t bit_prefix(const struct level *L, uint32_t i)
 }
 
 /* The time line is full: renumber the live entries 1..live in order (growing the line while
- * more than half of it would be live); no time is dead then.  Amortised O(1) per push. */
+ * more than half of it would be live); no time is dead then.  Amortised O(1) per push.  In
+ * place when the line keeps its length (the common case: a size with a few live metapages
+ * renumbers every cap - live pushes, and an allocation and a free each time cost more than the
+ * renumbering): a live time t moves to t2 <= t, so owner[t2] is written only after owner[t] was
+ * read, and no left equals a time the loop has still to read (each is t2 <= t). */
 static void compact(struct level *L)
 {
     uint32_t cap = L->cap;
     while ((uint64_t)L->live * 2 > cap)
         cap *= 2;
-    uint32_t *owner = calloc((size_t)cap + 1, sizeof *owner);
-    uint32_t *bit = cap != L->cap ? calloc((size_t)cap + 1, sizeof *bit) : L->bit;
-    if (!owner || !bit) {
-        fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
-        exit(1);
-    }
-    if (bit == L->bit) /* no time is dead after renumbering */
+    uint32_t *owner = L->owner, *bit = L->bit;
+    if (cap != L->cap) {
+        owner = realloc(L->owner, ((size_t)cap + 1) * sizeof *owner);
+        if (owner)
+            L->owner = owner;
+        bit = calloc((size_t)cap + 1, sizeof *bit);
+        if (!owner || !bit) {
+            fprintf(stderr, "mtemu: out of memory growing an LRU stack's time line\n");
+            exit(1);
+        }
+        free(L->bit);
+        L->bit = bit;
+        L->cap = cap;
+    } else { /* no time is dead after renumbering */
         memset(bit, 0, ((size_t)cap + 1) * sizeof *bit);
+    }
     uint32_t t2 = 0;
     for (uint32_t t = 1; t <= L->now; t++) {
-        uint32_t m = L->owner[t];
+        uint32_t m = owner[t];
         if (L->st[m].left == t) {
             owner[++t2] = m;
             L->st[m].left = t2;
         }
     }
-    free(L->owner);
-    L->owner = owner;
-    if (bit != L->bit)
-        free(L->bit);
-    L->bit = bit;
-    L->cap = cap;
     L->now = t2;
 }
 
@@ -285,7 +303,8 @@ static inline __attribute__((always_inline)) void count_use(struct level *L, str
 }
 
 /* A use at depth d (<= the filter's) of unit u's metapage at size L, deeper than c_min there:
- * its unapplied write first (pend), then counted. */
+ * its unapplied write first (pend), then counted as count_use would, in fil. */
+_Static_assert(MPSTACK_FILTER < FIL_D, "fil's rows");
 static inline __attribute__((always_inline)) void count_in_filter(struct level *L, uint32_t u,
                                                                  uint32_t d, bool pend,
                                                                  bool is_write)
@@ -295,7 +314,23 @@ static inline __attribute__((always_inline)) void count_in_filter(struct level *
         s->flags |= WRITTEN;
         s->maxd = 0;
     }
-    count_use(L, s, d, is_write); /* d <= MPSTACK_FILTER: within the arrays (docs/metapaging.md) */
+    uint64_t *fil = L->fil;
+    uint32_t hi = d - 1;
+    if (s->flags & WRITTEN) {
+        uint32_t lo = s->maxd > 1 ? s->maxd : 1;
+        if (lo <= hi) { /* (so lo < FIL_D) */
+            fil[FIL_WB + lo * FIL_D + d]++;
+            if (s->stored_upto != HOST_STORED && hi > s->stored_upto)
+                s->stored_upto = hi;
+        }
+    }
+    fil[d * FIL_D + (s->stored_upto < hi ? s->stored_upto : hi)]++;
+    if (is_write) {
+        s->flags |= WRITTEN;
+        s->maxd = 0;
+    } else if (d > s->maxd) {
+        s->maxd = d;
+    }
 }
 
 /* A use of metapage m, none of whose units is in the filter; `in_filter` = the metapages that
@@ -328,8 +363,8 @@ static void deep_use(struct level *L, uint32_t m, uint32_t in_filter, bool is_wr
 
 /* Unit v leaves the filter: at the sizes where it was its metapage's only unit left (its first,
  * `first`), its unapplied write reaches the metapage, which becomes the newest of the tree. */
-static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pending,
-                     uint16_t stored1)
+static void push_out(struct mpstack *st, uint32_t v, uint32_t first, uint32_t pending,
+                     uint32_t stored1)
 {
     for (int i = 0; i < st->n; i++) {
         if (!((first >> i) & 1))
@@ -355,14 +390,14 @@ static void push_out(struct mpstack *st, uint32_t v, uint16_t first, uint16_t pe
  * lanes `change` (where its metapage differs from the old front's) a fault, a write-back when the
  * old one was written while resident (returned: the old front's metapage is stored there now),
  * a backing read when u's metapage was stored (`stored`: its stored1 lanes). */
-static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t stored,
+static inline uint32_t one_change(struct mpstack *st, uint32_t change, uint32_t stored,
                                   bool is_write)
 {
-    uint16_t wb = st->dirty1 & change, rd = stored & change;
+    uint32_t wb = st->dirty1 & change, rd = stored & change;
     st->faults1[change]++;
     st->wb1[wb]++;  /* [0] counts nothing */
     st->rd1[rd]++;
-    st->dirty1 = (uint16_t)((st->dirty1 & ~change) | (is_write ? st->one : 0));
+    st->dirty1 = (st->dirty1 & ~change) | (is_write ? st->one : 0);
     return wb;
 }
 
@@ -378,7 +413,7 @@ static inline uint16_t one_change(struct mpstack *st, uint16_t change, uint16_t 
 static inline void apply_swaps(struct mpstack *st, uint64_t n)
 {
     uint64_t S3 = st->share01, e0 = st->ent[0], e1 = st->ent[1];
-    uint16_t change1 = st->one & (uint16_t)~S3;
+    uint32_t change1 = st->one & ~(uint32_t)S3;
     if (change1) {
         st->faults1[change1] += n; /* (and no write-back) */
         st->rd1[FIELD(e1, S_SHIFT) & change1] += (n + 1) / 2;
@@ -410,44 +445,50 @@ static inline void settle_swaps(struct mpstack *st)
  * g: the pending writes and stored1 bits handed over to u), the deep uses at the sizes `act`
  * where it is not, u's own entry at the front, and the C = 1 change from the old front (share0:
  * the lanes where u and the old front share their metapage, x3). */
-/* The lane whose top bit (6 i + 5) is at a bit position (the others unused): a load instead of
- * the division by six. */
-static const uint8_t lane_of_top_bit[64] = {
-    [5] = 0, [11] = 1, [17] = 2, [23] = 3, [29] = 4, [35] = 5, [41] = 6, [47] = 7, [53] = 8, [59] = 9,
+/* By the bit position of a lane's top bit (6 i + 5; the others unused): the lane's bit in a lane
+ * mask (low half) and the byte offset of its level, lv[i] (high half).  One load where the
+ * division by six, 1 << i and the scaling of i took a dozen instructions. */
+#define LANE_INFO(i) ((uint32_t)(i) * (uint32_t)sizeof(struct level) << 16 | 1u << (i))
+static const uint32_t lane_info_of_top_bit[64] = {
+    [5] = LANE_INFO(0),  [11] = LANE_INFO(1), [17] = LANE_INFO(2), [23] = LANE_INFO(3),
+    [29] = LANE_INFO(4), [35] = LANE_INFO(5), [41] = LANE_INFO(6), [47] = LANE_INFO(7),
+    [53] = LANE_INFO(8), [59] = LANE_INFO(9),
 };
-_Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_of_top_bit's table");
+_Static_assert(MPSTACK_MAX_SIZES == 10 && LANE_BITS == 6, "lane_info_of_top_bit's table");
 
 static inline __attribute__((always_inline)) void land(struct mpstack *st, uint32_t u,
                                                       bool is_write, uint64_t acc, uint64_t g,
-                                                      uint16_t act, uint64_t share0)
+                                                      uint32_t act, uint64_t share0)
 {
-    uint16_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
+    uint32_t gp = FIELD(g, P_SHIFT), gs = FIELD(g, S_SHIFT);
     /* Sizes where u's metapage is in the filter at a depth deeper than c_min: counted. */
     uint64_t deeper = (acc + st->bias) & (UINT64_C(0x820820820820820) & ~st->spread[act] * 32);
-    uint16_t counted = 0;
+    uint32_t counted = 0;
     while (deeper) {
         unsigned bit = (unsigned)__builtin_ctzll(deeper); /* a lane's top bit: 6 i + 5 */
-        int i = lane_of_top_bit[bit];
+        uint32_t info = lane_info_of_top_bit[bit];
+        uint32_t lane = info & 0xffffu;
         deeper &= deeper - 1;
-        counted |= (uint16_t)(1u << i);
-        count_in_filter(&st->lv[i], u, (uint32_t)((acc >> (bit - (LANE_BITS - 1))) & LANE_MASK) + 1,
-                        (gp >> i) & 1, is_write);
+        counted |= lane;
+        count_in_filter((struct level *)((char *)st->lv + (info >> 16)), u,
+                        (uint32_t)((acc >> (bit - (LANE_BITS - 1))) & LANE_MASK) + 1,
+                        (gp & lane) != 0, is_write);
     }
     /* Sizes where it is not: a deep use below the filter (the leaving unit still counts as in
      * the filter: it was used more recently). */
-    for (uint16_t a = act; a; a &= (uint16_t)(a - 1)) {
+    for (uint32_t a = act; a; a &= a - 1) {
         int i = __builtin_ctz(a);
         struct level *L = &st->lv[i];
         uint32_t m = u >> L->rel;
         const struct mp_state *ms = &L->st[m];
         if ((ms->flags & STORED1) || ms->stored_upto == HOST_STORED)
-            gs |= (uint16_t)(1u << i);
+            gs |= 1u << i;
         deep_use(L, m, (uint32_t)((acc >> (LANE_BITS * i)) & LANE_MASK), is_write);
     }
-    uint16_t shallow = st->all & (uint16_t)~(counted | act);
-    uint16_t pend = (uint16_t)((gp & shallow) | (is_write ? shallow : 0));
+    uint32_t shallow = st->all & ~(counted | act);
+    uint32_t pend = (gp & shallow) | (is_write ? shallow : 0);
     st->ent[0] = st->all | (uint64_t)pend << P_SHIFT | (uint64_t)(gs & st->one) << S_SHIFT;
-    uint16_t change1 = st->one & (uint16_t)~share0;
+    uint32_t change1 = st->one & ~(uint32_t)share0;
     if (change1) /* the old front (now second, if there was one) may be written back */
         st->ent[1] |= (uint64_t)one_change(st, change1, gs, is_write) << S_SHIFT;
     else if (is_write)
@@ -472,30 +513,31 @@ static __attribute__((noinline)) void scan(struct mpstack *st, uint32_t u, bool 
     uint32_t k = 0, fill = st->fill;
     st->unit[fill] = u; /* the sentinel: the walk ends at u, in the filter or at its end */
     /* The active sizes are the smallest ones (sharing is a prefix of the largest), so an entry
-     * shares some active size iff it shares the largest active one: iff its xor with u is below
-     * that size's 2^rel.  Most entries do not: for them sa = 0, so active and g stay and the
+     * shares some active size iff it shares the largest active one: iff its xor with u is at
+     * most that size's 2^rel - 1 (xor_max).  Most entries do not: for them sa = 0, so active and g stay and the
      * entry moves unchanged; only the others (at most one per size, and u itself) take the
      * leading-zeros tables.  Such an entry deactivates exactly the sizes with rel >= bitlen(x),
-     * all of them active before it (x < limit), so the largest active size after it is the
+     * all of them active before it (x <= xor_max), so the largest active size after it is the
      * largest with rel < bitlen(x) (lane 0, rel 0, stays active until x = 0). */
-    uint64_t limit = st->top_limit;
+    uint32_t xor_max = st->top_xor_max;
+    /* active's first field alone (below 2^MPSTACK_MAX_SIZES): the common step indexes spread
+     * with a 32-bit and, which needs no widening */
+    uint32_t active_first = (uint32_t)FIELD(active, F_SHIFT);
     for (;; k++) {
         uint32_t unit = st->unit[k];
         uint32_t x = unit ^ u;
-        uint64_t e, sa = 0;
-        if (__builtin_expect(x < limit, 0)) { /* 13 % of the Linux walk's steps */
+        uint64_t e = st->ent[k], sa = 0;
+        if (__builtin_expect(x <= xor_max, 0)) { /* 13 % of the Linux walk's steps */
             if (!x)
                 break;
             unsigned c = (unsigned)__builtin_clz(x);
-            e = st->ent[k];
             sa = active & st->share_by_clz[c];
             active ^= sa;
+            active_first = (uint32_t)FIELD(active, F_SHIFT);
             g |= e & sa;
-            limit = st->limit_by_clz[c];
-        } else {
-            e = st->ent[k];
+            xor_max = st->xor_max_by_clz[c];
         }
-        acc += st->spread[(uint16_t)(e & active)];
+        acc += st->spread[(uint32_t)e & active_first];
         st->unit[k] = cu;
         st->ent[k] = ce;
         cu = unit;
@@ -551,7 +593,7 @@ static inline void swap_front(struct mpstack *st, uint32_t u, bool is_write)
     uint64_t d = (e0 ^ e1) & ~S3;
     e0 ^= d;
     e1 ^= d;
-    uint16_t change1 = st->one & (uint16_t)~S3;
+    uint32_t change1 = st->one & ~(uint32_t)S3;
     if (change1)
         e1 |= (uint64_t)one_change(st, change1, FIELD(e0, S_SHIFT), is_write) << S_SHIFT;
     else if (is_write)
@@ -573,7 +615,7 @@ static inline void access_unit(struct mpstack *st, uint32_t u, bool is_write)
             st->dirty1 = st->one;
         }
     } else if (u == st->unit[1]) {
-        if (!is_write && !(st->dirty1 & (uint16_t)~st->share01)) { /* dirty1 is within one */
+        if (!is_write && !(st->dirty1 & ~(uint32_t)st->share01)) { /* dirty1 is within one */
             st->swaps++; /* no write-back: counted only (settle_swaps) */
             st->unit[1] = st->unit[0];
             st->unit[0] = u;
@@ -620,7 +662,7 @@ size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t 
  * count would be settled by the very next report anyway. */
 static inline void read_swaps(struct mpstack *st, uint32_t n)
 {
-    if (st->dirty1 & (uint16_t)~st->share01) {
+    if (st->dirty1 & ~(uint32_t)st->share01) {
         swap_front(st, st->unit[1], false);
         n--;
     }
@@ -656,6 +698,36 @@ static inline void access_word_unit(struct mpstack *st, uint32_t u, bool is_writ
     }
 }
 
+/* k write pairs (mpfront.h): a read of the second unit (A), then a write of the front one (B),
+ * each pair leaving the two units where they were.  At the C = 1 lanes `ch` where A and B
+ * differ, a pair is, when B was written while resident there (dirty1 covers ch): A's read faults,
+ * writes B back (B is stored at ch from then on) and reads A back where A is stored; B's write
+ * faults, writes nothing back (A was only read) and reads B back at all of ch; B is dirty at
+ * every C = 1 lane again.  The entries' fields go back to their places (two exchanges), with
+ * B's stored bits at ch and its pending writes at every lane.  So once dirty1 covers ch (after
+ * the first pair at the latest) every pair counts the same and changes nothing more: the k - 1
+ * or k others are counted at once.  docs/metapaging.md, "Write pairs". */
+static void write_pairs(struct mpstack *st, uint32_t k)
+{
+    uint32_t ch = st->one & ~(uint32_t)st->share01;
+    if ((st->dirty1 & ch) != ch) { /* the first pair as its two reports */
+        read_swaps(st, 1);
+        swap_front(st, st->unit[1], true);
+        if (--k == 0)
+            return;
+    }
+    uint64_t e0 = st->ent[0];
+    if (ch) {
+        st->faults1[ch] += 2 * (uint64_t)k;
+        st->wb1[ch] += k; /* (and wb1[0], which counts nothing, k times) */
+        st->rd1[FIELD(st->ent[1], S_SHIFT) & ch] += k;
+        st->rd1[ch] += k;
+        e0 |= (uint64_t)ch << S_SHIFT;
+    }
+    st->ent[0] = e0 | (uint64_t)st->all << P_SHIFT;
+    st->dirty1 = st->one;
+}
+
 void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
 {
     st->started = true;
@@ -663,10 +735,15 @@ void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n)
     for (size_t i = 0; i < n; i++) {
         uint64_t w = words[i];
         uint32_t alts = MPFRONT_ALTS(w);
-        if (alts) /* the alternations just before this report (or a batch's last run) */
-            read_swaps(st, alts);
-        if (__builtin_expect(!(w & MPFRONT_RUN), 1))
+        if (__builtin_expect(!(w & MPFRONT_RUN), 1)) {
+            if (alts) /* the alternations just before this report */
+                read_swaps(st, alts);
             access_word_unit(st, (uint32_t)((w & MPFRONT_UNIT_MASK) >> 1), w & 1);
+        } else if (w & MPFRONT_PAIRS) {
+            write_pairs(st, alts);
+        } else { /* a batch's last run */
+            read_swaps(st, alts);
+        }
     }
 }
 
@@ -687,7 +764,7 @@ void mpstack_host_write(struct mpstack *st, int size, uint64_t m)
 static void one_counts(const struct mpstack *st, int size, struct mpstack_counts *out)
 {
     uint64_t f = 0, wb = 0, rd = 0;
-    uint16_t change1 = st->one & (uint16_t)~st->share01, lane = (uint16_t)(1u << size);
+    uint32_t change1 = st->one & ~(uint32_t)st->share01, lane = 1u << size;
     if (st->swaps && (change1 & lane)) {
         f += st->swaps;
         rd += (FIELD(st->ent[1], S_SHIFT) & lane ? (st->swaps + 1) / 2 : 0) +
@@ -728,6 +805,17 @@ void mpstack_counts(const struct mpstack *st, int size, uint32_t resident,
         wb += L->wbdiff[c];
     for (uint32_t r = C; r < L->depths; r++)
         rd += (int64_t)L->rdhist[r];
+    /* the uses inside the filter: faults at d > C, backing reads at r >= C, write-backs at
+     * lo <= C < d */
+    for (uint32_t d = 1; d < FIL_D; d++)
+        for (uint32_t r = 0; r < FIL_D; r++) {
+            uint64_t n = L->fil[d * FIL_D + r];
+            faults += d > C ? n : 0;
+            rd += r >= C ? (int64_t)n : 0;
+        }
+    for (uint32_t lo = 1; lo <= C && lo < FIL_D; lo++)
+        for (uint32_t d = C + 1; d < FIL_D; d++)
+            wb += (int64_t)L->fil[FIL_WB + lo * FIL_D + d];
     /* Metapages evicted after their last use: those now deeper than C.  In the filter, the
      * first units in order (their unapplied writes count); below it, the tree newest first. */
     uint32_t in_filter = 0;

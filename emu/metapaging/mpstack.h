@@ -74,8 +74,9 @@ void mpstack_access(struct mpstack *st, uint64_t u, bool is_write);
 size_t mpstack_access_batch(struct mpstack *st, const uint64_t *entries, size_t n,
                             uint64_t first_pfn, uint64_t ram_pages, unsigned unit_shift);
 
-/* Words from mpfront_fold (units with the alternations folded before them, and RUN words for
- * alternations alone), in order: the same as mpstack_access for every report they stand for. */
+/* Words from mpfront_fold (units with the alternations folded before them, RUN words for
+ * alternations alone, PAIRS words for runs of write pairs), in order: the same as mpstack_access
+ * for every report they stand for. */
 void mpstack_access_words(struct mpstack *st, const uint64_t *words, size_t n);
 
 /* The emulator's own write to metapage m of size `size`: from now on a fault on it reads. */

@@ -62,15 +62,61 @@ static struct mpsim *new_sim(void)
     return new_sim_method(MPSIM_LRU_STACK);
 }
 
+/* Kind 3's next page: the front's neighbours in its 8 KiB, 16 KiB and 1 MiB units, a page in
+ * another 1 MiB or 2 MiB metapage of the same few, a page anywhere. */
+static uint64_t pair_page(uint64_t front, uint64_t r)
+{
+    switch (r % 8) {
+    case 0: return front ^ 1;
+    case 1: return front ^ 2;
+    case 2: return front ^ 16;
+    case 3: return (front ^ 256) % RAM_PAGES;                /* the other 1 MiB of its 2 MiB */
+    case 4: case 5: return (r >> 8) % 4 * 512 + (r >> 16) % 4; /* four 2 MiB metapages */
+    case 6: return (front + 1) % RAM_PAGES;
+    default: return (r >> 8) % RAM_PAGES;
+    }
+}
+
 /* Reports: pfn << 1 | write.  `kind` 0: random with locality (a hot window that moves, a few
  * pages outside RAM, one write in four); 1: adversarial for the stack pass (two pages
  * alternating, broken by a third, sweeps over more metapages than the filter holds, writes to
- * the front). */
+ * the front); 2: alternations (below); 3: write pairs (below). */
 static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
 {
-    uint64_t hot = 0, front = 1, second = 2; /* (kind 2's last two pages) */
+    uint64_t hot = 0, front = 1, second = 2; /* (kind 2's and 3's last two pages) */
     for (size_t i = 0; i < n; i++) {
         uint64_t r = rng_next(seed), page;
+        if (kind == 3) {
+            /* write pairs (a read of the second page, a write of the first: mpfront folds runs
+             * of them) in runs of every length, the first pair after a write of the front or
+             * after a read of it, broken by a lone read or two of the second page, a write of
+             * either page, a repeat of the front, a third page (sharing the front's 8 KiB,
+             * 16 KiB, 1 MiB or 2 MiB unit, or not) and pages outside RAM */
+            unsigned pick = (unsigned)(r % 64), w = 0;
+            if (pick < 36 && i + 1 < n) { /* a pair: two reports */
+                e[i++] = (FIRST_PFN + second) << 1;
+                e[i] = (FIRST_PFN + front) << 1 | 1;
+                continue;
+            }
+            if (pick < 42)
+                page = second;
+            else if (pick < 46)
+                page = second, w = 1;
+            else if (pick < 50)
+                page = front, w = pick & 1;
+            else if (pick < 62)
+                page = pair_page(front, r >> 8), w = (r >> 40) & 1;
+            else {
+                e[i] = (FIRST_PFN - 1 - (r >> 50) % 4) << 1;
+                continue;
+            }
+            if (page != front) {
+                second = front;
+                front = page;
+            }
+            e[i] = (FIRST_PFN + page) << 1 | w;
+            continue;
+        }
         if (kind == 0) {
             if ((r & 1023) == 0)
                 hot = rng_next(seed) % RAM_PAGES;
@@ -244,7 +290,7 @@ static void test_folded_streams(void **state)
     ref_method = MPSIM_LRU_EACH;
     for (size_t sp = 0; sp < 2; sp++) {
         spec = specs[sp];
-        for (int kind = 0; kind <= 2; kind++)
+        for (int kind = 0; kind <= 3; kind++)
             for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
                 run_stream(rings[i], kind, totals[i], 3, 1000 + 10 * kind + i);
     }
@@ -270,6 +316,52 @@ static void test_folding_shrinks_the_stream(void **state)
     mpsim_thread_destroy(t);
     mpsim_destroy(sim);
     free(e);
+    spec = SPEC_MIXED;
+}
+
+/* Write pairs fold too: a stream of them queues a few words, and every count still equals one
+ * LRU core per configuration (EACH, which shares no code with the stack pass), with the first
+ * pair after a write of the front (counted at once) and after a read of it (the first pair the
+ * long way), at 4 KiB and 16 KiB units. */
+static void test_write_pairs_fold(void **state)
+{
+    (void)state;
+    const char *const specs[] = {SPEC_LRU, SPEC_LRU_16K};
+    for (size_t sp = 0; sp < 2; sp++) {
+        spec = specs[sp];
+        enum { N = 3000 };
+        uint64_t e[N];
+        size_t n = 0;
+        const uint64_t fronts[] = {7, 7 + 512, 7 ^ 1, 7 + 256, 7 + 4}; /* B, against A = 3 */
+        for (size_t f = 0; f < sizeof fronts / sizeof fronts[0]; f++)
+            for (int first_write = 0; first_write <= 1; first_write++) {
+                const uint64_t a = FIRST_PFN + 3, b = FIRST_PFN + fronts[f];
+                e[n++] = a << 1 | 1;           /* A written (so it is stored once evicted) */
+                e[n++] = b << 1 | (uint64_t)first_write;
+                for (int p = 0; p < 120; p++) { /* 120 pairs */
+                    e[n++] = a << 1;
+                    e[n++] = b << 1 | 1;
+                }
+                /* B evicted at C = 1 and read again: read back iff the pairs stored it */
+                e[n++] = (FIRST_PFN + 3 * 512 + 9) << 1;
+                e[n++] = b << 1;
+            }
+        struct mpsim *ref = new_sim_method(MPSIM_LRU_EACH), *sim = new_sim();
+        struct mpsim_thread *t = mpsim_thread_start(sim, FIRST_PFN, MPSIM_THREAD_RING_LOG2);
+        assert_non_null(t);
+        uint64_t inside = mpsim_access_batch(ref, e, n, FIRST_PFN);
+        mpsim_thread_access_batch(t, e, n);
+        struct snapshot *snap = calloc(1, sizeof *snap);
+        assert_non_null(snap);
+        take_snapshot(ref, inside, snap);
+        assert_snapshot(sim, mpsim_thread_sync(t), snap);
+        mpsim_thread_stop(t);
+        assert_true(mpsim_thread_counts(t).words < 120); /* 2,440 reports */
+        free(snap);
+        mpsim_thread_destroy(t);
+        mpsim_destroy(sim);
+        mpsim_destroy(ref);
+    }
     spec = SPEC_MIXED;
 }
 
@@ -347,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_wrap_and_destroy_full),
         cmocka_unit_test(test_folded_streams),
         cmocka_unit_test(test_folding_shrinks_the_stream),
+        cmocka_unit_test(test_write_pairs_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

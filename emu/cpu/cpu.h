@@ -152,7 +152,7 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
  * calling cpu_access_due and the listener (~130 host instructions an access); the slow paths'
  * accesses reach the same buffer through the listener, so it holds them in the hart's order.
  * drain empties it (n = 0); false: the recorder failed and asked the hart to stop. */
-#define MT_ACCESS_BUF_CAP 1024u
+#define MT_ACCESS_BUF_CAP 4096u
 typedef struct mt_access_buf {
     uint32_t n;
     bool (*drain)(struct mt_access_buf *b);

@@ -1302,7 +1302,7 @@ static inline void rec_cut(mt_cpu *c, uint64_t cycle)
  * half).  Returns the run's first hole (each hole's address field holds the distance in records
  * to the next one until REC_FILL overwrites it), or NULL.  The caller made room for 2 x run_insns
  * records. */
-static __attribute__((noinline)) mt_access_rec *rec_expand(mt_cpu *c, mt_access_buf *b, const mt_dpage *dp, const mt_dinsn *d,
+static inline mt_access_rec *rec_expand(mt_cpu *c, mt_access_buf *b, const mt_dpage *dp, const mt_dinsn *d,
                                         uint64_t cycle, bool fetched)
 {
     if (unlikely(c->brk_slot)) /* a stale stop: its op would read as cost 0 */

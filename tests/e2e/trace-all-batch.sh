@@ -26,7 +26,7 @@
 # the records of the run's slots it cut off) fails 9 of the 11 cases; L_BREAK without it (a stop
 # for the timer or the instruction limit) fails 4 (smp-skew, bench-cpu,
 # linux-1, linux-2); one that writes a fetch again after cpu_event handed it over (the drain drops
-# it as a same-cycle access, so only --stats' skipped count shows it) is caught by that line.
+# it as a same-cycle access, so only --stats' skipped count shows it) fails 5 by that count.
 # A mutant that drops the drain before a register write (a MARKER lands before the accesses that
 # preceded it) fails ram-loadstore and fetch-only; one that stamps the buffered accesses without
 # the hart's offset fails smp-skew and linux-2.  About 6 s.

@@ -1264,14 +1264,93 @@ void cpu_sample_resolve(mt_cpu *c, uint64_t start)
     cpu_update_next_event(c);
 }
 
+/* ---- interpreter_recorded: the every-access buffer filled by the runs interpreter -------------
+ * (docs/trace-unit.md section 8, "The runs recorder").  As a run is charged, rec_expand writes
+ * into the buffer the records interpreter_hooked would append one by one for the run's slots: each
+ * slot's fetch at its stamp (the run's end minus the slot's run_cost: what the hooked interpreter's
+ * cycle is at the slot's ENTER), and after each slot with a data access of the fast path (its
+ * run_cost less the next slot's exceeds its op_cost) a *hole*: that access's record, its stamp
+ * (fetch + op_cost, the ACCESS stamp of both interpreters) already in place, its address written by
+ * the handler's ACCESS (REC_FILL) when it runs.  Where a run is left before its end (a slow path,
+ * a trap, a stop), the exact cycle is known (SAVE, L_BREAK) and rec_cut drops every record stamped
+ * at or after it: the fetches of the slots not reached and the hole of the access a slow path
+ * makes itself (through cpu_access and the listener, into the same buffer).  The records never
+ * outlive the slots they were read from: they are complete before anything can change a slot. */
+#define REC_KINDS (1u << MT_KIND_FETCH | 1u << MT_KIND_LOAD | 1u << MT_KIND_STORE)
+
+/* Drops the buffered records stamped at or after `cycle` (this hart's clock): those of the charged
+ * run's slots that did not execute (records before the run are all stamped earlier). */
+static inline void rec_cut(mt_cpu *c, uint64_t cycle)
+{
+    mt_access_buf *b = c->abuf;
+    if (!b)
+        return;
+    const uint64_t t = cycle + c->stamp_offset;
+    uint32_t n = b->n;
+    while (n && b->rec[n - 1].cycle >= t)
+        n--;
+    b->n = n;
+}
+
+/* The records of the run of slot d (page dp) entered at `cycle` (its fetch), the first fetch left
+ * out when it is already in the buffer (`fetched`: cpu_event took it, or the cross page's first
+ * half).  Returns the run's first hole (each hole's address field holds the distance in records
+ * to the next one until REC_FILL overwrites it), or NULL.  The caller made room for 2 x run_insns
+ * records. */
+static inline mt_access_rec *rec_expand(mt_cpu *c, mt_access_buf *b, const mt_dpage *dp, const mt_dinsn *d,
+                                        uint64_t cycle, bool fetched)
+{
+    if (unlikely(c->brk_slot)) /* a stale stop: its op would read as cost 0 */
+        unbreak(c);
+    const unsigned n = d->run_insns;
+    const uint64_t end = cycle + c->stamp_offset + d->run_cost;
+    uint64_t pa = (dp->pa | (uint64_t)(d - dp->slot) * 2) | MT_ACCESS_REC_FETCH;
+    mt_access_rec *o = b->rec + b->n, *hole = NULL, *last = NULL;
+    /* a slot's fetch is stamped f, the next one's at f + its cost: its op_cost, plus one when it
+     * makes a data access (dpage_decode_run's sums), whose hole goes between the two */
+#define REC_HOLE(at)                                                                  \
+    do {                                                                              \
+        if (last)                                                                     \
+            last->addr_rw = (uint64_t)(o - last);                                     \
+        else                                                                          \
+            hole = o;                                                                 \
+        o->cycle = (at);                                                              \
+        o->addr_rw = 0;                                                               \
+        last = o++;                                                                   \
+    } while (0)
+    const mt_dinsn *k = d;
+    uint64_t f = cycle + c->stamp_offset;
+    unsigned oc = c->op_cost[k->op];
+    o->cycle = f;
+    o->addr_rw = pa;
+    o += !fetched;
+    for (unsigned i = 1; i < n; i++) {
+        pa += k->step >> 3;
+        k = (const mt_dinsn *)((const char *)k + k->step);
+        const uint64_t fk = end - k->run_cost;
+        if (fk - f != oc)
+            REC_HOLE(f + oc);
+        o->cycle = fk;
+        o->addr_rw = pa;
+        o++;
+        f = fk;
+        oc = c->op_cost[k->op];
+    }
+    if (end - f != oc)
+        REC_HOLE(f + oc);
+#undef REC_HOLE
+    b->n = (uint32_t)(o - b->rec);
+    return hole;
+}
+
 /* Which interpreter the hooks call for: every access to the hook (hooked), runs with the page
  * observer's granule checks (observed), runs with the listener's page filter (filtered), or runs
  * alone. */
-enum { INTERP_RUNS, INTERP_OBSERVED, INTERP_FILTERED, INTERP_HOOKED };
+enum { INTERP_RUNS, INTERP_OBSERVED, INTERP_FILTERED, INTERP_HOOKED, INTERP_RECORDED };
 static inline int interp_kind(const mt_cpu *c)
 {
     if (c->next_due == 0 || (c->observer && c->obs_timed))
-        return INTERP_HOOKED;
+        return c->abuf && (c->listener_kinds & REC_KINDS) == REC_KINDS ? INTERP_RECORDED : INTERP_HOOKED;
     if (c->observer)
         return INTERP_OBSERVED;
     return c->pf.kinds && c->listener ? INTERP_FILTERED : INTERP_RUNS;
@@ -1280,6 +1359,7 @@ static inline int interp_kind(const mt_cpu *c)
 #define MT_INTERP_HOOKED 0
 #define MT_INTERP_OBSERVED 0
 #define MT_INTERP_FILTERED 0
+#define MT_INTERP_RECORDED 0
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_runs(mt_cpu *c)
 #include "emu/cpu/interp.inc"
 #undef MT_INTERP_OBSERVED
@@ -1294,6 +1374,12 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_
 #include "emu/cpu/interp.inc"
 #undef MT_INTERP_FILTERED
 #define MT_INTERP_FILTERED 0
+#undef MT_INTERP_RECORDED
+#define MT_INTERP_RECORDED 1
+__attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_recorded(mt_cpu *c)
+#include "emu/cpu/interp.inc"
+#undef MT_INTERP_RECORDED
+#define MT_INTERP_RECORDED 0
 #undef MT_INTERP_HOOKED
 #define MT_INTERP_HOOKED 1
 __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_hooked(mt_cpu *c)
@@ -1301,6 +1387,7 @@ __attribute__((optimize("no-crossjumping", "no-gcse"))) static bool interpreter_
 #undef MT_INTERP_OBSERVED
 #undef MT_INTERP_FILTERED
 #undef MT_INTERP_HOOKED
+#undef MT_INTERP_RECORDED
 
 /* Each interpreter returns true when another one's case has come (the hook now wants every
  * access, or no longer does; the observer came or went). */
@@ -1309,7 +1396,8 @@ void cpu_run(mt_cpu *c)
     cpu_update_next_event(c);
     for (;;) {
         int k = interp_kind(c);
-        bool switched = k == INTERP_HOOKED     ? interpreter_hooked(c)
+        bool switched = k == INTERP_RECORDED   ? interpreter_recorded(c)
+                        : k == INTERP_HOOKED   ? interpreter_hooked(c)
                         : k == INTERP_OBSERVED ? interpreter_observed(c)
                         : k == INTERP_FILTERED ? interpreter_filtered(c)
                                                : interpreter_runs(c);

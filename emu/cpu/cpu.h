@@ -148,11 +148,14 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
 
 /* The every-access buffer (cpu_set_access_buf): the listener's, when it takes every access of
  * listener_kinds as it comes and answers 0 (--trace-all alone: emu/trace/tracedev.c).  The
- * hooked interpreter appends its fast paths' fetches and data accesses here, stamped, instead of
- * calling cpu_access_due and the listener (~130 host instructions an access); the slow paths'
- * accesses reach the same buffer through the listener, so it holds them in the hart's order.
- * drain empties it (n = 0); false: the recorder failed and asked the hart to stop. */
-#define MT_ACCESS_BUF_CAP 1024u
+ * runs interpreter writes each run's fetches and fast-path data accesses here as it charges the
+ * run (interpreter_recorded, cpu.c rec_expand; with kinds short of fetch, load and store the
+ * hooked interpreter appends them one by one), stamped, instead of calling cpu_access_due and
+ * the listener (~130 host instructions an access); the slow paths' accesses reach the same
+ * buffer through the listener, so it holds them in the hart's order.  The capacity holds the
+ * longest run's records (2 per slot, 2048 slots a page).  drain empties it (n = 0); false: the
+ * recorder failed and asked the hart to stop. */
+#define MT_ACCESS_BUF_CAP 4096u
 typedef struct mt_access_buf {
     uint32_t n;
     bool (*drain)(struct mt_access_buf *b);

@@ -10,45 +10,9 @@
 # MIPS, the model thread's waits) are left out.  Prints each difference and "N pairs, M differ";
 # exit 1 when any differs.  QUICK=1: firmware only (no Linux, no bench ELFs).  About 10 minutes
 # of one core with Linux.
-set -u
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
-  echo "usage: $0 BASE_MTEMU NEW_MTEMU (two executables)" >&2
-  exit 2
-fi
-B=$1 N=$2
-FW=${FWBUILD:-build/firmware}
-SBI=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-IMAGE=${IMAGE:-build/linux/Image}
+. "$(dirname "$0")/same_as_base_lib.sh"
 QUICK=${QUICK:-0}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pairs=0 differ=0
 
-# one NAME ARGS...: runs both builds (an argument @F@ becomes a file of the run's own) and compares
-one() {
-  local name=$1 v bin
-  shift
-  for v in B N; do
-    bin=${!v}
-    local args=("${@//@F@/$W/$name.$v.file}")
-    timeout 900 "$bin" "${args[@]}" >"$W/$name.$v.out" 2>&1 </dev/null
-    echo "exit $?" >>"$W/$name.$v.out"
-    sed -i -E '/^(seconds|MIPS) |waits|G instructions \(/d' "$W/$name.$v.out"
-  done
-  pairs=$((pairs + 1))
-  if ! cmp -s "$W/$name.B.out" "$W/$name.N.out"; then
-    echo "differ: $name (stdout)"
-    diff "$W/$name.B.out" "$W/$name.N.out" | head -6
-    differ=$((differ + 1))
-  fi
-  if [ -e "$W/$name.B.file" ] || [ -e "$W/$name.N.file" ]; then
-    if ! cmp -s "$W/$name.B.file" "$W/$name.N.file"; then
-      echo "differ: $name (file)"
-      differ=$((differ + 1))
-    fi
-  fi
-  rm -f "$W/$name".*
-}
 modes() {
   local nm=$1 r b
   shift
@@ -68,7 +32,7 @@ for e in wss qsort memcpy; do
   one "$e.burst" --stats --trace @F@ "$FW/$e.elf"
   one "$e.all" --stats --trace-all @F@ "$FW/$e.elf"
 done
-[ "$QUICK" = 1 ] && { echo "$pairs pairs, $differ differ"; [ "$differ" -eq 0 ]; exit; }
+[ "$QUICK" = 1 ] && finish
 for e in "$FW"/bench/*.elf; do
   [ -r "$e" ] && modes "$(basename "$e" .elf)" --max-insns 50000000 "$e"
 done
@@ -92,5 +56,4 @@ if [ -r "$IMAGE" ] && [ -r "$SBI" ]; then
 else
   echo "skipped: Linux (needs $IMAGE and $SBI)"
 fi
-echo "$pairs pairs, $differ differ"
-[ "$differ" -eq 0 ]
+finish

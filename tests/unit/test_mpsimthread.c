@@ -77,6 +77,16 @@ static uint64_t pair_page(uint64_t front, uint64_t r)
     }
 }
 
+/* kinds 2 and 3: the report of `page` (write w), the last two pages moved on when it is new */
+static uint64_t report_of(uint64_t page, unsigned w, uint64_t *front, uint64_t *second)
+{
+    if (page != *front) {
+        *second = *front;
+        *front = page;
+    }
+    return (FIRST_PFN + page) << 1 | w;
+}
+
 /* Reports: pfn << 1 | write.  `kind` 0: random with locality (a hot window that moves, a few
  * pages outside RAM, one write in four); 1: adversarial for the stack pass (two pages
  * alternating, broken by a third, sweeps over more metapages than the filter holds, writes to
@@ -110,11 +120,7 @@ static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
                 e[i] = (FIRST_PFN - 1 - (r >> 50) % 4) << 1;
                 continue;
             }
-            if (page != front) {
-                second = front;
-                front = page;
-            }
-            e[i] = (FIRST_PFN + page) << 1 | w;
+            e[i] = report_of(page, w, &front, &second);
             continue;
         }
         if (kind == 0) {
@@ -146,11 +152,7 @@ static void fill(uint64_t *e, size_t n, int kind, uint64_t *seed)
                 e[i] = (FIRST_PFN - 1) << 1;
                 continue;
             }
-            if (page != front) {
-                second = front;
-                front = page;
-            }
-            e[i] = (FIRST_PFN + page) << 1 | w;
+            e[i] = report_of(page, w, &front, &second);
             continue;
         } else {
             size_t phase = i / 500 % 3;

@@ -483,8 +483,9 @@ static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, con
         const uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
         if (page + 1 == last)
             continue; /* the same 4 KiB page again: a repeat at every size */
-        const unsigned top = 63u - (unsigned)__builtin_clzll(page ^ (last - 1)); /* last: the emitted page */
-        const unsigned mask = top < MT_SPATIAL_SIZES ? (2u << top) - 1 : ALL_SIZES;
+        /* the sizes up to the highest bit of page ^ emitted (last: the emitted page), emit's mask
+         * (2 << top) - 1 capped, without a branch */
+        const unsigned mask = (unsigned)(~UINT64_C(0) >> __builtin_clzll(page ^ (last - 1))) & ALL_SIZES;
         const mt_spatial_page_memo *e = memo_slot(s, page);
         if (e->page1 != page + 1 || (mask & ~(unsigned)e->known)) /* (gen: 0 in every memo, no doubling yet) */
             break;

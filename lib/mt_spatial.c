@@ -448,6 +448,14 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
 
 #define ALL_SIZES ((1u << MT_SPATIAL_SIZES) - 1)
 
+/* What the closed-form count of a run (access_run_t) takes off for its access j when that one is
+ * outside the range: itself and the repeats after it (those after the run's last access are the
+ * next run's). */
+static inline uint64_t outside_count(const uint64_t *ord, size_t j, size_t n)
+{
+    return j + 1 < n ? ord[j + 1] - ord[j] : 1;
+}
+
 /* The steady state of a run at rate 1 (the default; every size keeps every metapage, none has
  * doubled): the state in which run_rate1 below is the filter.  In it access_page's work for a new
  * page P reduces to a few locals, because (1) every sampled-sizes mask is ALL_SIZES (the rates were
@@ -470,16 +478,19 @@ static int rate1_steady(const mt_spatial *s)
  * not valid, or does not know the bitmap bits: access_page then takes it) and returns its index,
  * or n.  Counts nothing but the records (mt_spatial_access_run counts the accesses). */
 static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, const uint64_t *cycle,
-                                                                const uint64_t *word, size_t j, size_t n,
-                                                                const unsigned shift, uint64_t lo, uint64_t hi)
+                                                                const uint64_t *word, const uint64_t *ord,
+                                                                size_t j, size_t n, const unsigned shift,
+                                                                uint64_t lo, uint64_t hi)
 {
     uint64_t last = s->last_page, prevp = s->prev_page, nrec = 0;
     uint32_t alt = s->alt_steps, rn = s->rn;
     mt_access_rec *rb = s->rbuf;
     for (; j < n; j++) {
         const uint64_t w = word[j], addr = w >> shift;
-        if (addr < lo || addr >= hi)
+        if (addr < lo || addr >= hi) {
+            s->accesses -= outside_count(ord, j, n);
             continue;
+        }
         const uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
         if (page + 1 == last)
             continue; /* the same 4 KiB page again: a repeat at every size */
@@ -519,36 +530,33 @@ static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, con
     return j;
 }
 
-/* mt_spatial_access and mt_spatial_repeats over a run (mt_spatial.h).  The count first, in closed
- * form: per access j inside, 1 and the repeats after it, ord[j + 1] - ord[j] - 1 (the last one's
- * are the next run's to count, from *ord_last), and the repeats before the run when the access
+/* mt_spatial_access and mt_spatial_repeats over a run (mt_spatial.h).  The count in closed form:
+ * per access j inside, 1 and the repeats after it, ord[j + 1] - ord[j] - 1 (the last one's are
+ * the next run's to count, from *ord_last), and the repeats before the run when the access
  * before it was inside; summed as if every access were inside, that is ord[n-1] - ord[0] + 1,
- * less ord[j + 1] - ord[j] (1 for the last) for each access outside.  (No call below reads the
- * count.)  Then the accesses: run_rate1 where it applies, access_page one at a time elsewhere. */
+ * less outside_count for each access outside, which the loops below take off where they meet
+ * one (no call reads the count meanwhile; the sum wraps as the per-access count would).  The
+ * accesses: run_rate1 where it applies, access_page one at a time elsewhere. */
 static inline __attribute__((always_inline)) void access_run_t(mt_spatial *s, const uint64_t *cycle,
                                                                 const uint64_t *word, const uint64_t *ord,
                                                                 size_t n, const unsigned shift, uint64_t lo,
                                                                 uint64_t hi, uint64_t *ord_last, int *last_in)
 {
-    uint64_t acc = (*last_in ? ord[0] - *ord_last - 1 : 0) + ord[n - 1] - ord[0] + 1;
-    for (size_t j = 0; j < n; j++) {
-        const uint64_t addr = word[j] >> shift;
-        if (addr < lo || addr >= hi)
-            acc -= j + 1 < n ? ord[j + 1] - ord[j] : 1;
-    }
-    s->accesses += acc;
+    s->accesses += (*last_in ? ord[0] - *ord_last - 1 : 0) + ord[n - 1] - ord[0] + 1;
     *ord_last = ord[n - 1];
     const uint64_t alast = word[n - 1] >> shift;
     *last_in = alast >= lo && alast < hi;
     for (size_t j = 0; j < n;) {
         if (rate1_steady(s)) {
-            j = run_rate1(s, cycle, word, j, n, shift, lo, hi);
+            j = run_rate1(s, cycle, word, ord, j, n, shift, lo, hi);
             if (j == n)
                 break;
         }
         const uint64_t addr = word[j] >> shift;
         if (addr >= lo && addr < hi)
             access_page(s, cycle[j], addr, (unsigned)(word[j] & 1));
+        else
+            s->accesses -= outside_count(ord, j, n);
         j++;
     }
 }

@@ -482,9 +482,10 @@ static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, con
                                                                 size_t j, size_t n, const unsigned shift,
                                                                 uint64_t lo, uint64_t hi)
 {
-    uint64_t last = s->last_page, prevp = s->prev_page, nrec = 0;
-    uint32_t alt = s->alt_steps, rn = s->rn;
-    mt_access_rec *rb = s->rbuf;
+    uint64_t last = s->last_page, prevp = s->prev_page;
+    uint32_t alt = s->alt_steps;
+    /* the buffer's next entry and its end; the records are counted from rp's moves (rp0) */
+    mt_access_rec *rp = s->rbuf + s->rn, *rp0 = rp, *rend = s->rbuf + s->rcap;
     for (; j < n; j++) {
         const uint64_t w = word[j], addr = w >> shift;
         if (addr < lo || addr >= hi) {
@@ -506,27 +507,30 @@ static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, con
         prevp = last;
         last = page + 1;
         s->mask_records[mask]++;
-        nrec++;
-        rb[rn++] = (mt_access_rec){.cycle = cycle[j], .addr_rw = page << 12 | mask | (w & 1) << 63};
-        if (rn == s->rcap) {
-            s->rn = rn;
+        *rp++ = (mt_access_rec){.cycle = cycle[j], .addr_rw = page << 12 | mask | (w & 1) << 63};
+        if (rp == rend) {
+            s->rn = (uint32_t)(rp - s->rbuf);
+            s->records += (uint64_t)(rp - rp0);
             s->last_page = s->emitted = last;
             s->prev_page = prevp;
             s->alt_steps = alt;
             mt_spatial_flush(s);
-            rn = s->rn;
-            rb = s->rbuf;
-            if (!rb) { /* (a flush that took the buffer away: access_page from here on) */
+            if (!s->rbuf) { /* (a flush that took the buffer away: access_page from here on) */
+                rp = rp0 = NULL;
                 j++;
                 break;
             }
+            rp = rp0 = s->rbuf + s->rn;
+            rend = s->rbuf + s->rcap;
         }
     }
     s->last_page = s->emitted = last;
     s->prev_page = prevp;
     s->alt_steps = alt;
-    s->rn = rn;
-    s->records += nrec;
+    if (rp) {
+        s->rn = (uint32_t)(rp - s->rbuf);
+        s->records += (uint64_t)(rp - rp0);
+    }
     return j;
 }
 

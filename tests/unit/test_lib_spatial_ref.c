@@ -180,6 +180,7 @@ static void late_sink(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, uns
 static void compare_run(const uint64_t *addr, size_t n, uint32_t rate, unsigned log2m, uint32_t max, uint32_t cap,
                         int late)
 {
+    static const char *const late_name[] = {"", " (buffer set by the sink)", " (no buffer)"};
     const uint64_t lo = 0, hi = (UINT64_C(1) << 56) - (UINT64_C(1) << 24); /* the top 4096 pages: outside */
     uint64_t seed = n ^ rate, *cyc = malloc(3 * n * sizeof *cyc), *word = malloc(3 * n * sizeof *word),
              *ord = malloc(3 * n * sizeof *ord);
@@ -259,12 +260,11 @@ static void compare_run(const uint64_t *addr, size_t n, uint32_t rate, unsigned 
     mt_spatial_finish(&s);
     if (got.n != p->out.n)
         fail_msg("run, rate %u rule %u/%u cap %u%s: %zu records, the definition %zu", rate, log2m, max, cap,
-                 late ? " late" : "", got.n, p->out.n);
+                 late_name[late], got.n, p->out.n);
     for (size_t j = 0; j < got.n; j++) {
         const rec *a = &got.r[j], *b = &p->out.r[j];
         if (a->cycle != b->cycle || a->page != b->page || a->rw != b->rw || a->mask != b->mask)
-            fail_msg("run, rate %u rule %u/%u cap %u%s: record %zu differs", rate, log2m, max, cap, late ? " late" : "",
-                     j);
+            fail_msg("run, rate %u rule %u/%u cap %u%s: record %zu differs", rate, log2m, max, cap, late_name[late], j);
     }
     assert_int_equal(s.records, p->records);
     assert_int_equal(s.accesses, p->accesses);

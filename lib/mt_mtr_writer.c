@@ -330,6 +330,69 @@ mt_writer *mt_writer_create(const char *path, const mt_writer_config *cfg, char 
     return w;
 }
 
+/* A SYNC signature ends at buf[q] (0x80 after MT_SYNC_ZEROS zeros): the frame is cut at its start
+ * once the frame is big enough.  w->scan is q + 1 here (emit_frame moves it with the bytes). */
+static void sync_at(mt_writer *w, size_t q)
+{
+    const size_t start = q + 1 - MT_SYNC_LEN_SIG;
+    w->last_sync = start;
+    if (start >= w->frame_bytes)
+        emit_frame(w, start);
+}
+
+/* Cuts frames at the SYNC signatures in buf[scan, n): at every 0x80 with MT_SYNC_ZEROS or more
+ * zeros just before it (zrun carries the zeros at the end of the bytes scanned before), in order,
+ * as a byte-by-byte scan would.  Why not memchr from one 0x80 to the next (as before): a samples
+ * stream has a 0x80 every few bytes (a SAMPLE header), a call each.  Instead the bytes are read
+ * MT_SYNC_ZEROS apart: a signature's MT_SYNC_ZEROS zeros cover one of any MT_SYNC_ZEROS positions
+ * in a row, so only at a zero read so is its run of zeros looked at (its ends found byte by byte;
+ * the byte after it is the candidate 0x80).  p is just past a byte known not to be zero, so no
+ * run found after p reaches before it.  docs/trace-unit.md "Finding the SYNCs" has the argument. */
+static void scan_syncs(mt_writer *w)
+{
+    size_t p = w->scan;
+    while (p < w->n && w->buf[p] == 0) /* the zeros that extend the run carried in */
+        p++;
+    if (p == w->n) {
+        w->zrun += (unsigned)(p - w->scan);
+        w->scan = p;
+        return;
+    }
+    const size_t z0 = w->zrun + (p - w->scan);
+    w->zrun = 0;
+    w->scan = p + 1;
+    if (w->buf[p] == 0x80 && z0 >= MT_SYNC_ZEROS)
+        sync_at(w, p);
+    p = w->scan;
+    for (size_t i = p + MT_SYNC_ZEROS - 1; i < w->n;) {
+        const uint8_t *const b = w->buf;
+        if (b[i]) {
+            i += MT_SYNC_ZEROS;
+            continue;
+        }
+        size_t lo = i, hi = i + 1; /* the run of zeros through i: [lo, hi) */
+        while (lo > p && b[lo - 1] == 0)
+            lo--;
+        while (hi < w->n && b[hi] == 0)
+            hi++;
+        if (hi == w->n)
+            break; /* it runs to the end: counted below */
+        if (b[hi] == 0x80 && hi - lo >= MT_SYNC_ZEROS) {
+            w->scan = hi + 1;
+            sync_at(w, hi);
+            p = w->scan; /* (emit_frame moved the bytes and w->scan with them) */
+        } else {
+            p = hi + 1;
+        }
+        i = p + MT_SYNC_ZEROS - 1;
+    }
+    size_t t = w->n; /* the zeros at the end (after the byte before p, which is not zero) */
+    while (t > p && w->buf[t - 1] == 0)
+        t--;
+    w->zrun = (unsigned)(w->n - t);
+    w->scan = w->n;
+}
+
 int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
 {
     if (w->failed)
@@ -346,30 +409,7 @@ int mt_writer_raw(mt_writer *w, const uint8_t *p, size_t n)
     }
     memcpy(w->buf + w->n, p, n);
     w->n += n;
-    /* cut frames at SYNCs once a frame is big enough: from one 0x80 to the next (memchr), zrun
-     * counting the zeros just before each, as a byte-by-byte scan would */
-    while (w->scan < w->n) {
-        const uint8_t *b = w->buf + w->scan;
-        size_t left = w->n - w->scan;
-        const uint8_t *hit = memchr(b, 0x80, left);
-        size_t len = hit ? (size_t)(hit - b) : left, z = 0;
-        while (z < len && b[len - 1 - z] == 0)
-            z++;
-        w->zrun = z == len ? w->zrun + (unsigned)z : (unsigned)z;
-        w->scan += len;
-        if (!hit)
-            break;
-        w->scan++;
-        if (w->zrun >= MT_SYNC_ZEROS) {
-            w->zrun = 0;
-            size_t start = w->scan - MT_SYNC_LEN_SIG;
-            w->last_sync = start;
-            if (start >= w->frame_bytes)
-                emit_frame(w, start);
-        } else {
-            w->zrun = 0;
-        }
-    }
+    scan_syncs(w);
     /* a stream without SYNCs (not from the unit or mt_swenc) must still be written in bounded
      * frames; such a frame does not start at a SYNC and decodes from its first SYNC on */
     if (w->n >= MT_MTR_FRAME_MAX / 2)

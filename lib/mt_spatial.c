@@ -411,10 +411,9 @@ static __attribute__((noinline)) void access_slow(mt_spatial *s, uint64_t cycle,
  * a step of an alternation whose first step is past, nothing skipped pending.  access_slow
  * would take the same path (no alternation_ok, no replay); in mt_spatial_access every call is a
  * tail call, so the common path saves and restores no registers. */
-static inline __attribute__((always_inline)) void access_one(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+static inline __attribute__((always_inline)) void access_page(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
-    s->accesses++;
     if (page + 1 == s->last_page)
         return; /* the same 4 KiB page again: a repeat at every size */
     if (page + 1 != s->prev_page || s->alt_steps == 0 || s->skipped_valid) {
@@ -433,28 +432,148 @@ static inline __attribute__((always_inline)) void access_one(mt_spatial *s, uint
     emit(s, cycle, page, rw & 1, smask);
 }
 
+/* One access: counted, then the filter (access_page; mt_spatial_access_run counts apart). */
+static inline __attribute__((always_inline)) void access_one(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
+{
+    s->accesses++;
+    access_page(s, cycle, addr, rw);
+}
+
 void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw)
 {
     access_one(s, cycle, addr, rw);
 }
 
-/* mt_spatial_access and mt_spatial_repeats in one loop (mt_spatial.h). */
+/* ---- a run of accesses (the CPU's page log) ------------------------------------------------ */
+
+#define ALL_SIZES ((1u << MT_SPATIAL_SIZES) - 1)
+
+/* What the closed-form count of a run (access_run_t) takes off for its access j when that one is
+ * outside the range: itself and the repeats after it (those after the run's last access are the
+ * next run's). */
+static inline uint64_t outside_count(const uint64_t *ord, size_t j, size_t n)
+{
+    return j + 1 < n ? ord[j + 1] - ord[j] : 1;
+}
+
+/* The steady state of a run at rate 1 (the default; every size keeps every metapage, none has
+ * doubled): the state in which run_rate1 below is the filter.  In it access_page's work for a new
+ * page P reduces to a few locals, because (1) every sampled-sizes mask is ALL_SIZES (the rates were
+ * 1 all along, and every cached mask was made at rate 1); (2) alternation_ok is 0 for every pair of
+ * distinct pages (size 0 is at rate 1 and tells them apart), so alt_ok is 0 and no step is ever
+ * held back (nothing skipped to replay); (3) so every access that is not a repeat is emitted, and
+ * the emitted page is the last page; (4) emit's O(1) case then holds whenever P's memo is valid
+ * and knows the bitmap bits of the mask, and its record's mask is the sizes up to the highest
+ * bit of P ^ last.  docs/metapaging.md "The rate-1 run loop" has the argument in full. */
+static int rate1_steady(const mt_spatial *s)
+{
+    return s->doublings == 0 && s->rate[0] == 1 && s->rbuf && !s->skipped_valid && !s->alt_ok && s->emitted &&
+           s->emitted == s->last_page && s->emitted_smask == ALL_SIZES && s->last_smask == ALL_SIZES &&
+           s->prev_smask == ALL_SIZES;
+}
+
+/* The accesses word[j..n) inside [lo, hi) through the filter in the steady state of rate 1, with
+ * its state in locals (through s, each record's store into the buffer, which may alias any field,
+ * reloaded them per access).  Stops before the first access that needs more (a page whose memo is
+ * not valid, or does not know the bitmap bits: access_page then takes it) and returns its index,
+ * or n.  Counts nothing but the records (mt_spatial_access_run counts the accesses). */
+static inline __attribute__((always_inline)) size_t run_rate1(mt_spatial *s, const uint64_t *cycle,
+                                                                const uint64_t *word, const uint64_t *ord,
+                                                                size_t j, size_t n, const unsigned shift,
+                                                                uint64_t lo, uint64_t hi)
+{
+    uint64_t last = s->last_page, prevp = s->prev_page;
+    uint32_t alt = s->alt_steps;
+    /* the buffer's next entry and its end; the records are counted from rp's moves (rp0) */
+    mt_access_rec *rp = s->rbuf + s->rn, *rp0 = rp, *rend = s->rbuf + s->rcap;
+    for (; j < n; j++) {
+        const uint64_t w = word[j], addr = w >> shift;
+        if (addr < lo || addr >= hi) {
+            s->accesses -= outside_count(ord, j, n);
+            continue;
+        }
+        const uint64_t page = (addr & ((UINT64_C(1) << 56) - 1)) >> 12;
+        if (page + 1 == last)
+            continue; /* the same 4 KiB page again: a repeat at every size */
+        /* the sizes up to the highest bit of page ^ emitted (last: the emitted page), emit's mask
+         * (2 << top) - 1 capped, without a branch */
+        const unsigned mask = (unsigned)(~UINT64_C(0) >> __builtin_clzll(page ^ (last - 1))) & ALL_SIZES;
+        const mt_spatial_page_memo *e = memo_slot(s, page);
+        if (e->page1 != page + 1 || (mask & ~(unsigned)e->known)) /* (gen: 0 in every memo, no doubling yet) */
+            break;
+        /* access_page's step (x y x: the alternation goes on, else it starts again), then emit's
+         * O(1) case and out() */
+        alt = page + 1 == prevp ? alt + 1 : 0;
+        prevp = last;
+        last = page + 1;
+        s->mask_records[mask]++;
+        *rp++ = (mt_access_rec){.cycle = cycle[j], .addr_rw = page << 12 | mask | (w & 1) << 63};
+        if (rp == rend) {
+            s->rn = (uint32_t)(rp - s->rbuf);
+            s->records += (uint64_t)(rp - rp0);
+            s->last_page = s->emitted = last;
+            s->prev_page = prevp;
+            s->alt_steps = alt;
+            mt_spatial_flush(s);
+            if (!s->rbuf) { /* (a flush that took the buffer away: access_page from here on) */
+                rp = rp0 = NULL;
+                j++;
+                break;
+            }
+            rp = rp0 = s->rbuf + s->rn;
+            rend = s->rbuf + s->rcap;
+        }
+    }
+    s->last_page = s->emitted = last;
+    s->prev_page = prevp;
+    s->alt_steps = alt;
+    if (rp) {
+        s->rn = (uint32_t)(rp - s->rbuf);
+        s->records += (uint64_t)(rp - rp0);
+    }
+    return j;
+}
+
+/* mt_spatial_access and mt_spatial_repeats over a run (mt_spatial.h).  The count in closed form:
+ * per access j inside, 1 and the repeats after it, ord[j + 1] - ord[j] - 1 (the last one's are
+ * the next run's to count, from *ord_last), and the repeats before the run when the access
+ * before it was inside; summed as if every access were inside, that is ord[n-1] - ord[0] + 1,
+ * less outside_count for each access outside, which the loops below take off where they meet
+ * one (no call reads the count meanwhile; the sum wraps as the per-access count would).  The
+ * accesses: run_rate1 where it applies, access_page one at a time elsewhere. */
+static inline __attribute__((always_inline)) void access_run_t(mt_spatial *s, const uint64_t *cycle,
+                                                                const uint64_t *word, const uint64_t *ord,
+                                                                size_t n, const unsigned shift, uint64_t lo,
+                                                                uint64_t hi, uint64_t *ord_last, int *last_in)
+{
+    s->accesses += (*last_in ? ord[0] - *ord_last - 1 : 0) + ord[n - 1] - ord[0] + 1;
+    *ord_last = ord[n - 1];
+    const uint64_t alast = word[n - 1] >> shift;
+    *last_in = alast >= lo && alast < hi;
+    for (size_t j = 0; j < n;) {
+        if (rate1_steady(s)) {
+            j = run_rate1(s, cycle, word, ord, j, n, shift, lo, hi);
+            if (j == n)
+                break;
+        }
+        const uint64_t addr = word[j] >> shift;
+        if (addr >= lo && addr < hi)
+            access_page(s, cycle[j], addr, (unsigned)(word[j] & 1));
+        else
+            s->accesses -= outside_count(ord, j, n);
+        j++;
+    }
+}
+
 size_t mt_spatial_access_run(mt_spatial *s, const uint64_t *cycle, const uint64_t *word, const uint64_t *ord, size_t n,
                              unsigned shift, uint64_t lo, uint64_t hi, uint64_t *ord_last, int *last_in)
 {
-    uint64_t prev = *ord_last;
-    int in = *last_in;
-    for (size_t j = 0; j < n; j++) {
-        if (in)
-            s->accesses += ord[j] - prev - 1; /* mt_spatial_repeats */
-        prev = ord[j];
-        const uint64_t addr = word[j] >> shift;
-        in = addr >= lo && addr < hi;
-        if (in)
-            access_one(s, cycle[j], addr, (unsigned)(word[j] & 1));
-    }
-    *ord_last = prev;
-    *last_in = in;
+    if (!n)
+        return 0;
+    if (shift == 8) /* the CPU's page log: a constant shift */
+        access_run_t(s, cycle, word, ord, n, 8, lo, hi, ord_last, last_in);
+    else
+        access_run_t(s, cycle, word, ord, n, shift, lo, hi, ord_last, last_in);
     return n;
 }
 

@@ -163,8 +163,9 @@ void mt_spatial_access(mt_spatial *s, uint64_t cycle, uint64_t addr, unsigned rw
  * outside [lo, hi) (not guest RAM) change nothing, nor count, and neither do the repeats after
  * them.  *ord_last and *last_in (in and out): the ordinal of the access before the run and whether
  * it was inside.  The same state, records and counts as, per access, mt_spatial_repeats of the
- * repeats before it (when the one before was inside) and mt_spatial_access (when it is inside).
- * Returns n. */
+ * repeats before it (when the one before was inside) and mt_spatial_access (when it is inside)
+ * at the end of the run (the count is made for the whole run first: a sink or a buffer's flush
+ * that read s->accesses meanwhile would see it).  Returns n. */
 size_t mt_spatial_access_run(mt_spatial *s, const uint64_t *cycle, const uint64_t *word, const uint64_t *ord, size_t n,
                              unsigned shift, uint64_t lo, uint64_t hi, uint64_t *ord_last, int *last_in);
 /* n accesses to the 4 KiB page of the last one (a caller that filters repeats of the page ahead

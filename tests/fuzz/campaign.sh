@@ -13,7 +13,11 @@
 # run on this machine's ext4 (no journal) up to its user time again in system time
 # (docs/robustness.md, eleventh session). The run's new inputs are copied back at its end (the
 # names are the inputs' SHA-1s: a name present in both is the same input), those it replaced
-# removed; a run that dies leaves the corpus as it was. -reload=0: libFuzzer rereads its corpus
+# removed; a run that dies leaves the corpus as it was. Only in memory: a FUZZ_SCRATCH (or a
+# TMPDIR without /dev/shm) on a disk gains nothing from the copy, which there creates every
+# input twice more (the copy, the copy back) and, removed, leaves its inodes lately deleted, what
+# makes the next creations dear: then the run works on the kept corpus itself (twelfth
+# session). -reload=0: libFuzzer rereads its corpus
 # directory every second for inputs other processes put there (parallel jobs sharing one), and at
 # the first reread runs again every input it had left out at the start (those adding no feature):
 # 12 % of a 10,000-run session from a saturated corpus; a campaign's process has its corpus alone.
@@ -35,11 +39,15 @@ sync_back() {
   for f in "$2"/*; do [ -e "$f" ] && [ ! -e "$1/${f##*/}" ] && rm -f "$f"; done
   return 0
 }
+# in_memory DIR: DIR is on a tmpfs (or ramfs), where a file's creation costs no inode search
+in_memory() {
+  case $(stat -f -c %T "$1" 2>/dev/null) in tmpfs | ramfs) return 0 ;; *) return 1 ;; esac
+}
 status=0
 live= work=
 # stopped by a signal: nothing left in tmpfs, the run's new inputs not kept (a terminal's Ctrl-C
 # reaches libFuzzer too, which stops on its own: its run is then kept as any other)
-trap 'rm -rf "$live" "$work"; exit 130' INT TERM
+trap 'rm -rf ${live:+"$live"} ${work:+"$work"}; exit 130' INT TERM
 for item in "$@"; do
   t=${item%%:*}
   secs=${item#*:}
@@ -55,14 +63,19 @@ for item in "$@"; do
   start=$(date -u +%FT%TZ)
   log=$camp/logs/$t.$(date -u +%Y%m%d%H%M%S)
   work=$(mktemp -d) # the whole-program targets' relative paths
-  live=$(mktemp -d -p "$scratch" "campaign-$t.XXXXXX") || { echo "campaign: $scratch: no scratch directory" >&2; status=1; continue; }
-  cp "$corpus"/* "$live"/
+  live= dir=$corpus
+  if in_memory "$scratch"; then
+    live=$(mktemp -d -p "$scratch" "campaign-$t.XXXXXX") || { echo "campaign: $scratch: no scratch directory" >&2; status=1; continue; }
+    cp "$corpus"/* "$live"/
+    dir=$live
+  fi
   TIMEFORMAT='%U %S'
   { time (cd "$work" && "$bin" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=30 -reload=0 $opts \
-      -artifact_prefix="$camp/crash/$t-" -print_final_stats=1 "$live" >"$log" 2>&1); } 2>"$log.cpu"
+      -artifact_prefix="$camp/crash/$t-" -print_final_stats=1 "$dir" >"$log" 2>&1); } 2>"$log.cpu"
   rc=$(grep -q 'stat::number_of_executed_units' "$log" && ! ls "$camp/crash/$t-"* >/dev/null 2>&1 && echo 0 || echo 1)
-  sync_back "$live" "$corpus"
-  rm -rf "$work" "$live"
+  if [ -n "$live" ]; then sync_back "$live" "$corpus"; rm -rf "$live"; fi
+  rm -rf "$work"
+  live=
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
   [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
   cpu=$(awk '{print $1 + $2}' "$log.cpu")

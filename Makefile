@@ -42,7 +42,8 @@ AR          := ar
 WARN        := -Wall -Wextra -Werror
 CFLAGS      := -std=c17 $(OPT) -g $(WARN) -D_GNU_SOURCE -MMD -MP $(SAN_FLAGS) -I$(ROOT) -I$(ROOT)/lib -I$(GEN) $(EXTRA_CFLAGS)
 CXXFLAGS    := -std=c++17 $(OPT) -g -Wall -Wextra -MMD -MP $(SAN_FLAGS)
-LDFLAGS     := $(SAN_FLAGS) $(EXTRA_LDFLAGS)
+# -no-pie: the interpreter is compiled position-dependent (emu/module.mk)
+LDFLAGS     := $(SAN_FLAGS) -no-pie $(EXTRA_LDFLAGS)
 LDLIBS      := -lzstd -lfdt -lm -pthread
 CMOCKA_LIBS := -lcmocka
 

@@ -62,7 +62,7 @@ static unsigned table_perms(const mt_cpu *cpu, unsigned i, int priv)
     return priv == PRV_M ? cpu->pmp_perm_m[i] : cpu->pmp_perm_su[i];
 }
 
-bool pmp_allows(mt_cpu *cpu, uint64_t pa, unsigned size, unsigned perm, int priv)
+bool pmp_allows_uncached(mt_cpu *cpu, uint64_t pa, unsigned size, unsigned perm, int priv)
 {
     /* Inside one page whose permissions are uniform the first match for the access is the
      * first match for the page (no entry before it matches any byte of the page, and it holds

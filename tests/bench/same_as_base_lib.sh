@@ -24,7 +24,7 @@ one() {
     local args=("${@//@F@/$W/$name.$v.file}")
     timeout 900 "$bin" "${args[@]}" >"$W/$name.$v.out" 2>&1 </dev/null
     echo "exit $?" >>"$W/$name.$v.out"
-    sed -i -E '/^(seconds|MIPS) |waits|G instructions \(/d' "$W/$name.$v.out"
+    sed -i -E '/^(seconds|MIPS) |waits|G instructions[ ,(]/d' "$W/$name.$v.out"
   done
   pairs=$((pairs + 1))
   if ! cmp -s "$W/$name.B.out" "$W/$name.N.out"; then

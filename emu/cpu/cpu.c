@@ -1323,6 +1323,7 @@ static inline void rec_cut(mt_cpu *c, uint64_t cycle)
  * length); the first fetch this call writes is plain.  The same accesses at the same stamps as
  * rec_expand's records.  A function of its own: inside the interpreter its loop's state did not
  * fit the registers. */
+#define REC_PACK_MIN_INSNS 8u
 static __attribute__((noinline)) mt_access_rec *rec_expand_packed(const uint8_t *op_cost, mt_access_buf *b,
                                                                   const mt_dpage *dp, const mt_dinsn *d,
                                                                   uint64_t f, bool fetched)
@@ -1413,7 +1414,9 @@ static inline __attribute__((always_inline)) mt_access_rec *rec_expand(mt_cpu *c
 {
     if (unlikely(c->brk_slot)) /* a stale stop: its op would read as cost 0 */
         unbreak(c);
-    if (b->packed)
+    /* packed for a long run only: for a short one the call and the packing cost more than the
+     * writer saves (callgrind; docs/trace-unit.md "Packed fetches") */
+    if (b->packed && d->run_insns >= REC_PACK_MIN_INSNS)
         return rec_expand_packed(c->op_cost, b, dp, d, cycle + c->stamp_offset, fetched);
     const unsigned n = d->run_insns;
     const uint64_t end = cycle + c->stamp_offset + d->run_cost;

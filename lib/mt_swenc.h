@@ -50,9 +50,6 @@ typedef struct {
     int bopen;
     uint32_t bopen_start, bopen_more;
     uint8_t bopen_bit;
-    /* the last fetch's address, which a packed fetch record's first fetch steps from
-     * (lib/mt_fetchpack.h); unlike fa, a SYNC leaves it */
-    uint64_t lfa;
 } mt_swenc;
 
 void mt_swenc_init(mt_swenc *s, uint32_t sync_period, mt_sink_fn sink, void *ctx);
@@ -70,10 +67,6 @@ int mt_swenc_sample(mt_swenc *s, uint64_t cycle, uint64_t addr, unsigned rw);
  * compressor's state in locals: per call, a sample's packet costs about as much as the call
  * chain and the state's loads and stores through the batch's byte pointer (which may alias it). */
 int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n);
-/* In the runs stream, r may hold packed fetch records (lib/mt_fetchpack.h, never as r[0] of the
- * first call): the same bytes and state as their expansion.  The batched writer appends a packed
- * record's element bytes to the open FETCHES packet whole when they fit before the packet's end
- * and the next SYNC, else it takes them one by one. */
 int mt_swenc_marker(mt_swenc *s, uint32_t value);
 int mt_swenc_overflow(mt_swenc *s, uint32_t dropped);
 /* Writes END; further calls fail. */

@@ -27,8 +27,6 @@
 #include "emu/cpu/csr.h"
 #include "emu/cpu/decode.h"
 #include "emu/cpu/mmu.h"
-#include "mt_fetchpack.h"
-#include "mt_pkt.h"
 #include "emu/cpu/pmp.h"
 #include "emu/cpu/exec_fp.h"
 #include "emu/cpu/dpage.h"
@@ -1289,26 +1287,8 @@ static inline void rec_cut(mt_cpu *c, uint64_t cycle)
         return;
     const uint64_t t = cycle + c->stamp_offset;
     uint32_t n = b->n;
-    while (n && b->rec[n - 1].cycle >= t) {
-        const uint64_t ar = b->rec[n - 1].addr_rw;
-        if (mt_fetchpack_is_packed(ar)) { /* its last fetch is at or after t: keep those before */
-            uint64_t cy = b->rec[n - 2].cycle; /* (never first: rec_expand's plain fetch is before) */
-            unsigned keep = 0;
-            const unsigned cnt = mt_fetchpack_count(ar);
-            while (keep < cnt && (cy += ((ar >> (8 * keep)) & 0x0fu) + 1u) < t)
-                keep++;
-            b->extra -= cnt - 1u;
-            if (keep) {
-                b->extra += keep - 1u;
-                const uint64_t last = cy - (((ar >> (8 * keep)) & 0x0fu) + 1u);
-                const uint64_t bytes = ar & ((UINT64_C(1) << (8 * keep)) - 1) & ~(UINT64_C(0x80) << (8 * (keep - 1)));
-                b->rec[n - 1] = (mt_access_rec){.cycle = last, .addr_rw = MT_ACCESS_REC_FETCH | MT_ACCESS_REC_PACKED |
-                                                                         (uint64_t)(keep - 1) << MT_FETCHPACK_CNT_SHIFT | bytes};
-                break;
-            }
-        }
+    while (n && b->rec[n - 1].cycle >= t)
         n--;
-    }
     b->n = n;
 }
 
@@ -1317,107 +1297,11 @@ static inline void rec_cut(mt_cpu *c, uint64_t cycle)
  * half).  Returns the run's first hole (each hole's address field holds the distance in records
  * to the next one until REC_FILL overwrites it), or NULL.  The caller made room for 2 x run_insns
  * records. */
-/* rec_expand for the runs writer's buffer (mt_access_buf.packed; lib/mt_fetchpack.h): a fetch
- * that follows the record before it (a fetch or a hole) by at most 16 cycles goes into a packed
- * record as its FETCHES element byte (its step from the fetch before it is the slot before's
- * length); the first fetch this call writes is plain.  The same accesses at the same stamps as
- * rec_expand's records.  A function of its own: inside the interpreter its loop's state did not
- * fit the registers. */
-#define REC_PACK_MIN_INSNS 8u
-static __attribute__((noinline)) mt_access_rec *rec_expand_packed(const uint8_t *op_cost, mt_access_buf *b,
-                                                                  const mt_dpage *dp, const mt_dinsn *d,
-                                                                  uint64_t f, bool fetched)
-{
-    const uint64_t end = f + d->run_cost;
-    uint64_t pa = (dp->pa | (uint64_t)(d - dp->slot) * 2) | MT_ACCESS_REC_FETCH;
-    mt_access_rec *const o0 = b->rec + b->n;
-    mt_access_rec *o = o0, *hole = NULL, *last = NULL;
-    unsigned holes = 0;
-    const mt_dinsn *k = d;
-    unsigned oc = op_cost[k->op];
-    o->cycle = f;
-    o->addr_rw = pa;
-    o += !fetched;
-    uint64_t acc = 0; /* the pending packed record's element bytes, bits 6 and 7 set */
-    unsigned sh = 0;  /* ... 8 x how many */
-    /* the largest skip an element takes: none until a plain fetch of this call is written */
-    uint64_t skip_max = fetched ? 0 : MT_FETCH_SKIP_MAX + 1u;
-    /* the last element's "more" bit cleared */
-#define REC_PACK_PUT()                                                                \
-    do {                                                                              \
-        if (sh) {                                                                     \
-            o->cycle = f;                                                             \
-            o->addr_rw = (MT_ACCESS_REC_FETCH | MT_ACCESS_REC_PACKED) |               \
-                         (uint64_t)(sh - 8u) << (MT_FETCHPACK_CNT_SHIFT - 3) |        \
-                         (acc ^ UINT64_C(0x80) << (sh - 8u));                         \
-            o++;                                                                      \
-            acc = 0;                                                                  \
-            sh = 0;                                                                   \
-        }                                                                             \
-    } while (0)
-    for (unsigned left = d->run_insns - 1u; left; left--) {
-        const unsigned step = k->step; /* (the slots' distance: 8 x the length in bytes) */
-        pa += step >> 3;
-        k = (const mt_dinsn *)((const char *)k + step);
-        const uint64_t fk = end - k->run_cost;
-        uint64_t skip = fk - f - 1u; /* after the record before: the last fetch, or ... */
-        if (unlikely(fk - f != oc)) {
-            REC_PACK_PUT();
-            if (last)
-                last->addr_rw = (uint64_t)(o - last);
-            else
-                hole = o;
-            o->cycle = f + oc;
-            o->addr_rw = 0;
-            last = o++;
-            holes++;
-            skip -= oc; /* ... its data access's hole (0: the next cycle) */
-        }
-        if (likely(skip < skip_max)) {
-            /* t (a step of 4 x 8: bit 5 of step) and skip */
-            acc |= (uint64_t)((step >> 1 & MT_FETCH_ELEM_STEP4) | skip | (MT_FETCH_ELEM_MORE | MT_FETCH_ELEM_ONE))
-                   << sh;
-            f = fk; /* the pending record's stamp, as REC_PACK_PUT writes it */
-            sh += 8;
-            if (unlikely(sh == 8 * MT_FETCHPACK_MAX))
-                REC_PACK_PUT();
-        } else {
-            REC_PACK_PUT();
-            o->cycle = fk;
-            o->addr_rw = pa;
-            o++;
-            skip_max = MT_FETCH_SKIP_MAX + 1u;
-        }
-        f = fk;
-        oc = op_cost[k->op];
-    }
-    REC_PACK_PUT();
-#undef REC_PACK_PUT
-    if (end - f != oc) {
-        if (last)
-            last->addr_rw = (uint64_t)(o - last);
-        else
-            hole = o;
-        o->cycle = f + oc;
-        o->addr_rw = 0;
-        o++;
-        holes++;
-    }
-    /* the accesses written (the fetches, the holes) less the records */
-    b->extra += (uint32_t)(d->run_insns - fetched + holes - (unsigned)(o - o0));
-    b->n = (uint32_t)(o - b->rec);
-    return hole;
-}
-
-static inline __attribute__((always_inline)) mt_access_rec *rec_expand(mt_cpu *c, mt_access_buf *b, const mt_dpage *dp, const mt_dinsn *d,
+static inline mt_access_rec *rec_expand(mt_cpu *c, mt_access_buf *b, const mt_dpage *dp, const mt_dinsn *d,
                                         uint64_t cycle, bool fetched)
 {
     if (unlikely(c->brk_slot)) /* a stale stop: its op would read as cost 0 */
         unbreak(c);
-    /* packed for a long run only: for a short one the call and the packing cost more than the
-     * writer saves (callgrind; docs/trace-unit.md "Packed fetches") */
-    if (b->packed && d->run_insns >= REC_PACK_MIN_INSNS)
-        return rec_expand_packed(c->op_cost, b, dp, d, cycle + c->stamp_offset, fetched);
     const unsigned n = d->run_insns;
     const uint64_t end = cycle + c->stamp_offset + d->run_cost;
     uint64_t pa = (dp->pa | (uint64_t)(d - dp->slot) * 2) | MT_ACCESS_REC_FETCH;

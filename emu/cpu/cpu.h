@@ -158,11 +158,6 @@ typedef uint64_t (*mt_access_listener)(void *ctx, const mt_access *a);
 #define MT_ACCESS_BUF_CAP 4096u
 typedef struct mt_access_buf {
     uint32_t n;
-    /* the drain takes packed fetch records (lib/mt_fetchpack.h: the runs writer's), which
-     * rec_expand then writes for the fetches of straight-line code; the other producers (the
-     * hooked interpreter, the listener) write plain records either way */
-    bool packed;
-    uint32_t extra; /* the accesses the records stand for, less n (packed records' further fetches) */
     bool (*drain)(struct mt_access_buf *b);
     mt_access_rec rec[MT_ACCESS_BUF_CAP];
 } mt_access_buf;

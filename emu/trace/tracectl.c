@@ -730,23 +730,23 @@ static bool all_access(void *ctx, const mt_access *a)
 
 /* all_access for a batch (the device's every-access buffer: tracedev_recorder.access_batch), after
  * the samples all_access batched before it. */
-static bool all_batch(void *ctx, mt_access_rec *r, size_t n, uint64_t accesses)
+static bool all_batch(void *ctx, mt_access_rec *r, size_t n)
 {
     struct trace_session *s = ctx;
-    if (s->o.all_ram_only) { /* (no packed records with it: tracedev_recorder.access_packed) */
+    if (s->o.all_ram_only) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             const uint64_t addr = r[i].addr_rw & MT_PADDR_MASK;
             if (addr >= s->ram_base && addr < s->ram_end)
                 r[k++] = r[i];
         }
-        n = accesses = k;
+        n = k;
     }
     if (!n)
         return true;
     if (!all_start(s, r[0].cycle) || !all_flush(s))
         return false;
-    s->all_samples += accesses;
+    s->all_samples += n;
     if (mt_writer_samples(s->all, r, n) != 0) {
         s->all_failed = true; /* trace_session_finish says what failed */
         return false;
@@ -1181,9 +1181,6 @@ struct trace_session *trace_session_create(const struct trace_options *o, const 
                                                                                  : rec_access,
                              .marker = all_marker,
                              .access_batch = s->all && !filtered ? all_batch : NULL,
-                             /* the runs writer reads packed fetches; the RAM filter above drops
-                              * records, which a packed one's place depends on */
-                             .access_packed = o->all_runs && !o->all_ram_only,
                              .page_batch = s->red_init && !s->all && !s->sp_init && !s->rcheck.mask ? red_only_pages
                                            : s->sp_init && !s->all && !s->red_init && !s->ured_init ? sp_only_pages
                                                                                                     : NULL,

@@ -5,7 +5,6 @@
 
 #include "emu/trace/tracepipe.h"
 
-#include "mt_fetchpack.h"
 #include "mt_regs.h"
 
 static bool abuf_drain(mt_access_buf *b);
@@ -69,7 +68,6 @@ void tracedev_init(mt_tracedev *d, const tracedev_backend *be, const tracedev_re
     d->be = *be;
     if (rec)
         d->rec = *rec;
-    d->abuf.packed = rec && rec->access_batch && rec->access_packed;
     if (be->access == model_access)
         d->model = be->ctx;
 }
@@ -135,41 +133,6 @@ static void recorder_kinds(mt_tracedev *d)
         cpu_set_listener_kinds(d->cpu, d->rec.kind_mask);
 }
 
-/* abuf_drain for a batch with packed fetch records in which an access collides: every record
- * expanded (lib/mt_fetchpack.h), then the one-per-cycle test on each access, handed over in
- * pieces.  (A packed record's fetches are placed by the records before it, the dropped ones too.) */
-static bool abuf_drain_expanded(mt_tracedev *d, const mt_access_rec *r, uint32_t n)
-{
-    enum { PIECE = 256 };
-    mt_access_rec out[PIECE + MT_FETCHPACK_MAX];
-    mt_fetchpack_pos pos = {0, 0}; /* (a batch never starts with a packed record) */
-    uint64_t last = d->rec_last;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        mt_access_rec e[MT_FETCHPACK_MAX];
-        const unsigned m = mt_fetchpack_expand_one(r[i], &pos, e);
-        for (unsigned j = 0; j < m; j++) {
-            if (e[j].cycle < last) {
-                d->collisions++;
-                continue;
-            }
-            last = e[j].cycle + 1;
-            out[k++] = e[j];
-        }
-        if (k >= PIECE || (i + 1 == n && k)) {
-            d->rec_last = last;
-            d->rec_accesses += k;
-            if (!d->rec.access_batch(d->rec.ctx, out, k, k)) {
-                fail(d);
-                return false;
-            }
-            k = 0;
-        }
-    }
-    d->rec_last = last;
-    return true;
-}
-
 /* Hands the buffered accesses to the recorder (mt_access_buf's drain): the one-per-cycle test and
  * the counts of recorder_hears, for the batch. */
 static bool abuf_drain(mt_access_buf *b)
@@ -184,21 +147,6 @@ static bool abuf_drain(mt_access_buf *b)
     uint32_t i = 0;
     for (; i < n && b->rec[i].cycle >= last; i++) /* the usual batch: no collision, nothing moves */
         last = b->rec[i].cycle + 1;
-    if (b->packed) {
-        /* a packed record's fetches come after the record before it (lib/mt_fetchpack.h), so
-         * with every record before it kept none of them collides: the loop above decides */
-        const uint64_t accesses = n + (uint64_t)b->extra;
-        b->extra = 0;
-        if (i < n)
-            return abuf_drain_expanded(d, b->rec, n);
-        d->rec_last = last;
-        d->rec_accesses += accesses;
-        if (n && !d->rec.access_batch(d->rec.ctx, b->rec, n, accesses)) {
-            fail(d);
-            return false;
-        }
-        return true;
-    }
     k = i;
     for (; i < n; i++) {
         const mt_access_rec r = b->rec[i];
@@ -211,7 +159,7 @@ static bool abuf_drain(mt_access_buf *b)
     }
     d->rec_last = last;
     d->rec_accesses += k;
-    if (k && !d->rec.access_batch(d->rec.ctx, b->rec, k, k)) {
+    if (k && !d->rec.access_batch(d->rec.ctx, b->rec, k)) {
         fail(d);
         return false;
     }

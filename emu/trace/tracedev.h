@@ -70,12 +70,7 @@ typedef struct {
      * the device's buffer (cpu_set_access_buf) and the recorder gets them in batches: drained
      * when full, before a register write (a MARKER's place in the stream), at a re-arm and at
      * tracedev_finish. */
-    bool (*access_batch)(void *ctx, mt_access_rec *r, size_t n, uint64_t accesses);
-    /* access_batch takes packed fetch records (lib/mt_fetchpack.h; the runs writer): the runs
-     * interpreter then packs the fetches of straight-line code, and `accesses` counts the
-     * accesses the n records stand for (n without packed records).  A batch in which the
-     * one-per-cycle rule drops an access reaches it expanded. */
-    bool access_packed;
+    bool (*access_batch)(void *ctx, mt_access_rec *r, size_t n);
     /* Optional, with page_changes: the CPU's page log (cpu_set_page_sink) while the recorder alone
      * hears the page changes: accesses j = 0..n-1 (stamp[j], and the cpu_filter_pack word[j]) as
      * `access` would get them one by one; returns how many it took: all, or m >= 1 after the one

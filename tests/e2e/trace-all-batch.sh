@@ -30,7 +30,7 @@
 # A mutant that drops the drain before a register write (a MARKER lands before the accesses that
 # preceded it) fails ram-loadstore and fetch-only; one that stamps the buffered accesses without
 # the hart's offset fails smp-skew and linux-2.  The runs- cases: the same with --trace-all-format
-# runs, whose buffer holds packed fetch records.  About 12 s.
+# runs (the runs .mtr of both paths byte for byte).  About 15 s.
 set -u
 BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
 MTEMU=$BIN/mtemu MT=$BIN/metatrace
@@ -79,8 +79,8 @@ check smp-skew "-smp 2 $FWBUILD/e2e/smp_skew.elf"
 check ram-loadstore "--trace-all-ram --trace-all-kinds load,store,amo $FWBUILD/pchase.elf"
 check fetch-only "--trace-all-kinds fetch $FWBUILD/qsort.elf"
 check bench-cpu "--max-insns 2000000 $FWBUILD/bench/bench_cpu.elf"
-# the runs format: the buffer then holds packed fetch records (lib/mt_fetchpack.h), which the
-# drain expands where an access collides and rec_cut shortens where a run is left early
+# the runs format: the same buffer, drain and cuts, into the runs writer's batched loop (a
+# FETCHES packet kept open across runs, batches and drains) against its per-access call
 RUNS="--trace-all-format runs"
 check runs-straddle-guest "$RUNS $FWBUILD/e2e/straddle_guest.elf"
 check runs-straddle-self "$RUNS --max-insns 2000 $FWBUILD/e2e/straddle_self.elf"

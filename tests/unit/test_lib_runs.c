@@ -5,8 +5,7 @@
  * unbatched one (samples_runs) write the same bytes; the decoder gives back exactly the records;
  * the reader (mt_runs_reader) rebuilds byte for byte the records stream the same records make
  * without runs; and the records writer ignores the fetch flag.  Refusals: FETCHES outside a runs
- * stream, a malformed element, an unknown runs version.  Packed fetch records (lib/mt_fetchpack.h)
- * write the same bytes as the records they stand for.  The container: a runs .mtr reads
+ * stream, a malformed element, an unknown runs version.  The container: a runs .mtr reads
  * (mt_file_read, after a seek too, and mt_reader) as the records .mtr of the same records. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,7 +19,6 @@
 #include <cmocka.h>
 
 #include "mt_dec.h"
-#include "mt_fetchpack.h"
 #include "mt_mtr.h"
 #include "mt_reader.h"
 #include "mt_runs.h"
@@ -241,99 +239,6 @@ static void test_random_streams(void **state)
     }
 }
 
-/* Packs a record stream as docs/trace-format.md's producer may (lib/mt_fetchpack.h): a fetch
- * 2 or 4 bytes after the last fetch and at most 16 cycles after the record before it (markers
- * aside) joins the pending packed record, of at most `most` fetches, once a plain fetch was
- * written; anything else writes the pending one first.  Returns the records written. */
-static size_t pack_stream(const mt_access_rec *in, size_t n, mt_access_rec *out, unsigned most)
-{
-    size_t k = 0;
-    uint64_t acc = 0, last_cycle = 0, last_fetch = 0, pend_cycle = 0;
-    unsigned cnt = 0;
-    int plain_seen = 0;
-#define PACK_PUT()                                                                                \
-    do {                                                                                          \
-        if (cnt) {                                                                                \
-            out[k++] = (mt_access_rec){pend_cycle, F | MT_ACCESS_REC_PACKED |                     \
-                                                       (uint64_t)(cnt - 1) << MT_FETCHPACK_CNT_SHIFT | \
-                                                       (acc & ~(UINT64_C(0x80) << (8 * (cnt - 1))))}; \
-            acc = 0;                                                                              \
-            cnt = 0;                                                                              \
-        }                                                                                         \
-    } while (0)
-    for (size_t i = 0; i < n; i++) {
-        const mt_access_rec r = in[i];
-        if (r.cycle == MARK) {
-            PACK_PUT();
-            out[k++] = r;
-            continue;
-        }
-        const uint64_t a = r.addr_rw & MT_PADDR_MASK, step = a - last_fetch, skip = r.cycle - last_cycle - 1;
-        if ((r.addr_rw & F) && plain_seen && (step == 2 || step == 4) && skip <= 15 && r.cycle > last_cycle) {
-            acc |= (uint64_t)(0xC0u | (step == 4 ? 0x10u : 0) | skip) << (8 * cnt);
-            pend_cycle = r.cycle;
-            if (++cnt == most)
-                PACK_PUT();
-        } else {
-            PACK_PUT();
-            out[k++] = r;
-            if (r.addr_rw & F)
-                plain_seen = 1;
-        }
-        last_cycle = r.cycle;
-        if (r.addr_rw & F)
-            last_fetch = a;
-    }
-    PACK_PUT();
-#undef PACK_PUT
-    return k;
-}
-
-/* Packed fetch records (lib/mt_fetchpack.h) give the runs writers, batched and not, the same bytes
- * as the records they stand for; they expand to those records and count as many accesses. */
-static void test_packed_fetches(void **state)
-{
-    (void)state;
-    static mt_access_rec recs[3000], packed[3000], back[3000 * 7];
-    size_t packed_total = 0;
-    for (int round = 0; round < 60; round++) {
-        const size_t n = random_stream(recs, 1000 + (size_t)(rnd() % 2000));
-        const unsigned most = round % 4 == 0 ? MT_FETCHPACK_MAX : 1 + (unsigned)(rnd() % MT_FETCHPACK_MAX);
-        const size_t m = pack_stream(recs, n, packed, most);
-        packed_total += n - m;
-        /* the expansion: the records again, markers kept where they were */
-        mt_fetchpack_pos pos = {0, 0};
-        size_t nb = 0, accesses = 0;
-        for (size_t i = 0; i < m; i++) {
-            if (packed[i].cycle == MARK) {
-                back[nb++] = packed[i];
-                continue;
-            }
-            nb += mt_fetchpack_expand_one(packed[i], &pos, back + nb);
-            accesses += mt_fetchpack_accesses(packed + i, 1);
-        }
-        assert_int_equal(nb, n);
-        assert_memory_equal(back, recs, n * sizeof recs[0]);
-        size_t plain_n = 0;
-        for (size_t i = 0; i < n; i++)
-            plain_n += recs[i].cycle != MARK;
-        assert_int_equal(accesses, plain_n);
-        const uint32_t period = round % 3 == 0 ? 4096 : 64 + (uint32_t)(rnd() % 200);
-        const size_t chunk = 1 + (size_t)(rnd() % 1100);
-        bytes want = write_stream(recs, n, 1, 1, period, 100, chunk);
-        bytes fast = write_stream(packed, m, 1, 1, period, 100, chunk);
-        bytes plain = write_stream(packed, m, 1, 0, period, 100, 1 + chunk / 3);
-        assert_int_equal(fast.n, want.n);
-        assert_memory_equal(fast.p, want.p, want.n);
-        assert_int_equal(plain.n, want.n);
-        assert_memory_equal(plain.p, want.p, want.n);
-        free(want.p);
-        free(fast.p);
-        free(plain.p);
-    }
-    assert_true(packed_total > 10000); /* the streams did pack */
-}
-
 static void test_refusals(void **state)
 {
     (void)state;
@@ -461,7 +366,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_vector),
         cmocka_unit_test(test_random_streams),
-        cmocka_unit_test(test_packed_fetches),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_container_reads_records),
     };

@@ -145,15 +145,8 @@ static bool abuf_drain(mt_access_buf *b)
         return false;
     uint64_t last = d->rec_last;
     uint32_t i = 0;
-    /* the usual batch: no collision (each stamp after the one before), nothing moves; tested
-     * without a branch per record */
-    unsigned collide = n && b->rec[0].cycle < last;
-    for (uint32_t j = 1; j < n; j++)
-        collide |= b->rec[j].cycle <= b->rec[j - 1].cycle;
-    if (!collide && n) {
-        i = n;
-        last = b->rec[n - 1].cycle + 1;
-    }
+    for (; i < n && b->rec[i].cycle >= last; i++) /* the usual batch: no collision, nothing moves */
+        last = b->rec[i].cycle + 1;
     k = i;
     for (; i < n; i++) {
         const mt_access_rec r = b->rec[i];

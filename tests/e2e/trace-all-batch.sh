@@ -29,7 +29,8 @@
 # it as a same-cycle access, so only --stats' skipped count shows it) fails 5 by that count.
 # A mutant that drops the drain before a register write (a MARKER lands before the accesses that
 # preceded it) fails ram-loadstore and fetch-only; one that stamps the buffered accesses without
-# the hart's offset fails smp-skew and linux-2.  About 6 s.
+# the hart's offset fails smp-skew and linux-2.  The runs- cases: the same with --trace-all-format
+# runs (the runs .mtr of both paths byte for byte).  About 15 s.
 set -u
 BUILD=${BUILD:-build} BIN=${BIN:-$BUILD/bin} FWBUILD=${FWBUILD:-build/firmware}
 MTEMU=$BIN/mtemu MT=$BIN/metatrace
@@ -78,10 +79,23 @@ check smp-skew "-smp 2 $FWBUILD/e2e/smp_skew.elf"
 check ram-loadstore "--trace-all-ram --trace-all-kinds load,store,amo $FWBUILD/pchase.elf"
 check fetch-only "--trace-all-kinds fetch $FWBUILD/qsort.elf"
 check bench-cpu "--max-insns 2000000 $FWBUILD/bench/bench_cpu.elf"
+# the runs format: the same buffer, drain and cuts, into the runs writer's batched loop (a
+# FETCHES packet kept open across runs, batches and drains) against its per-access call
+RUNS="--trace-all-format runs"
+check runs-straddle-guest "$RUNS $FWBUILD/e2e/straddle_guest.elf"
+check runs-straddle-self "$RUNS --max-insns 2000 $FWBUILD/e2e/straddle_self.elf"
+check runs-fencei "$RUNS $FWBUILD/isa/s-fencei.elf"
+check runs-trace-regs "$RUNS $FWBUILD/e2e/trace_regs.elf"
+check runs-hyp "$RUNS $FWBUILD/hyp.elf"
+check runs-smp-skew "$RUNS -smp 2 $FWBUILD/e2e/smp_skew.elf"
+check runs-ram "$RUNS --trace-all-ram $FWBUILD/qsort.elf"
+check runs-bench-cpu "$RUNS --max-insns 2000000 $FWBUILD/bench/bench_cpu.elf"
 if [ -f "$IMAGE" ] && [ -f "$BIOS" ]; then
     LINUX="-m 256M --bios $BIOS --kernel $IMAGE --max-insns 4000000"
     check linux-1 "$LINUX"
     check linux-2 "-smp 2 $LINUX"
+    check runs-linux-1 "$RUNS $LINUX"
+    check runs-linux-2 "$RUNS -smp 2 $LINUX"
 else
     echo "  linux-1, linux-2 skipped: no $IMAGE or $BIOS"
 fi

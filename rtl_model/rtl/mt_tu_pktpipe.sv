@@ -10,7 +10,11 @@
 // stays until then: the next packet is chosen no earlier than PACE cycles after this one, so it
 // reaches P2 after the last of at most four chunks left it).
 module mt_tu_pktpipe #(
-  parameter int unsigned Lanes = 8   // the FIFO's write port, 8 or 4 bytes a clock
+  parameter int unsigned Lanes = 8,  // the FIFO's write port, 8 or 4 bytes a clock
+  // The compressor is built (mt_tu_ctrl's Compress).  Without it no RUN is written and field A
+  // is absent only from a sample whose skip is 0, whose field A is that skip: field A is then 0
+  // whenever its length is 0, and the packer needs no mask for it (mt_tu_pack FaClean)
+  parameter bit          Compress = 1'b1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -341,7 +345,7 @@ module mt_tu_pktpipe #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  mt_tu_pack #(.Lanes(Lanes)) u_pack (
+  mt_tu_pack #(.Lanes(Lanes), .FaClean(!Compress)) u_pack (
     .clk_i,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),

@@ -18,9 +18,9 @@
 // wide banks (byte i of the stream lives in bank i mod Lanes), so a write of up to Lanes bytes at
 // any alignment writes each bank at most once and a drain of up to Lanes bytes reads each bank at
 // most once.  Four lanes halve the write port's and the drain's rotators and the banks' address
-// selects (the area of the minimal build, docs/trace-unit-rtl.md section 6).  Bank
-// reads are registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the
-// next head pointer.
+// selects (the area of the minimal build, docs/trace-unit-rtl.md section 6).  Each bank keeps
+// the rows of its next byte to write and to read (g_bank); bank reads are registered (block
+// RAM), so the read row for cycle t is given in cycle t-1, after that cycle's drain.
 //
 // depth_i and drain_i are strap inputs (constants in a real top, which synthesis folds): the
 // capacity counted against (<= Depth, the storage built) and the bytes drained per clock
@@ -201,10 +201,14 @@ module mt_tu_fifo #(
   // bank by its lane against the pointer's, from full-width write, head, head + N and commit
   // pointers and their next rows.
   logic [Lanes-1:0] rd;   // bank b gives a byte to this cycle's drain
+  // (out_cnt is N when occ >= N, else occ, which is then below N <= Lanes: its lane bits.  So
+  // rd is a table of ge_n_q, the head's lane and occ's lane bits, not a compare on a carry
+  // chain in front of the row's adder: that compare, out_cnt's select and the adder were the
+  // minimal build's worst path on two of three seeds at 43-44 MHz.)
   for (genvar b = 0; b < Lanes; b++) begin : g_rd
     logic [LW-1:0] pos;   // bank b's byte's place in the drain, (b - head) mod Lanes
     assign pos   = LW'(b) - rp_lo_q;
-    assign rd[b] = 5'(pos) < out_cnt;
+    assign rd[b] = ge_n_q ? (5'(pos) < drain_i) : (pos < occ_q[LW-1:0]);
   end
   for (genvar b = 0; b < Lanes; b++) begin : g_bank
     logic          we;

@@ -117,6 +117,11 @@ module mt_tu_pktpipe #(
   logic [4:0]  ck_left;   // the bytes of the packet from this cycle's chunk on
   logic [1:0]  ck;        // this cycle's chunk
   assign ck_left = p2_v_q ? p2_len : p2rem_q;
+  // More than a chunk left: ck_left > Lanes spelt as "some bit above the lane is set and it is
+  // not Lanes itself", which yosys maps as tables; as a compare it went on a carry chain behind
+  // P2's length adder and ck_left's select (the minimal build's two slowest seeds, 2026-12-07).
+  logic        ck_more;
+  assign ck_more = (ck_left >> $clog2(Lanes)) != 5'd0 && ck_left != 5'(Lanes);
   assign ck      = p2_v_q ? 2'd0 : p2k_q;
   logic        p1_active_q;   // the session was active in the choice's cycle
 
@@ -255,7 +260,7 @@ module mt_tu_pktpipe #(
       w_q <= 1'b0;          w_cnt_q <= '0;
       p2x_q <= 1'b0;        p2k_q <= '0;          p2rem_q <= '0;
     end else begin
-      p2x_q   <= (p2_v_q || p2x_q) && (ck_left > 5'(Lanes));
+      p2x_q   <= (p2_v_q || p2x_q) && ck_more;
       p2k_q   <= ck + 2'd1;
       p2rem_q <= ck_left - 5'(Lanes);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
@@ -287,7 +292,7 @@ module mt_tu_pktpipe #(
       pq_end_q  <= p2_end_q;
       pq_len_q  <= p2_len;
       pq_w_q    <= p2_v_q || p2x_q;
-      pq_cnt_q  <= (ck_left > 5'(Lanes)) ? 4'(Lanes) : 4'(ck_left);
+      pq_cnt_q  <= ck_more ? 4'(Lanes) : 4'(ck_left);
       pw_v_q    <= pq_v_q;
       pw_sync_q <= pq_sync_q;
       pw_end_q  <= pq_end_q;

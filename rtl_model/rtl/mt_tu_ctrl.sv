@@ -569,7 +569,7 @@ module mt_tu_ctrl #(
   );
 
   // The packet pipeline behind the choice (mt_tu_pktpipe): P1, P2, PQ, PW, P3 into the FIFO.
-  mt_tu_pktpipe #(.Lanes(Lanes)) u_pipe (
+  mt_tu_pktpipe #(.Lanes(Lanes), .Compress(Compress)) u_pipe (
     .clk_i,
     .rst_ni,
     .write_i           (write),

@@ -18,9 +18,9 @@
 // wide banks (byte i of the stream lives in bank i mod Lanes), so a write of up to Lanes bytes at
 // any alignment writes each bank at most once and a drain of up to Lanes bytes reads each bank at
 // most once.  Four lanes halve the write port's and the drain's rotators and the banks' address
-// selects (the area of the minimal build, docs/trace-unit-rtl.md section 6).  Bank
-// reads are registered (block RAM), so the read row for cycle t is computed in cycle t-1 from the
-// next head pointer.
+// selects (the area of the minimal build, docs/trace-unit-rtl.md section 6).  Each bank keeps
+// the rows of its next byte to write and to read (g_bank); bank reads are registered (block
+// RAM), so the read row for cycle t is given in cycle t-1, after that cycle's drain.
 //
 // depth_i and drain_i are strap inputs (constants in a real top, which synthesis folds): the
 // capacity counted against (<= Depth, the storage built) and the bytes drained per clock
@@ -34,7 +34,6 @@ module mt_tu_fifo #(
   localparam int unsigned PhysBytes = (Depth <= 32) ? 32 : (1 << $clog2(Depth)),
   localparam int unsigned Rows = PhysBytes / Lanes,
   localparam int unsigned RW = $clog2(Rows),
-  localparam int unsigned PW = $clog2(PhysBytes),
   localparam int unsigned OccW = $clog2(Depth + 1)
 ) (
   input  logic                clk_i,
@@ -66,8 +65,10 @@ module mt_tu_fifo #(
   output logic [Drain*8-1:0]  out_data_o
 );
   logic [OccW-1:0] occ_q, occ_d;
-  logic [PW-1:0]   rp_d, wp_q, wp_d;
-  logic [LW-1:0]   rp_lo_q;   // the head's lane (the head itself is rp_d of the last cycle)
+  // The pointers are kept only as far as the banks need them: the head's and the write
+  // pointer's lanes (rp_lo_q, wp_lo_q: the pointers mod Lanes) and, per bank, the row of its next
+  // byte to read and to write (rrow_q, wrow_q; below).
+  logic [LW-1:0]   rp_lo_q, rp_lo_d, wp_lo_q, wp_lo_d;
   logic [4:0]      out_cnt;
 
   assign occ_o     = occ_q;
@@ -134,49 +135,31 @@ module mt_tu_fifo #(
   assign ge_n_d = !fit[3];   // a + c > N - 1
   assign room_o = room_q;
   assign half_o = half_q;
-  // The next head: N bytes on, or (when the drain takes all) the end of the committed bytes,
-  // cp = rp + occ, a pointer of its own.  Both candidates are registers (rpn_q = head + N), and so
-  // are their next rows (rpn_row1_q, cp_row1_q: the row after each), so the banks' read rows are
-  // selects of flip-flops: no adder between the head and the block RAMs' address ports.
-  logic [PW-1:0] cp_q, cp_d, rpn_q;
-  logic [RW-1:0] rpn_row1_q, cp_row1_q, rn_row1;
-  logic [PW-1:0] nrow_step;   // N + Lanes: the next head's next row is that head + N + Lanes's row
-  assign nrow_step = PW'(drain_i) + PW'(Lanes);
-  assign rp_d  = ge_n_q ? rpn_q : cp_q;
-  assign cp_d  = cp_q + PW'(c);
-  assign rn_row1 = ge_n_q ? rpn_row1_q : cp_row1_q;
-  assign wp_d  = wp_q + (wr_i ? PW'(wr_cnt_i) : '0);
+  // The head moves by this cycle's drain, the write pointer by this cycle's write (both at most
+  // Lanes bytes, so their lanes are all that a pointer's own adder needs: LW bits).
+  assign rp_lo_d = rp_lo_q + LW'(out_cnt);
+  assign wp_lo_d = wp_lo_q + (wr_i ? LW'(wr_cnt_i) : '0);
+  logic unused_wcnt;   // (the count's bits above the lane: a write of Lanes bytes keeps the lane)
+  assign unused_wcnt = ^wr_cnt_i[3:LW];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       occ_q <= '0;
       occ_mn_q <= '0;
       rp_lo_q <= '0;
-      rpn_q <= '0;
-      rpn_row1_q <= '0;
-      cp_q  <= '0;
-      cp_row1_q <= RW'(1);
-      wp_q  <= '0;
+      wp_lo_q <= '0;
     end else begin
       occ_q <= occ_d;
       occ_mn_q <= occ_mn_d;
-      rp_lo_q <= rp_d[LW-1:0];
-      rpn_q <= rp_d + PW'(drain_i);
-      rpn_row1_q <= RW'((rp_d + nrow_step) >> LW);
-      cp_q  <= cp_d;
-      cp_row1_q <= RW'((cp_q + PW'(c) + PW'(Lanes)) >> LW);
-      wp_q  <= wp_d;
+      rp_lo_q <= rp_lo_d;
+      wp_lo_q <= wp_lo_d;
     end
   end
 
   // Banks.
-  logic [LW-1:0] wp_lo, rp_lo, rn_lo;
-  logic [RW-1:0] wp_row, rn_row;
-  assign wp_lo  = wp_q[LW-1:0];
-  assign wp_row = wp_q[PW-1:LW];
+  logic [LW-1:0] wp_lo, rp_lo;
+  assign wp_lo  = wp_lo_q;
   assign rp_lo  = rp_lo_q;
-  assign rn_lo  = rp_d[LW-1:0];
-  assign rn_row = rp_d[PW-1:LW];
 
   // Lane b of a write at wp is byte (b - wp) mod Lanes of the write: rotate the bytes and their
   // mask left by wp_lo (explicit byte stages).  The mask is a register, formed a cycle ahead from
@@ -185,7 +168,6 @@ module mt_tu_fifo #(
   // them).
   logic [Lanes*8-1:0] wrot;
   logic [Lanes-1:0]   wmask, wmask_q, wmask_d;
-  logic [RW-1:0]      wp_row1;
   always_comb begin
     logic [Lanes*8-1:0] d;
     logic [Lanes-1:0]   m;
@@ -194,7 +176,7 @@ module mt_tu_fifo #(
     for (int s = 0; s < LW; s++)
       if (wp_lo[s]) d = (d << (8 << s)) | (d >> (Lanes * 8 - (8 << s)));
     wrot = d;
-    nlo = wp_d[LW-1:0];
+    nlo = wp_lo_d;
     for (int k = 0; k < Lanes; k++) m[k] = wr_next_i && (4'(k) < wr_cnt_next_i);
     for (int s = 0; s < LW; s++)
       if (nlo[s]) m = (m << (1 << s)) | (m >> (Lanes - (1 << s)));
@@ -205,19 +187,47 @@ module mt_tu_fifo #(
     else wmask_q <= wmask_d;
   end
   assign wmask = wmask_q;
-  assign wp_row1 = wp_row + RW'(1);
 
   logic [Lanes*8-1:0] lanes;   // bank outputs for this cycle's head rows, lane b = bank b
 
+  // Each bank's rows as counters of its own (docs/trace-unit-rtl.md section 3, "The FIFO's rows
+  // per bank"): byte p of the stream is in bank p mod Lanes at row p / Lanes, so the bytes of
+  // bank b are read and written in the order of their rows, one row on per byte.  wrow_q[b] is
+  // the row of bank b's first byte at or after the write pointer, rrow_q[b] the same at or after
+  // the head (the read row applied in the last cycle: the block RAMs register their read
+  // address).  A write or a drain takes at most Lanes consecutive bytes, at most one of each
+  // bank, so a bank's row moves by one exactly when one of its bytes is written (wmask) or
+  // drained (rd).  Until 2026-12-07 the rows were the pointer's row or the next, selected per
+  // bank by its lane against the pointer's, from full-width write, head, head + N and commit
+  // pointers and their next rows.
+  logic [Lanes-1:0] rd;   // bank b gives a byte to this cycle's drain
+  // (out_cnt is N when occ >= N, else occ, which is then below N <= Lanes: its lane bits.  So
+  // rd is a table of ge_n_q, the head's lane and occ's lane bits, not a compare on a carry
+  // chain in front of the row's adder: that compare, out_cnt's select and the adder were the
+  // minimal build's worst path on two of three seeds at 43-44 MHz.)
+  for (genvar b = 0; b < Lanes; b++) begin : g_rd
+    logic [LW-1:0] pos;   // bank b's byte's place in the drain, (b - head) mod Lanes
+    assign pos   = LW'(b) - rp_lo_q;
+    assign rd[b] = ge_n_q ? (5'(pos) < drain_i) : (pos < occ_q[LW-1:0]);
+  end
   for (genvar b = 0; b < Lanes; b++) begin : g_bank
     logic          we;
-    logic [RW-1:0] waddr, raddr;
+    logic [RW-1:0] waddr, raddr, wrow_q, rrow_q;
     logic [7:0]    wdata;
 
     assign we    = wmask[b];
-    assign waddr = (4'(b) < 4'(wp_lo)) ? wp_row1 : wp_row;
+    assign waddr = wrow_q;
     assign wdata = wrot[b*8 +: 8];
-    assign raddr = (4'(b) < 4'(rn_lo)) ? rn_row1 : rn_row;
+    assign raddr = rrow_q + RW'(rd[b]);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        wrow_q <= '0;
+        rrow_q <= '0;
+      end else begin
+        wrow_q <= wrow_q + RW'(we);
+        rrow_q <= raddr;
+      end
+    end
 
     mt_tu_ram #(.Depth(Rows), .Width(8)) u_ram (
       .clk_i,

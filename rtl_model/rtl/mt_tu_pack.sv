@@ -20,7 +20,10 @@
 // minimal build's worst path on most placement seeds; in the second it runs beside field B's
 // rotation.)
 module mt_tu_pack #(
-  parameter int unsigned Lanes = 8   // bytes a chunk: 8 or 4
+  parameter int unsigned Lanes = 8,  // bytes a chunk: 8 or 4
+  // Field A is 0 whenever its length is 0 (the caller guarantees it: mt_tu_pktpipe's FaClean),
+  // so its bytes need no mask for an absent field
+  parameter bit          FaClean = 1'b0
 ) (
   input  logic        clk_i,
   input  logic [55:0] pre_i,      // prefix, byte 0 in [7:0]; bytes past pre_len_i are zero
@@ -37,8 +40,18 @@ module mt_tu_pack #(
   logic [63:0] fb_bytes;
   logic [3:0]  off_b, rot_b, ck_off;
 
-  assign fa_bytes = 56'(mt_tu_pkg::leb_bytes({16'd0, fa_i}, la_i));
-  assign fb_bytes = 64'(mt_tu_pkg::leb_bytes({8'd0, fb_i}, lb_i));
+  // A field's LEB bytes are its 7-bit groups with the continuation bits set below its length:
+  // no mask of the groups by the length, since a field's value is below 2^(7 * length) (its
+  // length is the value's minimal LEB length, mt_tu_pktpipe's P1), so its groups at and past the
+  // length are 0 already.  Only an absent field (length 0) may carry a value, which the bytes
+  // must not show: field B's are zeroed then (OVERFLOW and MARKER carry SYNC's cycle there);
+  // field A's only without FaClean (a RUN's field A is a sample's skip or MARKER's value).
+  // (The mask cost a table for most of the 120 bits: docs/trace-unit-rtl.md section 3, "The LEB
+  // bytes without a mask".)
+  logic [55:0] fa_leb;
+  assign fa_leb   = 56'(mt_tu_pkg::leb_groups({8'd0, fa_i}, la_i));
+  assign fa_bytes = (FaClean || la_i != 4'd0) ? fa_leb : 56'd0;
+  assign fb_bytes = (lb_i != 4'd0) ? mt_tu_pkg::leb_groups(fb_i, lb_i) : 64'd0;
   assign off_b  = {1'b0, pre_len_i} + la_i;
   assign ck_off = (Lanes == 4) ? {ck_i, 2'b00} : {ck_i[0], 3'b000};   // the chunk's first byte
   // field B's offset within this chunk, mod 16 (negative when it started in an earlier chunk)

@@ -81,6 +81,11 @@ package mt_tu_pkg;
       if (4'(i) < n) leb_bytes[i*8 +: 8] = {(4'(i + 1) < n), g[i*7 +: 7]};
     end
   endfunction
+  // The same bytes without the mask of the groups (8 bytes): right when v < 2^(7 * n), i.e. n
+  // is at least v's minimal LEB length, and n >= 1 (mt_tu_pack; for n = 0 its caller zeroes them)
+  function automatic logic [63:0] leb_groups(input logic [55:0] v, input logic [3:0] n);
+    for (int i = 0; i < 8; i++) leb_groups[i*8 +: 8] = {(4'(i + 1) < n), v[i*7 +: 7]};
+  endfunction
   // The configuration registers' values as the unit uses them (docs/trace-unit.md section 1), from
   // the value written and flags set at the write, so that neither the write into block RAM nor
   // the RAM's word read back has a test in its path: a rate of 0 is 1 (r1: the value written was

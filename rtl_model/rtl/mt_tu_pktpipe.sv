@@ -10,7 +10,11 @@
 // stays until then: the next packet is chosen no earlier than PACE cycles after this one, so it
 // reaches P2 after the last of at most four chunks left it).
 module mt_tu_pktpipe #(
-  parameter int unsigned Lanes = 8   // the FIFO's write port, 8 or 4 bytes a clock
+  parameter int unsigned Lanes = 8,  // the FIFO's write port, 8 or 4 bytes a clock
+  // The compressor is built (mt_tu_ctrl's Compress).  Without it no RUN is written and field A
+  // is absent only from a sample whose skip is 0, whose field A is that skip: field A is then 0
+  // whenever its length is 0, and the packer needs no mask for it (mt_tu_pack FaClean)
+  parameter bit          Compress = 1'b1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -113,6 +117,11 @@ module mt_tu_pktpipe #(
   logic [4:0]  ck_left;   // the bytes of the packet from this cycle's chunk on
   logic [1:0]  ck;        // this cycle's chunk
   assign ck_left = p2_v_q ? p2_len : p2rem_q;
+  // More than a chunk left: ck_left > Lanes spelt as "some bit above the lane is set and it is
+  // not Lanes itself", which yosys maps as tables; as a compare it went on a carry chain behind
+  // P2's length adder and ck_left's select (the minimal build's two slowest seeds, 2026-12-07).
+  logic        ck_more;
+  assign ck_more = (ck_left >> $clog2(Lanes)) != 5'd0 && ck_left != 5'(Lanes);
   assign ck      = p2_v_q ? 2'd0 : p2k_q;
   logic        p1_active_q;   // the session was active in the choice's cycle
 
@@ -251,7 +260,7 @@ module mt_tu_pktpipe #(
       w_q <= 1'b0;          w_cnt_q <= '0;
       p2x_q <= 1'b0;        p2k_q <= '0;          p2rem_q <= '0;
     end else begin
-      p2x_q   <= (p2_v_q || p2x_q) && (ck_left > 5'(Lanes));
+      p2x_q   <= (p2_v_q || p2x_q) && ck_more;
       p2k_q   <= ck + 2'd1;
       p2rem_q <= ck_left - 5'(Lanes);
       // The stages' data registers load every cycle (meaningful only with their valid bit), so
@@ -283,7 +292,7 @@ module mt_tu_pktpipe #(
       pq_end_q  <= p2_end_q;
       pq_len_q  <= p2_len;
       pq_w_q    <= p2_v_q || p2x_q;
-      pq_cnt_q  <= (ck_left > 5'(Lanes)) ? 4'(Lanes) : 4'(ck_left);
+      pq_cnt_q  <= ck_more ? 4'(Lanes) : 4'(ck_left);
       pw_v_q    <= pq_v_q;
       pw_sync_q <= pq_sync_q;
       pw_end_q  <= pq_end_q;
@@ -341,7 +350,7 @@ module mt_tu_pktpipe #(
     else p2_pre = {48'd0, p2_hdr_q};
   end
 
-  mt_tu_pack #(.Lanes(Lanes)) u_pack (
+  mt_tu_pack #(.Lanes(Lanes), .FaClean(!Compress)) u_pack (
     .clk_i,
     .pre_i     (p2_pre),
     .pre_len_i (p2_pre_len_q),

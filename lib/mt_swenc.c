@@ -187,9 +187,10 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
         mbit = s->bopen_bit;
     }
     /* the batch's next byte, and o0 where it was at the last SAMPLES_LOAD: sync_bytes is
-     * s->sync_bytes plus o - o0, clamped, and a SYNC is due once o - o0 reaches `due` */
+     * s->sync_bytes plus o - o0, clamped, and a SYNC is due once o reaches o_due (an address,
+     * compared with o alone: it may lie past the batch) */
     uint8_t *o, *o0;
-    uint32_t due;
+    uintptr_t o_due;
     const mt_access_rec *p = r, *const end = r + n;
     int rc = 0;
 #define SAMPLES_SAVE()                                                                            \
@@ -228,12 +229,13 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
             fa = s->fa;                                                                           \
         ptr = s->ptr;                                                                             \
         o = o0 = s->batch + s->batch_n;                                                           \
-        due = s->sync_bytes >= s->sync_period ? 0 : s->sync_period - s->sync_bytes;              \
+        o_due = (uintptr_t)o0 + (s->sync_bytes >= s->sync_period ? 0 : s->sync_period - s->sync_bytes); \
     } while (0)
     SAMPLES_LOAD();
     for (; p < end; p++) {
+        /* a record before ptr wraps to a skip past MT_SKIP_MAX: one test for both */
         const uint64_t cycle = p->cycle, ar = p->addr_rw, skip = cycle - ptr;
-        if (cycle < ptr || skip > MT_SKIP_MAX) {
+        if (__builtin_expect(skip > MT_SKIP_MAX, 0)) {
             rc = -1;
             break;
         }
@@ -321,7 +323,7 @@ static inline __attribute__((always_inline)) int samples_rate1_t(mt_swenc *s, co
             o = q;
         }
         }
-        if ((uint32_t)(o - o0) >= due) {
+        if ((uintptr_t)o >= o_due) {
             SAMPLES_SAVE();
             s->floor = cycle + 1;
             s->samples += (size_t)(p - r) + 1;
@@ -450,200 +452,13 @@ static int samples_runs(mt_swenc *s, const mt_access_rec *r, size_t n)
     return 0;
 }
 
-/* mt_swenc_samples for the runs stream, batched at rate 1 in the FULL format: samples_rate1_t's
- * loop with runs set (the same rules, so the same bytes: tests/unit/test_lib_runs.c), with the
- * per-record tests it pays for every fetch made cheaper: a record before ptr reads as a skip past
- * MT_SKIP_MAX (unsigned), and the SYNC's due is a batch pointer (o_due) rather than a count. */
-static int runs_rate1(mt_swenc *s, const mt_access_rec *r, size_t n)
-{
-    const unsigned v0 = s->enc.hist_valid;
-    uint64_t h0 = v0 & 1 ? s->enc.hist[0] : HIST_EMPTY, h1 = v0 & 2 ? s->enc.hist[1] : HIST_EMPTY,
-             h2 = v0 & 4 ? s->enc.hist[2] : HIST_EMPTY;
-    unsigned prev = s->enc.prev_valid ? s->enc.prev_idx | (s->enc.prev_rw & 1u) << 2 : 8, run = s->enc.run_cnt;
-    uint64_t ptr = s->ptr, fa = s->fa;
-    uint8_t *mb = NULL, *pstart = NULL;
-    unsigned mbit = 0;
-    if (s->bopen) {
-        mb = s->batch + s->bopen_more;
-        pstart = s->batch + s->bopen_start;
-        mbit = s->bopen_bit;
-    }
-    uint8_t *o, *o0;
-    uintptr_t o_due; /* a SYNC is due once o reaches it (an address: it may lie past the batch) */
-    uint64_t ns = 0, lastc = 0; /* samples written since s->samples was, and the last one's cycle */
-    const mt_access_rec *p = r, *const end = r + n;
-    int rc = 0;
-#define RUNS_SAVE()                                                                               \
-    do {                                                                                          \
-        s->enc.hist[0] = h0 == HIST_EMPTY ? 0 : h0;                                               \
-        s->enc.hist[1] = h1 == HIST_EMPTY ? 0 : h1;                                               \
-        s->enc.hist[2] = h2 == HIST_EMPTY ? 0 : h2;                                               \
-        s->enc.hist_valid = (uint8_t)((h0 != HIST_EMPTY) | (h1 != HIST_EMPTY) << 1 | (h2 != HIST_EMPTY) << 2); \
-        s->enc.prev_valid = prev != 8;                                                            \
-        if (prev != 8) {                                                                          \
-            s->enc.prev_idx = (uint8_t)(prev & 3);                                                \
-            s->enc.prev_rw = (uint8_t)(prev >> 2);                                                \
-        }                                                                                         \
-        s->enc.run_cnt = (uint8_t)run;                                                            \
-        s->ptr = ptr;                                                                             \
-        const uint32_t w_ = (uint32_t)(o - o0), sb_ = s->sync_bytes + w_;                         \
-        s->bytes += w_;                                                                           \
-        s->sync_bytes = sb_ > MT_PREV_BYTES_MAX ? MT_PREV_BYTES_MAX : sb_;                        \
-        s->batch_n = (uint32_t)(o - s->batch);                                                    \
-        o0 = o;                                                                                   \
-        s->fa = fa;                                                                               \
-        s->bopen = mb != NULL;                                                                    \
-        if (mb) {                                                                                 \
-            s->bopen_more = (uint32_t)(mb - s->batch);                                            \
-            s->bopen_start = (uint32_t)(pstart - s->batch);                                       \
-            s->bopen_bit = (uint8_t)mbit;                                                         \
-        }                                                                                         \
-    } while (0)
-#define RUNS_LOAD()                                                                               \
-    do {                                                                                          \
-        if (!s->bopen) /* a flush or a SYNC closed it */                                          \
-            mb = NULL;                                                                            \
-        fa = s->fa;                                                                               \
-        ptr = s->ptr;                                                                             \
-        o = o0 = s->batch + s->batch_n;                                                           \
-        o_due = (uintptr_t)o0 + (s->sync_bytes >= s->sync_period ? 0 : s->sync_period - s->sync_bytes); \
-    } while (0)
-/* after each sample: counted, and a SYNC when its bytes reached the period */
-#define RUNS_COUNTED(cy)                                                                          \
-    do {                                                                                          \
-        ns++;                                                                                     \
-        lastc = (cy);                                                                             \
-        if ((uintptr_t)o >= o_due) {                                                              \
-            RUNS_SAVE();                                                                          \
-            s->floor = (cy) + 1;                                                                  \
-            s->samples += ns;                                                                     \
-            ns = 0;                                                                               \
-            s->last_sp = (cy);                                                                    \
-            sync_pair(s, ptr); /* resets the compressor (mt_enc_reset) and fa */                  \
-            RUNS_LOAD();                                                                          \
-            h0 = h1 = h2 = HIST_EMPTY;                                                            \
-            prev = 8;                                                                             \
-            run = 0;                                                                              \
-        }                                                                                         \
-    } while (0)
-/* one fetch at cycle cy (skip cycles after ptr, at most MT_SKIP_MAX), address a: samples_rate1_t's
- * rules */
-#define RUNS_FETCH(cy, a, skip)                                                                   \
-    do {                                                                                          \
-        const uint64_t step2 = (a) - fa - 2;                                                      \
-        const int seq = ((step2 & ~UINT64_C(2)) | ((skip) & ~(uint64_t)MT_FETCH_SKIP_MAX)) == 0;  \
-        const unsigned elem = (unsigned)(step2 << 3 | (skip));                                    \
-        fa = (a);                                                                           \
-        if (seq && mb && o - pstart < (ptrdiff_t)MT_PKT_MAX) {                                    \
-            *mb |= (uint8_t)mbit;                                                                 \
-            mb = o;                                                                               \
-            mbit = MT_FETCH_ELEM_MORE;                                                            \
-            *o++ = (uint8_t)(MT_FETCH_ELEM_ONE | elem);                                           \
-        } else {                                                                                  \
-            if (o > s->batch + sizeof s->batch - 2 * MT_PKT_MAX) { /* room for a RUN and the packet */ \
-                mb = NULL;                                                                        \
-                RUNS_SAVE();                                                                      \
-                mt_swenc_flush(s);                                                                \
-                RUNS_LOAD();                                                                      \
-            }                                                                                     \
-            if (run) { /* the repeats the run absorbed came first */                              \
-                *o++ = MT_HDR_RUN;                                                                \
-                *o++ = (uint8_t)run;                                                              \
-                run = 0;                                                                          \
-            }                                                                                     \
-            pstart = o;                                                                           \
-            if (seq) { /* the short form */                                                       \
-                *o++ = (uint8_t)(MT_FETCH_SHORT | elem);                                          \
-                mb = pstart;                                                                      \
-                mbit = MT_FETCH_SHORT_MORE;                                                       \
-            } else {                                                                              \
-                *o++ = MT_HDR_FETCHES;                                                            \
-                o += mt_leb_put(o, (skip));                                                       \
-                mb = o;                                                                           \
-                mbit = 1;                                                                         \
-                o += mt_leb_put(o, mt_zigzag(step2 + 2, MT_PADDR_BITS) << 1);                     \
-            }                                                                                     \
-        }                                                                                         \
-        ptr = (cy) + 1;                                                                           \
-        RUNS_COUNTED(cy);                                                                         \
-    } while (0)
-    RUNS_LOAD();
-    for (; p < end; p++) {
-        const uint64_t cycle = p->cycle, ar = p->addr_rw;
-        const uint64_t skip = cycle - ptr; /* (before ptr: past MT_SKIP_MAX) */
-        if (__builtin_expect(skip > MT_SKIP_MAX, 0)) {
-            rc = -1;
-            break;
-        }
-        const uint64_t a = ar & MT_PADDR_MASK;
-        if (ar & MT_ACCESS_REC_FETCH) {
-            RUNS_FETCH(cycle, a, skip);
-            continue;
-        }
-        const unsigned rw = (unsigned)(ar >> 63);
-        ptr = cycle + 1;
-        mb = NULL; /* a SAMPLE closes the open FETCHES packet */
-        const unsigned match = h0 == a ? 0 : h1 == a ? 1 : h2 == a ? 2 : 3, key = match | rw << 2;
-        if (key == prev && skip == 0 && run < MT_RUN_MAX) { /* prev never has match 3 */
-            run++; /* absorbed into the run: no bytes (a SYNC may still be due: a marker's bytes) */
-        } else {
-            if (o > s->batch + sizeof s->batch - MT_PKT_MAX) { /* the bytes as put() would cut them */
-                RUNS_SAVE();
-                mt_swenc_flush(s);
-                RUNS_LOAD();
-            }
-            uint8_t *q = o + 1;
-            unsigned hdr = MT_HDR_SAMPLE | rw << 3, op = match;
-            if (run) {
-                hdr |= MT_SAMPLE_RUN;
-                *q++ = (uint8_t)run;
-                run = 0;
-            }
-            if (skip) {
-                hdr |= MT_SAMPLE_SKIP;
-                q += mt_leb_put(q, skip);
-            }
-            if (match == 3) {
-                op = MT_OP_FULL;
-                uint64_t v = a;
-                if (h0 != HIST_EMPTY) {
-                    const uint64_t z = mt_zigzag(a - h0, 56);
-                    if (mt_leb_len_fast(z) < mt_leb_len_fast(a)) {
-                        op = MT_OP_DELTA;
-                        v = z;
-                    }
-                }
-                q += mt_leb_put(q, v);
-                h2 = h1;
-                h1 = h0;
-                h0 = a;
-            }
-            prev = (match == 3 ? 0 : match) | rw << 2; /* a new entry is entry 0 */
-            *o = (uint8_t)(hdr | (op << 4));
-            o = q;
-        }
-        RUNS_COUNTED(cycle);
-    }
-    RUNS_SAVE();
-#undef RUNS_SAVE
-#undef RUNS_LOAD
-#undef RUNS_COUNTED
-#undef RUNS_FETCH
-    if (ns || p > r) {
-        s->floor = lastc + 1;
-        s->samples += ns;
-        s->last_sp = lastc;
-    }
-    return rc;
-}
-
 int mt_swenc_samples(mt_swenc *s, const mt_access_rec *r, size_t n)
 {
     if (s->ended || !s->have_section)
         return n ? -1 : 0;
     const int fast = s->rate == 1 && s->fmt == MT_FMT_FULL && s->batched && !s->enc.plain;
-    if (s->runs) /* (runs_rate1 is samples_rate1_t with runs, made cheaper per record) */
-        return fast ? runs_rate1(s, r, n) : samples_runs(s, r, n);
+    if (s->runs)
+        return fast ? samples_rate1_t(s, r, n, 1) : samples_runs(s, r, n);
     if (fast)
         return samples_rate1_t(s, r, n, 0);
     for (size_t i = 0; i < n; i++)

@@ -9,6 +9,17 @@
  * group; here, not in the header, which C++ (the RTL co-simulation) includes too. */
 _Static_assert(MT_REDUCE_HOT <= MT_REDUCE_SMALL_K, "a full large filter (k > MT_REDUCE_SMALL_K) has a list beside its hot group");
 
+/* k zeroed entries, each in one cache line (two to a line: a reference's stores touch one) */
+static mt_reduce_entry *entries_alloc(uint32_t k)
+{
+    _Static_assert(sizeof(mt_reduce_entry) == 32, "two entries to a 64-byte line");
+    const size_t bytes = ((size_t)k * sizeof(mt_reduce_entry) + 63) & ~(size_t)63;
+    mt_reduce_entry *e = aligned_alloc(64, bytes);
+    if (e)
+        memset(e, 0, bytes);
+    return e;
+}
+
 uint32_t mt_reduce_k(uint64_t budget, unsigned i)
 {
     uint64_t k = budget >> (12 + i);
@@ -27,7 +38,7 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         f->k = mt_reduce_k(budget, i);
-        f->e = calloc(f->k, sizeof *f->e);
+        f->e = entries_alloc(f->k);
         f->link = calloc(f->k + 1, sizeof *f->link);
         uint32_t cap = 4;
         while (cap < 2 * f->k)
@@ -194,7 +205,7 @@ static uint32_t oldest_pending(mt_reduce_filter *f)
     if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
         uint32_t best = UINT32_MAX;
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
+            if (mt_reduce_entry_pend(&f->e[j]) && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
                 best = j;
         return best;
     }
@@ -203,15 +214,15 @@ static uint32_t oldest_pending(mt_reduce_filter *f)
      * them pending then, can only have left or moved to the front (pending needs a reference).
      * The LRU ends of the large filters hold long runs of decided entries, walked at every flush
      * and forced keep otherwise. */
-    if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
+    if (f->hint < f->k && mt_reduce_entry_pend(&f->e[f->hint]) && f->e[f->hint].last == f->hint_last)
         return f->hint;
     uint32_t best = UINT32_MAX;
     for (uint32_t e = f->link[f->k].prev; e != f->k && best == UINT32_MAX; e = f->link[e].prev)
-        if (f->e[e].pend)
+        if (mt_reduce_entry_pend(&f->e[e]))
             best = e;
     if (best == UINT32_MAX) /* none in the list: the hot group's oldest pending entry, if any */
         for (uint32_t j = 0; j < f->nhot; j++)
-            if (f->e[f->hot[j]].pend && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
+            if (mt_reduce_entry_pend(&f->e[f->hot[j]]) && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
                 best = f->hot[j];
     if (best != UINT32_MAX) {
         f->hint = best;
@@ -252,9 +263,9 @@ static int force_oldest(mt_reduce *r)
     if (bj == UINT32_MAX)
         return 0;
     mt_reduce_entry *x = &r->f[bi].e[bj];
-    keep_late(r, x->last, x->ref, x->rw, bi);
+    keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), bi);
     x->t1 = x->last;
-    x->pend = 0;
+    x->refw &= ~(uint64_t)MT_REDUCE_REF_PEND;
     r->forced++;
     return 1;
 }
@@ -340,26 +351,31 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
  * the list's LRU one (a full filter has k > MT_REDUCE_HOT entries: the list is not empty).  Most
  * page changes return to one of the last few metapages, which then changes no link. */
 
-/* Entry e (in the list, or new) becomes the MRU one. */
+/* Entry e (in the list, or new) becomes the MRU one (the caller's store of its `refw` sets its
+ * hot flag). */
 static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
 {
     if (f->nhot < MT_REDUCE_HOT) {
         f->hot[f->nhot++] = e;
-    } else {
-        uint32_t o = 0; /* the group's oldest goes to the list's front */
-        uint64_t oldest = f->e[f->hot[0]].last; /* (a local: one load of an entry per slot) */
-        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++) {
-            const uint64_t l = f->e[f->hot[j]].last;
-            if (l < oldest) {
-                oldest = l;
-                o = j;
-            }
-        }
-        f->e[f->hot[o]].hot = 0;
-        list_push_front(f, f->hot[o]);
-        f->hot[o] = e;
+        return;
     }
-    f->e[e].hot = 1;
+    /* the group's oldest goes to the list's front: a scan without a branch per slot (which the
+     * host cannot predict), its count known, the oldest `last` in a local (one load of an entry a
+     * slot) */
+    const mt_reduce_entry *x = f->e;
+    const uint32_t *hot = f->hot;
+    uint32_t o = 0;
+    uint64_t oldest = x[hot[0]].last;
+#pragma GCC unroll 16
+    for (uint32_t j = 1; j < MT_REDUCE_HOT; j++) {
+        const uint64_t l = x[hot[j]].last;
+        const bool older = l < oldest;
+        oldest = older ? l : oldest;
+        o = older ? j : o;
+    }
+    f->e[hot[o]].refw &= ~(uint64_t)MT_REDUCE_REF_HOT;
+    list_push_front(f, hot[o]);
+    f->hot[o] = e;
 }
 
 /* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
@@ -388,8 +404,8 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     if (f->n == f->k) {
         e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
         mt_reduce_entry *x = &f->e[e];
-        if (x->pend)
-            keep_late(r, x->last, x->ref, x->rw, i);
+        if (mt_reduce_entry_pend(x))
+            keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), i);
         if (x->last > f->evicted_last)
             f->evicted_last = x->last;
         if (f->k > MT_REDUCE_SMALL_K) {
@@ -402,8 +418,7 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     mt_reduce_entry *x = &f->e[e];
     x->page = p;
     hash_insert(f, p, e);
-    x->t1 = t;
-    x->pend = 0;
+    x->t1 = t; /* (its refw: filter_ref's store, the reference kept: not pending) */
     return e;
 }
 
@@ -417,27 +432,28 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
 {
     mt_reduce_filter *f = &r->f[i];
     uint32_t e = hint < f->n && f->e[hint].page == p ? hint : lookup(f, p, small);
+    uint64_t pend;
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
-        if (f->evicted_last > x->t1 && x->pend) { /* rarely: E > t1 is seldom true */
+        if (f->evicted_last > x->t1 && mt_reduce_entry_pend(x)) { /* rarely: E > t1 is seldom true */
             /* k distinct others came since t1 (one of them left the filter): t2 is kept */
-            keep_late(r, x->last, x->ref, x->rw, i);
+            keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), i);
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
-        x->pend = 1;
-        if (!small && !x->hot) {
+        pend = MT_REDUCE_REF_PEND;
+        if (!small && !mt_reduce_entry_hot(x)) {
             list_unlink(f, e);
             hot_enter(f, e);
         }
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
+        pend = 0; /* kept now */
         if (!small)
             hot_enter(f, e);
     }
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
-    x->rw = (uint8_t)rw;
-    x->ref = page4k;
+    x->refw = page4k << MT_REDUCE_REF_SHIFT | MT_REDUCE_REF_HOT | pend | rw;
     return e;
 }
 
@@ -458,7 +474,7 @@ static inline __attribute__((always_inline)) bool hold_check_size(mt_reduce *r, 
     if (e == UINT32_MAX)
         return false;
     mt_reduce_entry *x = &f->e[e];
-    if (f->evicted_last > x->t1 || (!small && !x->hot))
+    if (f->evicted_last > x->t1 || (!small && !mt_reduce_entry_hot(x)))
         return false;
     h->ep[i] = x;
     return true;
@@ -573,13 +589,14 @@ static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, u
 static inline __attribute__((always_inline)) void plain_hit(const mt_reduce_hold *h, unsigned n, uint64_t t,
                                                             uint64_t page4k, unsigned rw)
 {
+    /* the entry's refw as filter_ref leaves it on a hit: pending, hot (a plain hit's entry in a
+     * large filter is; a small filter's flag is set at every reference) */
+    const uint64_t refw = page4k << MT_REDUCE_REF_SHIFT | MT_REDUCE_REF_HOT | MT_REDUCE_REF_PEND | rw;
 #define PLAIN_HIT_SIZE(i)                                                                             \
     case (i) + 1: {                                                                                   \
         mt_reduce_entry *x = h->ep[i];                                                                \
-        x->pend = 1;                                                                                  \
-        x->rw = (uint8_t)rw;                                                                          \
         x->last = t;                                                                                  \
-        x->ref = page4k;                                                                              \
+        x->refw = refw;                                                                               \
     }                                                                                                 \
         __attribute__((fallthrough))
     _Static_assert(MT_REDUCE_SIZES == 10, "plain_hit has a case per size");
@@ -706,9 +723,9 @@ void mt_reduce_finish(mt_reduce *r)
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend) {
-                keep_late(r, f->e[j].last, f->e[j].ref, f->e[j].rw, i);
-                f->e[j].pend = 0;
+            if (mt_reduce_entry_pend(&f->e[j])) {
+                keep_late(r, f->e[j].last, mt_reduce_entry_ref(&f->e[j]), mt_reduce_entry_rw(&f->e[j]), i);
+                f->e[j].refw &= ~(uint64_t)MT_REDUCE_REF_PEND;
             }
     }
     release_below(r, UINT64_MAX);

@@ -42,13 +42,26 @@
  * whose bit is set in `mask` (bit i: 4 KiB << i). */
 typedef void (*mt_reduce_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
 
-/* One entry of a filter: what a reference reads and writes of it, in one place. */
+/* One entry of a filter: what a reference reads and writes of it, in one place (32 bytes: two
+ * entries to a cache line).  A reference writes `last` and `refw`, two stores: the 4 KiB page of
+ * the reference, whether it waits undecided and its R/W share one word with the hot flag. */
 typedef struct {
-    uint64_t page, ref;     /* metapage, 4 KiB page of its last reference */
+    uint64_t page;          /* metapage */
     uint64_t last, t1;      /* times of its last reference and of its last kept one */
-    uint8_t pend, rw;       /* last reference not yet decided; its R/W */
-    uint8_t hot;            /* in the filter's hot group (mt_reduce_filter.hot), not its list */
+    uint64_t refw;          /* ref << 3 | hot << 2 | pend << 1 | rw (MT_REDUCE_REF_*): */
+    /* ref: the 4 KiB page of its last reference; pend: that reference not yet decided; rw: its
+     * R/W; hot: in a large filter, in the hot group (mt_reduce_filter.hot), not its list (a small
+     * filter has no group and no list: the flag is set at every reference there, and nothing
+     * reads it) */
 } mt_reduce_entry;
+#define MT_REDUCE_REF_RW 1u
+#define MT_REDUCE_REF_PEND 2u
+#define MT_REDUCE_REF_HOT 4u
+#define MT_REDUCE_REF_SHIFT 3
+static inline uint64_t mt_reduce_entry_ref(const mt_reduce_entry *x) { return x->refw >> MT_REDUCE_REF_SHIFT; }
+static inline unsigned mt_reduce_entry_rw(const mt_reduce_entry *x) { return (unsigned)(x->refw & MT_REDUCE_REF_RW); }
+static inline int mt_reduce_entry_pend(const mt_reduce_entry *x) { return (x->refw & MT_REDUCE_REF_PEND) != 0; }
+static inline int mt_reduce_entry_hot(const mt_reduce_entry *x) { return (x->refw & MT_REDUCE_REF_HOT) != 0; }
 
 /* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
  * links only, which stay few cache lines).  The list is circular through a sentinel, link[k]:

@@ -176,7 +176,7 @@ static void hold_invariants(const mt_reduce *r)
                 assert_true(x >= f->e && x < f->e + f->n);
                 assert_true(x->page == p);
                 assert_true(f->evicted_last <= x->t1);
-                assert_true(f->k <= MT_REDUCE_SMALL_K || x->hot);
+                assert_true(f->k <= MT_REDUCE_SMALL_K || mt_reduce_entry_hot(x));
             }
             if (f->k <= MT_REDUCE_SMALL_K)
                 continue;

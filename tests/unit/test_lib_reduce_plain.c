@@ -408,7 +408,9 @@ static void test_hold_set_streams(void **state)
     const uint64_t held = total_held - held0, refs = total_filter_refs - refs0;
     print_message("test_hold_set_streams: %lu of %lu page changes through the filters were plain hits\n",
                   (unsigned long)held, (unsigned long)refs);
-    assert_true(held * 4 > refs); /* the short path is what these streams test (28 % when written) */
+    /* the short path is what these streams test (28 % when written; 25 % since the sets up to 68
+     * pages at budgets of 68K and 128K, where a large filter of 17 or 32 entries misses often) */
+    assert_true(held * 5 > refs);
     free(page);
     free(rw);
 }

@@ -368,7 +368,7 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
  * The recency order of a large filter is its list (LRU end to front) followed by its hot group
  * (in order of `last`).  Every entry of the group is more recent than every entry of the list, so
  * the group's oldest, demoted to the list's front, keeps the list in order, and the LRU entry is
- * the list's LRU one (a full filter has k > MT_REDUCE_HOT entries: the list is not empty).  Most
+ * the list's LRU one (the group holds at most hot_cap < k entries: a full filter's list is not empty).  Most
  * page changes return to one of the last few metapages, which then changes no link. */
 
 /* Entry e (in the list, or new) becomes the MRU one (the caller's store of its `refw` sets its

@@ -5,9 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The hold set's proof (mt_reduce.h) needs a full large filter to have a list beside its hot
- * group; here, not in the header, which C++ (the RTL co-simulation) includes too. */
-_Static_assert(MT_REDUCE_HOT <= MT_REDUCE_SMALL_K, "a full large filter (k > MT_REDUCE_SMALL_K) has a list beside its hot group");
+/* here, not in the header, which C++ (the RTL co-simulation) includes too */
+_Static_assert(MT_REDUCE_HOLD <= 255, "hold_map: a slot + 1 in a byte");
+
+/* No hash table and no list (mt_reduce.h): a large filter has a hot group (mt_reduce_init) */
+static inline bool filter_small(const mt_reduce_filter *f)
+{
+    return !f->hot_cap;
+}
+
+/* k zeroed entries, each in one cache line (two to a line: a reference's stores touch one) */
+static mt_reduce_entry *entries_alloc(uint32_t k)
+{
+    _Static_assert(sizeof(mt_reduce_entry) == 32, "two entries to a 64-byte line");
+    const size_t bytes = ((size_t)k * sizeof(mt_reduce_entry) + 63) & ~(size_t)63;
+    mt_reduce_entry *e = aligned_alloc(64, bytes);
+    if (e)
+        memset(e, 0, bytes);
+    return e;
+}
 
 uint32_t mt_reduce_k(uint64_t budget, unsigned i)
 {
@@ -27,7 +43,7 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         f->k = mt_reduce_k(budget, i);
-        f->e = calloc(f->k, sizeof *f->e);
+        f->e = entries_alloc(f->k);
         f->link = calloc(f->k + 1, sizeof *f->link);
         uint32_t cap = 4;
         while (cap < 2 * f->k)
@@ -41,10 +57,25 @@ int mt_reduce_init(mt_reduce *r, uint64_t budget, mt_reduce_sink sink, void *ctx
         f->link[f->k] = (mt_reduce_link){.prev = f->k, .next = f->k}; /* empty */
         f->hint = UINT32_MAX;
     }
-    for (r->nbig = 0; r->nbig < MT_REDUCE_SIZES && r->f[r->nbig].k > MT_REDUCE_SMALL_K; r->nbig++)
+    /* A filter is small (mt_reduce.h) at k <= MT_REDUCE_SMALL_K, and above size 0 up to
+     * MT_REDUCE_HOT: there a search is rare (the cross-size hint finds the entry) and a scan on a
+     * miss cheap, and a large filter's hot group, of at most k - 1 entries, would bound the hold
+     * set below MT_REDUCE_HOLD.  Size 0 has no hint: it keeps its hash table from 17 entries on. */
+    for (r->nbig = 0; r->nbig < MT_REDUCE_SIZES && r->f[r->nbig].k > (r->nbig ? MT_REDUCE_HOT : MT_REDUCE_SMALL_K);
+         r->nbig++)
         ;
     for (r->one = 0; r->one < MT_REDUCE_SIZES && r->f[r->one].k >= 2; r->one++)
         ;
+    /* The hold set's proof (mt_reduce.h) needs it no larger than every large filter's hot group,
+     * and a full large filter's list not empty beside its group: a group of at most k - 1 entries
+     * (k > MT_REDUCE_SMALL_K, so at least MT_REDUCE_SMALL_K).  k falls as the size grows: the last
+     * large filter's is the least. */
+    _Static_assert(MT_REDUCE_HOT >= MT_REDUCE_SMALL_K, "the small filters are a suffix of the sizes");
+    r->nhold = MT_REDUCE_HOLD;
+    if (r->nbig && r->f[r->nbig - 1].k - 1 < r->nhold)
+        r->nhold = r->f[r->nbig - 1].k - 1;
+    for (unsigned i = 0; i < r->nbig; i++)
+        r->f[i].hot_cap = r->nhold;
     r->up = calloc((size_t)r->f[0].k * MT_REDUCE_SIZES, sizeof *r->up);
     r->nowcap = 1024;
     r->now = malloc(r->nowcap * sizeof *r->now);
@@ -191,10 +222,10 @@ static void release_below(mt_reduce *r, uint64_t limit)
  * pending entry from the LRU end: usually a few steps, where a scan of the entries read them all. */
 static uint32_t oldest_pending(mt_reduce_filter *f)
 {
-    if (f->k <= MT_REDUCE_SMALL_K) { /* no list there (filter_ref): the smallest `last` of a pending entry */
+    if (filter_small(f)) { /* no list there (filter_ref): the smallest `last` of a pending entry */
         uint32_t best = UINT32_MAX;
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
+            if (mt_reduce_entry_pend(&f->e[j]) && (best == UINT32_MAX || f->e[j].last < f->e[best].last))
                 best = j;
         return best;
     }
@@ -203,15 +234,15 @@ static uint32_t oldest_pending(mt_reduce_filter *f)
      * them pending then, can only have left or moved to the front (pending needs a reference).
      * The LRU ends of the large filters hold long runs of decided entries, walked at every flush
      * and forced keep otherwise. */
-    if (f->hint < f->k && f->e[f->hint].pend && f->e[f->hint].last == f->hint_last)
+    if (f->hint < f->k && mt_reduce_entry_pend(&f->e[f->hint]) && f->e[f->hint].last == f->hint_last)
         return f->hint;
     uint32_t best = UINT32_MAX;
     for (uint32_t e = f->link[f->k].prev; e != f->k && best == UINT32_MAX; e = f->link[e].prev)
-        if (f->e[e].pend)
+        if (mt_reduce_entry_pend(&f->e[e]))
             best = e;
     if (best == UINT32_MAX) /* none in the list: the hot group's oldest pending entry, if any */
         for (uint32_t j = 0; j < f->nhot; j++)
-            if (f->e[f->hot[j]].pend && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
+            if (mt_reduce_entry_pend(&f->e[f->hot[j]]) && (best == UINT32_MAX || f->e[f->hot[j]].last < f->e[best].last))
                 best = f->hot[j];
     if (best != UINT32_MAX) {
         f->hint = best;
@@ -252,9 +283,9 @@ static int force_oldest(mt_reduce *r)
     if (bj == UINT32_MAX)
         return 0;
     mt_reduce_entry *x = &r->f[bi].e[bj];
-    keep_late(r, x->last, x->ref, x->rw, bi);
+    keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), bi);
     x->t1 = x->last;
-    x->pend = 0;
+    x->refw &= ~(uint64_t)MT_REDUCE_REF_PEND;
     r->forced++;
     return 1;
 }
@@ -288,7 +319,7 @@ static inline __attribute__((always_inline)) uint32_t lookup(const mt_reduce_fil
 
 static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
 {
-    if (f->k <= MT_REDUCE_SMALL_K) {
+    if (filter_small(f)) {
         f->small[e] = p;
         return;
     }
@@ -301,7 +332,7 @@ static void hash_insert(mt_reduce_filter *f, uint64_t p, uint32_t e)
 /* Linear probing's deletion: later entries of the same cluster move back into the gap. */
 static void hash_delete(mt_reduce_filter *f, uint64_t p)
 {
-    if (f->k <= MT_REDUCE_SMALL_K)
+    if (filter_small(f))
         return; /* the entry's metapage is overwritten by the one that replaces it */
     uint32_t h = hash_of(f, p);
     while (f->slot[h] >> MT_REDUCE_SLOT_BITS != p)
@@ -337,29 +368,33 @@ static inline void list_push_front(mt_reduce_filter *f, uint32_t e)
  * The recency order of a large filter is its list (LRU end to front) followed by its hot group
  * (in order of `last`).  Every entry of the group is more recent than every entry of the list, so
  * the group's oldest, demoted to the list's front, keeps the list in order, and the LRU entry is
- * the list's LRU one (a full filter has k > MT_REDUCE_HOT entries: the list is not empty).  Most
+ * the list's LRU one (the group holds at most hot_cap < k entries: a full filter's list is not empty).  Most
  * page changes return to one of the last few metapages, which then changes no link. */
 
-/* Entry e (in the list, or new) becomes the MRU one. */
+/* Entry e (in the list, or new) becomes the MRU one (the caller's store of its `refw` sets its
+ * hot flag). */
 static inline void hot_enter(mt_reduce_filter *f, uint32_t e)
 {
-    if (f->nhot < MT_REDUCE_HOT) {
+    if (f->nhot < f->hot_cap) {
         f->hot[f->nhot++] = e;
-    } else {
-        uint32_t o = 0; /* the group's oldest goes to the list's front */
-        uint64_t oldest = f->e[f->hot[0]].last; /* (a local: one load of an entry per slot) */
-        for (uint32_t j = 1; j < MT_REDUCE_HOT; j++) {
-            const uint64_t l = f->e[f->hot[j]].last;
-            if (l < oldest) {
-                oldest = l;
-                o = j;
-            }
-        }
-        f->e[f->hot[o]].hot = 0;
-        list_push_front(f, f->hot[o]);
-        f->hot[o] = e;
+        return;
     }
-    f->e[e].hot = 1;
+    /* the group's oldest goes to the list's front: a scan without a branch per slot (which the
+     * host cannot predict), its count known, the oldest `last` in a local (one load of an entry a
+     * slot) */
+    const mt_reduce_entry *x = f->e;
+    const uint32_t *hot = f->hot;
+    uint32_t o = 0;
+    uint64_t oldest = x[hot[0]].last;
+    for (uint32_t j = 1; j < f->hot_cap; j++) {
+        const uint64_t l = x[hot[j]].last;
+        const bool older = l < oldest;
+        oldest = older ? l : oldest;
+        o = older ? j : o;
+    }
+    f->e[hot[o]].refw &= ~(uint64_t)MT_REDUCE_REF_HOT;
+    list_push_front(f, hot[o]);
+    f->hot[o] = e;
 }
 
 /* A small filter's LRU entry: the one with the oldest last reference (`last` is distinct per
@@ -386,13 +421,13 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     r->gen++;
     uint32_t e;
     if (f->n == f->k) {
-        e = f->k <= MT_REDUCE_SMALL_K ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
+        e = filter_small(f) ? lru_small(f) : f->link[f->k].prev; /* the LRU entry (hot group above) */
         mt_reduce_entry *x = &f->e[e];
-        if (x->pend)
-            keep_late(r, x->last, x->ref, x->rw, i);
+        if (mt_reduce_entry_pend(x))
+            keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), i);
         if (x->last > f->evicted_last)
             f->evicted_last = x->last;
-        if (f->k > MT_REDUCE_SMALL_K) {
+        if (!filter_small(f)) {
             hash_delete(f, x->page);
             list_unlink(f, e);
         }
@@ -402,8 +437,7 @@ static uint32_t filter_miss(mt_reduce *r, unsigned i, uint64_t t, uint64_t p, ui
     mt_reduce_entry *x = &f->e[e];
     x->page = p;
     hash_insert(f, p, e);
-    x->t1 = t;
-    x->pend = 0;
+    x->t1 = t; /* (its refw: filter_ref's store, the reference kept: not pending) */
     return e;
 }
 
@@ -417,120 +451,143 @@ static inline __attribute__((always_inline)) uint32_t filter_ref(mt_reduce *r, u
 {
     mt_reduce_filter *f = &r->f[i];
     uint32_t e = hint < f->n && f->e[hint].page == p ? hint : lookup(f, p, small);
+    uint64_t pend;
     if (e != UINT32_MAX) { /* in the filter: the pending reference t2 (if any) is decided now */
         mt_reduce_entry *x = &f->e[e];
-        if (f->evicted_last > x->t1 && x->pend) { /* rarely: E > t1 is seldom true */
+        if (f->evicted_last > x->t1 && mt_reduce_entry_pend(x)) { /* rarely: E > t1 is seldom true */
             /* k distinct others came since t1 (one of them left the filter): t2 is kept */
-            keep_late(r, x->last, x->ref, x->rw, i);
+            keep_late(r, x->last, mt_reduce_entry_ref(x), mt_reduce_entry_rw(x), i);
             x->t1 = x->last;
         } /* else fewer than k distinct others since t1: t2 is dropped (SAD) */
-        x->pend = 1;
-        if (!small && !x->hot) {
+        pend = MT_REDUCE_REF_PEND;
+        if (!small && !mt_reduce_entry_hot(x)) {
             list_unlink(f, e);
             hot_enter(f, e);
         }
     } else {
         e = filter_miss(r, i, t, p, page4k, rw);
+        pend = 0; /* kept now */
         if (!small)
             hot_enter(f, e);
     }
     mt_reduce_entry *x = &f->e[e];
     x->last = t;
-    x->rw = (uint8_t)rw;
-    x->ref = page4k;
+    x->refw = page4k << MT_REDUCE_REF_SHIFT | MT_REDUCE_REF_HOT | pend | rw;
     return e;
 }
 
 /* ---- the hold set (mt_reduce.h mt_reduce_hold) ------------------------------------------ */
 
-/* Size i of slot h: true when a reference to its metapage there would be a plain hit (in the
- * filter, E <= t1, and in a large filter in the hot group), with the entry in h->ep[i].  `hint`:
- * an entry that may hold the metapage (mt_reduce.up), taken when it does, else the filter is
- * searched. */
-static inline __attribute__((always_inline)) bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, unsigned i,
-                                                                  uint32_t hint)
+/* Size i of slot h (page page4k): true when a reference to its metapage there would be a plain
+ * hit (in the filter, E <= t1, and in a large filter in the hot group), with the entry in
+ * h->ep[i].  `hint`: an entry that may hold the metapage (mt_reduce.up), taken when it does, else
+ * the filter is searched. */
+static inline __attribute__((always_inline)) bool hold_check_size(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k,
+                                                                  unsigned i, uint32_t hint)
 {
     mt_reduce_filter *f = &r->f[i];
-    const bool small = f->k <= MT_REDUCE_SMALL_K;
-    const uint64_t p = (h->page - 1) >> i;
+    const bool small = filter_small(f);
+    const uint64_t p = page4k >> i;
     h->fgen[i] = f->gen;
     uint32_t e = hint < f->n && f->e[hint].page == p ? hint : small ? lookup(f, p, true) : lookup(f, p, false);
     if (e == UINT32_MAX)
         return false;
     mt_reduce_entry *x = &f->e[e];
-    if (f->evicted_last > x->t1 || (!small && !x->hot))
+    if (f->evicted_last > x->t1 || (!small && !mt_reduce_entry_hot(x)))
         return false;
     h->ep[i] = x;
     return true;
 }
 
-/* The cross-size hints of slot h's page: its size-0 entry's row of mt_reduce.up (NULL: none known;
+/* The cross-size hints of page page4k: its size-0 entry's row of mt_reduce.up (NULL: none known;
  * e0 is that entry when it still holds the page). */
-static const uint32_t *hold_hints(const mt_reduce *r, const mt_reduce_hold *h, uint32_t e0)
+static const uint32_t *hold_hints(const mt_reduce *r, uint64_t page4k, uint32_t e0)
 {
-    return e0 < r->f[0].n && r->f[0].e[e0].page == h->page - 1 ? &r->up[(size_t)e0 * MT_REDUCE_SIZES] : NULL;
+    return e0 < r->f[0].n && r->f[0].e[e0].page == page4k ? &r->up[(size_t)e0 * MT_REDUCE_SIZES] : NULL;
 }
 
-/* All sizes of slot h; e0: its page's size-0 entry if known (UINT32_MAX: search). */
-static void hold_check(mt_reduce *r, mt_reduce_hold *h, uint32_t e0)
+/* All sizes of slot s; e0: its page's size-0 entry if known (UINT32_MAX: search). */
+static void hold_check(mt_reduce *r, unsigned s, uint32_t e0)
 {
-    const uint32_t *up = hold_hints(r, h, e0);
+    mt_reduce_hold *h = &r->hold[s];
+    const uint64_t page4k = r->hold_page[s] - 1;
+    const uint32_t *up = hold_hints(r, page4k, e0);
     h->bad = 0;
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
-        if (!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX))
+        if (!hold_check_size(r, h, page4k, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX))
             h->bad |= 1u << i;
     h->gen = r->gen;
 }
 
-/* Slot h's page again, after a miss somewhere: its sizes whose filters missed since are checked
+/* Slot s's page again, after a miss somewhere: its sizes whose filters missed since are checked
  * again (nothing else ends the conditions: mt_reduce.h). */
-static __attribute__((noinline)) bool hold_recheck(mt_reduce *r, mt_reduce_hold *h)
+static __attribute__((noinline)) bool hold_recheck(mt_reduce *r, unsigned s)
 {
+    mt_reduce_hold *h = &r->hold[s];
+    const uint64_t page4k = r->hold_page[s] - 1;
     const uint32_t e0 = h->bad & 1 ? UINT32_MAX : (uint32_t)(h->ep[0] - r->f[0].e);
-    const uint32_t *up = hold_hints(r, h, e0);
+    const uint32_t *up = hold_hints(r, page4k, e0);
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++)
         if (h->fgen[i] != r->f[i].gen)
             h->bad = (h->bad & ~(1u << i)) |
-                     (uint32_t)!hold_check_size(r, h, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX) << i;
+                     (uint32_t)!hold_check_size(r, h, page4k, i, i == 0 ? e0 : up ? up[i] : UINT32_MAX) << i;
     h->gen = r->gen;
     return !h->bad;
 }
 
 /* Slot h's page is a plain hit at every size now. */
-static inline bool hold_ready(mt_reduce *r, mt_reduce_hold *h)
+static inline bool hold_ready(mt_reduce *r, const mt_reduce_hold *h)
 {
-    return h->gen == r->gen ? !h->bad : hold_recheck(r, h);
+    return h->gen == r->gen ? !h->bad : hold_recheck(r, (unsigned)(h - r->hold));
 }
 
-/* The slot of page4k, or NULL.  hold_map (by the page's low bits) names the slot that last took a
- * page there; another page with the same bits may have taken it since, so a miss looks at all. */
+/* hold_map's index of page4k: a multiplicative hash (the low bits alone put pages 1 MiB apart, as
+ * kernel and user pages often are, on one entry) */
+static inline unsigned hold_map_of(uint64_t page4k)
+{
+    _Static_assert(MT_REDUCE_HOLD_MAP == 256, "the hash's top 8 bits");
+    return (unsigned)((page4k * UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+}
+
+/* The slot of page4k, or NULL.  hold_map names the slot that last took a page with its hash;
+ * another page with the same hash may have taken it since, so a miss looks at all. */
 static inline mt_reduce_hold *hold_find(mt_reduce *r, uint64_t page4k)
 {
-    uint8_t *m = &r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)];
-    if (*m && r->hold[*m - 1].page == page4k + 1)
-        return &r->hold[*m - 1];
-    for (unsigned j = 0; j < MT_REDUCE_HOLD; j++)
-        if (r->hold[j].page == page4k + 1) {
-            *m = (uint8_t)(j + 1); /* the next look-up of this page finds it at once */
-            return &r->hold[j];
-        }
-    return NULL;
+    uint8_t *m = &r->hold_map[hold_map_of(page4k)];
+    unsigned j = *m;
+    if (!(j && r->hold_page[j - 1] == page4k + 1)) {
+        for (j = r->nhold; j && r->hold_page[j - 1] != page4k + 1; j--)
+            ;
+        if (!j)
+            return NULL;
+        *m = (uint8_t)j; /* the next look-up of this page finds it at once */
+    }
+    mt_reduce_hold *h = &r->hold[j - 1];
+    /* opaque to the compiler: else it computes the slot's address from j again at each use (in
+     * plain_hit at every size: three host instructions a size, as many as the stores) */
+    __asm__("" : "+r"(h));
+    return h;
 }
 
-/* After a reference to page4k at t the long way: page4k is the newest of the last MT_REDUCE_HOLD
- * distinct pages (h: its slot, or NULL: it takes the oldest one's), checked anew. */
+/* After a reference to page4k at t the long way: page4k is the newest of the last nhold distinct
+ * pages (h: its slot, or NULL: it takes the oldest one's), checked anew. */
 static void hold_note(mt_reduce *r, mt_reduce_hold *h, uint64_t page4k, uint64_t t, uint32_t e0)
 {
-    if (!h) {
-        h = &r->hold[0];
-        for (unsigned j = 1; j < MT_REDUCE_HOLD; j++)
-            if (r->hold[j].t < h->t)
-                h = &r->hold[j];
-        h->page = page4k + 1;
+    int s = h ? (int)(h - r->hold) : -1;
+    if (s < 0) { /* the oldest slot (an empty one's time is 0): no branch per slot */
+        unsigned o = 0;
+        uint64_t oldest = r->hold[0].t;
+        for (unsigned j = 1; j < r->nhold; j++) {
+            const bool older = r->hold[j].t < oldest;
+            oldest = older ? r->hold[j].t : oldest;
+            o = older ? j : o;
+        }
+        s = (int)o;
+        r->hold_page[s] = page4k + 1;
     }
-    r->hold_map[page4k & (MT_REDUCE_HOLD_MAP - 1)] = (uint8_t)(h - r->hold + 1);
-    h->t = t;
-    hold_check(r, h, e0);
+    r->hold_map[hold_map_of(page4k)] = (uint8_t)(s + 1);
+    r->hold[s].t = t;
+    hold_check(r, (unsigned)s, e0);
 }
 
 /* Every 4096 page changes, or when the reorder stage is over its limit: the records before the
@@ -573,13 +630,14 @@ static __attribute__((noinline)) void filters_search(mt_reduce *r, uint64_t t, u
 static inline __attribute__((always_inline)) void plain_hit(const mt_reduce_hold *h, unsigned n, uint64_t t,
                                                             uint64_t page4k, unsigned rw)
 {
+    /* the entry's refw as filter_ref leaves it on a hit: pending, hot (a plain hit's entry in a
+     * large filter is; a small filter's flag is set at every reference) */
+    const uint64_t refw = page4k << MT_REDUCE_REF_SHIFT | MT_REDUCE_REF_HOT | MT_REDUCE_REF_PEND | rw;
 #define PLAIN_HIT_SIZE(i)                                                                             \
     case (i) + 1: {                                                                                   \
         mt_reduce_entry *x = h->ep[i];                                                                \
-        x->pend = 1;                                                                                  \
-        x->rw = (uint8_t)rw;                                                                          \
         x->last = t;                                                                                  \
-        x->ref = page4k;                                                                              \
+        x->refw = refw;                                                                               \
     }                                                                                                 \
         __attribute__((fallthrough))
     _Static_assert(MT_REDUCE_SIZES == 10, "plain_hit has a case per size");
@@ -706,9 +764,9 @@ void mt_reduce_finish(mt_reduce *r)
     for (unsigned i = 0; i < MT_REDUCE_SIZES; i++) {
         mt_reduce_filter *f = &r->f[i];
         for (uint32_t j = 0; j < f->n; j++)
-            if (f->e[j].pend) {
-                keep_late(r, f->e[j].last, f->e[j].ref, f->e[j].rw, i);
-                f->e[j].pend = 0;
+            if (mt_reduce_entry_pend(&f->e[j])) {
+                keep_late(r, f->e[j].last, mt_reduce_entry_ref(&f->e[j]), mt_reduce_entry_rw(&f->e[j]), i);
+                f->e[j].refw &= ~(uint64_t)MT_REDUCE_REF_PEND;
             }
     }
     release_below(r, UINT64_MAX);

@@ -42,13 +42,26 @@
  * whose bit is set in `mask` (bit i: 4 KiB << i). */
 typedef void (*mt_reduce_sink)(void *ctx, uint64_t cycle, uint64_t page, unsigned rw, unsigned mask);
 
-/* One entry of a filter: what a reference reads and writes of it, in one place. */
+/* One entry of a filter: what a reference reads and writes of it, in one place (32 bytes: two
+ * entries to a cache line).  A reference writes `last` and `refw`, two stores: the 4 KiB page of
+ * the reference, whether it waits undecided and its R/W share one word with the hot flag. */
 typedef struct {
-    uint64_t page, ref;     /* metapage, 4 KiB page of its last reference */
+    uint64_t page;          /* metapage */
     uint64_t last, t1;      /* times of its last reference and of its last kept one */
-    uint8_t pend, rw;       /* last reference not yet decided; its R/W */
-    uint8_t hot;            /* in the filter's hot group (mt_reduce_filter.hot), not its list */
+    uint64_t refw;          /* ref << 3 | hot << 2 | pend << 1 | rw (MT_REDUCE_REF_*): */
+    /* ref: the 4 KiB page of its last reference; pend: that reference not yet decided; rw: its
+     * R/W; hot: in a large filter, in the hot group (mt_reduce_filter.hot), not its list (a small
+     * filter has no group and no list: the flag is set at every reference there, and nothing
+     * reads it) */
 } mt_reduce_entry;
+#define MT_REDUCE_REF_RW 1u
+#define MT_REDUCE_REF_PEND 2u
+#define MT_REDUCE_REF_HOT 4u
+#define MT_REDUCE_REF_SHIFT 3
+static inline uint64_t mt_reduce_entry_ref(const mt_reduce_entry *x) { return x->refw >> MT_REDUCE_REF_SHIFT; }
+static inline unsigned mt_reduce_entry_rw(const mt_reduce_entry *x) { return (unsigned)(x->refw & MT_REDUCE_REF_RW); }
+static inline int mt_reduce_entry_pend(const mt_reduce_entry *x) { return (x->refw & MT_REDUCE_REF_PEND) != 0; }
+static inline int mt_reduce_entry_hot(const mt_reduce_entry *x) { return (x->refw & MT_REDUCE_REF_HOT) != 0; }
 
 /* An entry's place in the recency list (apart from the entries: a splice touches its neighbours'
  * links only, which stay few cache lines).  The list is circular through a sentinel, link[k]:
@@ -57,46 +70,50 @@ typedef struct {
     uint32_t prev, next;    /* entry indices */
 } mt_reduce_link;
 
-#define MT_REDUCE_SMALL_K 16  /* filters of at most this many entries have no hash table */
-#define MT_REDUCE_HOT 16      /* a large filter's hot group (at most MT_REDUCE_SMALL_K: a large filter has more) */
+/* A *small* filter has no hash table and no recency list: k <= MT_REDUCE_SMALL_K, or above size 0
+ * k <= MT_REDUCE_HOT (mt_reduce_init says why).  A large filter's hot group has at most
+ * MT_REDUCE_HOT entries and fewer than k (hot_cap: the same for every large filter). */
+#define MT_REDUCE_SMALL_K 16
+#define MT_REDUCE_HOT 64
 #define MT_REDUCE_SLOT_BITS 19 /* a slot: metapage << 19 | entry + 1 (k <= 2^18 entries) */
 
 typedef struct {
     uint32_t k, n;          /* entries, entries in use */
     mt_reduce_entry *e;
     mt_reduce_link *link;   /* k + 1: the entries' and the sentinel's */
-    /* The MRU end of the recency order, apart from the list: up to MT_REDUCE_HOT entries, all more
+    /* The MRU end of the recency order, apart from the list: up to hot_cap entries, all more
      * recent than every entry in the list, in no order (their `last` gives it).  A reference to
      * one of them changes no link; one to a list entry moves it here, and when the group is full
      * the group's oldest goes to the list's front (lib/mt_reduce.c "the hot group"). */
     uint32_t hot[MT_REDUCE_HOT], nhot;
+    uint32_t hot_cap;       /* the group's size when full (mt_reduce.nhold); 0: a small filter */
     uint64_t *slot;         /* metapage -> entry, open addressing, hmask + 1 slots (0: empty);
                              * the metapage is in the slot, so a probe reads no entry */
     uint32_t hmask;
-    /* k <= MT_REDUCE_SMALL_K (the large sizes: 2 entries at 2 MiB for B = 4 MiB): no hash, the
+    /* a small filter (the large sizes: 2 entries at 2 MiB for B = 4 MiB): no hash, the
      * entries' metapages side by side, found by comparing them all (cheaper than a hash probe
      * and its deletion on every miss, which are most references there), and no recency list
      * either: the LRU entry is the one with the smallest `last` (distinct per entry), found by
      * the same kind of scan on a miss, so a hit only writes its entry */
-    uint64_t small[MT_REDUCE_SMALL_K];
+    uint64_t small[MT_REDUCE_HOT];
     uint64_t evicted_last;  /* E: max `last` of an evicted entry (0: none; cycles start at 1 inside) */
     uint32_t hint;          /* the oldest pending entry last found, and its `last` (lib/mt_reduce.c */
     uint64_t hint_last;     /* oldest_pending: still the answer while both are unchanged) */
     uint64_t gen;           /* misses so far: what can end a plain hit's conditions (mt_reduce_hold) */
 } mt_reduce_filter;
 
-/* The hold set: the last MT_REDUCE_HOLD distinct 4 KiB pages through the filters, each with its
+/* The hold set: the last nhold (mt_reduce.nhold) distinct 4 KiB pages through the filters, each with its
  * metapages' entries at every size.  A reference to one of them is a *plain hit* at every size
  * (docs/metapaging.md "The hold set") when each entry is in its filter, E <= t1 (no keep: the
  * rule drops it) and, in a large filter, in the hot group (no link moves): then all a reference
- * changes is each reached entry's last, ref, rw and pend, four stores a size, with no search.
+ * changes is each reached entry's last and refw, two stores a size, with no search.
  * Only a miss can end those conditions (a miss moves E and replaces an entry; a keep only raises
- * t1; the hot groups hold the metapages of the last MT_REDUCE_HOT distinct pages), so a page's
- * check holds until its filters' miss counts (`gen`) move. */
+ * t1; the hot groups hold the metapages of the last nhold <= hot_cap distinct pages), so a page's
+ * check holds until its filters' miss counts (`gen`) move.  The slots' pages are in
+ * mt_reduce.hold_page, side by side for the scan that finds a page. */
 #define MT_REDUCE_HOLD MT_REDUCE_HOT
-#define MT_REDUCE_HOLD_MAP 64
+#define MT_REDUCE_HOLD_MAP 256
 typedef struct {
-    uint64_t page;          /* 4 KiB page + 1 (0: an empty slot) */
     uint64_t t;             /* its last reference through the filters (the oldest slot is reused) */
     uint64_t gen;           /* mt_reduce.gen when last checked */
     uint32_t bad;           /* bit i: at size i a reference would not be a plain hit */
@@ -112,8 +129,8 @@ typedef struct {
 typedef struct {
     uint64_t budget;
     mt_reduce_filter f[MT_REDUCE_SIZES];
-    /* k falls as the size grows: sizes 0..nbig-1 have more than MT_REDUCE_SMALL_K entries (a hash
-     * table and a recency list), sizes from `one` on a single entry */
+    /* k falls as the size grows: sizes 0..nbig-1 are large (a hash table, a recency list and a
+     * hot group), the others small, sizes from `one` on a single entry */
     unsigned nbig, one;
     /* the 4 KiB page of the last reference through the filters + 1 (0: none): size i's MRU
      * metapage is its >> i, so a change of page reaches only the sizes up to its highest
@@ -124,7 +141,9 @@ typedef struct {
      * (the entry still holds that metapage) before it searches: one probe for all sizes */
     uint32_t *up;
     mt_reduce_hold hold[MT_REDUCE_HOLD];
-    uint8_t hold_map[MT_REDUCE_HOLD_MAP]; /* by a page's low bits: its slot + 1, a hint (0: none) */
+    uint64_t hold_page[MT_REDUCE_HOLD]; /* slot j's 4 KiB page + 1 (0: an empty slot) */
+    unsigned nhold;         /* slots in use: MT_REDUCE_HOLD, or fewer when a large filter's k - 1 is less */
+    uint8_t hold_map[MT_REDUCE_HOLD_MAP]; /* by a hash of a page: its slot + 1, a hint (0: none) */
     uint64_t gen;           /* misses so far at all sizes (the sum of f[i].gen) */
     uint64_t last_page;     /* the 4 KiB page of the last access + 1 (0: none) */
     uint64_t prev_page;     /* the distinct 4 KiB page before it + 1 (0: none) */
